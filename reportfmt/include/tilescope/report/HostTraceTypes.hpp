@@ -1,0 +1,76 @@
+#pragma once
+// Value types of a host-trace file (*.pvti). Times are nanoseconds since the Unix epoch.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tilescope::report {
+
+/// How an event row is to be read: a complete interval, a point in time, or an interval whose end
+/// was never recorded (the writer stopped first).
+enum class EventKind : std::uint8_t { Complete = 0, Instant = 1, Unfinished = 2 };
+
+struct ProcessInfo {
+    std::int64_t id = 0;
+    std::int64_t pid = 0;
+    std::string name;
+    std::int64_t startNs = 0;
+};
+
+struct ThreadInfo {
+    std::int64_t id = 0;
+    std::int64_t processId = 0;
+    std::int64_t tid = 0;
+    std::string name;
+};
+
+struct ChannelInfo {
+    std::int64_t id = 0;
+    std::string name;
+};
+
+/// One host event; `depth` is its nesting level on its thread (0 = outermost).
+struct HostEvent {
+    std::int64_t id = 0;
+    std::int64_t threadId = 0;
+    std::int64_t channelId = 0;
+    std::int64_t nameId = 0;
+    EventKind kind = EventKind::Complete;
+    std::int64_t startNs = 0;
+    std::optional<std::int64_t> endNs;
+    std::int32_t depth = 0;
+};
+
+/// A pvti Graph (a chart with a unit) and its series (one line each).
+struct GraphInfo {
+    std::int64_t id = 0;
+    std::int64_t processId = 0;
+    std::string name;
+    std::string unit;
+};
+
+struct SeriesInfo {
+    std::int64_t id = 0;
+    std::int64_t graphId = 0;
+    std::string name;
+};
+
+/// Aggregate of one track's events in one time bucket (level-of-detail pyramid).
+struct EventLodRow {
+    std::int64_t level = 0;
+    std::int64_t bucket = 0;
+    std::uint64_t events = 0;
+    std::uint64_t busyNs = 0;
+    std::uint64_t longestNs = 0;
+    std::int64_t longestNameId = 0;
+};
+
+struct SampleLodRow {
+    std::int64_t level = 0;
+    std::int64_t bucket = 0;
+    std::uint64_t samples = 0;
+    double minValue = 0, maxValue = 0, sumValue = 0;
+};
+
+} // namespace tilescope::report

@@ -1,0 +1,60 @@
+#pragma once
+
+#include "tilescope/report/HostTraceTypes.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <string_view>
+
+namespace tilescope::report {
+
+struct HostTraceWriterOptions {
+    bool replaceExisting = true;
+    std::size_t rowsPerTransaction = 1u << 18;
+    /// Width of a level-0 bucket of the event and sample pyramids; level L is 4^L wider.
+    std::int64_t lodBaseNs = 1000;
+};
+
+/// Writes one host-trace file (`*.pvti`): processes, threads, channels, nested events and counter
+/// series. Events are appended as they complete (the pvti front end pairs begin/end on each thread
+/// and knows the nesting depth). Commits every `rowsPerTransaction` rows and on commit(); close()
+/// builds the indexes and the level-of-detail tables, so a zoomed-out timeline never reads raw
+/// events. A killed writer leaves a file that opens with every committed row (without the indexes
+/// and pyramids, which readers then do without). Throws ReportError on failure.
+class HostTraceWriter {
+public:
+    explicit HostTraceWriter(const std::filesystem::path& path,
+                             HostTraceWriterOptions options = {});
+    ~HostTraceWriter();
+    HostTraceWriter(const HostTraceWriter&) = delete;
+    HostTraceWriter& operator=(const HostTraceWriter&) = delete;
+
+    void setMetadata(std::string_view key, std::string_view value);
+    std::int64_t intern(std::string_view name);
+
+    std::int64_t addProcess(std::int64_t pid, std::string_view name, std::int64_t startNs);
+    std::int64_t addThread(std::int64_t processId, std::int64_t tid, std::string_view name);
+    std::int64_t addChannel(std::string_view name);
+
+    /// Hot path: names pre-interned with intern().
+    void addEvent(std::int64_t threadId, std::int64_t channelId, std::int64_t nameId,
+                  std::int64_t startNs, std::int64_t endNs, std::int32_t depth);
+    void addInstant(std::int64_t threadId, std::int64_t channelId, std::int64_t nameId,
+                    std::int64_t atNs, std::int32_t depth);
+    void addUnfinished(std::int64_t threadId, std::int64_t channelId, std::int64_t nameId,
+                       std::int64_t startNs, std::int32_t depth);
+
+    std::int64_t addGraph(std::int64_t processId, std::string_view name, std::string_view unit);
+    std::int64_t addSeries(std::int64_t graphId, std::string_view name);
+    void addSample(std::int64_t seriesId, std::int64_t tNs, double value);
+
+    void commit();
+    void close();
+    const std::string& path() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace tilescope::report

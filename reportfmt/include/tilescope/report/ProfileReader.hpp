@@ -1,0 +1,119 @@
+#pragma once
+
+#include "tilescope/report/ProfileTypes.hpp"
+#include "tilescope/report/ReportFile.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilescope::report {
+
+/// Row counts of the main entities, each read in O(log n) (rowid bounds), never by scanning.
+struct ProfileCounts {
+    std::int64_t programs = 0;
+    std::int64_t steps = 0;
+    std::int64_t computeSets = 0;
+    std::int64_t vertexTypes = 0;
+    std::int64_t vertices = 0;
+    std::int64_t variables = 0;
+    std::int64_t operations = 0;
+    std::int64_t runs = 0;
+    std::int64_t runSteps = 0;
+};
+
+/// Aggregate of consecutive program steps of the liveness chart (level-of-detail pyramid).
+struct LivenessLodRow {
+    std::int64_t level = 0;
+    std::int64_t bucket = 0; // covers steps [bucket * 4^level * base, (bucket + 1) * ...)
+    std::int64_t firstStep = 0;
+    std::int64_t lastStep = 0;
+    std::uint64_t minNotAlwaysLiveBytes = 0;
+    std::uint64_t maxNotAlwaysLiveBytes = 0;
+    std::uint64_t maxTileNotAlwaysLiveBytes = 0;
+};
+
+/// Typed, lazy reader of a profile report. Opening validates the file (see ReportFile) and reads
+/// the small tables (metadata, target, regions); everything else is read on demand in pages, so
+/// memory and open time do not grow with the report. Not thread-safe: use one reader per thread.
+/// All failures, including damage found while reading, are ReportErrors naming the file.
+class ProfileReader {
+public:
+    explicit ProfileReader(const std::string& path);
+    explicit ProfileReader(ReportFile file);
+
+    const ReportFile& file() const { return file_; }
+    const std::string& path() const { return file_.path(); }
+    bool outOfMemory() const { return file_.metadataValue("compile_status") == "out_of_memory"; }
+    /// True once the compile profile has been committed.
+    bool hasCompilation() const { return !file_.metadataValue("compile_status").empty(); }
+
+    const TargetInfo& target() const { return target_; }
+    std::vector<EngineOption> engineOptions() const;
+    const std::vector<MemoryCategory>& memoryCategories() const { return categories_; }
+    ProfileCounts counts() const;
+    std::string name(std::int64_t nameId) const;
+
+    // Memory per tile.
+    std::vector<TileMemoryRow> tileMemoryTotals() const;
+    /// Bytes per tile of one category in one region (zeros when the report has no such row).
+    PerTile tileMemory(std::int64_t categoryId, std::int64_t regionId) const;
+    /// Bytes per tile summed over every category and region, optionally with gaps.
+    PerTile tileMemoryTotal(bool includeGaps) const;
+
+    // Program tree.
+    std::vector<ControlProgram> controlPrograms() const;
+    std::optional<ProgramRecord> program(std::int64_t id) const;
+    /// Children in order; `parentId` empty gives the roots.
+    std::vector<ProgramRecord> children(std::optional<std::int64_t> parentId) const;
+
+    // Lowered steps and liveness.
+    std::vector<StepRecord> steps(std::int64_t first, std::int64_t count,
+                                  bool withPerTile = false) const;
+    std::vector<StepRecord> stepsOfProgram(std::int64_t programId) const;
+    std::vector<LivenessLodRow> livenessLod(std::int64_t level, std::int64_t firstStep,
+                                            std::int64_t lastStep) const;
+    /// The coarsest level whose buckets are at most `stepsPerBucket` steps wide (-1: raw steps).
+    std::int64_t livenessLodLevelFor(double stepsPerBucket) const;
+    std::int64_t livenessLodBase() const { return livenessLodBase_; }
+    /// Not-always-live variables live at the step, largest first.
+    std::vector<VariableRecord> variablesLiveAt(std::int64_t stepId, bool withPerTile = false) const;
+    /// Not-always-live bytes per tile at the step, from the live ranges.
+    PerTile notAlwaysLiveBytesAt(std::int64_t stepId) const;
+
+    // Compute sets, vertices, variables, operations.
+    std::vector<ComputeSetRecord> computeSets(std::int64_t offset, std::int64_t limit) const;
+    std::vector<VertexTypeRecord> vertexTypes() const;
+    std::vector<VertexInstancesRecord> vertexInstances(std::optional<std::int64_t> computeSetId,
+                                                       bool withPerTile = false) const;
+    std::vector<VariableRecord> variables(std::int64_t offset, std::int64_t limit,
+                                          bool withPerTile = false) const;
+    /// Always-live variables, largest first.
+    std::vector<VariableRecord> largestAlwaysLiveVariables(std::int64_t limit) const;
+    std::vector<OperationRecord> operations(std::int64_t offset, std::int64_t limit) const;
+
+    // Execution.
+    std::vector<RunRecord> runs() const;
+    /// Steps of a run by position (0-based sequence within the run).
+    std::vector<RunStepRecord> runSteps(const RunRecord& run, std::int64_t firstSeq,
+                                        std::int64_t count, bool withPerTile = false) const;
+    /// Position of the last step starting at or before `cycle` (0 if none), by binary search.
+    std::int64_t runStepAtCycle(const RunRecord& run, std::uint64_t cycle) const;
+    std::vector<RunLodRow> runLod(const RunRecord& run, std::int64_t level,
+                                  std::uint64_t fromCycle, std::uint64_t toCycle) const;
+    std::uint64_t runLodBaseCycles() const { return runLodBase_; }
+    /// Coarsest stored level whose buckets are at most `cyclesPerBucket` wide (-1: raw steps).
+    std::int64_t runLodLevelFor(const RunRecord& run, double cyclesPerBucket) const;
+
+private:
+    void load();
+
+    ReportFile file_;
+    TargetInfo target_;
+    std::vector<MemoryCategory> categories_;
+    std::uint64_t runLodBase_ = 4096;
+    std::int64_t livenessLodBase_ = 1;
+};
+
+} // namespace tilescope::report

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace tilescope::report {
+
+/// The two file kinds of the format and their schema versions. Each file records its kind in
+/// `metadata('format')` and its version in both `PRAGMA user_version` and `metadata('format_version')`.
+/// A reader opens files of its version and older (older ones through read-only migrations into the
+/// connection's temp schema) and refuses newer ones.
+enum class FileKind { Profile, HostTrace };
+
+struct SchemaObject {
+    std::string_view type; // "table" or "index"
+    std::string_view name;
+    std::string_view sql;  // exact CREATE statement, as SQLite stores it in sqlite_schema
+    bool createdAtClose;   // indexes built when the writer finishes; absent in a killed writer's file
+};
+
+struct Schema {
+    static constexpr int kProfileVersion = 1;
+    static constexpr int kHostTraceVersion = 1;
+    static constexpr std::string_view kProfileFormat = "tilescope-profile";
+    static constexpr std::string_view kHostTraceFormat = "tilescope-hosttrace";
+
+    static std::span<const SchemaObject> profile();
+    static std::span<const SchemaObject> hostTrace();
+    static int currentVersion(FileKind kind) {
+        return kind == FileKind::Profile ? kProfileVersion : kHostTraceVersion;
+    }
+};
+
+} // namespace tilescope::report

@@ -1,0 +1,98 @@
+#pragma once
+// Thin RAII layer over the SQLite C API, private to reportfmt. Every error becomes a ReportError
+// naming the file, so callers never see raw result codes.
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace tilescope::report::sql {
+
+class Statement;
+
+/// An open SQLite connection. Move-only; closes on destruction.
+class Database {
+public:
+    enum class Mode { ReadOnly, Create };
+
+    Database() = default;
+    Database(const std::string& path, Mode mode);
+    Database(Database&& other) noexcept;
+    Database& operator=(Database&& other) noexcept;
+    Database(const Database&) = delete;
+    Database& operator=(const Database&) = delete;
+    ~Database();
+
+    sqlite3* handle() const { return db_; }
+    const std::string& path() const { return path_; }
+
+    void exec(std::string_view sql);
+    Statement prepare(std::string_view sql) const;
+    std::int64_t lastInsertRowid() const { return sqlite3_last_insert_rowid(db_); }
+    int userVersion() const;
+    /// Builds the error for `rc`/the connection's last message and throws it.
+    [[noreturn]] void fail(int rc, std::string_view context) const;
+
+private:
+    sqlite3* db_ = nullptr;
+    std::string path_;
+};
+
+/// A prepared statement. Bind parameters are 1-based as in SQLite; columns 0-based.
+class Statement {
+public:
+    Statement() = default;
+    Statement(const Database& db, sqlite3_stmt* stmt) : db_(&db), stmt_(stmt) {}
+    Statement(Statement&& other) noexcept;
+    Statement& operator=(Statement&& other) noexcept;
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+    ~Statement();
+
+    Statement& bind(int i, std::int64_t v);
+    Statement& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
+    Statement& bind(int i, std::uint64_t v) { return bind(i, static_cast<std::int64_t>(v)); }
+    Statement& bind(int i, double v);
+    Statement& bind(int i, std::string_view text);
+    Statement& bindBlob(int i, std::string_view bytes);
+    Statement& bindNull(int i);
+
+    /// Advances; true while a row is available.
+    bool step();
+    /// Runs a statement that returns no rows, then resets it for reuse.
+    void run();
+    void reset();
+
+    bool isNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+    std::int64_t int64(int col) const { return sqlite3_column_int64(stmt_, col); }
+    double real(int col) const { return sqlite3_column_double(stmt_, col); }
+    std::string text(int col) const;
+    std::string_view blob(int col) const;
+    int columnCount() const { return sqlite3_column_count(stmt_); }
+    std::string columnName(int col) const { return sqlite3_column_name(stmt_, col); }
+    int columnType(int col) const { return sqlite3_column_type(stmt_, col); }
+    sqlite3_stmt* handle() const { return stmt_; }
+
+private:
+    const Database* db_ = nullptr;
+    sqlite3_stmt* stmt_ = nullptr;
+};
+
+/// RAII transaction: commits on commit(), rolls back if destroyed before.
+class Transaction {
+public:
+    explicit Transaction(Database& db) : db_(db) { db_.exec("BEGIN"); }
+    Transaction(const Transaction&) = delete;
+    Transaction& operator=(const Transaction&) = delete;
+    ~Transaction();
+    void commit();
+
+private:
+    Database& db_;
+    bool done_ = false;
+};
+
+} // namespace tilescope::report::sql

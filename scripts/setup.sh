@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs every Debian package TileScope needs to build, test and run.
+# Idempotent: packages already present are skipped, so a second run is a no-op.
+set -euo pipefail
+
+# The one list. Grouped by what needs it.
+PACKAGES=(
+  # toolchain
+  build-essential g++ cmake ninja-build pkg-config git ca-certificates
+  # reportfmt
+  libsqlite3-dev sqlite3
+  # libraries used across layers
+  libfmt-dev libcli11-dev nlohmann-json3-dev libtbb-dev
+  # remote storage
+  libssh-dev openssh-server openssh-client
+  # app
+  qt6-base-dev libqt6opengl6-dev libgl-dev libimgui-dev
+  # tests, benchmarks, fuzzing
+  catch2 libbenchmark-dev clang-14 libclang-rt-14-dev xvfb xauth
+)
+
+if [[ $(id -u) -ne 0 ]]; then
+  SUDO=sudo
+else
+  SUDO=
+fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+echo "setup: installing ${#missing[@]} packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"
