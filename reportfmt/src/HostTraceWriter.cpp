@@ -30,12 +30,14 @@ struct PyramidSpec {
     std::string merge;
 };
 
-// Level 0 aggregates raw rows by the base width, level k+1 merges 4 buckets of level k. Levels are
-// computed in a temp table and copied to the file once small enough to be worth reading.
-void buildPyramid(sql::Database& db, const PyramidSpec& spec, std::int64_t rawRows) {
+// Level k has buckets of base * 4^k. The first level computed from raw rows is `firstLevel`
+// (see firstUsefulLevel), each next one merges 4 buckets of the previous. Levels are computed in a
+// temp table and copied to the file once small enough to be worth reading.
+void buildPyramid(sql::Database& db, const PyramidSpec& spec, std::int64_t rawRows,
+                  int firstLevel) {
     db.exec("DROP TABLE IF EXISTS temp.lod_level");
     db.exec("CREATE TEMP TABLE lod_level AS " + spec.level0Select);
-    for (int level = 0; level < 40; ++level) {
+    for (int level = firstLevel; level < 40; ++level) {
         const std::int64_t rows = scalar(db, "SELECT count(*) FROM temp.lod_level");
         if (rows * kLodReduction <= rawRows || rows <= kTopLevelBuckets)
             db.exec(fmt::format("INSERT INTO {} SELECT {}, {}, bucket, {} FROM temp.lod_level",
@@ -52,6 +54,24 @@ void buildPyramid(sql::Database& db, const PyramidSpec& spec, std::int64_t rawRo
         db.exec("DROP TABLE temp.lod_level; ALTER TABLE temp.lod_next RENAME TO lod_level");
     }
     db.exec("DROP TABLE IF EXISTS temp.lod_level");
+}
+
+// The finest level that can hold at most a quarter of the raw rows even if every bucket of every
+// track is occupied: finer levels would cost about as much to read as the raw rows, so computing
+// them would only spend time and temp space at close.
+int firstUsefulLevel(std::int64_t spanNs, std::int64_t tracks, std::int64_t baseNs,
+                     std::int64_t rawRows) {
+    int level = 0;
+    double width = static_cast<double>(baseNs);
+    while (level < 30) {
+        const double buckets = static_cast<double>(tracks) * (static_cast<double>(spanNs) / width + 1);
+        if (buckets * kLodReduction <= static_cast<double>(rawRows) ||
+            buckets <= static_cast<double>(kTopLevelBuckets))
+            break;
+        ++level;
+        width *= 4;
+    }
+    return level;
 }
 
 } // namespace
@@ -194,8 +214,18 @@ void HostTraceWriter::close() {
     for (const SchemaObject& o : Schema::hostTrace())
         if (o.createdAtClose)
             db.exec(o.sql);
-    const std::int64_t w = im.options.lodBaseNs;
+    const std::int64_t base = im.options.lodBaseNs;
+    auto widthAt = [&](int level) { return base << (2 * level); };
     const std::int64_t events = scalar(db, "SELECT coalesce(max(id), 0) FROM event");
+    int level = 0;
+    {
+        auto st = db.prepare("SELECT min(start_ns), max(start_ns), max(depth) FROM event");
+        st.step();
+        if (!st.isNull(0)) {
+            const std::int64_t tracks = scalar(db, "SELECT count(*) FROM thread") * (st.int64(2) + 1);
+            level = firstUsefulLevel(st.int64(1) - st.int64(0), tracks, base, events);
+        }
+    }
     buildPyramid(db,
                  {"event_lod", "thread_id, depth",
                   fmt::format("SELECT thread_id, depth, start_ns / {0} AS bucket, "
@@ -204,23 +234,31 @@ void HostTraceWriter::close() {
                               "max(coalesce(end_ns, start_ns) - start_ns) AS longest_ns, "
                               "name_id AS longest_name_id FROM event "
                               "GROUP BY thread_id, depth, start_ns / {0}",
-                              w),
+                              widthAt(level)),
                   "events, busy_ns, longest_ns, longest_name_id",
                   // SQLite takes a bare column from the row holding max(): the longest's name.
                   "sum(events) AS events, sum(busy_ns) AS busy_ns, max(longest_ns) AS longest_ns, "
                   "longest_name_id"},
-                 events);
+                 events, level);
     const std::int64_t samples = scalar(db, "SELECT coalesce(max(id), 0) FROM sample");
+    level = 0;
+    {
+        auto st = db.prepare("SELECT min(t_ns), max(t_ns) FROM sample");
+        st.step();
+        if (!st.isNull(0))
+            level = firstUsefulLevel(st.int64(1) - st.int64(0),
+                                     scalar(db, "SELECT count(*) FROM series"), base, samples);
+    }
     buildPyramid(db,
                  {"sample_lod", "series_id",
                   fmt::format("SELECT series_id, t_ns / {0} AS bucket, count(*) AS samples, "
                               "min(value) AS min_value, max(value) AS max_value, "
                               "sum(value) AS sum_value FROM sample GROUP BY series_id, t_ns / {0}",
-                              w),
+                              widthAt(level)),
                   "samples, min_value, max_value, sum_value",
                   "sum(samples) AS samples, min(min_value) AS min_value, "
                   "max(max_value) AS max_value, sum(sum_value) AS sum_value"},
-                 samples);
+                 samples, level);
     im.session.close();
 }
 

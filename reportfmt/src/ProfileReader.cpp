@@ -376,7 +376,10 @@ ProfileReader::vertexInstances(std::optional<std::int64_t> computeSetId, bool wi
         st.bind(1, *computeSetId);
     try {
         while (st.step()) {
-            VertexInstancesRecord r{st.int64(0), st.int64(1), u64(st, 2), {}};
+            VertexInstancesRecord r;
+            r.computeSetId = st.int64(0);
+            r.vertexTypeId = st.int64(1);
+            r.count = u64(st, 2);
             if (withPerTile) {
                 const auto b = st.blob(3);
                 r.perTile = TileSeries::decode(b.data(), b.size());

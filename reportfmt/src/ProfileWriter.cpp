@@ -97,6 +97,20 @@ struct ProfileWriter::Impl {
                                target.numTiles()));
     }
 
+    // Binds a pre-encoded blob after checking it covers exactly the target's tiles.
+    void bindEncoded(sql::Statement& st, int i, const std::string& blob, const char* what) {
+        std::size_t n = 0;
+        try {
+            n = TileSeries::count(blob.data(), blob.size());
+        } catch (const ReportError& e) {
+            misuse(fmt::format("{}: {}", what, e.problem()));
+        }
+        if (n != target.numTiles())
+            misuse(fmt::format("{} has {} entries, the target has {} tiles", what, n,
+                               target.numTiles()));
+        st.bindBlob(i, blob);
+    }
+
     void bindSeries(sql::Statement& st, int i, const PerTile& v, std::string& buf) {
         if (v.empty()) {
             st.bindNull(i);
@@ -268,7 +282,10 @@ void ProfileWriter::addVertexInstances(const VertexInstancesRecord& vi) {
                                       "vertex_type_id, count, per_tile) VALUES(?,?,?,?)");
     st.bind(1, vi.computeSetId).bind(2, vi.vertexTypeId).bind(3, vi.count);
     PerTile empty(im.target.numTiles(), 0);
-    im.bindSeries(st, 4, vi.perTile.empty() ? empty : vi.perTile, im.blobA);
+    if (!vi.perTileEncoded.empty())
+        im.bindEncoded(st, 4, vi.perTileEncoded, "vertex instances per tile");
+    else
+        im.bindSeries(st, 4, vi.perTile.empty() ? empty : vi.perTile, im.blobA);
     st.run();
     im.session.countRows(1);
 }
@@ -311,7 +328,10 @@ std::int64_t ProfileWriter::addStep(const StepRecord& s) {
     st.bind(1, id).bind(2, s.programId).bind(3, s.kind).bind(4, phase);
     bindOptional(st, 5, s.computeSetId);
     st.bind(6, s.exchangeBytes).bind(7, s.estimatedCycles);
-    im.bindSeries(st, 8, s.estimatedPerTile, im.blobA);
+    if (!s.estimatedPerTileEncoded.empty())
+        im.bindEncoded(st, 8, s.estimatedPerTileEncoded, "step cycle estimates per tile");
+    else
+        im.bindSeries(st, 8, s.estimatedPerTile, im.blobA);
     st.bind(9, s.notAlwaysLiveBytes).bind(10, s.maxTileNotAlwaysLiveBytes);
     st.run();
     im.stepPhases.push_back(phaseOf(phase));
@@ -330,10 +350,14 @@ std::int64_t ProfileWriter::addVariable(const VariableRecord& v) {
     st.bind(7, v.regionId).bind(8, v.alwaysLive ? 1 : 0);
     bindOptional(st, 9, v.alwaysLive ? std::nullopt : v.firstStep);
     bindOptional(st, 10, v.alwaysLive ? std::nullopt : v.lastStep);
-    PerTile empty;
-    if (v.perTile.empty())
-        empty.assign(im.target.numTiles(), 0);
-    im.bindSeries(st, 11, v.perTile.empty() ? empty : v.perTile, im.blobA);
+    if (!v.perTileEncoded.empty()) {
+        im.bindEncoded(st, 11, v.perTileEncoded, "variable bytes per tile");
+    } else {
+        PerTile empty;
+        if (v.perTile.empty())
+            empty.assign(im.target.numTiles(), 0);
+        im.bindSeries(st, 11, v.perTile.empty() ? empty : v.perTile, im.blobA);
+    }
     st.run();
     im.session.countRows(1);
     return im.session.db().lastInsertRowid();
@@ -420,7 +444,10 @@ void ProfileWriter::addRunStep(const RunStepRecord& s) {
     st.bind(1, im.nextRow).bind(2, run.id).bind(3, s.stepId).bind(4, s.startCycle);
     st.bind(5, s.cycles).bind(6, std::int64_t{active}).bind(7, balance);
     im.bindSeries(st, 8, s.perIpu, im.blobA);
-    im.bindSeries(st, 9, s.perTile, im.blobB);
+    if (!s.perTileEncoded.empty())
+        im.bindEncoded(st, 9, s.perTileEncoded, "run step cycles per tile");
+    else
+        im.bindSeries(st, 9, s.perTile, im.blobB);
     st.run();
 
     const std::int64_t bucket = static_cast<std::int64_t>(s.startCycle / im.options.lodBaseCycles);

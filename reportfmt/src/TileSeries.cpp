@@ -198,6 +198,29 @@ void TileSeries::encode(std::span<const std::uint64_t> values, std::string& out)
     }
 }
 
+std::string TileSeries::encodeRuns(std::span<const Run> runs) {
+    std::vector<Run> merged;
+    merged.reserve(runs.size());
+    std::uint64_t total = 0;
+    for (const Run& r : runs) {
+        if (r.count == 0)
+            continue;
+        total += r.count;
+        if (!merged.empty() && merged.back().value == r.value)
+            merged.back().count += r.count;
+        else
+            merged.push_back(r);
+    }
+    std::string out;
+    out.push_back(static_cast<char>(Encoding::RunLength));
+    putVarint(out, total);
+    for (const Run& r : merged) {
+        putVarint(out, r.count);
+        putVarint(out, r.value);
+    }
+    return out;
+}
+
 std::string TileSeries::encode(std::span<const std::uint64_t> values) {
     std::string out;
     encode(values, out);

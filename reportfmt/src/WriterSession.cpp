@@ -39,7 +39,7 @@ WriterSession::WriterSession(const std::filesystem::path& path, FileKind kind,
     // across a killed process (the WAL is in the page cache), and only risks the last commits on
     // power loss, which a profiler can afford for a large gain in write speed.
     db_.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536; "
-             "PRAGMA temp_store=MEMORY; PRAGMA foreign_keys=OFF");
+             "PRAGMA foreign_keys=OFF");
     db_.exec("BEGIN");
     for (const SchemaObject& o : kind == FileKind::Profile ? Schema::profile() : Schema::hostTrace())
         if (!o.createdAtClose)

@@ -107,6 +107,7 @@ struct StepRecord {
     std::uint64_t exchangeBytes = 0;
     std::uint64_t estimatedCycles = 0; // slowest tile
     PerTile estimatedPerTile;          // empty when not recorded
+    std::string estimatedPerTileEncoded; // writer input alternative: a TileSeries blob
     std::uint64_t notAlwaysLiveBytes = 0;          // summed over tiles
     std::uint64_t maxTileNotAlwaysLiveBytes = 0;   // the fullest tile at this step
 };
@@ -130,6 +131,7 @@ struct VertexInstancesRecord {
     std::int64_t vertexTypeId = 0;
     std::uint64_t count = 0;
     PerTile perTile;
+    std::string perTileEncoded; // writer input alternative: a TileSeries blob
 };
 
 /// A tensor variable after layout. Not-always-live variables carry their live range in step ids
@@ -147,6 +149,7 @@ struct VariableRecord {
     std::optional<std::int64_t> firstStep;
     std::optional<std::int64_t> lastStep;
     PerTile perTile;
+    std::string perTileEncoded; // writer input alternative: a TileSeries blob
 };
 
 /// A user-level operation (a PopLibs call, a layer) and what it created.
@@ -182,6 +185,9 @@ struct RunStepRecord {
     double tileBalance = 1.0; // mean / max busy cycles over active tiles
     PerTile perIpu;
     PerTile perTile;
+    /// Writer input alternative to perTile: a TileSeries blob (then activeTiles and tileBalance
+    /// are taken as given).
+    std::string perTileEncoded;
 };
 
 /// Aggregate of consecutive run steps in one bucket of cycles (level-of-detail pyramid).

@@ -21,7 +21,15 @@ namespace tilescope::report {
 struct TileSeries {
     enum class Encoding : std::uint8_t { Packed32 = 1, Packed64 = 2, RunLength = 3, Sparse = 4 };
 
+    /// A run of `count` equal values, for building run-length blobs without a dense vector.
+    struct Run {
+        std::uint64_t count;
+        std::uint64_t value;
+    };
+
     static std::string encode(std::span<const std::uint64_t> values);
+    /// Run-length blob from runs (zero-length runs are skipped, equal neighbours merged).
+    static std::string encodeRuns(std::span<const Run> runs);
     /// Appends to `out` instead of allocating (the writer's hot path reuses one buffer).
     static void encode(std::span<const std::uint64_t> values, std::string& out);
 

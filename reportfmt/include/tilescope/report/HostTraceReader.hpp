@@ -1,0 +1,81 @@
+#pragma once
+
+#include "tilescope/report/HostTraceTypes.hpp"
+#include "tilescope/report/ReportFile.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilescope::report {
+
+/// Counts and time span of a host trace, each read in O(log n) (rowid bounds and the track index).
+struct HostTraceCounts {
+    std::int64_t processes = 0;
+    std::int64_t threads = 0;
+    std::int64_t channels = 0;
+    std::int64_t events = 0;
+    std::int64_t graphs = 0;
+    std::int64_t series = 0;
+    std::int64_t samples = 0;
+};
+
+/// Typed, lazy reader of a host-trace file (*.pvti). Opening validates the file (see ReportFile)
+/// and reads only the small tables on demand; event and sample queries are windowed by time and
+/// served from the level-of-detail pyramids when zoomed out. A file whose writer was killed has
+/// no track index or pyramids: window queries then scan and `hasLevelOfDetail()` is false.
+/// Not thread-safe: one reader per thread. Failures are ReportErrors naming the file.
+class HostTraceReader {
+public:
+    explicit HostTraceReader(const std::string& path);
+    explicit HostTraceReader(ReportFile file);
+
+    const ReportFile& file() const { return file_; }
+    const std::string& path() const { return file_.path(); }
+    bool hasLevelOfDetail() const;
+    std::int64_t lodBaseNs() const { return lodBaseNs_; }
+
+    HostTraceCounts counts() const;
+    /// Earliest start and latest end over all events and samples; empty for an empty trace.
+    std::optional<std::pair<std::int64_t, std::int64_t>> timeSpan() const;
+    std::string name(std::int64_t nameId) const;
+
+    std::vector<ProcessInfo> processes() const;
+    std::vector<ThreadInfo> threads() const;
+    std::vector<ChannelInfo> channels() const;
+    /// Deepest nesting level of the thread's events, -1 when it has none.
+    std::int32_t maxDepth(std::int64_t threadId) const;
+
+    /// Raw events of one track (thread, depth) overlapping [fromNs, toNs], at most `limit`, in
+    /// start order. An event that starts before `fromNs` and is still running at `fromNs` is
+    /// included (unfinished events are taken to run to the end of the trace).
+    std::vector<HostEvent> events(std::int64_t threadId, std::int32_t depth, std::int64_t fromNs,
+                                  std::int64_t toNs, std::int64_t limit) const;
+    /// Pyramid rows of one track at `level` for buckets overlapping [fromNs, toNs].
+    std::vector<EventLodRow> eventLod(std::int64_t threadId, std::int32_t depth,
+                                      std::int64_t level, std::int64_t fromNs,
+                                      std::int64_t toNs) const;
+    /// Coarsest stored level whose buckets are at most `nsPerBucket` wide (-1: use raw events).
+    std::int64_t eventLodLevelFor(double nsPerBucket) const;
+
+    std::vector<GraphInfo> graphs() const;
+    std::vector<SeriesInfo> series() const;
+    std::vector<std::pair<std::int64_t, double>> samples(std::int64_t seriesId, std::int64_t fromNs,
+                                                         std::int64_t toNs,
+                                                         std::int64_t limit) const;
+    std::vector<SampleLodRow> sampleLod(std::int64_t seriesId, std::int64_t level,
+                                        std::int64_t fromNs, std::int64_t toNs) const;
+    /// Like eventLodLevelFor, for the sample pyramid.
+    std::int64_t sampleLodLevelFor(double nsPerBucket) const;
+
+private:
+    std::vector<std::int64_t> storedLevels(const char* table, const char* key) const;
+
+    ReportFile file_;
+    std::int64_t lodBaseNs_ = 1000;
+    bool hasTrackIndex_ = false;  // event_by_track, built by the writer's close()
+    bool hasSeriesIndex_ = false; // sample_by_series, likewise
+};
+
+} // namespace tilescope::report
