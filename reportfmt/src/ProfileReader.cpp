@@ -71,8 +71,13 @@ void ProfileReader::load() {
     } catch (const ReportError&) {
         throw;
     }
-    runLodBase_ = std::max<std::uint64_t>(1, std::stoull(file_.metadataValue("run_lod_base_cycles", "4096")));
-    livenessLodBase_ = std::max<std::int64_t>(1, std::stoll(file_.metadataValue("liveness_lod_base_steps", "1")));
+    try {
+        runLodBase_ = std::max<std::uint64_t>(
+            1, std::stoull(file_.metadataValue("run_lod_base_cycles", "4096")));
+    } catch (const std::exception&) {
+        throw ReportError(path(), "file is damaged (invalid run_lod_base_cycles in metadata)");
+    }
+    livenessLodBase_ = Schema::kLivenessLodBaseSteps;
 }
 
 std::vector<EngineOption> ProfileReader::engineOptions() const {

@@ -105,6 +105,12 @@ constexpr SchemaObject kProfile[] = {
      "sync_cycles INTEGER NOT NULL, stream_cycles INTEGER NOT NULL, "
      "max_step_cycles INTEGER NOT NULL, PRIMARY KEY(run_id, level, bucket)) WITHOUT ROWID",
      false},
+    {"table", "liveness_lod",
+     "CREATE TABLE liveness_lod(level INTEGER NOT NULL, bucket INTEGER NOT NULL, "
+     "first_step INTEGER NOT NULL, last_step INTEGER NOT NULL, "
+     "min_not_always_live_bytes INTEGER NOT NULL, max_not_always_live_bytes INTEGER NOT NULL, "
+     "max_tile_not_always_live_bytes INTEGER NOT NULL, PRIMARY KEY(level, bucket)) WITHOUT ROWID",
+     false, 2},
 };
 
 constexpr SchemaObject kHostTrace[] = {

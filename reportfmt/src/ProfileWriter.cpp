@@ -1,5 +1,6 @@
 #include "tilescope/report/ProfileWriter.hpp"
 
+#include "LivenessPyramid.hpp"
 #include "WriterSession.hpp"
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/TileSeries.hpp"
@@ -389,6 +390,7 @@ void ProfileWriter::finishCompilation(bool outOfMemory) {
     im.requireTarget("finishCompilation()");
     im.session.setMetadata("compile_status", outOfMemory ? "out_of_memory" : "ok");
     im.session.setMetadata("run_lod_base_cycles", std::to_string(im.options.lodBaseCycles));
+    detail::buildLivenessPyramid(im.session.db(), "main");
     im.session.commit();
 }
 

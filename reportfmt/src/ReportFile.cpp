@@ -91,7 +91,7 @@ std::vector<SchemaRow> readSchema(sql::Database& db) {
     return rows;
 }
 
-const SchemaObject* findObject(std::span<const SchemaObject> objs, const std::string& name) {
+const SchemaObject* findObject(const std::vector<SchemaObject>& objs, const std::string& name) {
     for (const auto& o : objs)
         if (o.name == name)
             return &o;
@@ -102,7 +102,7 @@ const SchemaObject* findObject(std::span<const SchemaObject> objs, const std::st
 // and views are refused outright: a report never has them, and in an untrusted file they are the
 // way to run code (functions) when a table is read.
 void checkSchema(const std::string& path, const std::vector<SchemaRow>& rows,
-                 std::span<const SchemaObject> expected) {
+                 const std::vector<SchemaObject>& expected) {
     std::set<std::string> seen;
     for (const auto& r : rows) {
         if (r.type == "trigger" || r.type == "view")

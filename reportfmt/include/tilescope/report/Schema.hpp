@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string_view>
 
@@ -16,13 +17,18 @@ struct SchemaObject {
     std::string_view name;
     std::string_view sql;  // exact CREATE statement, as SQLite stores it in sqlite_schema
     bool createdAtClose;   // indexes built when the writer finishes; absent in a killed writer's file
+    int sinceVersion = 1;  // first format version that has the object
 };
 
 struct Schema {
-    static constexpr int kProfileVersion = 1;
+    /// Version history of profile.pop: 1 initial; 2 adds liveness_lod.
+    static constexpr int kProfileVersion = 2;
     static constexpr int kHostTraceVersion = 1;
     static constexpr std::string_view kProfileFormat = "tilescope-profile";
     static constexpr std::string_view kHostTraceFormat = "tilescope-hosttrace";
+
+    /// Steps per level-0 bucket of liveness_lod; level L buckets are 4^L times wider.
+    static constexpr std::int64_t kLivenessLodBaseSteps = 16;
 
     static std::span<const SchemaObject> profile();
     static std::span<const SchemaObject> hostTrace();
