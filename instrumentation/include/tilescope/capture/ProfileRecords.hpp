@@ -1,0 +1,260 @@
+#pragma once
+// Neutral in-memory records of one compilation and of the runs that follow it. The simulator's
+// graph compiler and BSP engine fill them; the capture layer writes them into reports and
+// printProfileSummary prints from them. Plain structs only: nothing here knows simulator classes.
+//
+// Units: bytes, tile clock cycles, host nanoseconds since the Unix epoch. Per-tile series are
+// std::vector<uint64_t> indexed by global tile number (ipu * tilesPerIpu + tile on that IPU).
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilescope::capture {
+
+using PerTile = std::vector<std::uint64_t>;
+
+/// Where bytes of a tile's memory go. The names returned by memoryCategoryName() are stable: report
+/// files and tools key on them.
+enum class MemoryCategory : std::uint8_t {
+    VertexCode,
+    VertexState,
+    VertexDescriptors,
+    VertexFieldData,
+    ControlCode,
+    InternalExchangeCode,
+    HostExchangeCode,
+    GlobalExchangeCode,
+    ExchangeBuffers,
+    AlwaysLiveVariables,
+    NotAlwaysLiveVariables,
+    Constants,
+    Stack,
+    Instrumentation,
+    Gap,
+};
+inline constexpr std::size_t kNumMemoryCategories = 15;
+
+inline constexpr std::string_view memoryCategoryName(MemoryCategory c) {
+    constexpr std::array<std::string_view, kNumMemoryCategories> names = {
+        "vertex_code",
+        "vertex_state",
+        "vertex_descriptors",
+        "vertex_field_data",
+        "control_code",
+        "internal_exchange_code",
+        "host_exchange_code",
+        "global_exchange_code",
+        "exchange_buffers",
+        "always_live_variables",
+        "not_always_live_variables",
+        "constants",
+        "stack",
+        "instrumentation",
+        "gap",
+    };
+    return names[static_cast<std::size_t>(c)];
+}
+
+/// A tile's memory regions. Mk2 tiles split memory into a non-interleaved region (low addresses)
+/// and an interleaved one; Mk1 tiles are a single non-interleaved region.
+enum class MemoryRegionKind : std::uint8_t { Interleaved, NonInterleaved };
+inline constexpr std::size_t kNumMemoryRegions = 2;
+
+inline constexpr std::string_view memoryRegionName(MemoryRegionKind r) {
+    return r == MemoryRegionKind::Interleaved ? "interleaved" : "non_interleaved";
+}
+
+/// The kind of a lowered BSP step.
+enum class StepKind : std::uint8_t {
+    OnTileExecute,
+    DoExchange,
+    GlobalExchange,
+    StreamCopyBegin,
+    StreamCopyMid,
+    StreamCopyEnd,
+    Sync,
+};
+
+inline constexpr std::string_view stepKindName(StepKind k) {
+    constexpr std::array<std::string_view, 7> names = {
+        "OnTileExecute",   "DoExchange",    "GlobalExchange", "StreamCopyBegin",
+        "StreamCopyMid",   "StreamCopyEnd", "Sync",
+    };
+    return names[static_cast<std::size_t>(k)];
+}
+
+/// The kind of a node of the program tree.
+enum class ProgramKind : std::uint8_t {
+    Sequence,
+    Repeat,
+    RepeatWhileTrue,
+    RepeatWhileFalse,
+    If,
+    Switch,
+    Call,
+    Execute,
+    Copy,
+    StreamCopy,
+    Sync,
+    WriteUndef,
+    PrintTensor,
+};
+
+inline constexpr std::string_view programKindName(ProgramKind k) {
+    constexpr std::array<std::string_view, 13> names = {
+        "Sequence", "Repeat",     "RepeatWhileTrue", "RepeatWhileFalse", "If",
+        "Switch",   "Call",       "Execute",         "Copy",             "StreamCopy",
+        "Sync",     "WriteUndef", "PrintTensor",
+    };
+    return names[static_cast<std::size_t>(k)];
+}
+
+/// One memory region of every tile: its kind, start offset in the tile's address space and size.
+struct MemoryRegionRecord {
+    MemoryRegionKind kind = MemoryRegionKind::NonInterleaved;
+    std::uint64_t startOffset = 0;
+    std::uint64_t sizeBytes = 0;
+};
+
+/// The device the graph was compiled for.
+struct TargetRecord {
+    std::string type = "IPU_MODEL";
+    std::string architecture = "ipu2";
+    std::uint32_t numIpus = 1;
+    std::uint32_t tilesPerIpu = 0;
+    std::uint64_t bytesPerTile = 0;
+    std::uint32_t workerContexts = 6;
+    std::uint32_t exchangeBytesPerCycle = 4;
+    double clockHz = 0;
+    std::vector<MemoryRegionRecord> regions;
+
+    std::uint32_t numTiles() const { return numIpus * tilesPerIpu; }
+};
+
+/// Memory of every tile by category and region: bytes[category][region][tile]. The categories of
+/// one tile, summed over both regions, add up to that tile's total (gaps included).
+struct MemoryUsageRecord {
+    std::array<std::array<PerTile, kNumMemoryRegions>, kNumMemoryCategories> bytes;
+
+    const PerTile& of(MemoryCategory c, MemoryRegionKind r) const {
+        return bytes[static_cast<std::size_t>(c)][static_cast<std::size_t>(r)];
+    }
+    PerTile& of(MemoryCategory c, MemoryRegionKind r) {
+        return bytes[static_cast<std::size_t>(c)][static_cast<std::size_t>(r)];
+    }
+    /// Bytes of one category on one tile over both regions.
+    std::uint64_t categoryOnTile(MemoryCategory c, std::size_t tile) const {
+        std::uint64_t sum = 0;
+        for (const auto& region : bytes[static_cast<std::size_t>(c)])
+            sum += region.empty() ? 0 : region[tile];
+        return sum;
+    }
+    /// Total bytes used on one tile, gaps included.
+    std::uint64_t tileTotal(std::size_t tile) const {
+        std::uint64_t sum = 0;
+        for (std::size_t c = 0; c < kNumMemoryCategories; ++c)
+            sum += categoryOnTile(static_cast<MemoryCategory>(c), tile);
+        return sum;
+    }
+};
+
+/// A node of the program tree. Control programs have children; programs that lower to BSP steps
+/// list the steps they produced. `id` is the index in CompileRecords::programs.
+struct ProgramNodeRecord {
+    std::uint32_t id = 0;
+    ProgramKind kind = ProgramKind::Sequence;
+    std::string name;
+    std::vector<std::uint32_t> children;
+    std::vector<std::uint32_t> steps;
+    std::int64_t computeSet = -1;  ///< Execute: index in CompileRecords::computeSets
+    std::int64_t repeatCount = -1; ///< Repeat: the trip count
+    std::int64_t callee = -1;      ///< Call: index in CompileRecords::functions
+    PerTile codeBytesPerTile;      ///< control and exchange code this node adds to each tile
+};
+
+/// A lowered BSP step; its index in CompileRecords::steps is the "program step" of liveness.
+struct StepRecord {
+    StepKind kind = StepKind::Sync;
+    std::uint32_t program = 0;     ///< the program node that produced it
+    std::int64_t computeSet = -1;  ///< OnTileExecute of a compute set
+    std::string name;
+    PerTile exchangeBytesPerTile;  ///< bytes each tile sends plus receives (exchange and streams)
+    PerTile estimatedCyclesPerTile;
+    PerTile notAlwaysLiveBytesPerTile; ///< bytes of not-always-live variables live at this step
+};
+
+/// A tensor variable (or constant) after layout.
+struct VariableRecord {
+    std::string name;
+    std::string elementType;
+    std::vector<std::uint64_t> shape;
+    std::uint64_t numElements = 0;
+    std::uint32_t elementBytes = 0;
+    bool isConstant = false;
+    bool alwaysLive = true;
+    std::int64_t firstLiveStep = -1; ///< inclusive; -1 when always live or never live
+    std::int64_t lastLiveStep = -1;
+    PerTile bytesPerTile; ///< element bytes stored on each tile (alignment padding is a gap)
+};
+
+struct ComputeSetRecord {
+    std::string name;
+    std::uint64_t numVertices = 0;
+};
+
+/// A vertex type and where its instances are.
+struct VertexTypeRecord {
+    std::string name;
+    std::uint64_t codeBytes = 0;  ///< per tile that holds at least one instance
+    std::uint64_t stateBytes = 0; ///< per instance
+    PerTile instancesPerTile;
+};
+
+/// An entry point of the engine (Engine::run(index)) or a function (Graph::addFunction).
+struct EntryPointRecord {
+    std::string name;
+    std::uint32_t program = 0; ///< root node in CompileRecords::programs
+};
+
+/// Everything the graph compiler knows after compiling one graph.
+struct CompileRecords {
+    TargetRecord target;
+    MemoryUsageRecord memory;
+    std::vector<ProgramNodeRecord> programs;
+    std::vector<EntryPointRecord> entryPoints;
+    std::vector<EntryPointRecord> functions;
+    std::vector<StepRecord> steps;
+    std::vector<VariableRecord> variables;
+    std::vector<ComputeSetRecord> computeSets;
+    std::vector<VertexTypeRecord> vertexTypes;
+    std::uint64_t numVertices = 0;
+    std::uint64_t numEdges = 0;
+    std::vector<std::uint32_t> tilesOutOfMemory;
+    std::int64_t compileStartNs = 0;
+    std::int64_t compileEndNs = 0;
+};
+
+/// One executed step of a run.
+struct StepExecutionRecord {
+    std::uint32_t step = 0;
+    std::uint64_t startCycle = 0;
+    PerTile cyclesPerTile;
+};
+
+/// One call of Engine::run.
+struct RunRecord {
+    std::uint32_t programIndex = 0;
+    std::int64_t hostStartNs = 0;
+    std::int64_t hostEndNs = 0;
+    std::uint64_t totalCycles = 0;
+    std::vector<StepExecutionRecord> steps;
+};
+
+struct ExecutionRecords {
+    std::vector<RunRecord> runs;
+};
+
+} // namespace tilescope::capture
