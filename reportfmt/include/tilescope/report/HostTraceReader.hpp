@@ -38,6 +38,9 @@ public:
 
     HostTraceCounts counts() const;
     /// Earliest start and latest end over all events and samples; empty for an empty trace.
+    /// Index seeks per track and series (the last-starting event of a track is its last to end,
+    /// as events on a track do not overlap; an unfinished event counts with its start). Without
+    /// the indexes (a killed writer's file) it scans the event and sample tables once.
     std::optional<std::pair<std::int64_t, std::int64_t>> timeSpan() const;
     std::string name(std::int64_t nameId) const;
 
@@ -53,9 +56,8 @@ public:
     std::vector<HostEvent> events(std::int64_t threadId, std::int32_t depth, std::int64_t fromNs,
                                   std::int64_t toNs, std::int64_t limit) const;
     /// Pyramid rows of one track at `level` for buckets overlapping [fromNs, toNs].
-    std::vector<EventLodRow> eventLod(std::int64_t threadId, std::int32_t depth,
-                                      std::int64_t level, std::int64_t fromNs,
-                                      std::int64_t toNs) const;
+    std::vector<EventLodRow> eventLod(std::int64_t threadId, std::int32_t depth, std::int64_t level,
+                                      std::int64_t fromNs, std::int64_t toNs) const;
     /// Coarsest stored level whose buckets are at most `nsPerBucket` wide (-1: use raw events).
     std::int64_t eventLodLevelFor(double nsPerBucket) const;
 
