@@ -137,8 +137,10 @@ std::optional<std::pair<std::int64_t, std::int64_t>> HostTraceReader::timeSpan()
     const auto& db = file_.database();
     Span span;
     if (hasTrackIndex_) {
-        auto next = db.prepare("SELECT thread_id, depth FROM event WHERE (thread_id, depth) > "
-                               "(?, ?) ORDER BY thread_id, depth LIMIT 1");
+        // Written as ">= (t, d + 1)" rather than "> (t, d)": SQLite turns the former into one index
+        // seek, the latter into a walk over every entry of the current track.
+        auto next = db.prepare("SELECT thread_id, depth FROM event WHERE (thread_id, depth) >= "
+                               "(?1, ?2 + 1) ORDER BY thread_id, depth LIMIT 1");
         auto first = db.prepare("SELECT min(start_ns) FROM event WHERE thread_id = ? AND "
                                 "depth = ?");
         auto last = db.prepare("SELECT coalesce(end_ns, start_ns) FROM event WHERE thread_id = ? "

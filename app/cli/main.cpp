@@ -1,0 +1,181 @@
+// tilescope-cli: inspect, query and export TileScope reports from a terminal or a script.
+// main() only builds the command line and maps failures to exit codes; the subcommands live in
+// *Command.cpp.
+
+#include "CliErrors.hpp"
+#include "Commands.hpp"
+#include "tilescope/report/ReportError.hpp"
+#include "tilescope/report/Version.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fmt/format.h>
+#include <functional>
+
+namespace {
+
+using namespace tilescope::cli;
+
+constexpr const char* kFooter =
+    "FILE is a profile report (profile.pop), a host trace (*.pvti), or a report folder (its "
+    "profile.pop).\n\n"
+    "Exit status:\n"
+    "  0  success\n"
+    "  1  the file could not be opened or read (missing, not a report, damaged, newer format), "
+    "the query\n"
+    "     was refused or failed, or output could not be written; one line on stderr says why\n"
+    "  2  usage error: bad option or value, unknown table, bad synthetic spec";
+
+// Exactly one line whatever the message holds: parts of it can come from the file (a tool
+// version, an SQLite message), and scripts read the first line of stderr.
+void printError(std::string message) {
+    for (char& c : message)
+        if (c == '\n' || c == '\r')
+            c = ' ';
+    fmt::print(stderr, "tilescope-cli: {}\n", message);
+}
+
+// CLI11 converts "-1" to an unsigned option by wrapping it to a huge count; refuse it with a
+// plain message instead (CLI11's own NonNegativeNumber prints DBL_MAX in full).
+const CLI::Validator nonNegative(
+    [](std::string& value) {
+        return !value.empty() && value.front() == '-' ? "must not be negative (got " + value + ")"
+                                                      : std::string();
+    },
+    "", "non-negative");
+
+CLI::Option* addFormatOption(CLI::App* command, std::string& format,
+                             const std::vector<std::string>& allowed) {
+    return command->add_option("--format", format, "Output format")
+        ->check(CLI::IsMember(allowed))
+        ->capture_default_str();
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"Inspect, query and export TileScope profile reports and host traces.",
+                 "tilescope-cli"};
+    // Set before the subcommands are added: they inherit footer and failure message.
+    app.footer(kFooter);
+    app.failure_message([](const CLI::App*, const CLI::Error& e) {
+        return fmt::format("tilescope-cli: {} (see --help)\n", e.what());
+    });
+    app.set_version_flag("--version", tilescope::report::kToolVersion);
+    app.require_subcommand(1);
+
+    std::function<int()> command;
+
+    InfoOptions info;
+    auto* infoCommand = app.add_subcommand(
+        "info", "What a file is: kind, versions, writer state, engine, target and row counts");
+    infoCommand->add_option("FILE", info.file, "Report, host trace or report folder")->required();
+    addFormatOption(infoCommand, info.format, {"text", "json"});
+    infoCommand->callback([&] { command = [&] { return runInfo(info); }; });
+
+    SummaryOptions summary;
+    auto* summaryCommand = app.add_subcommand(
+        "summary", "Target, memory by category and region, liveness, cycles per run, engine "
+                   "options (host trace: counts, time span, events per thread)");
+    summaryCommand->add_option("FILE", summary.file, "Report, host trace or report folder")
+        ->required();
+    addFormatOption(summaryCommand, summary.format, {"text", "json"});
+    summaryCommand->callback([&] { command = [&] { return runSummary(summary); }; });
+
+    SqlOptions sql;
+    std::uint64_t sqlLimit = 0;
+    auto* sqlCommand =
+        app.add_subcommand("sql", "Run one read-only SQL query (writes, ATTACH and pragmas that "
+                                  "change anything are refused)");
+    sqlCommand->add_option("FILE", sql.file, "Report, host trace or report folder")->required();
+    sqlCommand->add_option("QUERY", sql.query, "One SELECT statement")->required();
+    addFormatOption(sqlCommand, sql.format, {"text", "csv", "json"});
+    auto* limitOption = sqlCommand->add_option("--limit", sqlLimit, "Print at most N rows")
+                            ->type_name("N")
+                            ->check(nonNegative);
+    sqlCommand->callback([&] {
+        if (limitOption->count() > 0)
+            sql.limit = sqlLimit;
+        command = [&] { return runSql(sql); };
+    });
+
+    ExportOptions exportOptions;
+    auto* exportCommand = app.add_subcommand(
+        "export", "Stream one table of the format as CSV (RFC 4180) or JSON; blobs as hex");
+    exportCommand->add_option("FILE", exportOptions.file, "Report, host trace or report folder")
+        ->required();
+    exportCommand->add_option("--table,-t", exportOptions.table, "Table to export")->required();
+    addFormatOption(exportCommand, exportOptions.format, {"csv", "json"});
+    exportCommand->add_option("--output,-o", exportOptions.output,
+                              "Write to this file instead of standard output");
+    exportCommand->add_flag("--decode-series", exportOptions.decodeSeries,
+                            "Write per-tile blobs as arrays of one value per tile");
+    exportCommand->callback([&] { command = [&] { return runExport(exportOptions); }; });
+
+    SynthOptions synth;
+    auto& spec = synth.spec;
+    bool noPerTileCycles = false;
+    auto* synthCommand = app.add_subcommand(
+        "synth", "Write a synthetic, internally consistent report (DIR/profile.pop, and "
+                 "DIR/host.pvti with --host-events)");
+    synthCommand->add_option("DIR", synth.directory, "Folder to write (created if missing)")
+        ->required();
+    const auto addCount = [&](const char* name, auto& value, const char* description) {
+        return synthCommand->add_option(name, value, description)
+            ->check(nonNegative)
+            ->capture_default_str();
+    };
+    synthCommand->add_option("--ipus", spec.ipus, "IPUs")
+        ->check(CLI::Range(1, 1024))
+        ->capture_default_str();
+    synthCommand->add_option("--tiles-per-ipu", spec.tilesPerIpu, "Tiles per IPU")
+        ->check(CLI::Range(1, 65536))
+        ->capture_default_str();
+    synthCommand->add_option("--ipu-version", spec.ipuVersion, "IPU version (ipu1 or ipu2)")
+        ->capture_default_str();
+    addCount("--steps", spec.steps, "Program steps executed per run");
+    addCount("--runs", spec.runs, "Engine runs");
+    addCount("--variables", spec.variables, "Variables (0: chosen from the step count)");
+    addCount("--host-events", spec.hostEvents, "Events in the host trace (0: no host trace)");
+    synthCommand->add_option("--host-threads", spec.hostThreads, "Threads in the host trace")
+        ->check(CLI::Range(1, 4096))
+        ->capture_default_str();
+    synthCommand->add_flag("--no-per-tile-cycles", noPerTileCycles,
+                           "Do not store per-tile cycles of executed steps");
+    synthCommand->add_flag("--out-of-memory", spec.outOfMemory,
+                           "Make some tiles exceed their memory");
+    addCount("--seed", spec.seed, "Random seed");
+    synthCommand->callback([&] {
+        spec.perTileCycles = !noPerTileCycles;
+        command = [&] { return runSynth(synth); };
+    });
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        // --help and --version are "errors" with exit code 0.
+        return app.exit(e) == 0 ? kExitOk : kExitUsage;
+    }
+
+    try {
+        const int status = command();
+        if (std::fflush(stdout) != 0 || std::ferror(stdout))
+            throw OutputError("standard output",
+                              std::string("cannot write: ") + std::strerror(errno));
+        return status;
+    } catch (const UsageError& e) {
+        printError(e.what());
+        return kExitUsage;
+    } catch (const tilescope::report::ReportError& e) {
+        printError(e.what());
+        return kExitReportError;
+    } catch (const std::exception& e) {
+        printError(e.what());
+        return kExitReportError;
+    } catch (...) {
+        printError("unexpected failure");
+        return kExitReportError;
+    }
+}
