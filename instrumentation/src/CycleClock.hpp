@@ -50,7 +50,9 @@ public:
 #endif
     }
 
-    std::uint64_t startTicks() const { return ticks0_; }
+    std::uint64_t startTicks() const {
+        return ticks0_;
+    }
 
     std::int64_t wallNs(std::uint64_t ticks) const {
         const double sinceStart = static_cast<double>(static_cast<std::int64_t>(ticks - ticks0_));

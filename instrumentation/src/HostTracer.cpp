@@ -4,23 +4,21 @@
 #include "ThreadEventBuffer.hpp"
 #include "tilescope/report/HostTraceWriter.hpp"
 
-#include <fmt/chrono.h>
-#include <fmt/format.h>
-
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <fmt/chrono.h>
+#include <fmt/format.h>
 #include <fstream>
 #include <mutex>
+#include <sys/syscall.h>
 #include <thread>
 #include <unistd.h>
-#include <sys/syscall.h>
 #include <unordered_map>
 #include <vector>
 
 namespace tilescope::capture {
 namespace {
-
 
 std::string programName() {
     std::ifstream comm("/proc/self/comm");
@@ -140,8 +138,8 @@ struct HostTracer::Session {
         {
             char name[32] = {0};
             pthread_getname_np(pthread_self(), name, sizeof name);
-            local = std::make_shared<ThreadEventBuffer>(static_cast<std::int64_t>(::syscall(SYS_gettid)),
-                                                        name);
+            local = std::make_shared<ThreadEventBuffer>(
+                static_cast<std::int64_t>(::syscall(SYS_gettid)), name);
             owner = generation;
             fast = local.get();
             std::lock_guard lock(threadsMutex);
@@ -304,8 +302,8 @@ HostTracer::HostTracer(TraceOptions options) : options_(std::move(options)) {
     std::error_code ec;
     std::filesystem::create_directories(options_.directory, ec);
     if (ec)
-        throw OptionsError("PVTI_OPTIONS: cannot create directory '" +
-                           options_.directory.string() + "': " + ec.message());
+        throw OptionsError("PVTI_OPTIONS: cannot create directory '" + options_.directory.string() +
+                           "': " + ec.message());
     file_ = traceFileName(options_.directory);
     session_ = std::make_unique<Session>(file_, generation());
 }

@@ -23,8 +23,7 @@ void Tracepoint::start(const char* label, std::size_t length) {
 
 namespace {
 
-template <typename Record>
-void mark(TraceChannel* channel, std::string_view label, Record record) {
+template <typename Record> void mark(TraceChannel* channel, std::string_view label, Record record) {
     const std::uint16_t id = channel->id();
     if (id == HostTracer::kDisabledChannel)
         return;
@@ -60,6 +59,8 @@ Series Graph::addSeries(const std::string& name) {
     return Series(HostTracer::instance().addSeries(id_, name));
 }
 
-void Series::add(double value) { HostTracer::instance().sample(id_, value); }
+void Series::add(double value) {
+    HostTracer::instance().sample(id_, value);
+}
 
 } // namespace pvti

@@ -42,8 +42,7 @@ public:
     }
 
     /// Consumer side (one thread at a time): calls `f` for every record not yet drained.
-    template <typename F>
-    void drain(F&& f) {
+    template <typename F> void drain(F&& f) {
         for (;;) {
             Chunk* c = head_;
             const std::uint32_t n = c->count.load(std::memory_order_acquire);
@@ -79,9 +78,9 @@ private:
     std::int64_t tid_;
     std::string name_;
     std::uint64_t serial_;
-    Chunk* head_;                  // consumer
-    std::uint32_t read_ = 0;       // consumer
-    Chunk* tail_;                  // producer
+    Chunk* head_;            // consumer
+    std::uint32_t read_ = 0; // consumer
+    Chunk* tail_;            // producer
 };
 
 } // namespace tilescope::capture

@@ -1,15 +1,16 @@
 #include "tilescope/capture/TraceOptions.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace tilescope::capture {
 namespace {
 
-[[noreturn]] void fail(const std::string& what) { throw OptionsError("PVTI_OPTIONS: " + what); }
+[[noreturn]] void fail(const std::string& what) {
+    throw OptionsError("PVTI_OPTIONS: " + what);
+}
 
 bool parseBool(const nlohmann::json& v, const char* key) {
     if (v.is_boolean())
@@ -42,7 +43,8 @@ TraceOptions TraceOptions::parse(std::string_view text) {
         fail(std::string("not valid JSON (") + e.what() + ")");
     }
     if (!j.is_object())
-        fail("expected a JSON object such as {\"enable\":\"true\"}, got " + std::string(j.type_name()));
+        fail("expected a JSON object such as {\"enable\":\"true\"}, got " +
+             std::string(j.type_name()));
     TraceOptions o;
     for (const auto& [key, value] : j.items()) {
         if (key == "enable") {
@@ -67,7 +69,8 @@ TraceOptions TraceOptions::parse(std::string_view text) {
                 }
             } else {
                 fail("option 'channels' must be an array of names or a comma-separated string, "
-                     "got " + value.dump());
+                     "got " +
+                     value.dump());
             }
             o.channels = std::move(names);
         } else {

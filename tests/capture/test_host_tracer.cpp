@@ -8,7 +8,6 @@
 #include "tilescope/report/HostTraceReader.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <csignal>
 #include <filesystem>
 #include <map>
@@ -41,7 +40,8 @@ TraceOptions enabledIn(const fs::path& dir) {
 std::map<std::string, int> namesByDepth(const report::HostTraceReader& r, std::int64_t thread,
                                         std::int32_t depth) {
     std::map<std::string, int> out;
-    for (const auto& e : r.events(thread, depth, 0, std::numeric_limits<std::int64_t>::max(), 1000000))
+    for (const auto& e :
+         r.events(thread, depth, 0, std::numeric_limits<std::int64_t>::max(), 1000000))
         ++out[r.name(e.nameId)];
     return out;
 }
@@ -67,7 +67,8 @@ TEST_CASE("PVTI_OPTIONS parsing names the option and what was expected") {
     };
     CHECK_THAT(message("{\"enable\":"), Catch::Contains("PVTI_OPTIONS") && Catch::Contains("JSON"));
     CHECK_THAT(message("[1,2]"), Catch::Contains("expected a JSON object"));
-    CHECK_THAT(message(R"({"enable":"yes"})"), Catch::Contains("'enable'") && Catch::Contains("\"true\" or \"false\""));
+    CHECK_THAT(message(R"({"enable":"yes"})"),
+               Catch::Contains("'enable'") && Catch::Contains("\"true\" or \"false\""));
     CHECK_THAT(message(R"({"directory":3})"), Catch::Contains("'directory'"));
     CHECK_THAT(message(R"({"channels":[1]})"), Catch::Contains("'channels'"));
     CHECK_THAT(message(R"({"enabled":"true"})"), Catch::Contains("unknown option 'enabled'"));
@@ -107,8 +108,7 @@ TEST_CASE("tracepoints become nested events, instants and series in the trace fi
     REQUIRE(threads.size() == 2);
     const auto main = threads[0].id;
     CHECK(namesByDepth(r, main, 0) == std::map<std::string, int>{{"outer", 1}, {"left-open", 1}});
-    CHECK(namesByDepth(r, main, 1) ==
-          std::map<std::string, int>{{"inner", 3}, {"manual", 1}});
+    CHECK(namesByDepth(r, main, 1) == std::map<std::string, int>{{"inner", 3}, {"manual", 1}});
     CHECK(namesByDepth(r, main, 2) == std::map<std::string, int>{{"tick", 3}});
     CHECK(namesByDepth(r, threads[1].id, 0) == std::map<std::string, int>{{"on-worker", 1}});
 
@@ -125,7 +125,8 @@ TEST_CASE("tracepoints become nested events, instants and series in the trace fi
         sawUnfinished |= e.kind == report::EventKind::Unfinished && r.name(e.nameId) == "left-open";
     CHECK(sawUnfinished);
     REQUIRE(r.series().size() == 1);
-    const auto samples = r.samples(r.series()[0].id, 0, std::numeric_limits<std::int64_t>::max(), 10);
+    const auto samples =
+        r.samples(r.series()[0].id, 0, std::numeric_limits<std::int64_t>::max(), 10);
     REQUIRE(samples.size() == 2);
     CHECK(samples[1].second == 5.0);
     CHECK(r.graphs()[0].unit == "items");
@@ -190,7 +191,8 @@ TEST_CASE("a traced process killed with SIGKILL leaves a file with what was flus
     CHECK_FALSE(r.file().complete());
     CHECK(r.counts().events >= 1000);
     std::int64_t flushed = 0;
-    for (const auto& e : r.events(r.threads()[0].id, 0, 0, std::numeric_limits<std::int64_t>::max(), 2000))
+    for (const auto& e :
+         r.events(r.threads()[0].id, 0, 0, std::numeric_limits<std::int64_t>::max(), 2000))
         flushed += r.name(e.nameId) == "flushed";
     CHECK(flushed == 1000);
 }

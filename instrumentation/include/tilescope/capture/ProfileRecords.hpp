@@ -80,8 +80,8 @@ enum class StepKind : std::uint8_t {
 
 inline constexpr std::string_view stepKindName(StepKind k) {
     constexpr std::array<std::string_view, 7> names = {
-        "OnTileExecute",   "DoExchange",    "GlobalExchange", "StreamCopyBegin",
-        "StreamCopyMid",   "StreamCopyEnd", "Sync",
+        "OnTileExecute", "DoExchange",    "GlobalExchange", "StreamCopyBegin",
+        "StreamCopyMid", "StreamCopyEnd", "Sync",
     };
     return names[static_cast<std::size_t>(k)];
 }
@@ -105,9 +105,19 @@ enum class ProgramKind : std::uint8_t {
 
 inline constexpr std::string_view programKindName(ProgramKind k) {
     constexpr std::array<std::string_view, 13> names = {
-        "Sequence", "Repeat",     "RepeatWhileTrue", "RepeatWhileFalse", "If",
-        "Switch",   "Call",       "Execute",         "Copy",             "StreamCopy",
-        "Sync",     "WriteUndef", "PrintTensor",
+        "Sequence",
+        "Repeat",
+        "RepeatWhileTrue",
+        "RepeatWhileFalse",
+        "If",
+        "Switch",
+        "Call",
+        "Execute",
+        "Copy",
+        "StreamCopy",
+        "Sync",
+        "WriteUndef",
+        "PrintTensor",
     };
     return names[static_cast<std::size_t>(k)];
 }
@@ -178,10 +188,10 @@ struct ProgramNodeRecord {
 /// A lowered BSP step; its index in CompileRecords::steps is the "program step" of liveness.
 struct StepRecord {
     StepKind kind = StepKind::Sync;
-    std::uint32_t program = 0;     ///< the program node that produced it
-    std::int64_t computeSet = -1;  ///< OnTileExecute of a compute set
+    std::uint32_t program = 0;    ///< the program node that produced it
+    std::int64_t computeSet = -1; ///< OnTileExecute of a compute set
     std::string name;
-    PerTile exchangeBytesPerTile;  ///< bytes each tile sends plus receives (exchange and streams)
+    PerTile exchangeBytesPerTile; ///< bytes each tile sends plus receives (exchange and streams)
     PerTile estimatedCyclesPerTile;
     PerTile notAlwaysLiveBytesPerTile; ///< bytes of not-always-live variables live at this step
 };
@@ -198,6 +208,17 @@ struct VariableRecord {
     std::int64_t firstLiveStep = -1; ///< inclusive; -1 when always live or never live
     std::int64_t lastLiveStep = -1;
     PerTile bytesPerTile; ///< element bytes stored on each tile (alignment padding is a gap)
+    /// The region holding the variable on the tile with most of its bytes (not-always-live
+    /// variables: the region of that tile's not-always-live pool).
+    MemoryRegionKind region = MemoryRegionKind::Interleaved;
+};
+
+/// Instances of one vertex type in one compute set, per tile.
+struct VertexInstancesRecord {
+    std::uint32_t computeSet = 0;
+    std::uint32_t vertexType = 0;
+    std::uint64_t count = 0;
+    PerTile perTile;
 };
 
 struct ComputeSetRecord {
@@ -230,6 +251,7 @@ struct CompileRecords {
     std::vector<VariableRecord> variables;
     std::vector<ComputeSetRecord> computeSets;
     std::vector<VertexTypeRecord> vertexTypes;
+    std::vector<VertexInstancesRecord> vertexInstances;
     std::uint64_t numVertices = 0;
     std::uint64_t numEdges = 0;
     std::vector<std::uint32_t> tilesOutOfMemory;

@@ -1,0 +1,255 @@
+#include "tilescope/capture/ProfileCapture.hpp"
+
+#include "tilescope/report/ProfileWriter.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <unordered_map>
+
+namespace tilescope::capture {
+namespace {
+
+std::uint64_t sum(const PerTile& v) {
+    return std::accumulate(v.begin(), v.end(), std::uint64_t{0});
+}
+std::uint64_t maxOf(const PerTile& v) {
+    return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+}
+
+report::TargetInfo targetOf(const TargetRecord& t) {
+    report::TargetInfo out;
+    out.type = t.type;
+    out.ipuVersion = t.architecture;
+    out.numIpus = t.numIpus;
+    out.tilesPerIpu = t.tilesPerIpu;
+    out.bytesPerTile = t.bytesPerTile;
+    out.clockHz = t.clockHz;
+    out.workerContexts = t.workerContexts;
+    out.exchangeBytesPerCycle = t.exchangeBytesPerCycle;
+    std::int64_t id = 1;
+    for (const auto& r : t.regions)
+        out.regions.push_back({id++, std::string(memoryRegionName(r.kind)),
+                               r.kind == MemoryRegionKind::Interleaved, r.startOffset,
+                               r.sizeBytes});
+    return out;
+}
+
+// The region holding most of a category's bytes: where its variables mostly sit. Variables are
+// placed tile by tile, so one variable can span both regions; the report keeps one region per
+// variable.
+std::string dominantRegion(const MemoryUsageRecord& m, MemoryCategory c,
+                           const std::vector<MemoryRegionRecord>& regions) {
+    std::string best =
+        regions.empty() ? "non_interleaved" : std::string(memoryRegionName(regions.front().kind));
+    std::uint64_t bestBytes = 0;
+    for (const auto& r : regions) {
+        const std::uint64_t b = sum(m.of(c, r.kind));
+        if (b > bestBytes) {
+            bestBytes = b;
+            best = std::string(memoryRegionName(r.kind));
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+struct ProfileCapture::Writer {
+    report::ProfileWriter out;
+    std::unordered_map<std::string, std::int64_t> regionIds;
+    explicit Writer(const std::filesystem::path& file) : out(file) {}
+};
+
+ProfileCapture::ProfileCapture(ProfileCaptureSettings settings) : settings_(std::move(settings)) {
+    writer_ = std::make_unique<Writer>(settings_.file);
+    auto& w = writer_->out;
+    w.setMetadata("engine_name", settings_.engineName);
+    w.setMetadata("command_line", settings_.commandLine);
+    if (!settings_.poplarVersion.empty())
+        w.setMetadata("poplar_version", settings_.poplarVersion);
+    w.setMetadata("runs_total", "0");
+    w.setEngineOptions(settings_.options);
+    w.commit();
+}
+
+ProfileCapture::~ProfileCapture() {
+    try {
+        close();
+    } catch (...) { // the committed profile stays; never throw from a destructor
+    }
+}
+
+void ProfileCapture::writeCompilation(const CompileRecords& r) {
+    auto& w = writer_->out;
+    const report::TargetInfo target = targetOf(r.target);
+    w.setTarget(target);
+    for (const auto& region : target.regions)
+        writer_->regionIds[region.name] = region.id;
+    tilesPerIpu_ = r.target.tilesPerIpu;
+    numIpus_ = r.target.numIpus;
+
+    for (std::size_t c = 0; c < kNumMemoryCategories; ++c)
+        for (const auto& region : r.target.regions) {
+            const PerTile& bytes = r.memory.of(static_cast<MemoryCategory>(c), region.kind);
+            if (!bytes.empty())
+                w.setTileMemory(memoryCategoryName(static_cast<MemoryCategory>(c)),
+                                memoryRegionName(region.kind), bytes);
+        }
+    if (!r.tilesOutOfMemory.empty()) {
+        std::string tiles;
+        for (auto t : r.tilesOutOfMemory)
+            tiles += (tiles.empty() ? "" : ",") + std::to_string(t);
+        w.setMetadata("tiles_out_of_memory", tiles);
+    }
+    w.setMetadata("num_edges", std::to_string(r.numEdges));
+    if (r.compileEndNs > r.compileStartNs)
+        w.setMetadata("compile_ns", std::to_string(r.compileEndNs - r.compileStartNs));
+
+    if (settings_.graphProfile) {
+        std::vector<std::int64_t> computeSetIds;
+        for (const auto& cs : r.computeSets)
+            computeSetIds.push_back(w.addComputeSet({0, cs.name, "", cs.numVertices}));
+        // Vertex types only: the records give instances per type over all compute sets, and the
+        // report keys instances by compute set, so per-tile instances wait for the records to
+        // carry them per compute set.
+        for (const auto& vt : r.vertexTypes)
+            w.addVertexType({0, vt.name, vt.stateBytes, vt.codeBytes});
+
+        // Programs: functions first (Call nodes refer to them), then entry points; each tree
+        // depth-first so parents get their ids before their children.
+        std::vector<std::int64_t> programIds(r.programs.size(), -1);
+        std::vector<std::int64_t> functionRoots(r.functions.size(), -1);
+        std::function<std::int64_t(std::uint32_t, std::optional<std::int64_t>, std::int64_t)> add =
+            [&](std::uint32_t node, std::optional<std::int64_t> parent, std::int64_t position) {
+                const ProgramNodeRecord& p = r.programs.at(node);
+                report::ProgramRecord rec;
+                rec.parentId = parent;
+                rec.position = position;
+                rec.kind = std::string(programKindName(p.kind));
+                rec.name = p.name;
+                if (p.computeSet >= 0 &&
+                    static_cast<std::size_t>(p.computeSet) < computeSetIds.size())
+                    rec.computeSetId = computeSetIds[static_cast<std::size_t>(p.computeSet)];
+                if (p.repeatCount >= 0)
+                    rec.repeatCount = p.repeatCount;
+                if (p.callee >= 0 && static_cast<std::size_t>(p.callee) < functionRoots.size() &&
+                    functionRoots[static_cast<std::size_t>(p.callee)] >= 0)
+                    rec.calleeId = functionRoots[static_cast<std::size_t>(p.callee)];
+                rec.codeBytes = sum(p.codeBytesPerTile);
+                rec.codePerTile = p.codeBytesPerTile;
+                const std::int64_t id = w.addProgram(rec);
+                if (programIds[node] < 0)
+                    programIds[node] = id;
+                std::int64_t childPosition = 0;
+                for (auto child : p.children)
+                    add(child, id, childPosition++);
+                return id;
+            };
+        for (std::size_t f = 0; f < r.functions.size(); ++f) {
+            functionRoots[f] = add(r.functions[f].program, std::nullopt, 0);
+            w.addControlProgram(
+                {static_cast<std::int64_t>(f), functionRoots[f], true, r.functions[f].name});
+        }
+        for (std::size_t e = 0; e < r.entryPoints.size(); ++e)
+            w.addControlProgram(
+                {static_cast<std::int64_t>(e),
+                 add(r.entryPoints[e].program, std::nullopt, static_cast<std::int64_t>(e)), false,
+                 r.entryPoints[e].name});
+
+        for (const auto& s : r.steps) {
+            report::StepRecord rec;
+            rec.programId = s.program < programIds.size() && programIds[s.program] >= 0
+                                ? programIds[s.program]
+                                : 0;
+            rec.kind = std::string(stepKindName(s.kind));
+            if (s.computeSet >= 0 && static_cast<std::size_t>(s.computeSet) < computeSetIds.size())
+                rec.computeSetId = computeSetIds[static_cast<std::size_t>(s.computeSet)];
+            rec.exchangeBytes = sum(s.exchangeBytesPerTile);
+            rec.estimatedCycles = maxOf(s.estimatedCyclesPerTile);
+            rec.estimatedPerTile = s.estimatedCyclesPerTile;
+            rec.notAlwaysLiveBytes = sum(s.notAlwaysLiveBytesPerTile);
+            rec.maxTileNotAlwaysLiveBytes = maxOf(s.notAlwaysLiveBytesPerTile);
+            w.addStep(rec);
+        }
+
+        const std::string alwaysLiveRegion =
+            dominantRegion(r.memory, MemoryCategory::AlwaysLiveVariables, r.target.regions);
+        const std::string notAlwaysLiveRegion =
+            dominantRegion(r.memory, MemoryCategory::NotAlwaysLiveVariables, r.target.regions);
+        const std::string constantRegion =
+            dominantRegion(r.memory, MemoryCategory::Constants, r.target.regions);
+        for (const auto& v : r.variables) {
+            report::VariableRecord rec;
+            rec.name = v.name;
+            rec.elementType = v.elementType;
+            rec.numElements = v.numElements;
+            rec.bytes = v.numElements * v.elementBytes;
+            const MemoryCategory category = v.isConstant   ? MemoryCategory::Constants
+                                            : v.alwaysLive ? MemoryCategory::AlwaysLiveVariables
+                                                           : MemoryCategory::NotAlwaysLiveVariables;
+            rec.categoryId = report::memoryCategoryId(memoryCategoryName(category));
+            const std::string& region = v.isConstant   ? constantRegion
+                                        : v.alwaysLive ? alwaysLiveRegion
+                                                       : notAlwaysLiveRegion;
+            rec.regionId = writer_->regionIds.at(region);
+            rec.alwaysLive = v.alwaysLive || v.isConstant;
+            if (!rec.alwaysLive && v.firstLiveStep >= 0) {
+                rec.firstStep = v.firstLiveStep;
+                rec.lastStep = v.lastLiveStep;
+            }
+            rec.perTile = v.bytesPerTile;
+            w.addVariable(rec);
+        }
+    }
+    w.finishCompilation(!r.tilesOutOfMemory.empty());
+    compiled_ = true;
+}
+
+void ProfileCapture::writeRun(const RunRecord& run) {
+    ++runsSeen_;
+    auto& w = writer_->out;
+    w.setMetadata("runs_total", std::to_string(runsSeen_));
+    if (!compiled_ || !settings_.executionProfile || runsSeen_ > settings_.storedRuns) {
+        w.commit();
+        return;
+    }
+    w.beginRun(run.programIndex, run.hostStartNs);
+    const bool perTile = settings_.instrumentationLevel != "ipu";
+    report::RunStepRecord rec;
+    for (const auto& s : run.steps) {
+        rec.stepId = s.step;
+        rec.startCycle = s.startCycle;
+        rec.cycles = maxOf(s.cyclesPerTile);
+        rec.perIpu.assign(numIpus_, 0);
+        for (std::size_t t = 0; t < s.cyclesPerTile.size() && tilesPerIpu_ > 0; ++t) {
+            auto& ipu = rec.perIpu[t / tilesPerIpu_];
+            ipu = std::max(ipu, s.cyclesPerTile[t]);
+        }
+        rec.perTile = perTile ? s.cyclesPerTile : report::PerTile{};
+        if (!perTile) {
+            std::uint32_t active = 0;
+            std::uint64_t total = 0;
+            for (auto c : s.cyclesPerTile)
+                if (c) {
+                    ++active;
+                    total += c;
+                }
+            rec.activeTiles = active;
+            rec.tileBalance = rec.cycles && active ? static_cast<double>(total) /
+                                                         (static_cast<double>(active) * rec.cycles)
+                                                   : 1.0;
+        }
+        w.addRunStep(rec);
+    }
+    w.endRun(run.hostEndNs);
+}
+
+void ProfileCapture::close() {
+    if (writer_) {
+        writer_->out.close();
+        writer_.reset();
+    }
+}
+
+} // namespace tilescope::capture
