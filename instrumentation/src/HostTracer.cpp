@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <fstream>
@@ -31,6 +32,25 @@ std::filesystem::path traceFileName(const std::filesystem::path& dir) {
     const auto now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
     return dir / fmt::format("{:%Y%m%dT%H%M%SZ}-pid{}.pvti", now, ::getpid());
 }
+
+// The hot path's thread-locals: trivially typed (no initialisation guard) and initial-exec (no
+// __tls_get_addr call), which together take the per-event cost from ~80 to ~10 instructions.
+#define TILESCOPE_FAST_TLS __attribute__((tls_model("initial-exec")))
+
+struct FastBuffer {
+    ThreadEventBuffer* buffer;
+    std::uint32_t generation;
+};
+thread_local FastBuffer tFastBuffer TILESCOPE_FAST_TLS = {nullptr, 0};
+
+struct LabelCacheEntry {
+    const char* ptr;
+    std::size_t size;
+    const std::string* text; // the interned copy, stable for the session's lifetime
+    std::uint32_t id;
+    std::uint32_t generation;
+};
+thread_local LabelCacheEntry tLabelCache[64] TILESCOPE_FAST_TLS = {};
 
 } // namespace
 
@@ -79,7 +99,7 @@ struct HostTracer::Session {
     std::mutex namesMutex;
     std::vector<std::string> channelNames;
     std::unordered_map<std::string, std::uint16_t> channelIds;
-    std::vector<std::string> labels;
+    std::deque<std::string> labels; // deque: label cache entries point into it
     std::unordered_map<std::string, std::uint32_t> labelIds;
     struct GraphDef {
         std::string name, unit;
@@ -130,18 +150,20 @@ struct HostTracer::Session {
         // One buffer per (thread, session): a restarted session gets fresh buffers. The raw
         // pointer is the hot path; the shared_ptr keeps the buffer alive until the flusher has
         // drained it after the thread exits.
-        thread_local ThreadEventBuffer* fast = nullptr;
-        thread_local std::uint32_t owner = 0;
-        if (fast && owner == generation) [[likely]]
-            return *fast;
+        if (tFastBuffer.buffer && tFastBuffer.generation == generation) [[likely]]
+            return *tFastBuffer.buffer;
+        return registerThisThread();
+    }
+
+    // First event of a thread in this session: kept out of line so the hot path stays small.
+    [[gnu::noinline]] ThreadEventBuffer& registerThisThread() {
         thread_local std::shared_ptr<ThreadEventBuffer> local;
         {
             char name[32] = {0};
             pthread_getname_np(pthread_self(), name, sizeof name);
             local = std::make_shared<ThreadEventBuffer>(
                 static_cast<std::int64_t>(::syscall(SYS_gettid)), name);
-            owner = generation;
-            fast = local.get();
+            tFastBuffer = {local.get(), generation};
             std::lock_guard lock(threadsMutex);
             buffers.push_back(local);
         }
@@ -328,20 +350,18 @@ std::uint32_t HostTracer::label(std::string_view text) {
     // Most labels are string literals passed again and again: a small per-thread cache keyed by
     // the text's address (and checked by content, since buffers get reused) avoids the shared
     // table and its lock on the hot path.
-    struct CacheEntry {
-        const char* ptr = nullptr;
-        std::size_t size = 0;
-        std::uint32_t id = 0;
-        std::uint32_t generation = 0;
-        std::string text;
-    };
-    thread_local CacheEntry cache[64];
-    CacheEntry& c = cache[(reinterpret_cast<std::uintptr_t>(text.data()) >> 4) & 63];
-    if (c.ptr == text.data() && c.size == text.size() && c.generation == generation() &&
-        std::memcmp(c.text.data(), text.data(), text.size()) == 0) [[likely]]
-        return c.id;
+    LabelCacheEntry& c = tLabelCache[(reinterpret_cast<std::uintptr_t>(text.data()) >> 4) & 63];
     const std::uint32_t gen = generation();
+    if (c.ptr == text.data() && c.size == text.size() && c.generation == gen &&
+        std::memcmp(c.text->data(), text.data(), text.size()) == 0) [[likely]]
+        return c.id;
+    return internLabel(text);
+}
+
+std::uint32_t HostTracer::internLabel(std::string_view text) {
+    LabelCacheEntry& c = tLabelCache[(reinterpret_cast<std::uintptr_t>(text.data()) >> 4) & 63];
     std::uint32_t id;
+    const std::string* interned;
     {
         std::lock_guard lock(session_->namesMutex);
         auto [it, added] = session_->labelIds.try_emplace(
@@ -349,8 +369,9 @@ std::uint32_t HostTracer::label(std::string_view text) {
         if (added)
             session_->labels.emplace_back(text);
         id = it->second;
+        interned = &session_->labels[id];
     }
-    c = {text.data(), text.size(), id, gen, std::string(text)};
+    c = {text.data(), text.size(), interned, id, generation()};
     return id;
 }
 

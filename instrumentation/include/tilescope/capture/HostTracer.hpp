@@ -81,6 +81,7 @@ public:
 
 private:
     static HostTracer& createInstance();
+    [[gnu::noinline]] std::uint32_t internLabel(std::string_view text);
     static std::atomic<HostTracer*> current_;
     explicit HostTracer(TraceOptions options);
     struct Session;
