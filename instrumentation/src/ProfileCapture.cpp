@@ -35,24 +35,6 @@ report::TargetInfo targetOf(const TargetRecord& t) {
     return out;
 }
 
-// The region holding most of a category's bytes: where its variables mostly sit. Variables are
-// placed tile by tile, so one variable can span both regions; the report keeps one region per
-// variable.
-std::string dominantRegion(const MemoryUsageRecord& m, MemoryCategory c,
-                           const std::vector<MemoryRegionRecord>& regions) {
-    std::string best =
-        regions.empty() ? "non_interleaved" : std::string(memoryRegionName(regions.front().kind));
-    std::uint64_t bestBytes = 0;
-    for (const auto& r : regions) {
-        const std::uint64_t b = sum(m.of(c, r.kind));
-        if (b > bestBytes) {
-            bestBytes = b;
-            best = std::string(memoryRegionName(r.kind));
-        }
-    }
-    return best;
-}
-
 } // namespace
 
 struct ProfileCapture::Writer {
@@ -110,11 +92,19 @@ void ProfileCapture::writeCompilation(const CompileRecords& r) {
         std::vector<std::int64_t> computeSetIds;
         for (const auto& cs : r.computeSets)
             computeSetIds.push_back(w.addComputeSet({0, cs.name, "", cs.numVertices}));
-        // Vertex types only: the records give instances per type over all compute sets, and the
-        // report keys instances by compute set, so per-tile instances wait for the records to
-        // carry them per compute set.
+        std::vector<std::int64_t> vertexTypeIds;
         for (const auto& vt : r.vertexTypes)
-            w.addVertexType({0, vt.name, vt.stateBytes, vt.codeBytes});
+            vertexTypeIds.push_back(w.addVertexType({0, vt.name, vt.stateBytes, vt.codeBytes}));
+        for (const auto& vi : r.vertexInstances) {
+            if (vi.computeSet >= computeSetIds.size() || vi.vertexType >= vertexTypeIds.size())
+                continue; // the records refer to a set or type they do not list: nothing to link
+            report::VertexInstancesRecord rec;
+            rec.computeSetId = computeSetIds[vi.computeSet];
+            rec.vertexTypeId = vertexTypeIds[vi.vertexType];
+            rec.count = vi.count;
+            rec.perTile = vi.perTile;
+            w.addVertexInstances(rec);
+        }
 
         // Programs: functions first (Call nodes refer to them), then entry points; each tree
         // depth-first so parents get their ids before their children.
@@ -173,12 +163,6 @@ void ProfileCapture::writeCompilation(const CompileRecords& r) {
             w.addStep(rec);
         }
 
-        const std::string alwaysLiveRegion =
-            dominantRegion(r.memory, MemoryCategory::AlwaysLiveVariables, r.target.regions);
-        const std::string notAlwaysLiveRegion =
-            dominantRegion(r.memory, MemoryCategory::NotAlwaysLiveVariables, r.target.regions);
-        const std::string constantRegion =
-            dominantRegion(r.memory, MemoryCategory::Constants, r.target.regions);
         for (const auto& v : r.variables) {
             report::VariableRecord rec;
             rec.name = v.name;
@@ -189,10 +173,9 @@ void ProfileCapture::writeCompilation(const CompileRecords& r) {
                                             : v.alwaysLive ? MemoryCategory::AlwaysLiveVariables
                                                            : MemoryCategory::NotAlwaysLiveVariables;
             rec.categoryId = report::memoryCategoryId(memoryCategoryName(category));
-            const std::string& region = v.isConstant   ? constantRegion
-                                        : v.alwaysLive ? alwaysLiveRegion
-                                                       : notAlwaysLiveRegion;
-            rec.regionId = writer_->regionIds.at(region);
+            const auto region = writer_->regionIds.find(std::string(memoryRegionName(v.region)));
+            rec.regionId =
+                region != writer_->regionIds.end() ? region->second : target.regions.front().id;
             rec.alwaysLive = v.alwaysLive || v.isConstant;
             if (!rec.alwaysLive && v.firstLiveStep >= 0) {
                 rec.firstStep = v.firstLiveStep;

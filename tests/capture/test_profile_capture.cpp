@@ -35,6 +35,7 @@ CompileRecords smallCompilation(bool outOfMemory) {
 
     r.computeSets = {{"layer/cs", 3}};
     r.vertexTypes = {{"MyVertex", 256, 16, {1, 1, 0, 1}}};
+    r.vertexInstances = {{0, 0, 3, {1, 1, 0, 1}}};
     r.programs.resize(4);
     r.programs[0] = {0, ProgramKind::Sequence, "main", {1, 2, 3}, {}, -1, -1, -1, {}};
     r.programs[1] = {1, ProgramKind::Execute, "layer/cs", {}, {0}, 0, -1, -1, {10, 10, 0, 10}};
@@ -74,6 +75,7 @@ CompileRecords smallCompilation(bool outOfMemory) {
     tmp.firstLiveStep = 0;
     tmp.lastLiveStep = 0;
     tmp.bytesPerTile = {64, 0, 0, 0};
+    tmp.region = MemoryRegionKind::NonInterleaved;
     r.variables = {weights, tmp};
     if (outOfMemory)
         r.tilesOutOfMemory = {0};
@@ -145,6 +147,16 @@ TEST_CASE("compile records and runs read back through the report reader") {
     const auto live = reader.variablesLiveAt(0);
     REQUIRE(live.size() == 1);
     CHECK(live[0].name == "tmp");
+    CHECK(live[0].regionId == reader.target().regions[0].id); // non_interleaved
+    const auto all = reader.variables(0, 10);
+    REQUIRE(all.size() == 2);
+    CHECK(all[0].regionId == reader.target().regions[1].id); // interleaved by default
+
+    const auto instances = reader.vertexInstances(std::nullopt, true);
+    REQUIRE(instances.size() == 1);
+    CHECK(instances[0].count == 3);
+    CHECK(instances[0].perTile == report::PerTile{1, 1, 0, 1});
+    CHECK(reader.computeSets(0, 10).at(0).name == "layer/cs");
     CHECK(reader.notAlwaysLiveBytesAt(0) == report::PerTile{64, 0, 0, 0});
     CHECK(reader.variablesLiveAt(1).empty());
 

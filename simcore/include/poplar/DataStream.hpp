@@ -1,0 +1,3 @@
+#pragma once
+// DataStream lives with the other graph handles.
+#include "poplar/GraphElements.hpp"

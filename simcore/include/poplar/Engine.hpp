@@ -1,0 +1,76 @@
+#pragma once
+// The engine: compiles a graph and its programs for the (simulated) device and runs them.
+
+#include "poplar/ArrayRef.hpp"
+#include "poplar/Device.hpp"
+#include "poplar/Graph.hpp"
+#include "poplar/OptionFlags.hpp"
+#include "poplar/Program.hpp"
+#include "poplar/StringRef.hpp"
+
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+
+namespace tilescope::capture {
+struct CompileRecords;
+struct ExecutionRecords;
+} // namespace tilescope::capture
+
+namespace poplar {
+
+using StreamCallbackHandle = std::function<void(void*)>;
+using ProgressFunc = std::function<void(int, int)>;
+
+/// Compiles a graph with one or more programs at construction (checking mappings and
+/// connections, laying out tile memory, computing liveness and cycle estimates) and runs them
+/// on the host after load(). Options are engine options (Poplar names, plus
+/// "tilescope.hostThreads"); POPLAR_ENGINE_OPTIONS overrides them. A tile out of memory throws
+/// graph_memory_allocation_error unless "debug.allowOutOfMemory" is "true".
+class Engine {
+public:
+    Engine(const Graph& graph, ArrayRef<program::Program> programs, const OptionFlags& options = {},
+           ProgressFunc progressCallBack = {});
+    Engine(const Graph& graph, const program::Program& program, const OptionFlags& options = {},
+           ProgressFunc progressCallBack = {});
+    Engine(Engine&&) noexcept;
+    Engine& operator=(Engine&&) noexcept;
+    ~Engine();
+
+    /// Loads the compiled graph onto the device (allocates tensor storage, binds vertices).
+    /// Throws graph_memory_allocation_error if the graph was compiled out of memory.
+    void load(const Device& device);
+    /// Runs program `prog` (the index in the list given at construction).
+    void run(unsigned prog = 0, const std::string& debugName = "");
+
+    void writeTensor(StringRef handle, const void* buf, const void* bufEnd);
+    void readTensor(StringRef handle, void* buf, void* bufEnd);
+    /// Deprecated in Poplar: the size is the handle's tensor size.
+    void writeTensor(StringRef handle, const void* buf);
+    void readTensor(StringRef handle, void* buf);
+
+    /// Connects a stream to a host buffer; successive copies use successive slots of it and wrap
+    /// around at the end.
+    void connectStream(StringRef handle, void* begin, void* end);
+    /// Connects a stream to a buffer holding exactly one transfer.
+    void connectStream(StringRef handle, void* p);
+    void connectStreamToCallback(StringRef handle, StreamCallbackHandle f);
+
+    /// Prints target, graph, memory and execution summaries. Options: "showExecutionSteps" and
+    /// "showVarStorage" ("true"/"false").
+    void printProfileSummary(std::ostream& outputStream, const OptionFlags& opt = {}) const;
+    /// Where PrintTensor programs write (default std::cout).
+    void setPrintStream(std::ostream& stream);
+    void setPrintTensorStream(std::ostream& stream) { setPrintStream(stream); }
+
+    // --- TileScope extensions: the in-memory profile ---
+    const tilescope::capture::CompileRecords& compileRecords() const;
+    const tilescope::capture::ExecutionRecords& executionRecords() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace poplar

@@ -1,0 +1,246 @@
+#pragma once
+// The graph: tensors and their tile mapping, vertices and compute sets, codelets, host handles and
+// data streams. Build it, then compile and run it with an Engine.
+
+#include "poplar/ArrayRef.hpp"
+#include "poplar/DebugContext.hpp"
+#include "poplar/Device.hpp"
+#include "poplar/GraphElements.hpp"
+#include "poplar/Interval.hpp"
+#include "poplar/OptionFlags.hpp"
+#include "poplar/Target.hpp"
+#include "poplar/Tensor.hpp"
+#include "poplar/exceptions.hpp"
+#include "tilescope/sim/ElementConversion.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+namespace tilescope::sim {
+struct GraphModel;
+}
+
+namespace poplar {
+
+namespace program {
+class Program;
+}
+
+enum class VariableMappingMethod { NONE, LINEAR };
+enum class ReplicatedStreamMode { REPLICATE, BROADCAST };
+enum class CodeletFileType {
+    PreprocessedAsmSource,
+    AsmSource,
+    PreprocessedCSource,
+    CSource,
+    PreprocessedCppSource,
+    CppSource,
+    IncludeFile,
+    Object,
+    Auto
+};
+enum class TensorCloneMethod {
+    PRESERVE_ORDER_AND_ALIASES,
+    CREATE_NEW_ORDER,
+    PRESERVE_ORDER_UNLESS_ALIASES,
+    GATHER_AND_PRESERVE_TILE_ORDER_AND_ALIASES
+};
+
+/// One connection of Graph::addVertex's initialiser list: a field and the tensor (or, for list
+/// fields, tensors) it connects to.
+struct ConnectionDesc {
+    ConnectionDesc(StringRef field, Tensor t) : field(field), tensors{std::move(t)} {}
+    ConnectionDesc(StringRef field, std::vector<Tensor> ts)
+        : field(field), tensors(std::move(ts)), isList(true) {}
+    std::string field;
+    std::vector<Tensor> tensors;
+    bool isList = false;
+};
+
+/// Cycle and flop estimate of one vertex instance, returned by a registered estimator.
+struct VertexPerfEstimate {
+    VertexPerfEstimate(std::uint64_t cycles = 0, std::uint64_t flops = 0)
+        : cycles(cycles), flops(flops) {}
+    std::uint64_t cycles;
+    std::uint64_t flops;
+};
+
+/// What a perf estimator can ask of a vertex: the size of each field.
+class VertexIntrospector {
+public:
+    class FieldData {
+    public:
+        explicit FieldData(std::vector<std::size_t> sizes) : sizes_(std::move(sizes)) {}
+        /// Elements of a scalar or vector field; items of a list field.
+        std::size_t size() const { return sizes_.size() == 1 ? sizes_[0] : sizes_.size(); }
+        std::size_t getSizeAtIndex(std::size_t i) const { return sizes_.at(i); }
+
+    private:
+        std::vector<std::size_t> sizes_;
+    };
+    VertexIntrospector(const tilescope::sim::GraphModel& g, unsigned vertex)
+        : graph_(g), vertex_(vertex) {}
+    /// Throws unknown_field for a name the vertex type does not have.
+    FieldData getFieldInfo(StringRef name) const;
+
+private:
+    const tilescope::sim::GraphModel& graph_;
+    unsigned vertex_;
+};
+
+using PerfEstimateFunc =
+    std::function<VertexPerfEstimate(const VertexIntrospector& v, const Target& target)>;
+
+/// A graph for a target. Copies of a Graph, its virtual graphs (createVirtualGraph) and clones
+/// share one underlying model, as in Poplar. A virtual graph numbers its tiles from 0.
+class Graph {
+public:
+    using TileToTensorMapping = std::vector<std::vector<Interval>>;
+
+    explicit Graph(const Target& target);
+    explicit Graph(const Device& device) : Graph(device.getTarget()) {}
+
+    const Target& getTarget() const { return target_; }
+
+    // --- Tensors ---
+    Tensor addVariable(const Type& type, ArrayRef<std::size_t> shape,
+                       const DebugContext& debugContext = {});
+    Tensor addVariable(const Type& type, ArrayRef<std::size_t> shape,
+                       VariableMappingMethod mappingMethod, const DebugContext& debugContext = {});
+
+    template <typename T>
+    Tensor addConstant(const Type& type, ArrayRef<std::size_t> shape, ArrayRef<T> values,
+                       const DebugContext& debugContext = {"<const>"}) {
+        return addConstantBytes(type, shape, toBytes(type, values.data(), values.size()),
+                                values.size(), debugContext);
+    }
+    template <typename T>
+    Tensor addConstant(const Type& type, ArrayRef<std::size_t> shape, const T* values,
+                       const DebugContext& debugContext = {"<const>"}) {
+        std::size_t n = 1;
+        for (auto d : shape)
+            n *= d;
+        return addConstantBytes(type, shape, toBytes(type, values, n), n, debugContext);
+    }
+    template <typename T, typename = std::enable_if_t<!std::is_pointer_v<T>>>
+    Tensor addConstant(const Type& type, ArrayRef<std::size_t> shape, T value,
+                       const DebugContext& debugContext = {"<const>"}) {
+        return addConstantBytes(type, shape, toBytes(type, &value, 1), 1, debugContext);
+    }
+
+    /// A new variable with the same shape, type and tile mapping as `t`.
+    Tensor clone(const Tensor& t, const DebugContext& debugContext = {},
+                 TensorCloneMethod method = TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
+    Tensor clone(const Type& type, const Tensor& t, const DebugContext& debugContext = {},
+                 TensorCloneMethod method = TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
+
+    template <typename T> void setInitialValue(const Tensor& t, T value) {
+        setTensorInitialValue(t, toBytes(t.elementType(), &value, 1), 1);
+    }
+    template <typename T> void setInitialValue(const Tensor& t, ArrayRef<T> values) {
+        setTensorInitialValue(t, toBytes(t.elementType(), values.data(), values.size()),
+                              values.size());
+    }
+
+    // --- Tile mapping ---
+    /// Maps every element of `t` to `tile`; throws index_error for a tile out of range.
+    void setTileMapping(const Tensor& t, unsigned tile);
+    void setTileMapping(const Tensor& t, const TileToTensorMapping& mapping);
+    void setTileMapping(VertexRef v, unsigned tile);
+    /// Per tile, the intervals of `t`'s flattened elements on it; with `requireComplete`
+    /// throws invalid_tile_mapping if an element is unmapped.
+    TileToTensorMapping getTileMapping(const Tensor& t, bool requireComplete = true) const;
+    unsigned getTileMapping(VertexRef v) const;
+
+    // --- Vertices ---
+    ComputeSet addComputeSet(const DebugContext& debugContext = {});
+    /// Adds a vertex of a type from a loaded codelet; throws unknown_vertex_type otherwise.
+    VertexRef addVertex(ComputeSet cs, StringRef vertexType);
+    VertexRef addVertex(ComputeSet cs, StringRef vertexType,
+                        std::initializer_list<ConnectionDesc> connections);
+    /// Connects a field (or, for FieldRef with an index, one item of a list field).
+    void connect(FieldRef field, const Tensor& tensor);
+    /// Connects every item of a list field, setting its size.
+    void connect(FieldRef field, ArrayRef<Tensor> tensors);
+    void setFieldSize(FieldRef field, std::size_t size);
+    std::size_t getFieldSize(FieldRef field) const;
+    template <typename T> void setInitialValue(FieldRef field, T value) {
+        setFieldInitialValue(field, toBytesAs<T>(field, &value, 1), 1, false);
+    }
+    template <typename T> void setInitialValue(FieldRef field, ArrayRef<T> values) {
+        setFieldInitialValue(field, toBytesAs<T>(field, values.data(), values.size()),
+                             values.size(), true);
+    }
+    void setPerfEstimate(const VertexRef& v, std::uint64_t cycles, std::uint64_t flops = 0);
+    void registerPerfEstimator(StringRef vertexTypeName, PerfEstimateFunc f);
+
+    /// Compiles a codelet file with the host compiler and makes its vertex types available.
+    /// Throws graph_program_compilation_error carrying the compiler's messages on failure.
+    void addCodelets(StringRef src, CodeletFileType type = CodeletFileType::Auto,
+                     StringRef compileFlags = "");
+    // std::string and C strings would otherwise be ambiguous between StringRef and ArrayRef.
+    void addCodelets(const std::string& src, CodeletFileType type = CodeletFileType::Auto,
+                     StringRef compileFlags = "") {
+        addCodelets(StringRef(src), type, compileFlags);
+    }
+    void addCodelets(const char* src, CodeletFileType type = CodeletFileType::Auto,
+                     StringRef compileFlags = "") {
+        addCodelets(StringRef(src), type, compileFlags);
+    }
+    void addCodelets(ArrayRef<std::string> xs, StringRef compileFlags = "");
+
+    // --- Host interaction ---
+    void createHostWrite(StringRef handle, const Tensor& t, bool rearrangeOnHost = false);
+    void createHostRead(StringRef handle, const Tensor& t, bool rearrangeOnHost = false);
+    DataStream addHostToDeviceFIFO(StringRef handle, const Type& elementType,
+                                   std::size_t numElements,
+                                   ReplicatedStreamMode mode = ReplicatedStreamMode::REPLICATE,
+                                   const OptionFlags& options = {});
+    DataStream addDeviceToHostFIFO(StringRef handle, const Type& elementType,
+                                   std::size_t numElements, const OptionFlags& options = {});
+
+    // --- Structure ---
+    /// A graph over tiles [lowerTile, upperTile) of this one, numbered from 0.
+    Graph createVirtualGraph(unsigned lowerTile, unsigned upperTile);
+    Graph createVirtualGraph(unsigned numTilesPerIPU);
+    Function addFunction(const program::Program& program);
+
+    /// The model the simulator compiles (shared by virtual graphs and copies).
+    const std::shared_ptr<tilescope::sim::GraphModel>& model() const { return model_; }
+    /// Global number of this graph's tile 0 (non-zero for virtual graphs).
+    unsigned tileOffset() const { return tileOffset_; }
+
+private:
+    Tensor addConstantBytes(const Type& type, ArrayRef<std::size_t> shape,
+                            std::vector<std::byte> bytes, std::size_t count,
+                            const DebugContext& debugContext);
+    void setTensorInitialValue(const Tensor& t, const std::vector<std::byte>& bytes,
+                               std::size_t count);
+    void setFieldInitialValue(FieldRef field, std::vector<std::byte> bytes, std::size_t count,
+                              bool isVector);
+    std::pair<tilescope::sim::ElementType, bool> stateFieldType(const FieldRef& field) const;
+    unsigned checkTile(unsigned tile, const std::string& what) const;
+
+    template <typename T>
+    static std::vector<std::byte> toBytes(const Type& type, const T* values, std::size_t n) {
+        const unsigned size = tilescope::sim::elementSize(type.native());
+        std::vector<std::byte> out(n * size);
+        for (std::size_t i = 0; i < n; ++i)
+            tilescope::sim::storeElement(type.native(), out.data() + i * size, values[i]);
+        return out;
+    }
+    template <typename T>
+    std::vector<std::byte> toBytesAs(const FieldRef& field, const T* values, std::size_t n) const {
+        return toBytes(Type(stateFieldType(field).first), values, n);
+    }
+
+    std::shared_ptr<tilescope::sim::GraphModel> model_;
+    Target target_;
+    unsigned tileOffset_ = 0;
+};
+
+} // namespace poplar

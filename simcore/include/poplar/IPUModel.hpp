@@ -1,0 +1,29 @@
+#pragma once
+#include "poplar/Device.hpp"
+
+#include <string>
+
+namespace poplar {
+
+/// Builder of simulated IPU devices. Defaults to one Mk2 IPU ("ipu2"); "ipu1" selects Mk1. The
+/// public fields may be changed before createDevice().
+class IPUModel {
+public:
+    explicit IPUModel(const char* ipuVersion = "ipu2");
+
+    std::string ipuVersion;
+    unsigned numIPUs = 1;
+    unsigned tilesPerIPU = 0;
+    std::uint64_t memoryBytesPerTile = 0;
+    unsigned numWorkerContexts = 0;
+    double tileClockFrequency = 0;
+    /// Accepted for source compatibility; the simulator always runs codelets on the host.
+    bool compileIPUCode = false;
+
+    /// A device with the figures above; throws invalid_option for an unknown ipuVersion or
+    /// zero-sized fields.
+    Device createDevice(const OptionFlags& opts = {}, bool accurateHalf = false,
+                        unsigned deviceManagerId = 0) const;
+};
+
+} // namespace poplar

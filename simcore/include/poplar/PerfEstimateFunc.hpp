@@ -1,0 +1,3 @@
+#pragma once
+// VertexIntrospector, VertexPerfEstimate and PerfEstimateFunc are declared with Graph.
+#include "poplar/Graph.hpp"

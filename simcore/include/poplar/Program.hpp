@@ -1,0 +1,138 @@
+#pragma once
+// Control programs: sequences, compute-set execution, copies, loops, branches, calls, prints.
+
+#include "poplar/DebugContext.hpp"
+#include "poplar/GraphElements.hpp"
+#include "poplar/Tensor.hpp"
+#include "tilescope/sim/ProgramTree.hpp"
+
+#include <cstdint>
+#include <initializer_list>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace poplar {
+
+enum class SyncType { INTERNAL, EXTERNAL, GLOBAL };
+
+namespace program {
+
+/// A program. Copies refer to the same program (adding to a Sequence after it was added elsewhere
+/// is seen by both places), as with Poplar's reference-counted programs.
+class Program {
+public:
+    Program();
+    bool isEmpty() const;
+    /// The simulator's program node.
+    const tilescope::sim::ProgramNodePtr& node() const { return node_; }
+
+protected:
+    explicit Program(tilescope::sim::ProgramNodePtr node) : node_(std::move(node)) {}
+    static tilescope::sim::ProgramNodePtr makeNode(tilescope::capture::ProgramKind kind,
+                                                   const DebugContext& debugContext);
+    tilescope::sim::ProgramNodePtr node_;
+};
+
+/// Runs its programs in order.
+class Sequence : public Program {
+public:
+    explicit Sequence(const DebugContext& debugContext = {});
+    Sequence(std::initializer_list<Program> programs, const DebugContext& debugContext = {});
+    /// Sequence(a, b, c): the programs in order (a lone Sequence argument is a copy instead).
+    template <typename... Ps>
+    requires(sizeof...(Ps) >= 1 && (std::is_base_of_v<Program, std::decay_t<Ps>> && ...) &&
+             !(sizeof...(Ps) == 1 && (std::is_same_v<std::decay_t<Ps>, Sequence> &&
+                                      ...))) explicit Sequence(Ps&&... programs)
+        : Sequence() {
+        (add(programs), ...);
+    }
+    void add(const Program& p);
+};
+
+/// Runs the vertices of a compute set (preceded by the exchange their remote inputs need).
+class Execute : public Program {
+public:
+    explicit Execute(ComputeSet cs, const DebugContext& debugContext = {});
+};
+
+/// Copies tensor to tensor (same shape and type), a stream into a tensor, or a tensor into a
+/// stream. Mismatches throw control_program_error (shape) or type_error naming both ends.
+class Copy : public Program {
+public:
+    Copy(const Tensor& src, const Tensor& dst, bool dontOutline = false,
+         const DebugContext& debugContext = {});
+    Copy(const DataStream& stream, const Tensor& dst, bool optimiseMemory = false,
+         const DebugContext& debugContext = {});
+    Copy(const Tensor& src, const DataStream& stream, bool optimiseMemory = false,
+         const DebugContext& debugContext = {});
+};
+
+/// Runs `body` `count` times.
+class Repeat : public Program {
+public:
+    Repeat(unsigned count, const Program& body, const DebugContext& debugContext = {});
+};
+
+/// Runs `cond`, then `body` while the scalar `predicate` is non-zero (re-running `cond` before
+/// each test).
+class RepeatWhileTrue : public Program {
+public:
+    RepeatWhileTrue(const Program& cond, const Tensor& predicate, const Program& body,
+                    const DebugContext& debugContext = {});
+};
+
+/// Like RepeatWhileTrue but loops while the predicate is zero.
+class RepeatWhileFalse : public Program {
+public:
+    RepeatWhileFalse(const Program& cond, const Tensor& predicate, const Program& body,
+                     const DebugContext& debugContext = {});
+};
+
+/// Runs `trueBody` if the scalar `predicate` is non-zero, else `falseBody`.
+class If : public Program {
+public:
+    If(const Tensor& predicate, const Program& trueBody, const Program& falseBody,
+       const DebugContext& debugContext = {});
+    If(const Tensor& predicate, const Program& trueBody, const DebugContext& debugContext = {});
+};
+
+/// Runs the case whose value equals the scalar integral `control`, else the default.
+class Switch : public Program {
+public:
+    Switch(const Tensor& control, const DebugContext& debugContext = {});
+    Switch(const Tensor& control, const std::vector<std::pair<std::int32_t, Program>>& cases,
+           const DebugContext& debugContext = {});
+    Switch(const Tensor& control, const std::vector<std::pair<std::int32_t, Program>>& cases,
+           const Program& defaultCase, const DebugContext& debugContext = {});
+    /// Adds a case; throws control_program_error for a duplicate value.
+    Switch& add(std::int32_t value, const Program& body);
+};
+
+/// Calls a function created with Graph::addFunction.
+class Call : public Program {
+public:
+    explicit Call(Function f, const DebugContext& debugContext = {});
+};
+
+/// Prints the tensor's values when run, as "<title>: [v0 v1 ...]" (nested brackets by dimension).
+class PrintTensor : public Program {
+public:
+    explicit PrintTensor(const Tensor& t, const DebugContext& debugContext = {});
+    PrintTensor(StringRef title, const Tensor& t, const DebugContext& debugContext = {});
+};
+
+/// Marks the tensor's contents as undefined: liveness may reuse its memory until it is written.
+class WriteUndef : public Program {
+public:
+    explicit WriteUndef(const Tensor& t, const DebugContext& debugContext = {});
+};
+
+/// A synchronisation of all tiles (INTERNAL) or of all IPUs and the host (EXTERNAL, GLOBAL).
+class Sync : public Program {
+public:
+    explicit Sync(SyncType type, const DebugContext& debugContext = {});
+};
+
+} // namespace program
+} // namespace poplar

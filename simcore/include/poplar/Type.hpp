@@ -1,0 +1,60 @@
+#pragma once
+// Tensor element types (FLOAT, HALF, INT, ...) and the mapping from C++ types.
+
+#include "poplar/Half.hpp"
+#include "tilescope/sim/ElementType.hpp"
+
+#include <ostream>
+#include <string>
+
+namespace poplar {
+
+/// A device element type. Compare with ==; print with <<; the simulator's ElementType underneath
+/// is available through `native()`.
+class Type {
+public:
+    constexpr Type() = default;
+    constexpr explicit Type(tilescope::sim::ElementType t) : t_(t) {}
+
+    std::string toString() const { return std::string(tilescope::sim::elementTypeName(t_)); }
+    constexpr tilescope::sim::ElementType native() const { return t_; }
+    friend constexpr bool operator==(Type a, Type b) { return a.t_ == b.t_; }
+    friend constexpr bool operator<(Type a, Type b) { return a.t_ < b.t_; }
+    friend std::ostream& operator<<(std::ostream& os, Type t) { return os << t.toString(); }
+
+private:
+    tilescope::sim::ElementType t_ = tilescope::sim::ElementType::Float;
+};
+
+inline constexpr Type FLOAT{tilescope::sim::ElementType::Float};
+inline constexpr Type HALF{tilescope::sim::ElementType::Half};
+inline constexpr Type INT{tilescope::sim::ElementType::Int};
+inline constexpr Type UNSIGNED_INT{tilescope::sim::ElementType::UnsignedInt};
+inline constexpr Type SHORT{tilescope::sim::ElementType::Short};
+inline constexpr Type UNSIGNED_SHORT{tilescope::sim::ElementType::UnsignedShort};
+inline constexpr Type CHAR{tilescope::sim::ElementType::Char};
+inline constexpr Type UNSIGNED_CHAR{tilescope::sim::ElementType::UnsignedChar};
+inline constexpr Type SIGNED_CHAR{tilescope::sim::ElementType::SignedChar};
+inline constexpr Type BOOL{tilescope::sim::ElementType::Bool};
+inline constexpr Type LONGLONG{tilescope::sim::ElementType::LongLong};
+inline constexpr Type UNSIGNED_LONGLONG{tilescope::sim::ElementType::UnsignedLongLong};
+
+/// The device type of a host C++ type: equivalent_device_type<float>().value == FLOAT.
+template <typename T> struct equivalent_device_type;
+#define TILESCOPE_DEVICE_TYPE(cxx, poplarType)                                                     \
+    template <> struct equivalent_device_type<cxx> { const Type& value = poplarType; }
+TILESCOPE_DEVICE_TYPE(float, FLOAT);
+TILESCOPE_DEVICE_TYPE(half, HALF);
+TILESCOPE_DEVICE_TYPE(int, INT);
+TILESCOPE_DEVICE_TYPE(unsigned, UNSIGNED_INT);
+TILESCOPE_DEVICE_TYPE(short, SHORT);
+TILESCOPE_DEVICE_TYPE(unsigned short, UNSIGNED_SHORT);
+TILESCOPE_DEVICE_TYPE(char, CHAR);
+TILESCOPE_DEVICE_TYPE(unsigned char, UNSIGNED_CHAR);
+TILESCOPE_DEVICE_TYPE(signed char, SIGNED_CHAR);
+TILESCOPE_DEVICE_TYPE(bool, BOOL);
+TILESCOPE_DEVICE_TYPE(long long, LONGLONG);
+TILESCOPE_DEVICE_TYPE(unsigned long long, UNSIGNED_LONGLONG);
+#undef TILESCOPE_DEVICE_TYPE
+
+} // namespace poplar

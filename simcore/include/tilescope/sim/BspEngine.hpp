@@ -1,0 +1,54 @@
+#pragma once
+// Executes a compiled graph on the host: vertices run their compute() on tile data, copies and
+// exchanges move data, streams move host buffers and control flow follows tensor values. Cycles are
+// taken from the compiled steps, so results and cycle counts do not depend on host threads.
+
+#include "tilescope/capture/ProfileRecords.hpp"
+#include "tilescope/sim/CompiledGraph.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace tilescope::sim {
+
+/// The device state of one loaded graph (tensor storage, bound vertex objects, stream positions)
+/// and the interpreter of its programs. Tile work of a compute set is spread over `hostThreads`
+/// host threads (0: all hardware threads); each tile's vertices run in vertex order on one thread.
+class BspEngine {
+public:
+    using StreamCallback = std::function<void(void*)>;
+
+    BspEngine(std::shared_ptr<const CompiledGraph> graph, unsigned hostThreads);
+    ~BspEngine();
+    BspEngine(const BspEngine&) = delete;
+    BspEngine& operator=(const BspEngine&) = delete;
+
+    /// Runs entry point `program`; appends a RunRecord. Throws poplar::index_error for a bad
+    /// index, poplar::stream_connection_error for unconnected streams and
+    /// poplar::application_runtime_error when a vertex's compute() returns false.
+    void run(unsigned program);
+
+    void writeHandle(const std::string& handle, const void* begin, const void* end);
+    void readHandle(const std::string& handle, void* begin, void* end) const;
+    void connectStream(const std::string& handle, void* begin, void* end);
+    void connectStreamCallback(const std::string& handle, StreamCallback callback);
+    void setPrintStream(std::ostream& out) { print_ = &out; }
+
+    const capture::ExecutionRecords& records() const { return records_; }
+
+    /// Reads or writes a tensor's elements as raw device bytes (row-major).
+    std::vector<std::byte> gather(const TensorView& t) const;
+    void scatter(const TensorView& t, const std::byte* bytes);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    capture::ExecutionRecords records_;
+    std::ostream* print_;
+};
+
+} // namespace tilescope::sim

@@ -1,0 +1,71 @@
+#pragma once
+// The output of the GraphCompiler: lowered BSP steps with what each does when executed, the
+// control structure the engine walks, and the compile records for profiles.
+
+#include "tilescope/capture/ProfileRecords.hpp"
+#include "tilescope/sim/GraphModel.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace tilescope::sim {
+
+/// What the engine does when it reaches a step (most steps only cost cycles: the data effect of a
+/// program happens at one of its steps).
+enum class StepAction : std::uint8_t {
+    None,
+    RunComputeSet,
+    Copy,
+    StreamToDevice,
+    StreamToHost,
+    Print
+};
+
+/// The data effect of one lowered step (parallel to CompileRecords::steps).
+struct LoweredStep {
+    StepAction action = StepAction::None;
+    std::uint32_t actionIndex = 0; ///< compute set, or index into copies/streamCopies/prints
+};
+
+/// A tensor-to-tensor copy, done at the last step its Copy program lowered to.
+struct CopyAction {
+    TensorView source;
+    TensorView destination;
+};
+
+/// A copy between a data stream and a tensor, done at its StreamCopyMid step.
+struct StreamCopyAction {
+    std::uint32_t stream = 0;
+    TensorView tensor;
+};
+
+/// A PrintTensor: the tensor travels to the host like a stream copy and is printed there.
+struct PrintAction {
+    std::string title;
+    TensorView tensor;
+};
+
+/// Vertices of one compute set on one tile, in vertex id order.
+struct TileVertexGroup {
+    std::uint32_t tile = 0;
+    std::vector<std::uint32_t> vertices;
+};
+
+/// A compiled graph. Shares the GraphModel it was compiled from; the engine runs it.
+struct CompiledGraph {
+    std::shared_ptr<const GraphModel> model;
+    std::vector<LoweredStep> steps; ///< parallel to records.steps
+    std::vector<CopyAction> copies;
+    std::vector<StreamCopyAction> streamCopies;
+    std::vector<PrintAction> prints;
+    std::vector<std::vector<TileVertexGroup>> computeSetGroups; ///< per compute set
+    /// Steps each program node lowered to, in order (leaves only).
+    std::unordered_map<const ProgramNode*, std::vector<std::uint32_t>> stepsOfNode;
+    std::vector<ProgramNodePtr> entryPoints;
+    capture::CompileRecords records;
+};
+
+} // namespace tilescope::sim

@@ -1,0 +1,72 @@
+#pragma once
+// The one place that holds the simulator's cost parameters: cycles of compute, exchange, syncs and
+// stream copies, and the bytes of code, vertex state and stack the compiler accounts per tile.
+// Figures are modelled on published IPU behaviour (barrel-threaded workers, 4 bytes per cycle per
+// tile of exchange bandwidth, microsecond-scale host round trips); they are estimates, chosen to
+// be deterministic and of the right order, not measurements of a particular SDK.
+
+#include "tilescope/sim/TargetSpec.hpp"
+
+#include <cstdint>
+
+namespace tilescope::sim {
+
+/// Cycle and memory cost parameters. Cycles are tile clock cycles unless called thread cycles
+/// (one instruction slot of one of the barrel-threaded worker contexts: a tile issues one
+/// instruction per cycle round-robin over its workers, so a worker running alone still needs
+/// numWorkerContexts tile cycles per thread cycle).
+struct CostModel {
+    // --- Compute (OnTileExecute) ---
+    /// Supervisor cost of starting a compute set on a tile and waiting for its workers.
+    std::uint64_t computeSetOverheadCycles = 40;
+    /// Thread cycles to launch one vertex on a worker.
+    std::uint64_t vertexLaunchThreadCycles = 8;
+    /// Size-based default for vertices without an estimate: base + perElement * edge elements.
+    std::uint64_t defaultVertexBaseThreadCycles = 20;
+    std::uint64_t defaultThreadCyclesPerElement = 2;
+    /// On-tile copies (the compute part of Copy programs).
+    std::uint64_t copyBytesPerThreadCycle = 8;
+
+    // --- Exchange and sync ---
+    /// Fixed cost of an exchange phase on every tile that sends or receives.
+    std::uint64_t exchangeOverheadCycles = 30;
+    /// Extra latency when an exchange crosses IPUs (GlobalExchange), and its bandwidth comes
+    /// from TargetSpec::interIpuBytesPerSecond.
+    std::uint64_t globalExchangeLatencyCycles = 1200;
+    /// Cost of an internal (one IPU) and of an external (all IPUs and host) sync.
+    std::uint64_t internalSyncCycles = 40;
+    std::uint64_t externalSyncCycles = 800;
+    /// Host round trip of a stream copy; bandwidth comes from TargetSpec::hostLinkBytesPerSecond.
+    std::uint64_t streamCopyLatencyCycles = 2000;
+    std::uint64_t streamCopyBeginEndCycles = 100;
+
+    // --- Memory: code ---
+    std::uint64_t controlCodeBaseBytes = 256;     ///< per tile: the control program's skeleton
+    std::uint64_t controlCodeBytesPerStep = 8;    ///< per tile per lowered step
+    std::uint64_t controlCodeBytesPerBranch = 16; ///< per tile per Repeat/If/Switch/Call node
+    std::uint64_t vertexCodeBaseBytes = 160;      ///< per vertex type per tile
+    std::uint64_t vertexCodeBytesPerField = 24;
+    std::uint64_t exchangeCodeBaseBytes = 24;      ///< per exchange step per participating tile
+    std::uint64_t exchangeCodeBytesPerRegion = 8;  ///< per contiguous region sent or received
+    std::uint64_t hostExchangeCodeBytes = 48;      ///< per stream copy per participating tile
+    std::uint64_t instrumentationBytesPerStep = 8; ///< with debug.instrument: one cycle counter
+
+    // --- Memory: vertex data ---
+    std::uint64_t vertexDescriptorBytes = 4; ///< per vertex: its entry in the compute set
+    std::uint64_t scalarEdgeStateBytes = 4;  ///< a pointer
+    std::uint64_t vectorEdgeStateBytes = 8;  ///< pointer and size
+    std::uint64_t listItemBytes = 8;         ///< per item of a list field (field data)
+
+    // --- Memory: stack and alignment ---
+    std::uint64_t supervisorStackBytes = 256;
+    std::uint64_t workerStackBytes = 72; ///< per worker context
+    std::uint64_t variableAlignment = 8;
+    std::uint64_t codeAlignment = 4;
+
+    /// Tile cycles to move `bytes` over the host link, starting from the stream latency.
+    std::uint64_t streamCopyCycles(const TargetSpec& t, std::uint64_t bytes) const;
+    /// Tile cycles of an exchange phase in which a tile sends plus receives `bytes`.
+    std::uint64_t exchangeCycles(const TargetSpec& t, std::uint64_t bytes, bool global) const;
+};
+
+} // namespace tilescope::sim

@@ -1,0 +1,100 @@
+#pragma once
+// Everything a graph holds before compilation: variables and their tile mapping, vertices and their
+// connections, compute sets, host handles, data streams and functions. poplar::Graph is a thin
+// layer over it; the GraphCompiler reads it.
+
+#include "tilescope/sim/ProgramTree.hpp"
+#include "tilescope/sim/TargetSpec.hpp"
+#include "tilescope/sim/TensorView.hpp"
+#include "tilescope/sim/VertexType.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilescope::sim {
+
+inline constexpr std::int32_t kUnmapped = -1;
+
+/// A variable or constant: the storage tensors refer to.
+struct VariableInfo {
+    std::string name;
+    ElementType type = ElementType::Float;
+    std::vector<std::size_t> shape;
+    std::uint64_t numElements = 0;
+    std::vector<std::int32_t> tileOf; ///< per element; kUnmapped until set
+    bool isConstant = false;
+    std::vector<std::byte> initialValue; ///< empty: undefined at load
+};
+
+/// What one field of one vertex is connected to. Scalar and Vector fields have one item; List
+/// fields have as many as setFieldSize gave (or the connection implied).
+struct FieldBinding {
+    std::vector<std::optional<TensorView>> items;
+    bool sized = false;
+    std::vector<std::byte> stateValue; ///< State fields: bytes set by setInitialValue
+    std::uint64_t stateCount = 0;      ///< State vectors: element count
+};
+
+/// A vertex instance: its type (index in the registry), compute set, tile and field bindings.
+struct VertexInfo {
+    std::uint32_t type = 0;
+    std::uint32_t computeSet = 0;
+    std::int32_t tile = kUnmapped;
+    std::vector<FieldBinding> fields; ///< parallel to the type's field list
+    std::optional<std::uint64_t> perfEstimate;
+};
+
+/// A compute set: a name and the vertices Execute runs together.
+struct ComputeSetInfo {
+    std::string name;
+    std::vector<std::uint32_t> vertices;
+};
+
+/// A createHostWrite / createHostRead handle.
+struct HostHandleInfo {
+    std::string handle;
+    TensorView tensor;
+    bool hostToDevice = true;
+};
+
+/// A FIFO data stream between host and device.
+struct StreamInfo {
+    std::string handle;
+    ElementType type = ElementType::Float;
+    std::uint64_t numElements = 0;
+    bool hostToDevice = true;
+};
+
+/// A program registered with Graph::addFunction; its code exists once however often it is called.
+struct FunctionInfo {
+    std::string name;
+    ProgramNodePtr body;
+};
+
+struct GraphModel;
+
+/// A per-vertex-type cycle estimator returning thread cycles for one vertex of the model.
+/// Registered with Graph::registerPerfEstimator.
+struct PerfEstimator {
+    std::string vertexType;
+    std::function<std::uint64_t(const GraphModel& model, std::uint32_t vertex)> estimate;
+};
+
+/// The shared state of a graph and all its virtual graphs and clones.
+struct GraphModel {
+    TargetSpec target;
+    std::vector<VariableInfo> variables;
+    std::vector<VertexInfo> vertices;
+    std::vector<ComputeSetInfo> computeSets;
+    std::vector<HostHandleInfo> hostHandles;
+    std::vector<StreamInfo> streams;
+    std::vector<FunctionInfo> functions;
+    VertexTypeRegistry vertexTypes;
+    std::vector<PerfEstimator> perfEstimators;
+};
+
+} // namespace tilescope::sim

@@ -1,0 +1,100 @@
+#pragma once
+// Lowers program trees to BSP steps: OnTileExecute, DoExchange, GlobalExchange, Sync and
+// StreamCopyBegin/Mid/End. Builds the control-flow graph over steps that liveness analysis runs on,
+// estimates each step's cycles per tile, and accounts the code each program adds to each tile.
+
+#include "tilescope/sim/CompiledGraph.hpp"
+#include "tilescope/sim/CostModel.hpp"
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace tilescope::sim {
+
+/// A node of the control-flow graph: a lowered step (step >= 0) or a control point (loop head,
+/// branch on a predicate, program entry). Variable accesses are by variable index; `kills` are
+/// variables the node overwrites completely, `partialWrites` those it writes in part.
+struct CfgNode {
+    std::int64_t step = -1;
+    std::vector<std::uint32_t> reads;
+    std::vector<std::uint32_t> kills;
+    std::vector<std::uint32_t> partialWrites;
+    std::vector<std::uint32_t> successors;
+};
+
+/// Per-tile bytes of code and buffers the lowered programs need.
+struct LoweredCode {
+    capture::PerTile controlCode;
+    capture::PerTile internalExchangeCode;
+    capture::PerTile hostExchangeCode;
+    capture::PerTile globalExchangeCode;
+    capture::PerTile exchangeBuffers; ///< largest receive buffer any step needs, per tile
+    capture::PerTile instrumentation;
+};
+
+class ProgramLowering {
+public:
+    ProgramLowering(const GraphModel& model, const CostModel& costs, bool instrument,
+                    CompiledGraph& out);
+    ~ProgramLowering();
+
+    /// Lowers one engine program (Engine::run index = order of calls).
+    void lowerEntryPoint(const ProgramNodePtr& program);
+
+    const std::vector<CfgNode>& cfg() const { return cfg_; }
+    /// CFG nodes where each entry point starts.
+    const std::vector<std::uint32_t>& entryNodes() const { return entryNodes_; }
+    const LoweredCode& code() const { return code_; }
+    /// Variables streams and prints read or write (kept always live).
+    const std::vector<std::uint32_t>& streamedVariables() const { return streamed_; }
+
+private:
+    struct Lowered {
+        std::uint32_t entry = 0;
+        std::vector<std::uint32_t> exits;
+        std::uint32_t record = 0;
+    };
+    struct ComputeSetCost;
+
+    std::vector<std::uint32_t> lower(const ProgramNode& node,
+                                     const std::vector<std::uint32_t>& preds,
+                                     std::uint32_t parentRecord);
+    std::vector<std::uint32_t> lowerLeaf(const ProgramNode& node, std::uint32_t record,
+                                         std::uint32_t entry);
+    std::uint32_t newNode(const std::vector<std::uint32_t>& preds);
+    std::uint32_t newStep(capture::StepKind kind, std::uint32_t record, const std::string& name,
+                          std::uint32_t pred);
+    void addRead(std::uint32_t node, const TensorView& t);
+    void addWrite(std::uint32_t node, const TensorView& t);
+    void finishAccesses(std::uint32_t node);
+    /// Adds code bytes to a memory category and to the program node that needs them.
+    void addStepCode(std::uint32_t record, capture::PerTile& category, std::uint32_t tile,
+                     std::uint64_t bytes);
+    const ComputeSetCost& computeSetCost(std::uint32_t cs);
+    /// Emits Sync + exchange steps moving `bytesPerTile`; returns the last node.
+    std::uint32_t emitExchange(std::uint32_t record, const std::string& name, std::uint32_t pred,
+                               const capture::PerTile& bytesPerTile,
+                               const capture::PerTile& regionsPerTile, bool global);
+    std::uint32_t emitStreamCopy(std::uint32_t record, const std::string& name, std::uint32_t pred,
+                                 const TensorView& tensor, bool toDevice, StepAction action,
+                                 std::uint32_t actionIndex);
+    std::uint32_t tileOf(const ElementRange& r, std::uint64_t offset) const;
+    std::uint32_t ipuOf(std::uint32_t tile) const { return tile / model_.target.tilesPerIpu; }
+    capture::PerTile zeros() const { return capture::PerTile(model_.target.numTiles(), 0); }
+
+    const GraphModel& model_;
+    const CostModel& costs_;
+    bool instrument_;
+    CompiledGraph& out_;
+    std::vector<CfgNode> cfg_;
+    std::vector<std::uint32_t> entryNodes_;
+    std::vector<std::uint32_t> streamed_;
+    LoweredCode code_;
+    std::map<const ProgramNode*, Lowered> lowered_;
+    std::map<std::uint32_t, Lowered> functions_;
+    std::map<std::uint32_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> pendingWrites_;
+    std::map<std::uint32_t, std::unique_ptr<ComputeSetCost>> csCosts_;
+};
+
+} // namespace tilescope::sim

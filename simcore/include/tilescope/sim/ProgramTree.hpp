@@ -1,0 +1,38 @@
+#pragma once
+// The program tree built by poplar::program classes and compiled by the GraphCompiler.
+
+#include "tilescope/capture/ProfileRecords.hpp"
+#include "tilescope/sim/TensorView.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilescope::sim {
+
+/// A node of a program. Children by kind: Sequence: its items; Repeat: {body};
+/// RepeatWhileTrue/False: {condition, body}; If: {then, else}; Switch: {cases..., default}.
+/// Leaves refer to graph objects by index; `graph` identifies the graph model they belong to so
+/// an Engine can reject programs built for another graph.
+struct ProgramNode {
+    capture::ProgramKind kind = capture::ProgramKind::Sequence;
+    std::string name;
+    std::vector<std::shared_ptr<ProgramNode>> children;
+    std::vector<std::int64_t> caseValues;  ///< Switch
+    std::uint64_t repeatCount = 0;         ///< Repeat
+    std::optional<TensorView> predicate;   ///< RepeatWhile*, If, Switch
+    std::optional<TensorView> source;      ///< Copy, StreamCopy to host, PrintTensor
+    std::optional<TensorView> destination; ///< Copy, StreamCopy to device, WriteUndef
+    std::uint32_t computeSet = 0;          ///< Execute
+    std::uint32_t stream = 0;              ///< StreamCopy
+    std::uint32_t function = 0;            ///< Call
+    std::string title;                     ///< PrintTensor
+    bool globalSync = false;               ///< Sync across IPUs
+    const void* graph = nullptr;
+};
+
+using ProgramNodePtr = std::shared_ptr<ProgramNode>;
+
+} // namespace tilescope::sim

@@ -1,0 +1,42 @@
+#pragma once
+// Hardware figures of the simulated IPU generations. Every number the simulator uses to describe a
+// device lives here; the cycle and memory cost parameters live in CostModel.hpp.
+
+#include <cstdint>
+#include <string>
+
+namespace tilescope::sim {
+
+/// A simulated multi-IPU target: tile count, memory, clocks and exchange width. Tiles are numbered
+/// globally: ipu * tilesPerIpu + tile on that IPU.
+struct TargetSpec {
+    std::string architecture = "ipu2"; ///< "ipu1" (Mk1, Colossus GC2) or "ipu2" (Mk2, GC200)
+    unsigned numIpus = 1;
+    unsigned tilesPerIpu = 1472;
+    std::uint64_t bytesPerTile = 624 * 1024;
+    /// Bytes at the top of each tile's memory that are interleaved (Mk2). Mk1 has none.
+    std::uint64_t interleavedBytesPerTile = 0;
+    /// Tile memory is built from banks ("memory elements"); an object no larger than one is
+    /// placed within one, as loads may not straddle them, which leaves gaps. Modelled figure.
+    std::uint64_t memoryElementBytes = 64 * 1024;
+    unsigned numWorkerContexts = 6;
+    double tileClockHz = 1.33e9;
+    unsigned exchangeBytesPerCycle = 4; ///< per tile, on-chip exchange
+    unsigned dataPathWidthBits = 64;
+    double hostLinkBytesPerSecond = 16e9; ///< PCIe Gen4 x16, usable
+    double interIpuBytesPerSecond = 32e9; ///< IPU-Link bandwidth one IPU can use
+
+    unsigned numTiles() const { return numIpus * tilesPerIpu; }
+    std::uint64_t nonInterleavedBytesPerTile() const {
+        return bytesPerTile - interleavedBytesPerTile;
+    }
+
+    /// Mk1: 1216 tiles of 256 KiB at 1.6 GHz, all memory non-interleaved.
+    static TargetSpec ipu1();
+    /// Mk2: 1472 tiles of 624 KiB at 1.33 GHz; the upper 464 KiB of a tile is interleaved memory.
+    static TargetSpec ipu2();
+    /// The figures for an architecture name; throws std::invalid_argument for unknown names.
+    static TargetSpec forArchitecture(const std::string& architecture);
+};
+
+} // namespace tilescope::sim

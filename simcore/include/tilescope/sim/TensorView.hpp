@@ -1,0 +1,55 @@
+#pragma once
+// The simulator's model of a tensor: an element type, a shape and, in row-major order, the runs of
+// variable elements it refers to. Views (slices, transposes, concatenations) are new lists of runs
+// over the same variables, so they alias storage exactly like Poplar tensors do.
+
+#include "tilescope/sim/ElementType.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tilescope::sim {
+
+/// Elements [begin, end) of one variable.
+struct ElementRange {
+    std::uint32_t variable = 0;
+    std::uint64_t begin = 0;
+    std::uint64_t end = 0;
+    std::uint64_t size() const { return end - begin; }
+    friend bool operator==(const ElementRange&, const ElementRange&) = default;
+};
+
+/// A tensor: element type, shape, and its elements as variable ranges in row-major order.
+/// `name` is the debug name of the variable it was derived from, used in error messages.
+struct TensorView {
+    ElementType type = ElementType::Float;
+    std::vector<std::size_t> shape;
+    std::vector<ElementRange> ranges;
+    std::string name;
+
+    std::uint64_t numElements() const;
+    /// Appends a range, merging it with the last one when contiguous.
+    void append(const ElementRange& r);
+};
+
+/// Shape-changing operations on views. They assume validated arguments: the Poplar face checks
+/// them first and reports errors naming the tensor.
+namespace views {
+
+/// Elements [begin, end) along `dim` for every other index.
+TensorView slice(const TensorView& src, std::size_t begin, std::size_t end, unsigned dim);
+TensorView dimShuffle(const TensorView& src, const std::vector<unsigned>& permutation);
+TensorView broadcast(const TensorView& src, unsigned times, unsigned dim);
+TensorView reverse(const TensorView& src, unsigned dim);
+TensorView subSample(const TensorView& src, unsigned stride, unsigned dim);
+TensorView upsample(const TensorView& src, unsigned scale, unsigned dim);
+TensorView concat(const std::vector<TensorView>& parts, unsigned dim);
+
+/// Row-major strides of a shape.
+std::vector<std::uint64_t> strides(const std::vector<std::size_t>& shape);
+std::uint64_t product(const std::vector<std::size_t>& shape);
+
+} // namespace views
+} // namespace tilescope::sim

@@ -1,0 +1,49 @@
+#pragma once
+// Places the objects of one tile in its memory regions and accounts bytes by category.
+
+#include "tilescope/capture/ProfileRecords.hpp"
+#include "tilescope/sim/TargetSpec.hpp"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace tilescope::sim {
+
+/// One object to place: code, vertex data, a variable's part on this tile, a buffer, the stack.
+struct TileMemoryItem {
+    capture::MemoryCategory category = capture::MemoryCategory::Gap;
+    std::uint64_t bytes = 0;
+    std::uint64_t alignment = 1;
+    /// Data that benefits from interleaved memory (variables) goes there first on Mk2; code,
+    /// vertex state and the stack go to the non-interleaved region first.
+    bool preferInterleaved = false;
+};
+
+/// Bytes of a tile by category and region, after placement.
+struct TileMemoryUsage {
+    std::array<std::array<std::uint64_t, capture::kNumMemoryRegions>, capture::kNumMemoryCategories>
+        bytes{};
+    std::uint64_t total = 0;    ///< sum over categories and regions, gaps included
+    std::uint64_t overflow = 0; ///< bytes placed beyond the end of their region
+    std::vector<capture::MemoryRegionKind> itemRegions; ///< per item given, where it went
+};
+
+/// First-fit placement into the target's regions in the order given: the non-interleaved region
+/// at the low addresses, then (Mk2) the interleaved one. Alignment padding, and the space skipped
+/// so that an object no larger than a memory element does not straddle two, is accounted as `gap`.
+/// An object that fits in neither region is placed past the end of its preferred region, so the
+/// excess can be reported rather than the compile stopping at the first object that does not fit.
+class TileMemoryLayout {
+public:
+    explicit TileMemoryLayout(const TargetSpec& target);
+    TileMemoryUsage place(const std::vector<TileMemoryItem>& items) const;
+    std::vector<capture::MemoryRegionRecord> regions() const;
+
+private:
+    std::uint64_t nonInterleavedEnd_;
+    std::uint64_t end_;
+    std::uint64_t elementBytes_;
+};
+
+} // namespace tilescope::sim

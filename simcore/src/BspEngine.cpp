@@ -1,0 +1,511 @@
+#include "tilescope/sim/BspEngine.hpp"
+
+#include "poplar/exceptions.hpp"
+#include "tilescope/sim/ElementConversion.hpp"
+#include "tilescope/sim/TensorPrinter.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <iostream>
+#include <new>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+namespace tilescope::sim {
+
+using capture::ProgramKind;
+
+namespace {
+
+std::int64_t nowNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+/// A vertex field item that is not one contiguous run on the vertex's own tile: it is gathered
+/// into a buffer before compute() and written back after, as the device's exchange and
+/// rearrangement code would. Remote items move in the exchange before any vertex of the compute
+/// set runs and after all have run, so a vertex never sees another tile's writes of the same
+/// compute set (as on the IPU) and results cannot depend on host thread scheduling.
+struct Staging {
+    TensorView view;
+    std::vector<std::byte> buffer;
+    bool in = false, out = false;
+    bool remote = false;
+};
+
+struct VertexInstance {
+    void* object = nullptr;
+    const VertexType* type = nullptr;
+    std::vector<std::uint32_t> stagings;
+};
+
+struct StreamConnection {
+    std::byte* begin = nullptr;
+    std::byte* end = nullptr;
+    std::byte* next = nullptr;
+    BspEngine::StreamCallback callback;
+};
+
+} // namespace
+
+struct BspEngine::Impl {
+    std::shared_ptr<const CompiledGraph> graph;
+    const GraphModel& model;
+    std::vector<std::vector<std::uint64_t>> storage; ///< per variable, 8-byte aligned
+    std::vector<VertexInstance> vertices;
+    std::vector<Staging> stagings;
+    std::vector<std::unique_ptr<abi::Span[]>> spanLists;
+    std::vector<std::vector<std::byte>> stateVectors;
+    std::vector<StreamConnection> streams;
+    tbb::task_arena arena;
+    capture::RunRecord* run = nullptr;
+    std::uint64_t cycle = 0;
+
+    Impl(std::shared_ptr<const CompiledGraph> g, unsigned threads)
+        : graph(std::move(g)), model(*graph->model),
+          arena(threads ? static_cast<int>(threads) : tbb::task_arena::automatic) {
+        storage.resize(model.variables.size());
+        for (std::size_t v = 0; v < model.variables.size(); ++v) {
+            const auto& var = model.variables[v];
+            const std::size_t bytes = var.numElements * elementSize(var.type);
+            storage[v].assign((bytes + 7) / 8, 0);
+            if (!var.initialValue.empty())
+                std::memcpy(storage[v].data(), var.initialValue.data(), bytes);
+        }
+        streams.resize(model.streams.size());
+        bindVertices();
+    }
+
+    ~Impl() {
+        for (auto& v : vertices) {
+            v.type->info.destroy(v.object);
+            ::operator delete(v.object, std::align_val_t(v.type->info.alignment));
+        }
+    }
+
+    std::byte* elementPtr(std::uint32_t var, std::uint64_t element) {
+        return reinterpret_cast<std::byte*>(storage[var].data()) +
+               element * elementSize(model.variables[var].type);
+    }
+
+    bool onOtherTile(const TensorView& view, std::int32_t tile) const {
+        for (const auto& r : view.ranges) {
+            const auto& tileOf = model.variables[r.variable].tileOf;
+            for (auto e = r.begin; e < r.end; ++e)
+                if (tileOf[e] != tile)
+                    return true;
+        }
+        return false;
+    }
+
+    abi::Span bindItem(const TensorView& view, const FieldDescriptor& fd, VertexInstance& inst,
+                       std::int32_t tile) {
+        const auto n = static_cast<std::uint32_t>(view.numElements());
+        const bool remote = onOtherTile(view, tile);
+        if (view.ranges.size() <= 1 && !remote)
+            return {view.ranges.empty() ? nullptr
+                                        : elementPtr(view.ranges[0].variable, view.ranges[0].begin),
+                    n};
+        Staging s;
+        s.view = view;
+        s.buffer.resize(static_cast<std::size_t>(n) * elementSize(view.type));
+        s.in = fd.reads();
+        s.out = fd.writes();
+        s.remote = remote;
+        inst.stagings.push_back(static_cast<std::uint32_t>(stagings.size()));
+        stagings.push_back(std::move(s));
+        return {stagings.back().buffer.data(), n};
+    }
+
+    /// Creates every vertex object and points its fields at tensor storage.
+    void bindVertices() {
+        struct Binder final : abi::FieldVisitor {
+            Impl* self;
+            const VertexInfo* vertex;
+            VertexInstance* inst;
+            std::size_t index = 0;
+            void field(const abi::FieldInfo& info) override {
+                const auto& fd = inst->type->fields[index];
+                const auto& b = vertex->fields[index];
+                ++index;
+                if (!fd.isEdge()) {
+                    if (fd.shape == abi::FieldShape::Scalar) {
+                        if (!b.stateValue.empty())
+                            std::memcpy(info.storage, b.stateValue.data(),
+                                        elementSize(fd.elementType));
+                    } else {
+                        self->stateVectors.push_back(b.stateValue);
+                        *static_cast<abi::Span*>(info.storage) = {
+                            self->stateVectors.back().data(),
+                            static_cast<std::uint32_t>(b.stateCount)};
+                    }
+                    return;
+                }
+                if (fd.shape != abi::FieldShape::List) {
+                    *static_cast<abi::Span*>(info.storage) =
+                        self->bindItem(*b.items[0], fd, *inst, vertex->tile);
+                    return;
+                }
+                auto spans = std::make_unique<abi::Span[]>(b.items.size());
+                for (std::size_t i = 0; i < b.items.size(); ++i)
+                    spans[i] = self->bindItem(*b.items[i], fd, *inst, vertex->tile);
+                *static_cast<abi::SpanList*>(info.storage) = {
+                    spans.get(), static_cast<std::uint32_t>(b.items.size())};
+                self->spanLists.push_back(std::move(spans));
+            }
+        };
+        // Staging buffers must not move once bound: reserve for the worst case first.
+        std::size_t maxStagings = 0;
+        for (const auto& v : model.vertices)
+            for (const auto& f : v.fields)
+                maxStagings += f.items.size();
+        stagings.reserve(maxStagings);
+        std::size_t stateVectorCount = 0;
+        for (const auto& v : model.vertices)
+            stateVectorCount += v.fields.size();
+        stateVectors.reserve(stateVectorCount);
+
+        vertices.resize(model.vertices.size());
+        for (std::size_t id = 0; id < model.vertices.size(); ++id) {
+            const auto& v = model.vertices[id];
+            auto& inst = vertices[id];
+            inst.type = &model.vertexTypes.at(v.type);
+            const auto& info = inst.type->info;
+            inst.object = ::operator new(info.size, std::align_val_t(info.alignment));
+            info.construct(inst.object);
+            Binder binder;
+            binder.self = this;
+            binder.vertex = &v;
+            binder.inst = &inst;
+            info.visitFields(inst.object, binder);
+        }
+    }
+
+    void gatherInto(const TensorView& t, std::byte* out) const {
+        const unsigned size = elementSize(t.type);
+        for (const auto& r : t.ranges) {
+            const auto* src = reinterpret_cast<const std::byte*>(storage[r.variable].data());
+            std::memcpy(out, src + r.begin * size, r.size() * size);
+            out += r.size() * size;
+        }
+    }
+
+    void scatterFrom(const TensorView& t, const std::byte* in) {
+        const unsigned size = elementSize(t.type);
+        for (const auto& r : t.ranges) {
+            std::memcpy(elementPtr(r.variable, r.begin), in, r.size() * size);
+            in += r.size() * size;
+        }
+    }
+
+    std::int64_t scalarValue(const TensorView& t) const {
+        std::byte buf[8] = {};
+        gatherInto(t, buf);
+        return loadElementAsInteger(t.type, buf);
+    }
+
+    /// Calls fn(group) for every tile group, spread over the arena's threads.
+    template <typename Fn> void forEachTile(const std::vector<TileVertexGroup>& groups, Fn fn) {
+        if (groups.size() == 1) {
+            fn(groups[0]);
+            return;
+        }
+        arena.execute([&] {
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups.size()),
+                              [&](const tbb::blocked_range<std::size_t>& r) {
+                                  for (auto i = r.begin(); i != r.end(); ++i)
+                                      fn(groups[i]);
+                              });
+        });
+    }
+
+    void runComputeSet(std::uint32_t cs) {
+        const auto& groups = graph->computeSetGroups[cs];
+        // Exchange in: remote inputs are read before any vertex of the compute set runs.
+        forEachTile(groups, [&](const TileVertexGroup& g) {
+            for (auto id : g.vertices)
+                for (auto s : vertices[id].stagings)
+                    if (stagings[s].remote && stagings[s].in)
+                        gatherInto(stagings[s].view, stagings[s].buffer.data());
+        });
+        // Smallest failing vertex id, so the reported failure does not depend on scheduling.
+        std::atomic<std::uint32_t> failed{UINT32_MAX};
+        forEachTile(groups, [&](const TileVertexGroup& g) {
+            for (auto id : g.vertices) {
+                auto& inst = vertices[id];
+                for (auto s : inst.stagings)
+                    if (!stagings[s].remote && stagings[s].in)
+                        gatherInto(stagings[s].view, stagings[s].buffer.data());
+                const auto& info = inst.type->info;
+                bool ok = true;
+                if (info.isMultiVertex) {
+                    for (unsigned w = 0; w < model.target.numWorkerContexts; ++w)
+                        ok = info.compute(inst.object, w) && ok;
+                } else {
+                    ok = info.compute(inst.object, 0);
+                }
+                for (auto s : inst.stagings)
+                    if (!stagings[s].remote && stagings[s].out)
+                        scatterFrom(stagings[s].view, stagings[s].buffer.data());
+                if (!ok) {
+                    auto cur = failed.load();
+                    while (id < cur && !failed.compare_exchange_weak(cur, id)) {
+                    }
+                }
+            }
+        });
+        // Exchange out, in tile order so overlapping remote writes resolve deterministically.
+        for (const auto& g : groups)
+            for (auto id : g.vertices)
+                for (auto s : vertices[id].stagings)
+                    if (stagings[s].remote && stagings[s].out)
+                        scatterFrom(stagings[s].view, stagings[s].buffer.data());
+        if (failed != UINT32_MAX) {
+            const auto& v = model.vertices[failed];
+            throw poplar::application_runtime_error(
+                "Vertex " + std::to_string(failed.load()) + " of type '" +
+                model.vertexTypes.at(v.type).name + "' on tile " + std::to_string(v.tile) +
+                " in compute set '" + model.computeSets[cs].name +
+                "' returned false from compute()");
+        }
+    }
+
+    StreamConnection& connection(std::uint32_t stream) {
+        auto& c = streams[stream];
+        if (!c.begin && !c.callback)
+            throw poplar::stream_connection_error(
+                "Stream '" + model.streams[stream].handle +
+                "' is not connected: call Engine::connectStream before running a program that "
+                "copies through it");
+        return c;
+    }
+
+    void streamCopy(const StreamCopyAction& a, bool toDevice) {
+        auto& c = connection(a.stream);
+        const std::size_t bytes = a.tensor.numElements() * elementSize(a.tensor.type);
+        std::vector<std::byte> buf(bytes);
+        if (toDevice) {
+            if (c.callback) {
+                c.callback(buf.data());
+            } else {
+                std::memcpy(buf.data(), c.next, bytes);
+                advance(c, bytes);
+            }
+            scatterFrom(a.tensor, buf.data());
+        } else {
+            gatherInto(a.tensor, buf.data());
+            if (c.callback) {
+                c.callback(buf.data());
+            } else {
+                std::memcpy(c.next, buf.data(), bytes);
+                advance(c, bytes);
+            }
+        }
+    }
+
+    /// Streams cycle through their buffer: after the last slot the next copy uses the first.
+    static void advance(StreamConnection& c, std::size_t bytes) {
+        c.next += bytes;
+        if (c.next >= c.end)
+            c.next = c.begin;
+    }
+
+    void executeStep(std::uint32_t index, std::ostream& print) {
+        const auto& step = graph->steps[index];
+        switch (step.action) {
+        case StepAction::RunComputeSet:
+            runComputeSet(step.actionIndex);
+            break;
+        case StepAction::Copy: {
+            const auto& c = graph->copies[step.actionIndex];
+            // Through a buffer, so overlapping source and destination behave like the device.
+            std::vector<std::byte> buf(c.source.numElements() * elementSize(c.source.type));
+            gatherInto(c.source, buf.data());
+            scatterFrom(c.destination, buf.data());
+            break;
+        }
+        case StepAction::StreamToDevice:
+            streamCopy(graph->streamCopies[step.actionIndex], true);
+            break;
+        case StepAction::StreamToHost:
+            streamCopy(graph->streamCopies[step.actionIndex], false);
+            break;
+        case StepAction::Print: {
+            const auto& p = graph->prints[step.actionIndex];
+            std::vector<std::byte> buf(p.tensor.numElements() * elementSize(p.tensor.type));
+            gatherInto(p.tensor, buf.data());
+            printTensor(print, p.title, p.tensor.type, p.tensor.shape, buf);
+            break;
+        }
+        case StepAction::None:
+            break;
+        }
+        const auto& cycles = graph->records.steps[index].estimatedCyclesPerTile;
+        capture::StepExecutionRecord rec;
+        rec.step = index;
+        rec.startCycle = cycle;
+        rec.cyclesPerTile = cycles;
+        cycle += cycles.empty() ? 0 : *std::max_element(cycles.begin(), cycles.end());
+        run->steps.push_back(std::move(rec));
+    }
+
+    void execute(const ProgramNode& n, std::ostream& print) {
+        switch (n.kind) {
+        case ProgramKind::Sequence:
+            for (const auto& c : n.children)
+                execute(*c, print);
+            break;
+        case ProgramKind::Repeat:
+            for (std::uint64_t i = 0; i < n.repeatCount; ++i)
+                execute(*n.children[0], print);
+            break;
+        case ProgramKind::RepeatWhileTrue:
+        case ProgramKind::RepeatWhileFalse: {
+            const bool loopWhile = n.kind == ProgramKind::RepeatWhileTrue;
+            execute(*n.children[0], print);
+            while ((scalarValue(*n.predicate) != 0) == loopWhile) {
+                execute(*n.children[1], print);
+                execute(*n.children[0], print);
+            }
+            break;
+        }
+        case ProgramKind::If:
+            execute(*n.children[scalarValue(*n.predicate) != 0 ? 0 : 1], print);
+            break;
+        case ProgramKind::Switch: {
+            const auto value = scalarValue(*n.predicate);
+            std::size_t chosen = n.children.size() - 1;
+            for (std::size_t i = 0; i < n.caseValues.size(); ++i)
+                if (n.caseValues[i] == value)
+                    chosen = i;
+            execute(*n.children[chosen], print);
+            break;
+        }
+        case ProgramKind::Call:
+            execute(*model.functions[n.function].body, print);
+            break;
+        default:
+            for (auto s : graph->stepsOfNode.at(&n))
+                executeStep(s, print);
+            break;
+        }
+    }
+};
+
+BspEngine::BspEngine(std::shared_ptr<const CompiledGraph> graph, unsigned hostThreads)
+    : impl_(std::make_unique<Impl>(std::move(graph), hostThreads)), print_(&std::cout) {}
+
+BspEngine::~BspEngine() = default;
+
+void BspEngine::run(unsigned program) {
+    const auto& entries = impl_->graph->entryPoints;
+    if (program >= entries.size())
+        throw poplar::index_error("Engine::run: program index " + std::to_string(program) +
+                                  " is out of range: the engine has " +
+                                  std::to_string(entries.size()) + " programs");
+    records_.runs.emplace_back();
+    auto& run = records_.runs.back();
+    run.programIndex = program;
+    run.hostStartNs = nowNs();
+    impl_->run = &run;
+    impl_->cycle = 0;
+    try {
+        impl_->execute(*entries[program], *print_);
+    } catch (...) {
+        run.hostEndNs = nowNs();
+        run.totalCycles = impl_->cycle;
+        throw;
+    }
+    run.hostEndNs = nowNs();
+    run.totalCycles = impl_->cycle;
+}
+
+namespace {
+const HostHandleInfo& findHandle(const GraphModel& m, const std::string& handle, bool toDevice) {
+    for (const auto& h : m.hostHandles)
+        if (h.handle == handle && h.hostToDevice == toDevice)
+            return h;
+    throw poplar::poplar_error(
+        std::string(toDevice ? "writeTensor" : "readTensor") + ": no host " +
+        (toDevice ? "write" : "read") + " handle '" + handle +
+        "' (create it with Graph::" + (toDevice ? "createHostWrite" : "createHostRead") + ")");
+}
+
+void checkSize(const std::string& what, const std::string& handle, const TensorView& t,
+               std::size_t bytes) {
+    const std::size_t expected = t.numElements() * elementSize(t.type);
+    if (bytes != expected)
+        throw poplar::poplar_error(what + ": buffer for handle '" + handle + "' has " +
+                                   std::to_string(bytes) + " bytes but tensor '" + t.name +
+                                   "' needs " + std::to_string(expected));
+}
+} // namespace
+
+void BspEngine::writeHandle(const std::string& handle, const void* begin, const void* end) {
+    const auto& h = findHandle(impl_->model, handle, true);
+    checkSize("writeTensor", handle, h.tensor,
+              static_cast<std::size_t>(static_cast<const std::byte*>(end) -
+                                       static_cast<const std::byte*>(begin)));
+    impl_->scatterFrom(h.tensor, static_cast<const std::byte*>(begin));
+}
+
+void BspEngine::readHandle(const std::string& handle, void* begin, void* end) const {
+    const auto& h = findHandle(impl_->model, handle, false);
+    checkSize(
+        "readTensor", handle, h.tensor,
+        static_cast<std::size_t>(static_cast<std::byte*>(end) - static_cast<std::byte*>(begin)));
+    impl_->gatherInto(h.tensor, static_cast<std::byte*>(begin));
+}
+
+namespace {
+std::uint32_t findStream(const GraphModel& m, const std::string& handle) {
+    for (std::uint32_t i = 0; i < m.streams.size(); ++i)
+        if (m.streams[i].handle == handle)
+            return i;
+    std::string known;
+    for (const auto& s : m.streams)
+        known += (known.empty() ? "" : ", ") + s.handle;
+    throw poplar::stream_connection_error("connectStream: the graph has no stream '" + handle +
+                                          "' (streams: " + (known.empty() ? "none" : known) + ")");
+}
+} // namespace
+
+void BspEngine::connectStream(const std::string& handle, void* begin, void* end) {
+    const auto id = findStream(impl_->model, handle);
+    const auto& s = impl_->model.streams[id];
+    const std::size_t slot = s.numElements * elementSize(s.type);
+    const auto bytes =
+        static_cast<std::size_t>(static_cast<std::byte*>(end) - static_cast<std::byte*>(begin));
+    if (bytes == 0 || (slot && bytes % slot != 0))
+        throw poplar::stream_connection_error(
+            "connectStream: the buffer for stream '" + handle + "' has " + std::to_string(bytes) +
+            " bytes; it must hold a whole number (at least one) of " + std::to_string(slot) +
+            "-byte transfers");
+    auto& c = impl_->streams[id];
+    c = {};
+    c.begin = c.next = static_cast<std::byte*>(begin);
+    c.end = static_cast<std::byte*>(end);
+}
+
+void BspEngine::connectStreamCallback(const std::string& handle, StreamCallback callback) {
+    auto& c = impl_->streams[findStream(impl_->model, handle)];
+    c = {};
+    c.callback = std::move(callback);
+}
+
+std::vector<std::byte> BspEngine::gather(const TensorView& t) const {
+    std::vector<std::byte> out(t.numElements() * elementSize(t.type));
+    impl_->gatherInto(t, out.data());
+    return out;
+}
+
+void BspEngine::scatter(const TensorView& t, const std::byte* bytes) {
+    impl_->scatterFrom(t, bytes);
+}
+
+} // namespace tilescope::sim

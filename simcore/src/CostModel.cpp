@@ -1,0 +1,24 @@
+#include "tilescope/sim/CostModel.hpp"
+
+#include <cmath>
+
+namespace tilescope::sim {
+
+std::uint64_t CostModel::streamCopyCycles(const TargetSpec& t, std::uint64_t bytes) const {
+    const double seconds = static_cast<double>(bytes) / t.hostLinkBytesPerSecond;
+    return streamCopyLatencyCycles + static_cast<std::uint64_t>(std::ceil(seconds * t.tileClockHz));
+}
+
+std::uint64_t CostModel::exchangeCycles(const TargetSpec& t, std::uint64_t bytes,
+                                        bool global) const {
+    std::uint64_t cycles =
+        exchangeOverheadCycles + (bytes + t.exchangeBytesPerCycle - 1) / t.exchangeBytesPerCycle;
+    if (global) {
+        const double seconds = static_cast<double>(bytes) / t.interIpuBytesPerSecond;
+        cycles += globalExchangeLatencyCycles +
+                  static_cast<std::uint64_t>(std::ceil(seconds * t.tileClockHz));
+    }
+    return cycles;
+}
+
+} // namespace tilescope::sim

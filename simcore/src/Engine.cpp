@@ -1,0 +1,185 @@
+#include "poplar/Engine.hpp"
+
+#include "NumberFormat.hpp"
+#include "poplar/exceptions.hpp"
+#include "tilescope/sim/BspEngine.hpp"
+#include "tilescope/sim/EngineOptions.hpp"
+#include "tilescope/sim/GraphCompiler.hpp"
+#include "tilescope/sim/ProfileSummary.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+
+namespace poplar {
+
+namespace sim = tilescope::sim;
+using sim::groupDigits;
+
+namespace {
+
+/// The out-of-memory error for a compiled graph: the worst tile, its excess and what fills it.
+graph_memory_allocation_error outOfMemoryError(const tilescope::capture::CompileRecords& r) {
+    std::uint32_t worst = r.tilesOutOfMemory.front();
+    for (auto t : r.tilesOutOfMemory)
+        if (r.memory.tileTotal(t) > r.memory.tileTotal(worst))
+            worst = t;
+    const std::uint64_t used = r.memory.tileTotal(worst);
+    const std::uint64_t limit = r.target.bytesPerTile;
+    const std::uint64_t excess = used > limit ? used - limit : 0;
+    std::vector<std::pair<std::uint64_t, std::string>> largest;
+    for (const auto& v : r.variables)
+        if (v.bytesPerTile[worst])
+            largest.emplace_back(v.bytesPerTile[worst], v.name);
+    std::sort(largest.rbegin(), largest.rend());
+    std::string items;
+    for (std::size_t i = 0; i < std::min<std::size_t>(3, largest.size()); ++i)
+        items += (i ? ", " : "") + std::string("'") + largest[i].second + "' (" +
+                 groupDigits(largest[i].first) + " bytes)";
+    return graph_memory_allocation_error(
+        "Out of memory: tile " + std::to_string(worst) + " needs " + groupDigits(used) +
+            " bytes but has " + groupDigits(limit) + " (" + groupDigits(excess) + " bytes over); " +
+            std::to_string(r.tilesOutOfMemory.size()) + " tile(s) out of memory" +
+            (items.empty() ? std::string() : "; largest variables on the tile: " + items) +
+            ". Set engine option debug.allowOutOfMemory to keep the compile results for a "
+            "profile.",
+        worst, excess);
+}
+
+} // namespace
+
+struct Engine::Impl {
+    sim::EngineOptions options;
+    std::shared_ptr<const sim::CompiledGraph> compiled;
+    std::unique_ptr<sim::BspEngine> bsp;
+    std::ostream* print = &std::cout;
+    tilescope::capture::ExecutionRecords noRuns;
+};
+
+Engine::Engine(const Graph& graph, ArrayRef<program::Program> programs, const OptionFlags& options,
+               ProgressFunc progressCallBack)
+    : impl_(std::make_unique<Impl>()) {
+    std::vector<std::pair<std::string, std::string>> api(options.begin(), options.end());
+    impl_->options = sim::EngineOptions::parse(api, std::getenv("POPLAR_ENGINE_OPTIONS"));
+    if (programs.empty())
+        throw poplar_error("Engine: at least one program is needed");
+    std::vector<sim::ProgramNodePtr> nodes;
+    for (const auto& p : programs)
+        nodes.push_back(p.node());
+    sim::CompileOptions co;
+    co.instrument = impl_->options.instrument;
+    co.graphIdentity = graph.model().get();
+    if (progressCallBack)
+        progressCallBack(0, 1);
+    // Compile a snapshot: later changes to the graph must not affect this engine, as in Poplar.
+    auto snapshot = std::make_shared<const sim::GraphModel>(*graph.model());
+    impl_->compiled = sim::GraphCompiler::compile(std::move(snapshot), nodes, co);
+    if (progressCallBack)
+        progressCallBack(1, 1);
+    if (!impl_->compiled->records.tilesOutOfMemory.empty() && !impl_->options.allowOutOfMemory)
+        throw outOfMemoryError(impl_->compiled->records);
+}
+
+Engine::Engine(const Graph& graph, const program::Program& program, const OptionFlags& options,
+               ProgressFunc progressCallBack)
+    : Engine(graph, ArrayRef<program::Program>(&program, 1), options, std::move(progressCallBack)) {
+}
+
+Engine::Engine(Engine&&) noexcept = default;
+Engine& Engine::operator=(Engine&&) noexcept = default;
+Engine::~Engine() = default;
+
+void Engine::load(const Device&) {
+    if (!impl_->compiled->records.tilesOutOfMemory.empty())
+        throw outOfMemoryError(impl_->compiled->records);
+    impl_->bsp = std::make_unique<sim::BspEngine>(impl_->compiled, impl_->options.hostThreads);
+    impl_->bsp->setPrintStream(*impl_->print);
+}
+
+namespace {
+sim::BspEngine& loaded(const std::unique_ptr<sim::BspEngine>& bsp, const char* what) {
+    if (!bsp)
+        throw poplar_error(std::string("Engine::") + what +
+                           ": the engine is not loaded; call Engine::load(device) first");
+    return *bsp;
+}
+} // namespace
+
+void Engine::run(unsigned prog, const std::string&) {
+    loaded(impl_->bsp, "run").run(prog);
+}
+
+void Engine::writeTensor(StringRef handle, const void* buf, const void* bufEnd) {
+    loaded(impl_->bsp, "writeTensor").writeHandle(std::string(handle), buf, bufEnd);
+}
+
+void Engine::readTensor(StringRef handle, void* buf, void* bufEnd) {
+    loaded(impl_->bsp, "readTensor").readHandle(std::string(handle), buf, bufEnd);
+}
+
+namespace {
+std::size_t handleBytes(const sim::GraphModel& m, StringRef handle, bool toDevice) {
+    for (const auto& h : m.hostHandles)
+        if (h.handle == handle && h.hostToDevice == toDevice)
+            return h.tensor.numElements() * sim::elementSize(h.tensor.type);
+    return 0; // the engine reports the unknown handle
+}
+} // namespace
+
+void Engine::writeTensor(StringRef handle, const void* buf) {
+    const auto n = handleBytes(*impl_->compiled->model, handle, true);
+    writeTensor(handle, buf, static_cast<const std::byte*>(buf) + n);
+}
+
+void Engine::readTensor(StringRef handle, void* buf) {
+    const auto n = handleBytes(*impl_->compiled->model, handle, false);
+    readTensor(handle, buf, static_cast<std::byte*>(buf) + n);
+}
+
+void Engine::connectStream(StringRef handle, void* begin, void* end) {
+    loaded(impl_->bsp, "connectStream").connectStream(std::string(handle), begin, end);
+}
+
+void Engine::connectStream(StringRef handle, void* p) {
+    const auto& m = *impl_->compiled->model;
+    std::size_t bytes = 0;
+    for (const auto& s : m.streams)
+        if (s.handle == handle)
+            bytes = s.numElements * sim::elementSize(s.type);
+    connectStream(handle, p, static_cast<std::byte*>(p) + bytes);
+}
+
+void Engine::connectStreamToCallback(StringRef handle, StreamCallbackHandle f) {
+    loaded(impl_->bsp, "connectStreamToCallback")
+        .connectStreamCallback(std::string(handle), std::move(f));
+}
+
+void Engine::printProfileSummary(std::ostream& outputStream, const OptionFlags& opt) const {
+    sim::ProfileSummaryOptions o;
+    for (const auto& [k, v] : opt) {
+        if (k != "showExecutionSteps" && k != "showVarStorage")
+            throw invalid_option("printProfileSummary: unrecognised option '" + k +
+                                 "' (known: showExecutionSteps, showVarStorage)");
+        if (v != "true" && v != "false")
+            throw invalid_option("printProfileSummary: option '" + k +
+                                 "' must be \"true\" or \"false\", got \"" + v + "\"");
+        (k == "showExecutionSteps" ? o.showExecutionSteps : o.showVarStorage) = v == "true";
+    }
+    sim::printProfileSummary(outputStream, compileRecords(), executionRecords(), o);
+}
+
+void Engine::setPrintStream(std::ostream& stream) {
+    impl_->print = &stream;
+    if (impl_->bsp)
+        impl_->bsp->setPrintStream(stream);
+}
+
+const tilescope::capture::CompileRecords& Engine::compileRecords() const {
+    return impl_->compiled->records;
+}
+
+const tilescope::capture::ExecutionRecords& Engine::executionRecords() const {
+    return impl_->bsp ? impl_->bsp->records() : impl_->noRuns;
+}
+
+} // namespace poplar

@@ -1,0 +1,378 @@
+#include "tilescope/sim/GraphCompiler.hpp"
+
+#include "poplar/exceptions.hpp"
+#include "tilescope/sim/LivenessAnalysis.hpp"
+#include "tilescope/sim/ProgramLowering.hpp"
+#include "tilescope/sim/TileMemoryLayout.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace tilescope::sim {
+
+using capture::CompileRecords;
+using capture::MemoryCategory;
+using capture::PerTile;
+
+namespace {
+
+std::int64_t nowNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::string vertexName(const GraphModel& m, std::uint32_t id) {
+    const auto& v = m.vertices[id];
+    return "vertex " + std::to_string(id) + " of type '" + m.vertexTypes.at(v.type).name +
+           "' in compute set '" + m.computeSets[v.computeSet].name + "'";
+}
+
+void checkMappings(const GraphModel& m) {
+    for (const auto& var : m.variables) {
+        auto it = std::find(var.tileOf.begin(), var.tileOf.end(), kUnmapped);
+        if (it != var.tileOf.end()) {
+            const auto unmapped = static_cast<std::size_t>(
+                std::count(var.tileOf.begin(), var.tileOf.end(), kUnmapped));
+            throw poplar::invalid_tile_mapping(
+                std::string(var.isConstant ? "Constant" : "Tensor") + " '" + var.name + "' has " +
+                std::to_string(unmapped) + " of its " + std::to_string(var.numElements) +
+                " elements not mapped to a tile (first: element " +
+                std::to_string(it - var.tileOf.begin()) + "); call Graph::setTileMapping");
+        }
+    }
+    for (std::uint32_t id = 0; id < m.vertices.size(); ++id) {
+        const auto& v = m.vertices[id];
+        if (v.tile == kUnmapped)
+            throw poplar::invalid_tile_mapping(vertexName(m, id) + " is not mapped to a tile; call "
+                                                                   "Graph::setTileMapping");
+        const auto& type = m.vertexTypes.at(v.type);
+        for (std::size_t f = 0; f < type.fields.size(); ++f) {
+            const auto& fd = type.fields[f];
+            if (!fd.isEdge())
+                continue;
+            const auto& items = v.fields[f].items;
+            if (fd.shape != abi::FieldShape::List && (items.empty() || !items[0]))
+                throw poplar::graph_connection_error("Field '" + fd.name + "' of " +
+                                                     vertexName(m, id) + " is not connected");
+            for (std::size_t i = 0; i < items.size(); ++i)
+                if (!items[i])
+                    throw poplar::graph_connection_error(
+                        "Element " + std::to_string(i) + " of field '" + fd.name + "' of " +
+                        vertexName(m, id) + " is not connected (field size " +
+                        std::to_string(items.size()) + ")");
+        }
+    }
+}
+
+void checkProgram(const GraphModel& m, const void* identity, const ProgramNode& n,
+                  std::set<const ProgramNode*>& seen) {
+    if (!seen.insert(&n).second)
+        return;
+    using capture::ProgramKind;
+    if (n.graph && n.graph != identity)
+        throw poplar::control_program_error("Program '" + n.name +
+                                            "' uses a compute set, stream or function of "
+                                            "another graph than the Engine's");
+    if (n.kind == ProgramKind::Call && n.function >= m.functions.size())
+        throw poplar::control_program_error("Call of an unknown function");
+    for (const auto* t : {&n.predicate, &n.source, &n.destination})
+        if (*t)
+            for (const auto& r : (*t)->ranges)
+                if (r.variable >= m.variables.size())
+                    throw poplar::control_program_error("Program '" + n.name + "' uses tensor '" +
+                                                        (*t)->name + "' of another graph");
+    for (const auto& c : n.children)
+        checkProgram(m, identity, *c, seen);
+    if (n.kind == ProgramKind::Call)
+        checkProgram(m, identity, *m.functions[n.function].body, seen);
+}
+
+/// Memory each vertex instance needs outside its code.
+struct VertexMemory {
+    std::uint64_t state = 0, descriptors = 0, fieldData = 0;
+};
+
+VertexMemory vertexMemory(const GraphModel& m, const VertexInfo& v, const CostModel& c) {
+    VertexMemory mem;
+    mem.descriptors = c.vertexDescriptorBytes;
+    const auto& type = m.vertexTypes.at(v.type);
+    for (std::size_t f = 0; f < type.fields.size(); ++f) {
+        const auto& fd = type.fields[f];
+        const auto& b = v.fields[f];
+        if (!fd.isEdge()) {
+            if (fd.shape == abi::FieldShape::Scalar) {
+                mem.state += elementSize(fd.elementType);
+            } else {
+                mem.state += c.vectorEdgeStateBytes;
+                mem.fieldData += b.stateCount * elementSize(fd.elementType);
+            }
+        } else if (fd.shape == abi::FieldShape::Scalar) {
+            mem.state += c.scalarEdgeStateBytes;
+        } else if (fd.shape == abi::FieldShape::Vector) {
+            mem.state += c.vectorEdgeStateBytes;
+        } else { // a list: its item pointers and sizes live outside the vertex state
+            mem.state += c.vectorEdgeStateBytes;
+            mem.fieldData += b.items.size() * c.listItemBytes;
+        }
+    }
+    mem.state = (mem.state + 3) / 4 * 4;
+    return mem;
+}
+
+/// Packs not-always-live variables of one tile: variables whose live ranges overlap get disjoint
+/// addresses, others may share. Returns the pool size.
+std::uint64_t packNotAlwaysLive(
+    std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> vars, // first,last,bytes
+    std::uint64_t alignment) {
+    std::sort(vars.begin(), vars.end(), [](const auto& a, const auto& b) {
+        return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) < std::get<0>(b)
+                                                : std::get<2>(a) > std::get<2>(b);
+    });
+    struct Placed {
+        std::uint32_t first, last;
+        std::uint64_t offset, end;
+    };
+    std::vector<Placed> placed;
+    std::uint64_t poolSize = 0;
+    for (const auto& [first, last, bytes] : vars) {
+        const std::uint64_t size = (bytes + alignment - 1) / alignment * alignment;
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> busy;
+        for (const auto& p : placed)
+            if (p.first <= last && first <= p.last)
+                busy.emplace_back(p.offset, p.end);
+        std::sort(busy.begin(), busy.end());
+        std::uint64_t offset = 0;
+        for (const auto& [b, e] : busy) {
+            if (offset + size <= b)
+                break;
+            offset = std::max(offset, e);
+        }
+        placed.push_back({first, last, offset, offset + size});
+        poolSize = std::max(poolSize, offset + size);
+    }
+    return poolSize;
+}
+
+/// Where a variable's bytes are: (tile, bytes) for every tile holding some of it.
+using VariableTiles = std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>>;
+
+/// Fills the variable records (bytes per tile, liveness) and the not-always-live bytes per step.
+VariableTiles recordVariables(const GraphModel& m, const Liveness& liveness, CompileRecords& rec) {
+    const std::uint32_t numTiles = m.target.numTiles();
+    for (auto& s : rec.steps)
+        s.notAlwaysLiveBytesPerTile.assign(numTiles, 0);
+    VariableTiles varTiles(m.variables.size());
+    for (std::uint32_t v = 0; v < m.variables.size(); ++v) {
+        const auto& var = m.variables[v];
+        capture::VariableRecord vr;
+        vr.name = var.name;
+        vr.elementType = std::string(elementTypeName(var.type));
+        vr.shape.assign(var.shape.begin(), var.shape.end());
+        vr.numElements = var.numElements;
+        vr.elementBytes = elementSize(var.type);
+        vr.isConstant = var.isConstant;
+        vr.alwaysLive = liveness.alwaysLive[v];
+        vr.bytesPerTile.assign(numTiles, 0);
+        for (auto t : var.tileOf)
+            vr.bytesPerTile[static_cast<std::uint32_t>(t)] += vr.elementBytes;
+        for (std::uint32_t t = 0; t < numTiles; ++t)
+            if (vr.bytesPerTile[t])
+                varTiles[v].emplace_back(t, vr.bytesPerTile[t]);
+        const auto& live = liveness.liveSteps[v];
+        if (!vr.alwaysLive && !live.empty()) {
+            vr.firstLiveStep = live.front();
+            vr.lastLiveStep = live.back();
+            for (auto s : live)
+                for (const auto& [t, b] : varTiles[v])
+                    rec.steps[s].notAlwaysLiveBytesPerTile[t] += b;
+        }
+        rec.variables.push_back(std::move(vr));
+    }
+    return varTiles;
+}
+
+/// Per tile: the vertex types present and the memory of the vertex instances.
+struct TileVertexData {
+    std::vector<std::vector<std::uint32_t>> typesOnTile;
+    std::vector<VertexMemory> memory;
+};
+
+/// Fills vertex type and instance records.
+TileVertexData recordVertices(const GraphModel& m, const CostModel& costs, CompileRecords& rec) {
+    const std::uint32_t numTiles = m.target.numTiles();
+    TileVertexData data;
+    data.typesOnTile.resize(numTiles);
+    data.memory.resize(numTiles);
+    rec.vertexTypes.resize(m.vertexTypes.size());
+    for (std::uint32_t t = 0; t < m.vertexTypes.size(); ++t) {
+        auto& vt = rec.vertexTypes[t];
+        const auto& type = m.vertexTypes.at(t);
+        vt.name = type.name;
+        vt.codeBytes =
+            costs.vertexCodeBaseBytes + costs.vertexCodeBytesPerField * type.fields.size();
+        vt.instancesPerTile.assign(numTiles, 0);
+    }
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> instances; // (cs, type)
+    for (const auto& v : m.vertices) {
+        const auto tile = static_cast<std::uint32_t>(v.tile);
+        auto& vt = rec.vertexTypes[v.type];
+        if (vt.instancesPerTile[tile]++ == 0)
+            data.typesOnTile[tile].push_back(v.type);
+        auto [it, added] =
+            instances.try_emplace({v.computeSet, v.type}, rec.vertexInstances.size());
+        if (added)
+            rec.vertexInstances.push_back({v.computeSet, v.type, 0, PerTile(numTiles, 0)});
+        ++rec.vertexInstances[it->second].count;
+        ++rec.vertexInstances[it->second].perTile[tile];
+        const auto mem = vertexMemory(m, v, costs);
+        vt.stateBytes = std::max(vt.stateBytes, mem.state);
+        data.memory[tile].state += mem.state;
+        data.memory[tile].descriptors += mem.descriptors;
+        data.memory[tile].fieldData += mem.fieldData;
+        ++rec.numVertices;
+        const auto& type = m.vertexTypes.at(v.type);
+        for (std::size_t f = 0; f < type.fields.size(); ++f)
+            if (type.fields[f].isEdge())
+                rec.numEdges += v.fields[f].items.size();
+    }
+    return data;
+}
+
+/// Lays out every tile's memory, fills the memory records, each variable's region and the list
+/// of tiles out of memory.
+void layoutTiles(const GraphModel& m, const CostModel& costs, const TileMemoryLayout& layout,
+                 const LoweredCode& code, const VariableTiles& varTiles,
+                 const TileVertexData& vertexData, CompileRecords& rec) {
+    const std::uint32_t numTiles = m.target.numTiles();
+    // The tile holding most of each variable decides the region reported for it.
+    std::vector<std::uint32_t> mainTile(m.variables.size(), 0);
+    std::vector<std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>>> nalOnTile(
+        numTiles);
+    std::vector<std::vector<std::uint32_t>> alwaysLiveOnTile(numTiles), nalVarsOnTile(numTiles);
+    for (std::uint32_t v = 0; v < m.variables.size(); ++v) {
+        const auto& vr = rec.variables[v];
+        std::uint64_t most = 0;
+        for (const auto& [t, b] : varTiles[v])
+            if (b > most) {
+                most = b;
+                mainTile[v] = t;
+            }
+        for (const auto& [t, b] : varTiles[v]) {
+            if (vr.alwaysLive) {
+                alwaysLiveOnTile[t].push_back(v);
+            } else if (vr.firstLiveStep >= 0) {
+                nalOnTile[t].emplace_back(static_cast<std::uint32_t>(vr.firstLiveStep),
+                                          static_cast<std::uint32_t>(vr.lastLiveStep), b);
+                nalVarsOnTile[t].push_back(v);
+            }
+        }
+    }
+
+    for (auto& category : rec.memory.bytes)
+        for (auto& region : category)
+            region.assign(numTiles, 0);
+    const std::uint64_t stack =
+        costs.supervisorStackBytes + costs.workerStackBytes * m.target.numWorkerContexts;
+    std::vector<TileMemoryItem> items;
+    for (std::uint32_t t = 0; t < numTiles; ++t) {
+        items.clear();
+        const auto codeItem = [&](MemoryCategory c, std::uint64_t b) {
+            items.push_back({c, b, costs.codeAlignment, false});
+        };
+        codeItem(MemoryCategory::ControlCode, code.controlCode[t]);
+        for (auto type : vertexData.typesOnTile[t])
+            codeItem(MemoryCategory::VertexCode, rec.vertexTypes[type].codeBytes);
+        codeItem(MemoryCategory::InternalExchangeCode, code.internalExchangeCode[t]);
+        codeItem(MemoryCategory::HostExchangeCode, code.hostExchangeCode[t]);
+        codeItem(MemoryCategory::GlobalExchangeCode, code.globalExchangeCode[t]);
+        codeItem(MemoryCategory::Instrumentation, code.instrumentation[t]);
+        codeItem(MemoryCategory::VertexState, vertexData.memory[t].state);
+        codeItem(MemoryCategory::VertexDescriptors, vertexData.memory[t].descriptors);
+        codeItem(MemoryCategory::VertexFieldData, vertexData.memory[t].fieldData);
+        items.push_back({MemoryCategory::Stack, stack, costs.variableAlignment, false});
+        items.push_back({MemoryCategory::ExchangeBuffers, code.exchangeBuffers[t],
+                         costs.variableAlignment, true});
+        const std::size_t firstVariableItem = items.size();
+        for (auto v : alwaysLiveOnTile[t])
+            items.push_back({m.variables[v].isConstant ? MemoryCategory::Constants
+                                                       : MemoryCategory::AlwaysLiveVariables,
+                             rec.variables[v].bytesPerTile[t], costs.variableAlignment, true});
+        items.push_back({MemoryCategory::NotAlwaysLiveVariables,
+                         packNotAlwaysLive(nalOnTile[t], costs.variableAlignment),
+                         costs.variableAlignment, true});
+        const auto usage = layout.place(items);
+        for (std::size_t c = 0; c < capture::kNumMemoryCategories; ++c)
+            for (std::size_t r = 0; r < capture::kNumMemoryRegions; ++r)
+                rec.memory.bytes[c][r][t] = usage.bytes[c][r];
+        for (std::size_t i = 0; i < alwaysLiveOnTile[t].size(); ++i)
+            if (mainTile[alwaysLiveOnTile[t][i]] == t)
+                rec.variables[alwaysLiveOnTile[t][i]].region =
+                    usage.itemRegions[firstVariableItem + i];
+        for (auto v : nalVarsOnTile[t])
+            if (mainTile[v] == t)
+                rec.variables[v].region = usage.itemRegions.back();
+        if (usage.total > m.target.bytesPerTile || usage.overflow > 0)
+            rec.tilesOutOfMemory.push_back(t);
+    }
+}
+
+} // namespace
+
+std::unique_ptr<CompiledGraph> GraphCompiler::compile(std::shared_ptr<const GraphModel> modelPtr,
+                                                      const std::vector<ProgramNodePtr>& programs,
+                                                      const CompileOptions& options) {
+    const GraphModel& m = *modelPtr;
+    const auto& costs = options.costs;
+    auto out = std::make_unique<CompiledGraph>();
+    out->model = modelPtr;
+    auto& rec = out->records;
+    rec.compileStartNs = nowNs();
+    const auto& target = m.target;
+    const TileMemoryLayout layout(target);
+    rec.target.architecture = target.architecture;
+    rec.target.numIpus = target.numIpus;
+    rec.target.tilesPerIpu = target.tilesPerIpu;
+    rec.target.bytesPerTile = target.bytesPerTile;
+    rec.target.workerContexts = target.numWorkerContexts;
+    rec.target.exchangeBytesPerCycle = target.exchangeBytesPerCycle;
+    rec.target.clockHz = target.tileClockHz;
+    rec.target.regions = layout.regions();
+
+    checkMappings(m);
+    std::set<const ProgramNode*> seen;
+    for (const auto& p : programs)
+        checkProgram(m, options.graphIdentity ? options.graphIdentity : &m, *p, seen);
+
+    // Vertices of each compute set grouped by tile, in tile then vertex order.
+    out->computeSetGroups.resize(m.computeSets.size());
+    for (std::uint32_t cs = 0; cs < m.computeSets.size(); ++cs) {
+        std::vector<std::uint32_t> ids = m.computeSets[cs].vertices;
+        std::stable_sort(ids.begin(), ids.end(),
+                         [&](auto a, auto b) { return m.vertices[a].tile < m.vertices[b].tile; });
+        auto& groups = out->computeSetGroups[cs];
+        for (auto id : ids) {
+            const auto tile = static_cast<std::uint32_t>(m.vertices[id].tile);
+            if (groups.empty() || groups.back().tile != tile)
+                groups.push_back({tile, {}});
+            groups.back().vertices.push_back(id);
+        }
+        rec.computeSets.push_back({m.computeSets[cs].name, m.computeSets[cs].vertices.size()});
+    }
+
+    ProgramLowering lowering(m, costs, options.instrument, *out);
+    for (const auto& p : programs)
+        lowering.lowerEntryPoint(p);
+    const Liveness liveness = LivenessAnalysis::run(m, lowering);
+
+    const auto varTiles = recordVariables(m, liveness, rec);
+    const auto vertexData = recordVertices(m, costs, rec);
+    layoutTiles(m, costs, layout, lowering.code(), varTiles, vertexData, rec);
+    rec.compileEndNs = nowNs();
+    return out;
+}
+
+} // namespace tilescope::sim

@@ -1,0 +1,544 @@
+#include "tilescope/sim/ProgramLowering.hpp"
+
+#include "poplar/exceptions.hpp"
+
+#include <algorithm>
+
+namespace tilescope::sim {
+
+using capture::PerTile;
+using capture::ProgramKind;
+using capture::StepKind;
+
+/// Exchange and compute cost of one compute set, computed once however often it is executed.
+struct ProgramLowering::ComputeSetCost {
+    PerTile computeCycles;
+    PerTile inBytes, inRegions;   ///< remote inputs: sent plus received per tile
+    PerTile outBytes, outRegions; ///< remote outputs
+    PerTile receiveBuffer;        ///< bytes of remote inputs landing on each tile
+    bool inGlobal = false, outGlobal = false;
+    bool anyIn = false, anyOut = false;
+    std::vector<const TensorView*> reads, writes;
+};
+
+namespace {
+
+bool isControl(ProgramKind k) {
+    return k == ProgramKind::Sequence || k == ProgramKind::Repeat ||
+           k == ProgramKind::RepeatWhileTrue || k == ProgramKind::RepeatWhileFalse ||
+           k == ProgramKind::If || k == ProgramKind::Switch || k == ProgramKind::Call;
+}
+
+std::string nodeName(const ProgramNode& n) {
+    return n.name.empty() ? std::string(capture::programKindName(n.kind)) : n.name;
+}
+
+/// Calls fn(tile, count) for each run of consecutive elements of `r` on one tile.
+template <typename Fn> void forEachTileRun(const VariableInfo& var, const ElementRange& r, Fn fn) {
+    std::uint64_t i = r.begin;
+    while (i < r.end) {
+        const std::int32_t tile = var.tileOf[i];
+        std::uint64_t j = i + 1;
+        while (j < r.end && var.tileOf[j] == tile)
+            ++j;
+        fn(static_cast<std::uint32_t>(tile), j - i);
+        i = j;
+    }
+}
+
+} // namespace
+
+ProgramLowering::ProgramLowering(const GraphModel& model, const CostModel& costs, bool instrument,
+                                 CompiledGraph& out)
+    : model_(model), costs_(costs), instrument_(instrument), out_(out) {
+    code_.controlCode = zeros();
+    code_.internalExchangeCode = zeros();
+    code_.hostExchangeCode = zeros();
+    code_.globalExchangeCode = zeros();
+    code_.exchangeBuffers = zeros();
+    code_.instrumentation = zeros();
+    for (auto& b : code_.controlCode)
+        b = costs_.controlCodeBaseBytes;
+}
+
+ProgramLowering::~ProgramLowering() = default;
+
+std::uint32_t ProgramLowering::tileOf(const ElementRange& r, std::uint64_t offset) const {
+    return static_cast<std::uint32_t>(model_.variables[r.variable].tileOf[r.begin + offset]);
+}
+
+std::uint32_t ProgramLowering::newNode(const std::vector<std::uint32_t>& preds) {
+    const auto id = static_cast<std::uint32_t>(cfg_.size());
+    cfg_.emplace_back();
+    for (auto p : preds)
+        cfg_[p].successors.push_back(id);
+    return id;
+}
+
+std::uint32_t ProgramLowering::newStep(StepKind kind, std::uint32_t record, const std::string& name,
+                                       std::uint32_t pred) {
+    const auto node = newNode({pred});
+    const auto index = static_cast<std::uint32_t>(out_.records.steps.size());
+    cfg_[node].step = index;
+    capture::StepRecord s;
+    s.kind = kind;
+    s.program = record;
+    s.name = name;
+    s.exchangeBytesPerTile = zeros();
+    s.estimatedCyclesPerTile = zeros();
+    out_.records.steps.push_back(std::move(s));
+    out_.steps.emplace_back();
+    out_.records.programs[record].steps.push_back(index);
+    // Every tile runs the control program, so each step costs control code on every tile.
+    auto& codePerTile = out_.records.programs[record].codeBytesPerTile;
+    for (std::uint32_t t = 0; t < model_.target.numTiles(); ++t) {
+        code_.controlCode[t] += costs_.controlCodeBytesPerStep;
+        codePerTile[t] += costs_.controlCodeBytesPerStep;
+        if (instrument_)
+            code_.instrumentation[t] += costs_.instrumentationBytesPerStep;
+    }
+    return node;
+}
+
+void ProgramLowering::addStepCode(std::uint32_t record, PerTile& category, std::uint32_t tile,
+                                  std::uint64_t bytes) {
+    category[tile] += bytes;
+    out_.records.programs[record].codeBytesPerTile[tile] += bytes;
+}
+
+void ProgramLowering::addRead(std::uint32_t node, const TensorView& t) {
+    for (const auto& r : t.ranges)
+        cfg_[node].reads.push_back(r.variable);
+}
+
+void ProgramLowering::addWrite(std::uint32_t, const TensorView& t) {
+    for (const auto& r : t.ranges)
+        pendingWrites_[r.variable].emplace_back(r.begin, r.end);
+}
+
+void ProgramLowering::finishAccesses(std::uint32_t node) {
+    auto& n = cfg_[node];
+    // A write kills a variable only if it covers every element; partial writes keep it live.
+    for (auto& [var, ranges] : pendingWrites_) {
+        std::sort(ranges.begin(), ranges.end());
+        std::uint64_t covered = 0, reach = 0;
+        for (const auto& [b, e] : ranges) {
+            const auto from = std::max(b, reach);
+            if (e > from)
+                covered += e - from;
+            reach = std::max(reach, e);
+        }
+        if (covered >= model_.variables[var].numElements)
+            n.kills.push_back(var);
+        else
+            n.partialWrites.push_back(var);
+    }
+    pendingWrites_.clear();
+    for (auto* v : {&n.reads, &n.kills, &n.partialWrites}) {
+        std::sort(v->begin(), v->end());
+        v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+}
+
+const ProgramLowering::ComputeSetCost& ProgramLowering::computeSetCost(std::uint32_t csIndex) {
+    auto& slot = csCosts_[csIndex];
+    if (slot)
+        return *slot;
+    slot = std::make_unique<ComputeSetCost>();
+    auto& c = *slot;
+    const auto& target = model_.target;
+    c.computeCycles = c.inBytes = c.inRegions = c.outBytes = c.outRegions = c.receiveBuffer =
+        zeros();
+    const unsigned workers = target.numWorkerContexts;
+    // Per tile, the load of each worker context in thread cycles.
+    std::vector<std::vector<std::uint64_t>> load(target.numTiles());
+    for (const auto& group : out_.computeSetGroups[csIndex]) {
+        auto& w = load[group.tile];
+        w.assign(workers, 0);
+        for (auto vid : group.vertices) {
+            const auto& v = model_.vertices[vid];
+            const auto& type = model_.vertexTypes.at(v.type);
+            std::uint64_t cycles = 0;
+            if (v.perfEstimate) {
+                cycles = *v.perfEstimate;
+            } else {
+                auto est = std::find_if(model_.perfEstimators.begin(), model_.perfEstimators.end(),
+                                        [&](const auto& e) { return e.vertexType == type.name; });
+                if (est != model_.perfEstimators.end()) {
+                    cycles = est->estimate(model_, vid);
+                } else {
+                    std::uint64_t elements = 0;
+                    for (std::size_t f = 0; f < type.fields.size(); ++f)
+                        if (type.fields[f].isEdge())
+                            for (const auto& item : v.fields[f].items)
+                                elements += item ? item->numElements() : 0;
+                    cycles = costs_.defaultVertexBaseThreadCycles +
+                             costs_.defaultThreadCyclesPerElement * elements;
+                }
+            }
+            cycles += costs_.vertexLaunchThreadCycles;
+            if (type.info.isMultiVertex) {
+                for (auto& x : w)
+                    x += cycles;
+            } else {
+                *std::min_element(w.begin(), w.end()) += cycles;
+            }
+            // Remote edges become exchanges before (inputs) or after (outputs) the compute.
+            for (std::size_t f = 0; f < type.fields.size(); ++f) {
+                const auto& fd = type.fields[f];
+                if (!fd.isEdge())
+                    continue;
+                for (const auto& item : v.fields[f].items) {
+                    if (!item)
+                        continue;
+                    if (fd.reads())
+                        c.reads.push_back(&*item);
+                    if (fd.writes())
+                        c.writes.push_back(&*item);
+                    const unsigned bytes = elementSize(item->type);
+                    for (const auto& r : item->ranges) {
+                        forEachTileRun(model_.variables[r.variable], r,
+                                       [&](std::uint32_t tile, std::uint64_t n) {
+                                           if (tile == group.tile)
+                                               return;
+                                           const bool global = ipuOf(tile) != ipuOf(group.tile);
+                                           if (fd.reads()) {
+                                               c.anyIn = true;
+                                               c.inGlobal = c.inGlobal || global;
+                                               c.inBytes[tile] += n * bytes;
+                                               c.inBytes[group.tile] += n * bytes;
+                                               c.receiveBuffer[group.tile] += n * bytes;
+                                               ++c.inRegions[tile];
+                                               ++c.inRegions[group.tile];
+                                           }
+                                           if (fd.writes()) {
+                                               c.anyOut = true;
+                                               c.outGlobal = c.outGlobal || global;
+                                               c.outBytes[tile] += n * bytes;
+                                               c.outBytes[group.tile] += n * bytes;
+                                               ++c.outRegions[tile];
+                                               ++c.outRegions[group.tile];
+                                           }
+                                       });
+                    }
+                }
+            }
+        }
+        c.computeCycles[group.tile] =
+            costs_.computeSetOverheadCycles + workers * *std::max_element(w.begin(), w.end());
+    }
+    return c;
+}
+
+std::uint32_t ProgramLowering::emitExchange(std::uint32_t record, const std::string& name,
+                                            std::uint32_t pred, const PerTile& bytesPerTile,
+                                            const PerTile& regionsPerTile, bool global) {
+    const auto sync = newStep(StepKind::Sync, record, name + "/sync", pred);
+    auto& syncRec = out_.records.steps.back();
+    for (auto& c : syncRec.estimatedCyclesPerTile)
+        c = global ? costs_.externalSyncCycles : costs_.internalSyncCycles;
+    const auto node =
+        newStep(global ? StepKind::GlobalExchange : StepKind::DoExchange, record, name, sync);
+    const auto step = static_cast<std::uint32_t>(cfg_[node].step);
+    auto& rec = out_.records.steps[step];
+    auto& codeCategory = global ? code_.globalExchangeCode : code_.internalExchangeCode;
+    for (std::uint32_t t = 0; t < bytesPerTile.size(); ++t) {
+        if (bytesPerTile[t] == 0)
+            continue;
+        rec.exchangeBytesPerTile[t] = bytesPerTile[t];
+        rec.estimatedCyclesPerTile[t] =
+            costs_.exchangeCycles(model_.target, bytesPerTile[t], global);
+        addStepCode(record, codeCategory, t,
+                    costs_.exchangeCodeBaseBytes +
+                        costs_.exchangeCodeBytesPerRegion * regionsPerTile[t]);
+    }
+    return node;
+}
+
+std::uint32_t ProgramLowering::emitStreamCopy(std::uint32_t record, const std::string& name,
+                                              std::uint32_t pred, const TensorView& tensor,
+                                              bool toDevice, StepAction action,
+                                              std::uint32_t actionIndex) {
+    PerTile bytes = zeros();
+    const unsigned size = elementSize(tensor.type);
+    for (const auto& r : tensor.ranges)
+        forEachTileRun(model_.variables[r.variable], r,
+                       [&](std::uint32_t tile, std::uint64_t n) { bytes[tile] += n * size; });
+    std::uint64_t total = 0;
+    for (auto b : bytes)
+        total += b;
+    const auto sync = newStep(StepKind::Sync, record, name + "/sync", pred);
+    for (auto& c : out_.records.steps.back().estimatedCyclesPerTile)
+        c = costs_.externalSyncCycles;
+    const auto begin = newStep(StepKind::StreamCopyBegin, record, name + "/begin", sync);
+    const auto mid = newStep(StepKind::StreamCopyMid, record, name, begin);
+    const auto end = newStep(StepKind::StreamCopyEnd, record, name + "/end", mid);
+    const auto midStep = static_cast<std::uint32_t>(cfg_[mid].step);
+    const std::uint64_t transfer = costs_.streamCopyCycles(model_.target, total);
+    for (std::uint32_t t = 0; t < bytes.size(); ++t) {
+        if (bytes[t] == 0)
+            continue;
+        out_.records.steps[cfg_[begin].step].estimatedCyclesPerTile[t] =
+            costs_.streamCopyBeginEndCycles;
+        out_.records.steps[cfg_[end].step].estimatedCyclesPerTile[t] =
+            costs_.streamCopyBeginEndCycles;
+        // The host link is shared: every participating tile waits for the whole transfer.
+        out_.records.steps[midStep].estimatedCyclesPerTile[t] = transfer;
+        out_.records.steps[midStep].exchangeBytesPerTile[t] = bytes[t];
+        addStepCode(record, code_.hostExchangeCode, t, costs_.hostExchangeCodeBytes);
+    }
+    out_.steps[midStep] = {action, actionIndex};
+    if (toDevice)
+        addWrite(mid, tensor);
+    else
+        addRead(mid, tensor);
+    finishAccesses(mid);
+    for (const auto& r : tensor.ranges)
+        streamed_.push_back(r.variable);
+    return end;
+}
+
+void ProgramLowering::lowerEntryPoint(const ProgramNodePtr& program) {
+    const auto entry = newNode({});
+    entryNodes_.push_back(entry);
+    lower(*program, {entry}, UINT32_MAX);
+    out_.records.entryPoints.push_back(
+        {"program " + std::to_string(out_.records.entryPoints.size()),
+         lowered_.at(program.get()).record});
+    out_.entryPoints.push_back(program);
+}
+
+std::vector<std::uint32_t> ProgramLowering::lower(const ProgramNode& n,
+                                                  const std::vector<std::uint32_t>& preds,
+                                                  std::uint32_t parentRecord) {
+    // A program object added in several places is lowered once; later uses jump to it, as
+    // Poplar reuses (outlines) identical code.
+    if (auto it = lowered_.find(&n); it != lowered_.end()) {
+        for (auto p : preds)
+            cfg_[p].successors.push_back(it->second.entry);
+        return it->second.exits;
+    }
+    const auto record = static_cast<std::uint32_t>(out_.records.programs.size());
+    {
+        capture::ProgramNodeRecord rec;
+        rec.id = record;
+        rec.kind = n.kind;
+        rec.name = nodeName(n);
+        rec.codeBytesPerTile = zeros();
+        if (n.kind == ProgramKind::Repeat)
+            rec.repeatCount = static_cast<std::int64_t>(n.repeatCount);
+        if (n.kind == ProgramKind::Call)
+            rec.callee = n.function;
+        out_.records.programs.push_back(std::move(rec));
+        if (parentRecord != UINT32_MAX)
+            out_.records.programs[parentRecord].children.push_back(record);
+    }
+    const auto entry = newNode(preds);
+    lowered_[&n] = {entry, {}, record};
+    if (isControl(n.kind) && n.kind != ProgramKind::Sequence)
+        for (std::uint32_t t = 0; t < model_.target.numTiles(); ++t) {
+            code_.controlCode[t] += costs_.controlCodeBytesPerBranch;
+            out_.records.programs[record].codeBytesPerTile[t] += costs_.controlCodeBytesPerBranch;
+        }
+
+    std::vector<std::uint32_t> exits;
+    switch (n.kind) {
+    case ProgramKind::Sequence: {
+        exits = {entry};
+        for (const auto& c : n.children)
+            exits = lower(*c, exits, record);
+        break;
+    }
+    case ProgramKind::Repeat: {
+        // Body exits loop back to the head; with a zero trip count the body is skipped.
+        auto bodyExits = lower(*n.children[0], {entry}, record);
+        for (auto e : bodyExits)
+            cfg_[e].successors.push_back(entry);
+        exits = n.repeatCount == 0 ? std::vector<std::uint32_t>{entry} : bodyExits;
+        break;
+    }
+    case ProgramKind::RepeatWhileTrue:
+    case ProgramKind::RepeatWhileFalse: {
+        auto condExits = lower(*n.children[0], {entry}, record);
+        const auto test = newNode(condExits);
+        addRead(test, *n.predicate);
+        finishAccesses(test);
+        auto bodyExits = lower(*n.children[1], {test}, record);
+        for (auto e : bodyExits)
+            cfg_[e].successors.push_back(entry);
+        exits = {test};
+        break;
+    }
+    case ProgramKind::If:
+    case ProgramKind::Switch: {
+        addRead(entry, *n.predicate);
+        finishAccesses(entry);
+        for (const auto& c : n.children) {
+            auto e = lower(*c, {entry}, record);
+            exits.insert(exits.end(), e.begin(), e.end());
+        }
+        if (n.children.empty())
+            exits = {entry};
+        break;
+    }
+    case ProgramKind::Call: {
+        auto it = functions_.find(n.function);
+        if (it == functions_.end()) {
+            const auto fentry = newNode({});
+            const auto& fn = model_.functions[n.function];
+            auto fexits = lower(*fn.body, {fentry}, UINT32_MAX);
+            out_.records.functions.push_back({fn.name, lowered_.at(fn.body.get()).record});
+            it = functions_.emplace(n.function, Lowered{fentry, fexits, 0}).first;
+        }
+        cfg_[entry].successors.push_back(it->second.entry);
+        exits = it->second.exits;
+        break;
+    }
+    default:
+        exits = lowerLeaf(n, record, entry);
+        break;
+    }
+    lowered_[&n].exits = exits;
+    return exits;
+}
+
+std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std::uint32_t record,
+                                                      std::uint32_t entry) {
+    std::vector<std::uint32_t> steps;
+    auto stepsSince = [&](std::size_t before) {
+        for (auto s = before; s < out_.records.steps.size(); ++s)
+            steps.push_back(static_cast<std::uint32_t>(s));
+    };
+    const std::size_t before = out_.records.steps.size();
+    std::uint32_t last = entry;
+    switch (n.kind) {
+    case ProgramKind::Execute: {
+        const auto& cost = computeSetCost(n.computeSet);
+        const auto& csName = model_.computeSets[n.computeSet].name;
+        out_.records.programs[record].computeSet = n.computeSet;
+        if (cost.anyIn) {
+            last = emitExchange(record, csName + "/exchange", last, cost.inBytes, cost.inRegions,
+                                cost.inGlobal);
+            for (const auto* t : cost.reads)
+                addRead(last, *t);
+            finishAccesses(last);
+            for (std::size_t t = 0; t < cost.receiveBuffer.size(); ++t)
+                code_.exchangeBuffers[t] =
+                    std::max(code_.exchangeBuffers[t], cost.receiveBuffer[t]);
+        }
+        last = newStep(StepKind::OnTileExecute, record, csName, last);
+        const auto step = static_cast<std::uint32_t>(cfg_[last].step);
+        out_.records.steps[step].computeSet = n.computeSet;
+        out_.records.steps[step].estimatedCyclesPerTile = cost.computeCycles;
+        out_.steps[step] = {StepAction::RunComputeSet, n.computeSet};
+        for (const auto* t : cost.reads)
+            addRead(last, *t);
+        for (const auto* t : cost.writes)
+            addWrite(last, *t);
+        finishAccesses(last);
+        if (cost.anyOut)
+            last = emitExchange(record, csName + "/exchange-out", last, cost.outBytes,
+                                cost.outRegions, cost.outGlobal);
+        break;
+    }
+    case ProgramKind::Copy: {
+        const TensorView& src = *n.source;
+        const TensorView& dst = *n.destination;
+        const unsigned size = elementSize(src.type);
+        PerTile onTile = zeros(), remote = zeros(), regions = zeros();
+        bool anyRemote = false, global = false;
+        // Walk both views in lockstep, element by element.
+        std::size_t si = 0, di = 0;
+        std::uint64_t so = 0, doff = 0;
+        std::uint32_t prevFrom = UINT32_MAX, prevTo = UINT32_MAX;
+        while (si < src.ranges.size() && di < dst.ranges.size()) {
+            const auto from = tileOf(src.ranges[si], so);
+            const auto to = tileOf(dst.ranges[di], doff);
+            if (from == to) {
+                onTile[from] += size;
+            } else {
+                anyRemote = true;
+                global = global || ipuOf(from) != ipuOf(to);
+                remote[from] += size;
+                remote[to] += size;
+                if (from != prevFrom || to != prevTo) {
+                    ++regions[from];
+                    ++regions[to];
+                }
+            }
+            prevFrom = from;
+            prevTo = to;
+            if (++so == src.ranges[si].size()) {
+                ++si;
+                so = 0;
+            }
+            if (++doff == dst.ranges[di].size()) {
+                ++di;
+                doff = 0;
+            }
+        }
+        const auto action = static_cast<std::uint32_t>(out_.copies.size());
+        out_.copies.push_back({src, dst});
+        const std::string name = nodeName(n);
+        if (anyRemote) {
+            last = emitExchange(record, name, last, remote, regions, global);
+            addRead(last, src);
+        }
+        bool anyOnTile = std::any_of(onTile.begin(), onTile.end(), [](auto b) { return b > 0; });
+        if (anyOnTile || !anyRemote) {
+            if (anyRemote)
+                finishAccesses(last);
+            last = newStep(StepKind::OnTileExecute, record, name, last);
+            auto& rec = out_.records.steps.back();
+            for (std::size_t t = 0; t < onTile.size(); ++t)
+                if (onTile[t])
+                    rec.estimatedCyclesPerTile[t] =
+                        costs_.computeSetOverheadCycles +
+                        model_.target.numWorkerContexts *
+                            ((onTile[t] + costs_.copyBytesPerThreadCycle - 1) /
+                             costs_.copyBytesPerThreadCycle);
+            addRead(last, src);
+        }
+        addWrite(last, dst);
+        finishAccesses(last);
+        out_.steps[cfg_[last].step] = {StepAction::Copy, action};
+        break;
+    }
+    case ProgramKind::StreamCopy: {
+        const auto& stream = model_.streams[n.stream];
+        const auto action = static_cast<std::uint32_t>(out_.streamCopies.size());
+        const TensorView& t = stream.hostToDevice ? *n.destination : *n.source;
+        out_.streamCopies.push_back({n.stream, t});
+        last = emitStreamCopy(
+            record, stream.handle, last, t, stream.hostToDevice,
+            stream.hostToDevice ? StepAction::StreamToDevice : StepAction::StreamToHost, action);
+        break;
+    }
+    case ProgramKind::PrintTensor: {
+        const auto action = static_cast<std::uint32_t>(out_.prints.size());
+        out_.prints.push_back({n.title, *n.source});
+        last = emitStreamCopy(record, "PrintTensor/" + n.title, last, *n.source, false,
+                              StepAction::Print, action);
+        break;
+    }
+    case ProgramKind::Sync: {
+        last = newStep(StepKind::Sync, record, nodeName(n), last);
+        for (auto& c : out_.records.steps.back().estimatedCyclesPerTile)
+            c = n.globalSync ? costs_.externalSyncCycles : costs_.internalSyncCycles;
+        break;
+    }
+    case ProgramKind::WriteUndef: {
+        // No code: the variable's old contents are dead from here.
+        addWrite(entry, *n.destination);
+        finishAccesses(entry);
+        break;
+    }
+    default:
+        break;
+    }
+    stepsSince(before);
+    out_.stepsOfNode[&n] = steps;
+    return {last};
+}
+
+} // namespace tilescope::sim

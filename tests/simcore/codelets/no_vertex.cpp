@@ -1,0 +1,4 @@
+// A file without vertex classes.
+int helper(int x) {
+    return x + 1;
+}

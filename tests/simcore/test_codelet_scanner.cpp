@@ -1,0 +1,47 @@
+// The scanner that finds vertex classes and members in unchanged codelet source.
+
+#include <catch2/catch.hpp>
+#include <tilescope/sim/CodeletSourceScanner.hpp>
+
+using tilescope::sim::scanVertexClasses;
+
+TEST_CASE("the scanner finds vertex classes and their members", "[codelets]") {
+    const auto classes = scanVertexClasses(R"(
+#include <poplar/Vertex.hpp>
+#define MACRO class Hidden : public Vertex { Input<int> x; };
+using namespace poplar;
+// class InComment : public Vertex {};
+const char* s = "class InString : public Vertex {};";
+class A : public Vertex {
+public:
+  Input<Vector<float, VectorLayout::ONE_PTR, 8>> in;
+  Output<float> out;
+  float a = 1.0f, b;
+  Vector<Input<Vector<half>>> lists;
+  static constexpr unsigned kConst = 3;
+  using T = float;
+  enum class Mode { X, Y } mode;
+  struct Helper { int h; };
+  A() = default;
+  bool compute() { if (in.size() > 0) { *out = in[0]; } return true; }
+  int f(int x) const;
+private:
+  int counter{0};
+};
+namespace ns { namespace inner {
+struct B final : public poplar::MultiVertex { InOut<int> x; bool compute(unsigned) { return true; } };
+} }
+class NotVertex : public Base { Input<int> y; };
+template <typename T> class C : public Vertex { Input<T> t; };
+class Fwd;
+)");
+    REQUIRE(classes.size() == 3);
+    CHECK(classes[0].qualifiedName == "A");
+    CHECK(classes[0].members ==
+          std::vector<std::string>{"in", "out", "a", "b", "lists", "counter"});
+    CHECK_FALSE(classes[0].isTemplate);
+    CHECK(classes[1].qualifiedName == "ns::inner::B");
+    CHECK(classes[1].members == std::vector<std::string>{"x"});
+    CHECK(classes[2].qualifiedName == "C");
+    CHECK(classes[2].isTemplate);
+}
