@@ -8,13 +8,12 @@ namespace tilescope::report::detail {
 
 void buildLivenessPyramid(sql::Database& db, std::string_view schema) {
     db.exec(fmt::format("DELETE FROM {}.liveness_lod", schema));
-    db.exec(fmt::format(
-        "INSERT INTO {0}.liveness_lod SELECT 0, id / {1}, min(id), max(id), "
-        "min(not_always_live_bytes), max(not_always_live_bytes), "
-        "max(max_tile_not_always_live_bytes) FROM main.step GROUP BY id / {1}",
-        schema, Schema::kLivenessLodBaseSteps));
-    auto count = db.prepare(fmt::format("SELECT count(*) FROM {}.liveness_lod WHERE level = ?",
-                                        schema));
+    db.exec(fmt::format("INSERT INTO {0}.liveness_lod SELECT 0, id / {1}, min(id), max(id), "
+                        "min(not_always_live_bytes), max(not_always_live_bytes), "
+                        "max(max_tile_not_always_live_bytes) FROM main.step GROUP BY id / {1}",
+                        schema, Schema::kLivenessLodBaseSteps));
+    auto count =
+        db.prepare(fmt::format("SELECT count(*) FROM {}.liveness_lod WHERE level = ?", schema));
     for (int level = 0; level < 30; ++level) {
         count.bind(1, level);
         count.step();

@@ -1,7 +1,7 @@
 // Schema of profile.pop, version 1. Units: bytes, cycles, nanoseconds since the Unix epoch (host
-// times). Per-tile columns are TileSeries blobs indexed by global tile (ipu * tiles_per_ipu + tile).
-// Every statement here is compared verbatim with sqlite_schema when a file is opened: change a
-// statement only together with a version bump and a migration (see SchemaMigration.cpp).
+// times). Per-tile columns are TileSeries blobs indexed by global tile (ipu * tiles_per_ipu +
+// tile). Every statement here is compared verbatim with sqlite_schema when a file is opened: change
+// a statement only together with a version bump and a migration (see SchemaMigration.cpp).
 
 #include "tilescope/report/Schema.hpp"
 
@@ -134,8 +134,8 @@ constexpr SchemaObject kHostTrace[] = {
      "channel_id INTEGER NOT NULL, name_id INTEGER NOT NULL, kind INTEGER NOT NULL, "
      "start_ns INTEGER NOT NULL, end_ns INTEGER, depth INTEGER NOT NULL)",
      false},
-    {"index", "event_by_track",
-     "CREATE INDEX event_by_track ON event(thread_id, depth, start_ns)", true},
+    {"index", "event_by_track", "CREATE INDEX event_by_track ON event(thread_id, depth, start_ns)",
+     true},
     {"table", "event_lod",
      "CREATE TABLE event_lod(thread_id INTEGER NOT NULL, depth INTEGER NOT NULL, "
      "level INTEGER NOT NULL, bucket INTEGER NOT NULL, events INTEGER NOT NULL, "
@@ -154,8 +154,7 @@ constexpr SchemaObject kHostTrace[] = {
      "CREATE TABLE sample(id INTEGER PRIMARY KEY, series_id INTEGER NOT NULL, "
      "t_ns INTEGER NOT NULL, value REAL NOT NULL)",
      false},
-    {"index", "sample_by_series", "CREATE INDEX sample_by_series ON sample(series_id, t_ns)",
-     true},
+    {"index", "sample_by_series", "CREATE INDEX sample_by_series ON sample(series_id, t_ns)", true},
     {"table", "sample_lod",
      "CREATE TABLE sample_lod(series_id INTEGER NOT NULL, level INTEGER NOT NULL, "
      "bucket INTEGER NOT NULL, samples INTEGER NOT NULL, min_value REAL NOT NULL, "
@@ -166,7 +165,11 @@ constexpr SchemaObject kHostTrace[] = {
 
 } // namespace
 
-std::span<const SchemaObject> Schema::profile() { return kProfile; }
-std::span<const SchemaObject> Schema::hostTrace() { return kHostTrace; }
+std::span<const SchemaObject> Schema::profile() {
+    return kProfile;
+}
+std::span<const SchemaObject> Schema::hostTrace() {
+    return kHostTrace;
+}
 
 } // namespace tilescope::report

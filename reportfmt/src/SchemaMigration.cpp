@@ -8,7 +8,8 @@ namespace tilescope::report::migration {
 
 std::vector<SchemaObject> schemaOf(FileKind kind, int version) {
     std::vector<SchemaObject> out;
-    for (const SchemaObject& o : kind == FileKind::Profile ? Schema::profile() : Schema::hostTrace())
+    for (const SchemaObject& o :
+         kind == FileKind::Profile ? Schema::profile() : Schema::hostTrace())
         if (o.sinceVersion <= version)
             out.push_back(o);
     return out;

@@ -2,9 +2,8 @@
 
 #include "tilescope/report/HostTraceWriter.hpp"
 
-#include <fmt/format.h>
-
 #include <array>
+#include <fmt/format.h>
 #include <random>
 
 namespace tilescope::report {
@@ -74,12 +73,14 @@ void writeSyntheticHostTrace(const std::filesystem::path& path, const SyntheticS
             w.addEvent(thread, chPoplar, name, start, end, 0);
             ++written;
             for (std::size_t k = 0; k < mids.size() && written < spec.hostEvents; ++k) {
-                w.addEvent(thread, chEngine, middle[static_cast<std::size_t>((f + k) % middle.size())],
-                           mids[k][0], mids[k][1], 1);
+                w.addEvent(thread, chEngine,
+                           middle[static_cast<std::size_t>((f + k) % middle.size())], mids[k][0],
+                           mids[k][1], 1);
                 ++written;
                 if (written < spec.hostEvents) {
-                    w.addEvent(thread, chUser, leaf[static_cast<std::size_t>((f + k) % leaf.size())],
-                               mids[k][2], mids[k][3], 2);
+                    w.addEvent(thread, chUser,
+                               leaf[static_cast<std::size_t>((f + k) % leaf.size())], mids[k][2],
+                               mids[k][3], 2);
                     ++written;
                 }
             }
@@ -92,8 +93,8 @@ void writeSyntheticHostTrace(const std::filesystem::path& path, const SyntheticS
             }
             now = end + uniform(1'000, 50'000);
             if (progress && (written & 0xfffff) < kEventsPerFrame)
-                progress(0.9 + 0.1 * static_cast<double>(written) /
-                                   static_cast<double>(spec.hostEvents));
+                progress(0.9 +
+                         0.1 * static_cast<double>(written) / static_cast<double>(spec.hostEvents));
         }
     }
     w.close();

@@ -1,15 +1,14 @@
 #include "tilescope/report/SyntheticReport.hpp"
 
+#include "SyntheticHostTrace.hpp"
 #include "tilescope/report/HostTraceWriter.hpp"
 #include "tilescope/report/ProfileWriter.hpp"
-#include "SyntheticHostTrace.hpp"
 #include "tilescope/report/TileSeries.hpp"
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <fmt/format.h>
 #include <random>
 #include <stdexcept>
 
@@ -167,10 +166,10 @@ public:
 
     void build() {
         writer_.setMetadata("engine_name", "synthetic");
-        writer_.setMetadata("command_line", fmt::format("tilescope-cli synth --ipus {} "
-                                                        "--tiles-per-ipu {} --steps {} --seed {}",
-                                                        spec_.ipus, spec_.tilesPerIpu,
-                                                        spec_.steps, spec_.seed));
+        writer_.setMetadata("command_line",
+                            fmt::format("tilescope-cli synth --ipus {} "
+                                        "--tiles-per-ipu {} --steps {} --seed {}",
+                                        spec_.ipus, spec_.tilesPerIpu, spec_.steps, spec_.seed));
         writer_.setMetadata("poplar_version", "TileScope synthetic 0.1.0");
         writer_.setEngineOptions({{"autoReport.all", "true", "api", true},
                                   {"autoReport.directory", "./report", "api", true},
@@ -216,7 +215,8 @@ private:
     }
 
     // Adds one leaf program and its lowered steps; returns the steps' cycles for the runs.
-    void addLeaf(Layer& layer, std::int64_t position, const std::string& kind, std::uint64_t& left) {
+    void addLeaf(Layer& layer, std::int64_t position, const std::string& kind,
+                 std::uint64_t& left) {
         auto& L = layer;
         ProgramRecord p;
         p.parentId = L.programId;
@@ -239,7 +239,8 @@ private:
             vi.count = cs.numVertices;
             vi.perTileEncoded = TileSeries::encodeRuns(rangeRuns(range, tiles_, perTile, perTile));
             writer_.addVertexInstances(vi);
-            vertexState_.add(range, static_cast<std::int64_t>(perTile * kVertexKinds[vt].stateBytes));
+            vertexState_.add(range,
+                             static_cast<std::int64_t>(perTile * kVertexKinds[vt].stateBytes));
             vertexCount_.add(range, static_cast<std::int64_t>(perTile));
             vertexPresence_[vt].add(range, 1);
             cycles = uniform(200, 6000);
@@ -280,9 +281,9 @@ private:
             s.programId = programId;
             s.kind = sk;
             s.computeSetId = p.computeSetId;
-            s.exchangeBytes = mid ? exchangeBytes : (sk == "DoExchange" || sk == "GlobalExchange"
-                                                         ? exchangeBytes
-                                                         : 0);
+            s.exchangeBytes =
+                mid ? exchangeBytes
+                    : (sk == "DoExchange" || sk == "GlobalExchange" ? exchangeBytes : 0);
             s.estimatedCycles = std::max(c, cLast);
             s.estimatedPerTileEncoded = TileSeries::encodeRuns(rangeRuns(range, tiles_, c, cLast));
             GeneratedStep g;
@@ -348,13 +349,15 @@ private:
             left -= layerSteps;
             layer.lastStep = static_cast<std::int64_t>(steps_.size()) - 1;
             layerCover_.add(layer.tiles, 1);
-            report(0.3 * static_cast<double>(spec_.steps - left) / static_cast<double>(spec_.steps));
+            report(0.3 * static_cast<double>(spec_.steps - left) /
+                   static_cast<double>(spec_.steps));
         }
     }
 
     void writeVariables() {
-        const std::uint64_t wanted =
-            spec_.variables ? spec_.variables : std::clamp<std::uint64_t>(spec_.steps / 2, 8, 20000);
+        const std::uint64_t wanted = spec_.variables
+                                         ? spec_.variables
+                                         : std::clamp<std::uint64_t>(spec_.steps / 2, 8, 20000);
         const std::uint64_t alwaysLive = std::max<std::uint64_t>(1, wanted / 4);
         const std::uint64_t temporaries = std::max<std::uint64_t>(1, wanted - alwaysLive);
         const double capacity = static_cast<double>(target_.bytesPerTile);
@@ -369,13 +372,13 @@ private:
             weights.push_back(p);
         }
         const PerTile raw = rawWeights.values();
-        const double weightScale =
-            budgets_.alwaysLive * capacity / static_cast<double>(*std::max_element(raw.begin(), raw.end()));
+        const double weightScale = budgets_.alwaysLive * capacity /
+                                   static_cast<double>(*std::max_element(raw.begin(), raw.end()));
         RangeAccumulator alwaysLiveBytes(tiles_);
         for (std::size_t i = 0; i < weights.size(); ++i) {
             const Layer& L = layers_[weights[i].layer];
-            const std::uint64_t perTile =
-                std::max<std::uint64_t>(8, static_cast<std::uint64_t>(weights[i].raw * weightScale) / 8 * 8);
+            const std::uint64_t perTile = std::max<std::uint64_t>(
+                8, static_cast<std::uint64_t>(weights[i].raw * weightScale) / 8 * 8);
             addVariable(fmt::format("{}/weights{}", L.name, i), L.tiles, perTile, true, 0, 0);
             alwaysLiveBytes.add(L.tiles, static_cast<std::int64_t>(perTile));
         }
@@ -394,8 +397,8 @@ private:
         for (std::uint64_t i = 0; i < temporaries; ++i) {
             const auto l = static_cast<std::size_t>(uniform(0, layers_.size() - 1));
             const Layer& L = layers_[l];
-            const auto a = static_cast<std::int64_t>(uniform(static_cast<std::uint64_t>(L.firstStep),
-                                                             static_cast<std::uint64_t>(L.lastStep)));
+            const auto a = static_cast<std::int64_t>(uniform(
+                static_cast<std::uint64_t>(L.firstStep), static_cast<std::uint64_t>(L.lastStep)));
             const auto b = static_cast<std::int64_t>(
                 uniform(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(L.lastStep)));
             byLayer[l].push_back({l, uniform(64, 2048), a, b});
@@ -403,14 +406,16 @@ private:
         std::uint64_t worstRawPeak = 1;
         for (std::size_t l = 0; l < layers_.size(); ++l)
             worstRawPeak = std::max(worstRawPeak, layerPeak(byLayer[l]));
-        const double tempScale = budgets_.notAlwaysLive * capacity / static_cast<double>(worstRawPeak);
+        const double tempScale =
+            budgets_.notAlwaysLive * capacity / static_cast<double>(worstRawPeak);
 
         std::vector<std::uint64_t> liveAtStep(steps_.size(), 0); // per tile, within the layer range
         std::vector<std::uint64_t> layerPeakBytes(layers_.size(), 0);
         for (std::size_t l = 0; l < layers_.size(); ++l) {
             const Layer& L = layers_[l];
             for (auto& p : byLayer[l]) {
-                p.raw = std::max<std::uint64_t>(8, static_cast<std::uint64_t>(p.raw * tempScale) / 8 * 8);
+                p.raw = std::max<std::uint64_t>(8, static_cast<std::uint64_t>(p.raw * tempScale) /
+                                                       8 * 8);
                 addVariable(fmt::format("{}/tmp{}", L.name, variableCount_), L.tiles, p.raw, false,
                             p.first, p.last);
                 for (std::int64_t s = p.first; s <= p.last; ++s)
@@ -464,8 +469,8 @@ private:
         const std::uint64_t typeSize = v.elementType == "float" ? 4 : 2;
         v.bytes = perTile * r.count;
         v.numElements = v.bytes / typeSize;
-        v.categoryId = memoryCategoryId(alwaysLive ? "always_live_variables"
-                                                   : "not_always_live_variables");
+        v.categoryId =
+            memoryCategoryId(alwaysLive ? "always_live_variables" : "not_always_live_variables");
         v.regionId = 2;
         v.alwaysLive = alwaysLive;
         if (!alwaysLive) {
@@ -492,16 +497,20 @@ private:
         for (std::uint64_t t = 0; t < tiles_; ++t)
             any[t] = cover[t] ? 1 : 0;
 
-        auto scaledByCount = [&](const PerTile& counts, double budget) { return scaleTo(counts, budget * cap); };
+        auto scaledByCount = [&](const PerTile& counts, double budget) {
+            return scaleTo(counts, budget * cap);
+        };
         std::vector<std::pair<std::string, PerTile>> low = {
             {"vertex_code", scaleTo(codeRaw.values(), budgets_.vertexCode * cap)},
             {"vertex_state", scaleTo(vertexState_.values(), budgets_.vertexState * cap)},
             {"vertex_descriptors", scaledByCount(vertexCount, budgets_.descriptors)},
             {"vertex_field_data", scaledByCount(vertexCount, budgets_.fieldData)},
             {"control_code", scaledByCount(cover, budgets_.controlCode)},
-            {"internal_exchange_code", scaledByCount(internalExchange_.values(), budgets_.internalExchange)},
+            {"internal_exchange_code",
+             scaledByCount(internalExchange_.values(), budgets_.internalExchange)},
             {"host_exchange_code", scaledByCount(hostExchange_.values(), budgets_.hostExchange)},
-            {"global_exchange_code", scaledByCount(globalExchange_.values(), budgets_.globalExchange)},
+            {"global_exchange_code",
+             scaledByCount(globalExchange_.values(), budgets_.globalExchange)},
             {"exchange_buffers", scaledByCount(any, budgets_.exchangeBuffers)},
             {"stack", scaledByCount(any, budgets_.stack)},
         };
@@ -516,10 +525,14 @@ private:
         writer_.setTileMemory("not_always_live_variables", "interleaved", notAlwaysLivePeak_);
         writer_.setTileMemory("constants", "interleaved", constants);
         for (std::uint64_t t = 0; t < tiles_; ++t) {
-            lowGap[t] = static_cast<std::uint64_t>(static_cast<double>(lowGap[t]) * budgets_.gapFraction) / 4 * 4;
-            highGap[t] = static_cast<std::uint64_t>(
-                             static_cast<double>(alwaysLive_[t] + notAlwaysLivePeak_[t] + constants[t]) *
-                             budgets_.gapFraction) / 4 * 4;
+            lowGap[t] =
+                static_cast<std::uint64_t>(static_cast<double>(lowGap[t]) * budgets_.gapFraction) /
+                4 * 4;
+            highGap[t] =
+                static_cast<std::uint64_t>(
+                    static_cast<double>(alwaysLive_[t] + notAlwaysLivePeak_[t] + constants[t]) *
+                    budgets_.gapFraction) /
+                4 * 4;
         }
         writer_.setTileMemory("gap", "non_interleaved", lowGap);
         writer_.setTileMemory("gap", "interleaved", highGap);
@@ -527,7 +540,8 @@ private:
     }
 
     void writeRuns() {
-        const std::int64_t base = 1'780'000'000'000'000'000; // fixed epoch keeps output deterministic
+        const std::int64_t base =
+            1'780'000'000'000'000'000; // fixed epoch keeps output deterministic
         std::int64_t hostNs = base;
         const double nsPerCycle = 1e9 / target_.clockHz;
         for (std::uint32_t r = 0; r < spec_.runs; ++r) {
@@ -546,8 +560,9 @@ private:
                 writer_.addRunStep(rs);
                 cycle += g.cycles;
                 if ((i & 0xffff) == 0)
-                    report(0.5 + 0.4 * (r + static_cast<double>(i) / static_cast<double>(steps_.size())) /
-                                     spec_.runs);
+                    report(0.5 +
+                           0.4 * (r + static_cast<double>(i) / static_cast<double>(steps_.size())) /
+                               spec_.runs);
             }
             hostNs += static_cast<std::int64_t>(static_cast<double>(cycle) * nsPerCycle) + 50'000;
             writer_.endRun(hostNs);
@@ -578,8 +593,7 @@ private:
 
 } // namespace
 
-SyntheticOutput generateSyntheticReport(const std::filesystem::path& dir,
-                                        const SyntheticSpec& spec,
+SyntheticOutput generateSyntheticReport(const std::filesystem::path& dir, const SyntheticSpec& spec,
                                         const std::function<void(double)>& progress) {
     validate(spec);
     SyntheticOutput out;

@@ -7,7 +7,6 @@
 #include "tilescope/report/SyntheticReport.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -82,8 +81,8 @@ TEST_CASE("a format-v1 profile opens through the v2 reader without being modifie
         const auto level0 = old.livenessLod(0, 0, 1 << 30);
         REQUIRE_FALSE(level0.empty());
         // The pyramid agrees with the steps it summarises.
-        const auto steps = old.steps(level0[0].firstStep,
-                                     level0[0].lastStep - level0[0].firstStep + 1);
+        const auto steps =
+            old.steps(level0[0].firstStep, level0[0].lastStep - level0[0].firstStep + 1);
         std::uint64_t maxNal = 0;
         for (const auto& s : steps)
             maxNal = std::max(maxNal, s.notAlwaysLiveBytes);

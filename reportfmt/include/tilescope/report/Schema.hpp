@@ -7,17 +7,17 @@
 namespace tilescope::report {
 
 /// The two file kinds of the format and their schema versions. Each file records its kind in
-/// `metadata('format')` and its version in both `PRAGMA user_version` and `metadata('format_version')`.
-/// A reader opens files of its version and older (older ones through read-only migrations into the
-/// connection's temp schema) and refuses newer ones.
+/// `metadata('format')` and its version in both `PRAGMA user_version` and
+/// `metadata('format_version')`. A reader opens files of its version and older (older ones through
+/// read-only migrations into the connection's temp schema) and refuses newer ones.
 enum class FileKind { Profile, HostTrace };
 
 struct SchemaObject {
     std::string_view type; // "table" or "index"
     std::string_view name;
-    std::string_view sql;  // exact CREATE statement, as SQLite stores it in sqlite_schema
-    bool createdAtClose;   // indexes built when the writer finishes; absent in a killed writer's file
-    int sinceVersion = 1;  // first format version that has the object
+    std::string_view sql; // exact CREATE statement, as SQLite stores it in sqlite_schema
+    bool createdAtClose; // indexes built when the writer finishes; absent in a killed writer's file
+    int sinceVersion = 1; // first format version that has the object
 };
 
 struct Schema {

@@ -17,13 +17,13 @@ struct SyntheticSpec {
     std::uint32_t ipus = 1;
     std::uint32_t tilesPerIpu = 1472;
     std::string ipuVersion = "ipu2";
-    std::uint64_t steps = 2000;       ///< lowered program steps executed per run
+    std::uint64_t steps = 2000; ///< lowered program steps executed per run
     std::uint32_t runs = 2;
-    std::uint64_t variables = 0;      ///< 0: chosen from the step count
-    std::uint64_t hostEvents = 0;     ///< events in the host trace (0: no .pvti file)
+    std::uint64_t variables = 0;  ///< 0: chosen from the step count
+    std::uint64_t hostEvents = 0; ///< events in the host trace (0: no .pvti file)
     std::uint32_t hostThreads = 8;
-    bool perTileCycles = true;        ///< store per-tile cycles of every executed step
-    bool outOfMemory = false;         ///< make some tiles exceed their memory
+    bool perTileCycles = true; ///< store per-tile cycles of every executed step
+    bool outOfMemory = false;  ///< make some tiles exceed their memory
     std::uint64_t seed = 1;
 };
 
