@@ -163,7 +163,8 @@ void ProfileCapture::writeCompilation(const CompileRecords& r) {
             w.addStep(rec);
         }
 
-        for (const auto& v : r.variables) {
+        const std::vector<VariableRecord> none;
+        for (const auto& v : settings_.variables ? r.variables : none) {
             report::VariableRecord rec;
             rec.name = v.name;
             rec.elementType = v.elementType;

@@ -2,14 +2,23 @@
 
 #include "NumberFormat.hpp"
 #include "poplar/exceptions.hpp"
+#include "pvti/pvti.hpp"
+#include "tilescope/capture/HostTracer.hpp"
+#include "tilescope/capture/ProfileCapture.hpp"
 #include "tilescope/sim/BspEngine.hpp"
 #include "tilescope/sim/EngineOptions.hpp"
 #include "tilescope/sim/GraphCompiler.hpp"
 #include "tilescope/sim/ProfileSummary.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <mutex>
+#include <unistd.h>
 
 namespace poplar {
 
@@ -46,10 +55,51 @@ graph_memory_allocation_error outOfMemoryError(const tilescope::capture::Compile
         worst, excess);
 }
 
+// The simulator's own host-trace channels (pvti): compilation, and the engine's work at run time.
+pvti::TraceChannel compileChannel = {"poplar"};
+pvti::TraceChannel engineChannel = {"engine"};
+
+std::string commandLine() {
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (char& c : all)
+        if (c == '\0')
+            c = ' ';
+    while (!all.empty() && all.back() == ' ')
+        all.pop_back();
+    return all;
+}
+
+double residentBytes() {
+    std::ifstream statm("/proc/self/statm");
+    double pages = 0, resident = 0;
+    statm >> pages >> resident;
+    return resident * static_cast<double>(::sysconf(_SC_PAGESIZE));
+}
+
+// Engines that write reports in this process, to give each after the first its own subfolder.
+std::atomic<int> reportingEngines{0};
+
+// With autoReport on and PVTI_OPTIONS unset, the host trace of the process goes beside the
+// reports, so a captured run has both halves of its timeline.
+void traceBesideReports(const std::filesystem::path& directory) {
+    static std::once_flag once;
+    std::call_once(once, [&] {
+        if (std::getenv("PVTI_OPTIONS") || tilescope::capture::HostTracer::instance().enabled())
+            return;
+        tilescope::capture::TraceOptions o;
+        o.enable = true;
+        o.directory = directory;
+        tilescope::capture::HostTracer::restart(o);
+    });
+}
+
 } // namespace
 
 struct Engine::Impl {
-    sim::EngineOptions options;
+    tilescope::capture::EngineOptions options;
+    std::unique_ptr<tilescope::capture::ProfileCapture> capture;
+    std::unique_ptr<pvti::Series> hostMemory;
     std::shared_ptr<const sim::CompiledGraph> compiled;
     std::unique_ptr<sim::BspEngine> bsp;
     std::ostream* print = &std::cout;
@@ -60,7 +110,10 @@ Engine::Engine(const Graph& graph, ArrayRef<program::Program> programs, const Op
                ProgressFunc progressCallBack)
     : impl_(std::make_unique<Impl>()) {
     std::vector<std::pair<std::string, std::string>> api(options.begin(), options.end());
-    impl_->options = sim::EngineOptions::parse(api, std::getenv("POPLAR_ENGINE_OPTIONS"));
+    impl_->options = sim::parseEngineOptions(api, std::getenv("POPLAR_ENGINE_OPTIONS"));
+    if (impl_->options.autoReport())
+        startCapture();
+    pvti::Tracepoint construct(&compileChannel, "Engine::Engine");
     if (programs.empty())
         throw poplar_error("Engine: at least one program is needed");
     std::vector<sim::ProgramNodePtr> nodes;
@@ -73,11 +126,52 @@ Engine::Engine(const Graph& graph, ArrayRef<program::Program> programs, const Op
         progressCallBack(0, 1);
     // Compile a snapshot: later changes to the graph must not affect this engine, as in Poplar.
     auto snapshot = std::make_shared<const sim::GraphModel>(*graph.model());
-    impl_->compiled = sim::GraphCompiler::compile(std::move(snapshot), nodes, co);
+    {
+        pvti::Tracepoint compile(&compileChannel, "compile");
+        impl_->compiled = sim::GraphCompiler::compile(std::move(snapshot), nodes, co);
+    }
     if (progressCallBack)
         progressCallBack(1, 1);
+    // The compile profile is written before an out-of-memory error is raised: a report of a
+    // graph that does not fit is what the user needs to see why.
+    if (impl_->capture) {
+        pvti::Tracepoint write(&compileChannel, "writeCompileProfile");
+        impl_->capture->writeCompilation(impl_->compiled->records);
+    }
     if (!impl_->compiled->records.tilesOutOfMemory.empty() && !impl_->options.allowOutOfMemory)
         throw outOfMemoryError(impl_->compiled->records);
+}
+
+void Engine::startCapture() {
+    namespace fs = std::filesystem;
+    const auto& o = impl_->options;
+    fs::path dir = o.directory;
+    const int index = reportingEngines.fetch_add(1);
+    if (index > 0)
+        dir /= "engine" + std::to_string(index + 1);
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec)
+        throw invalid_option("autoReport.directory: cannot create '" + dir.string() +
+                             "': " + ec.message());
+    tilescope::capture::ProfileCaptureSettings settings;
+    settings.file = dir / "profile.pop";
+    settings.engineName = "engine" + std::to_string(index + 1);
+    settings.commandLine = commandLine();
+    settings.poplarVersion = "TileScope simulator 0.1.0";
+    settings.options = o.inForce;
+    settings.graphProfile = o.graphProfile;
+    settings.executionProfile = o.executionProfile;
+    settings.variables = o.loweredVars;
+    settings.storedRuns = o.storedRuns;
+    settings.instrumentationLevel = o.instrumentationLevel;
+    if (o.executionProfile)
+        traceBesideReports(o.directory);
+    try {
+        impl_->capture = std::make_unique<tilescope::capture::ProfileCapture>(settings);
+    } catch (const std::exception& e) {
+        throw poplar_error(std::string("autoReport: ") + e.what());
+    }
 }
 
 Engine::Engine(const Graph& graph, const program::Program& program, const OptionFlags& options,
@@ -90,6 +184,7 @@ Engine& Engine::operator=(Engine&&) noexcept = default;
 Engine::~Engine() = default;
 
 void Engine::load(const Device&) {
+    pvti::Tracepoint trace(&engineChannel, "Engine::load");
     if (!impl_->compiled->records.tilesOutOfMemory.empty())
         throw outOfMemoryError(impl_->compiled->records);
     impl_->bsp = std::make_unique<sim::BspEngine>(impl_->compiled, impl_->options.hostThreads);
@@ -105,15 +200,29 @@ sim::BspEngine& loaded(const std::unique_ptr<sim::BspEngine>& bsp, const char* w
 }
 } // namespace
 
-void Engine::run(unsigned prog, const std::string&) {
-    loaded(impl_->bsp, "run").run(prog);
+void Engine::run(unsigned prog, const std::string& debugName) {
+    pvti::Tracepoint trace(&engineChannel, debugName.empty() ? "Engine::run" : debugName);
+    auto& bsp = loaded(impl_->bsp, "run");
+    bsp.run(prog);
+    if (impl_->capture && !bsp.records().runs.empty()) {
+        pvti::Tracepoint write(&engineChannel, "writeExecutionProfile");
+        impl_->capture->writeRun(bsp.records().runs.back());
+    }
+    if (!impl_->hostMemory && tilescope::capture::HostTracer::instance().enabled()) {
+        static pvti::Graph memory("Host memory", "bytes");
+        impl_->hostMemory = std::make_unique<pvti::Series>(memory.addSeries("resident"));
+    }
+    if (impl_->hostMemory)
+        impl_->hostMemory->add(residentBytes());
 }
 
 void Engine::writeTensor(StringRef handle, const void* buf, const void* bufEnd) {
+    pvti::Tracepoint trace(&engineChannel, "Engine::writeTensor");
     loaded(impl_->bsp, "writeTensor").writeHandle(std::string(handle), buf, bufEnd);
 }
 
 void Engine::readTensor(StringRef handle, void* buf, void* bufEnd) {
+    pvti::Tracepoint trace(&engineChannel, "Engine::readTensor");
     loaded(impl_->bsp, "readTensor").readHandle(std::string(handle), buf, bufEnd);
 }
 

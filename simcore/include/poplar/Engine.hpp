@@ -69,6 +69,7 @@ public:
     const tilescope::capture::ExecutionRecords& executionRecords() const;
 
 private:
+    void startCapture();
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

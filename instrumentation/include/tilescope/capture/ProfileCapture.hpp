@@ -20,6 +20,7 @@ struct ProfileCaptureSettings {
     std::vector<report::EngineOption> options; ///< the options in force, stored in the report
     bool graphProfile = true;                  ///< autoReport.outputGraphProfile
     bool executionProfile = true;              ///< autoReport.outputExecutionProfile
+    bool variables = true;                     ///< autoReport.outputLoweredVars
     std::uint32_t storedRuns = 2;              ///< autoReport.executionProfileProgramRunCount
     /// "tile" stores cycles per tile and per IPU of every step; "ipu" per IPU only.
     std::string instrumentationLevel = "tile";
