@@ -111,6 +111,11 @@ Engine::Engine(const Graph& graph, ArrayRef<program::Program> programs, const Op
     : impl_(std::make_unique<Impl>()) {
     std::vector<std::pair<std::string, std::string>> api(options.begin(), options.end());
     impl_->options = sim::parseEngineOptions(api, std::getenv("POPLAR_ENGINE_OPTIONS"));
+    try { // PVTI_OPTIONS is read on first use; report it like the engine's own options
+        tilescope::capture::HostTracer::instance();
+    } catch (const tilescope::capture::OptionsError& e) {
+        throw invalid_option(e.what());
+    }
     if (impl_->options.autoReport())
         startCapture();
     pvti::Tracepoint construct(&compileChannel, "Engine::Engine");
