@@ -183,10 +183,13 @@ EngineOptions EngineOptions::parse(const std::vector<std::pair<std::string, std:
     o.loweredVars = lowered.value_or(all);
 
     o.inForce = given;
-    for (const auto& [name, k] : known)
+    for (const auto& entry : known) {
+        const std::string& name = entry.first;
+        const Known& k = entry.second;
         if (k.defaultValue &&
             std::none_of(given.begin(), given.end(), [&](auto& g) { return g.name == name; }))
             o.inForce.push_back({name, k.defaultValue, "default", k.applies});
+    }
     std::sort(o.inForce.begin(), o.inForce.end(),
               [](const auto& a, const auto& b) { return a.name < b.name; });
     return o;
