@@ -46,4 +46,13 @@ struct SynthOptions {
 };
 int runSynth(const SynthOptions& options);
 
+struct TraceConversionOptions {
+    std::string input;
+    std::string output;
+};
+/// Chrome trace-event JSON to a host trace.
+int runImportTrace(const TraceConversionOptions& options);
+/// A host trace to Chrome trace-event JSON.
+int runExportTrace(const TraceConversionOptions& options);
+
 } // namespace tilescope::cli

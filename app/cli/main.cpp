@@ -152,6 +152,21 @@ int main(int argc, char** argv) {
         command = [&] { return runSynth(synth); };
     });
 
+    TraceConversionOptions importTrace;
+    auto* importCommand = app.add_subcommand(
+        "import-trace", "Convert a Chrome trace-event JSON file into a host trace (.pvti)");
+    importCommand->add_option("IN", importTrace.input, "Chrome trace JSON")->required();
+    importCommand->add_option("-o,--output", importTrace.output, "Host trace to write")->required();
+    importCommand->callback([&] { command = [&] { return runImportTrace(importTrace); }; });
+
+    TraceConversionOptions exportTrace;
+    auto* exportTraceCommand = app.add_subcommand(
+        "export-trace", "Convert a host trace (.pvti) into Chrome trace-event JSON (Perfetto)");
+    exportTraceCommand->add_option("IN", exportTrace.input, "Host trace")->required();
+    exportTraceCommand->add_option("-o,--output", exportTrace.output, "JSON file to write")
+        ->required();
+    exportTraceCommand->callback([&] { command = [&] { return runExportTrace(exportTrace); }; });
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

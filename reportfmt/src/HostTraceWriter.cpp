@@ -1,5 +1,6 @@
 #include "tilescope/report/HostTraceWriter.hpp"
 
+#include "RowBatch.hpp"
 #include "WriterSession.hpp"
 #include "tilescope/report/ReportError.hpp"
 
@@ -79,29 +80,40 @@ int firstUsefulLevel(std::int64_t spanNs, std::int64_t tracks, std::int64_t base
 struct HostTraceWriter::Impl {
     detail::WriterSession session;
     HostTraceWriterOptions options;
-    sql::Statement insertEvent, insertSample;
+    // The hot paths: multi-row inserts, flushed before every commit.
+    detail::RowBatch events, samples;
 
     Impl(const std::filesystem::path& path, HostTraceWriterOptions o)
         : session(path, FileKind::HostTrace, o.replaceExisting, o.rowsPerTransaction), options(o) {
-        insertEvent = session.db().prepare(
-            "INSERT INTO event(thread_id, channel_id, name_id, kind, start_ns, end_ns, depth) "
-            "VALUES(?,?,?,?,?,?,?)");
-        insertSample =
-            session.db().prepare("INSERT INTO sample(series_id, t_ns, value) VALUES(?,?,?)");
+        events =
+            detail::RowBatch(session.db(), "event",
+                             "thread_id, channel_id, name_id, kind, start_ns, end_ns, depth", 7);
+        samples = detail::RowBatch(session.db(), "sample", "series_id, t_ns, value", 3);
         session.setMetadata("lod_base_ns", std::to_string(o.lodBaseNs));
     }
 
     void event(std::int64_t thread, std::int64_t channel, std::int64_t name, EventKind kind,
                std::int64_t start, std::optional<std::int64_t> end, std::int32_t depth) {
-        auto& st = insertEvent;
-        st.bind(1, thread).bind(2, channel).bind(3, name).bind(4, static_cast<int>(kind));
-        st.bind(5, start);
+        events.value(thread).value(channel).value(name);
+        events.value(std::int64_t{static_cast<int>(kind)}).value(start);
         if (end)
-            st.bind(6, *end);
+            events.value(*end);
         else
-            st.bindNull(6);
-        st.bind(7, depth).run();
-        session.countRows(1);
+            events.null();
+        events.value(std::int64_t{depth});
+        session.countRows(events.endRow());
+    }
+
+    ~Impl() {
+        try { // a writer destroyed without close() keeps every row it was given
+            flush();
+        } catch (...) { // never throw from a destructor; committed data stays
+        }
+    }
+
+    void flush() {
+        session.countRows(events.flush());
+        session.countRows(samples.flush());
     }
 };
 
@@ -143,6 +155,24 @@ std::int64_t HostTraceWriter::addThread(std::int64_t processId, std::int64_t tid
         .bind(3, s.intern(name))
         .run();
     return s.db().lastInsertRowid();
+}
+
+void HostTraceWriter::renameProcess(std::int64_t processId, std::string_view name) {
+    auto& s = impl_->session;
+    s.db()
+        .prepare("UPDATE process SET name_id = ? WHERE id = ?")
+        .bind(1, s.intern(name))
+        .bind(2, processId)
+        .run();
+}
+
+void HostTraceWriter::renameThread(std::int64_t threadId, std::string_view name) {
+    auto& s = impl_->session;
+    s.db()
+        .prepare("UPDATE thread SET name_id = ? WHERE id = ?")
+        .bind(1, s.intern(name))
+        .bind(2, threadId)
+        .run();
 }
 
 std::int64_t HostTraceWriter::addChannel(std::string_view name) {
@@ -199,17 +229,21 @@ std::int64_t HostTraceWriter::addSeries(std::int64_t graphId, std::string_view n
 
 void HostTraceWriter::addSample(std::int64_t seriesId, std::int64_t tNs, double value) {
     auto& im = *impl_;
-    im.insertSample.bind(1, seriesId).bind(2, tNs).bind(3, value).run();
-    im.session.countRows(1);
+    im.samples.value(seriesId).value(tNs).value(value);
+    im.session.countRows(im.samples.endRow());
 }
 
-void HostTraceWriter::commit() { impl_->session.commit(); }
+void HostTraceWriter::commit() {
+    impl_->flush();
+    impl_->session.commit();
+}
 
 void HostTraceWriter::close() {
     auto& im = *impl_;
     if (im.session.closed())
         return;
     auto& db = im.session.db();
+    im.flush();
     im.session.commit();
     for (const SchemaObject& o : Schema::hostTrace())
         if (o.createdAtClose)

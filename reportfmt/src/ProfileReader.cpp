@@ -4,10 +4,9 @@
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/TileSeries.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 namespace tilescope::report {
 namespace {
@@ -21,6 +20,21 @@ std::optional<std::int64_t> optionalInt(const sql::Statement& st, int col) {
 std::uint64_t u64(const sql::Statement& st, int col) {
     const std::int64_t v = st.int64(col);
     return v < 0 ? 0 : static_cast<std::uint64_t>(v);
+}
+
+// Reads every row of `st` through `read`. Blob decoding reports damage without knowing the file:
+// the error gets the report's path here, so every reader failure names the file.
+template <typename Read> auto collectRows(const std::string& path, sql::Statement& st, Read read) {
+    std::vector<decltype(read(st))> out;
+    try {
+        while (st.step())
+            out.push_back(read(st));
+    } catch (const ReportError& e) {
+        if (!e.file().empty())
+            throw;
+        throw ReportError(path, e.problem());
+    }
+    return out;
 }
 
 std::int64_t scalar(sql::Database& db, const char* q) {
@@ -64,8 +78,10 @@ void ProfileReader::load() {
         auto r = db.prepare("SELECT id, name, interleaved, start_offset, size_bytes FROM "
                             "memory_region ORDER BY id");
         while (r.step())
-            target_.regions.push_back({r.int64(0), r.text(1), r.int64(2) != 0, u64(r, 3), u64(r, 4)});
-        auto c = db.prepare("SELECT id, name, label, grp, liveness FROM memory_category ORDER BY id");
+            target_.regions.push_back(
+                {r.int64(0), r.text(1), r.int64(2) != 0, u64(r, 3), u64(r, 4)});
+        auto c =
+            db.prepare("SELECT id, name, label, grp, liveness FROM memory_category ORDER BY id");
         while (c.step())
             categories_.push_back({c.int64(0), c.text(1), c.text(2), c.text(3), c.text(4)});
     } catch (const ReportError&) {
@@ -195,10 +211,10 @@ std::optional<ProgramRecord> ProfileReader::program(std::int64_t id) const {
 
 std::vector<ProgramRecord> ProfileReader::children(std::optional<std::int64_t> parentId) const {
     std::vector<ProgramRecord> out;
-    auto st = file_.database().prepare(
-        std::string(kProgramColumns) +
-        (parentId ? "WHERE p.parent_id = ? ORDER BY p.position"
-                  : "WHERE p.parent_id IS NULL ORDER BY p.position"));
+    auto st =
+        file_.database().prepare(std::string(kProgramColumns) +
+                                 (parentId ? "WHERE p.parent_id = ? ORDER BY p.position"
+                                           : "WHERE p.parent_id IS NULL ORDER BY p.position"));
     if (parentId)
         st.bind(1, *parentId);
     while (st.step())
@@ -238,22 +254,29 @@ std::vector<StepRecord> ProfileReader::steps(std::int64_t first, std::int64_t co
     auto st = file_.database().prepare(std::string(kStepColumns) +
                                        "WHERE id >= ? AND id < ? ORDER BY id");
     st.bind(1, first).bind(2, first + std::max<std::int64_t>(0, count));
-    try {
-        while (st.step())
-            out.push_back(stepFrom(st, withPerTile));
-    } catch (const ReportError& e) {
-        throw ReportError(path(), e.problem());
-    }
+    out = collectRows(path(), st,
+                      [&](const sql::Statement& row) { return stepFrom(row, withPerTile); });
     return out;
 }
 
 std::vector<StepRecord> ProfileReader::stepsOfProgram(std::int64_t programId) const {
     std::vector<StepRecord> out;
-    auto st = file_.database().prepare(std::string(kStepColumns) +
-                                       "WHERE program_id = ? ORDER BY id");
+    auto st =
+        file_.database().prepare(std::string(kStepColumns) + "WHERE program_id = ? ORDER BY id");
     st.bind(1, programId);
     while (st.step())
         out.push_back(stepFrom(st, false));
+    return out;
+}
+
+std::vector<std::uint64_t> ProfileReader::stepNotAlwaysLiveBytes(std::int64_t first,
+                                                                 std::int64_t count) const {
+    std::vector<std::uint64_t> out;
+    auto st = file_.database().prepare(
+        "SELECT not_always_live_bytes FROM step WHERE id >= ? AND id < ? ORDER BY id");
+    st.bind(1, first).bind(2, first + std::max<std::int64_t>(0, count));
+    while (st.step())
+        out.push_back(u64(st, 0));
     return out;
 }
 
@@ -320,12 +343,8 @@ std::vector<VariableRecord> ProfileReader::variablesLiveAt(std::int64_t stepId,
         "WHERE v.first_step <= ?1 AND v.last_step >= ?1 AND v.always_live = 0 "
         "ORDER BY v.bytes DESC, v.id");
     st.bind(1, stepId);
-    try {
-        while (st.step())
-            out.push_back(variableFrom(st, withPerTile));
-    } catch (const ReportError& e) {
-        throw ReportError(path(), e.problem());
-    }
+    out = collectRows(path(), st,
+                      [&](const sql::Statement& row) { return variableFrom(row, withPerTile); });
     return out;
 }
 
@@ -403,12 +422,8 @@ std::vector<VariableRecord> ProfileReader::variables(std::int64_t offset, std::i
     auto st = file_.database().prepare(std::string(kVariableColumns) +
                                        "WHERE v.id > ? ORDER BY v.id LIMIT ?");
     st.bind(1, offset).bind(2, limit);
-    try {
-        while (st.step())
-            out.push_back(variableFrom(st, withPerTile));
-    } catch (const ReportError& e) {
-        throw ReportError(path(), e.problem());
-    }
+    out = collectRows(path(), st,
+                      [&](const sql::Statement& row) { return variableFrom(row, withPerTile); });
     return out;
 }
 
@@ -481,9 +496,8 @@ std::vector<RunStepRecord> ProfileReader::runSteps(const RunRecord& run, std::in
                                                    std::int64_t count, bool withPerTile) const {
     std::vector<RunStepRecord> out;
     firstSeq = std::max<std::int64_t>(0, firstSeq);
-    const std::int64_t end =
-        std::min<std::int64_t>(firstSeq + std::max<std::int64_t>(0, count),
-                               static_cast<std::int64_t>(run.numSteps));
+    const std::int64_t end = std::min<std::int64_t>(firstSeq + std::max<std::int64_t>(0, count),
+                                                    static_cast<std::int64_t>(run.numSteps));
     if (end <= firstSeq)
         return out;
     auto st = file_.database().prepare(
@@ -538,13 +552,39 @@ std::int64_t ProfileReader::runStepAtCycle(const RunRecord& run, std::uint64_t c
     return found;
 }
 
+std::vector<RunStepSpan> ProfileReader::runStepSpans(const RunRecord& run, std::uint64_t fromCycle,
+                                                     std::uint64_t toCycle,
+                                                     std::int64_t limit) const {
+    std::vector<RunStepSpan> out;
+    if (run.numSteps == 0 || toCycle <= fromCycle || limit <= 0)
+        return out;
+    const std::int64_t first = runStepAtCycle(run, fromCycle);
+    auto st = file_.database().prepare(
+        "SELECT r.id, r.step_id, r.start_cycle, r.cycles, r.tile_balance, s.phase FROM run_step r "
+        "LEFT JOIN step s ON s.id = r.step_id WHERE r.id >= ? AND r.id < ? ORDER BY r.id");
+    st.bind(1, run.firstRow + first)
+        .bind(2, run.firstRow + static_cast<std::int64_t>(run.numSteps));
+    while (st.step() && static_cast<std::int64_t>(out.size()) < limit) {
+        RunStepSpan s{st.int64(0) - run.firstRow,
+                      st.int64(1),
+                      u64(st, 2),
+                      u64(st, 3),
+                      st.real(4),
+                      st.text(5)};
+        if (s.startCycle >= toCycle)
+            break;
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
 std::vector<RunLodRow> ProfileReader::runLod(const RunRecord& run, std::int64_t level,
-                                             std::uint64_t fromCycle,
-                                             std::uint64_t toCycle) const {
+                                             std::uint64_t fromCycle, std::uint64_t toCycle) const {
     std::vector<RunLodRow> out;
     if (level < 0 || level > 40)
         return out;
-    const double width = static_cast<double>(runLodBase_) * std::pow(4.0, static_cast<double>(level));
+    const double width =
+        static_cast<double>(runLodBase_) * std::pow(4.0, static_cast<double>(level));
     const auto firstBucket = static_cast<std::int64_t>(static_cast<double>(fromCycle) / width);
     const auto lastBucket = static_cast<std::int64_t>(static_cast<double>(toCycle) / width);
     auto st = file_.database().prepare(
@@ -559,8 +599,8 @@ std::vector<RunLodRow> ProfileReader::runLod(const RunRecord& run, std::int64_t 
 }
 
 std::int64_t ProfileReader::runLodLevelFor(const RunRecord& run, double cyclesPerBucket) const {
-    auto st = file_.database().prepare(
-        "SELECT max(level) FROM run_lod WHERE run_id = ? AND level <= ?");
+    auto st =
+        file_.database().prepare("SELECT max(level) FROM run_lod WHERE run_id = ? AND level <= ?");
     if (cyclesPerBucket < static_cast<double>(runLodBase_))
         return -1;
     const auto wanted = static_cast<std::int64_t>(

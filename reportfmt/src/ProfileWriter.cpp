@@ -1,6 +1,7 @@
 #include "tilescope/report/ProfileWriter.hpp"
 
 #include "LivenessPyramid.hpp"
+#include "RowBatch.hpp"
 #include "WriterSession.hpp"
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/TileSeries.hpp"
@@ -52,8 +53,10 @@ struct ProfileWriter::Impl {
     std::unordered_map<std::string, std::int64_t> regionIds;
     std::vector<Phase> stepPhases;
 
-    sql::Statement insertProgram, insertStep, insertVariable, insertRunStep;
-    std::string blobA, blobB;
+    sql::Statement insertProgram, insertStep, insertVariable;
+    detail::RowBatch runSteps; // the hot path: multi-row inserts, flushed before every commit
+    detail::RowBatch lodRows;
+    std::string blobA;
 
     // The run being written.
     std::optional<RunRecord> run;
@@ -75,9 +78,14 @@ struct ProfileWriter::Impl {
             "INSERT INTO variable(name_id, debug_id, element_type, num_elements, bytes, "
             "category_id, region_id, always_live, first_step, last_step, per_tile) "
             "VALUES(?,?,?,?,?,?,?,?,?,?,?)");
-        insertRunStep = db.prepare(
-            "INSERT INTO run_step(id, run_id, step_id, start_cycle, cycles, active_tiles, "
-            "tile_balance, per_ipu, per_tile) VALUES(?,?,?,?,?,?,?,?,?)");
+        runSteps = detail::RowBatch(db, "run_step",
+                                    "id, run_id, step_id, start_cycle, cycles, active_tiles, "
+                                    "tile_balance, per_ipu, per_tile",
+                                    9);
+        lodRows = detail::RowBatch(db, "run_lod",
+                                   "run_id, level, bucket, first_row, steps, compute_cycles, "
+                                   "exchange_cycles, sync_cycles, stream_cycles, max_step_cycles",
+                                   10);
         auto st = db.prepare("SELECT coalesce(max(id), 0) + 1 FROM run_step");
         st.step();
         nextRow = st.int64(0);
@@ -98,8 +106,20 @@ struct ProfileWriter::Impl {
                                target.numTiles()));
     }
 
+    ~Impl() {
+        try { // a writer destroyed without close() keeps every step it was given
+            runSteps.flush();
+        } catch (...) { // never throw from a destructor; committed data stays
+        }
+    }
+
     // Binds a pre-encoded blob after checking it covers exactly the target's tiles.
     void bindEncoded(sql::Statement& st, int i, const std::string& blob, const char* what) {
+        checkEncoded(blob, what);
+        st.bindBlob(i, blob);
+    }
+
+    void checkEncoded(const std::string& blob, const char* what) const {
         std::size_t n = 0;
         try {
             n = TileSeries::count(blob.data(), blob.size());
@@ -109,7 +129,6 @@ struct ProfileWriter::Impl {
         if (n != target.numTiles())
             misuse(fmt::format("{} has {} entries, the target has {} tiles", what, n,
                                target.numTiles()));
-        st.bindBlob(i, blob);
     }
 
     void bindSeries(sql::Statement& st, int i, const PerTile& v, std::string& buf) {
@@ -123,18 +142,20 @@ struct ProfileWriter::Impl {
     }
 
     void writeRunLod() {
-        auto& db = session.db();
-        auto insert = db.prepare("INSERT INTO run_lod(run_id, level, bucket, first_row, steps, "
-                                 "compute_cycles, exchange_cycles, sync_cycles, stream_cycles, "
-                                 "max_step_cycles) VALUES(?,?,?,?,?,?,?,?,?,?)");
         std::vector<RunLodRow> level = std::move(level0);
-        // Coarsen by 4 until a whole run fits in a screenful of buckets.
+        // Coarsen by 4 until a whole run fits in a screenful of buckets. A level is stored only
+        // when it is at least 4x smaller than the raw steps (or is the top): a finer one costs as
+        // much to read as the steps themselves, and writing it cost more than the steps did
+        // (readers fall back to raw steps below the finest stored level).
         for (std::int64_t lv = 0;; ++lv) {
+            const bool worthStoring = level.size() * 4 <= run->numSteps || level.size() <= 1024;
             for (const RunLodRow& r : level) {
-                insert.bind(1, run->id).bind(2, lv).bind(3, r.bucket).bind(4, r.firstRow);
-                insert.bind(5, r.steps).bind(6, r.computeCycles).bind(7, r.exchangeCycles);
-                insert.bind(8, r.syncCycles).bind(9, r.streamCycles).bind(10, r.maxStepCycles);
-                insert.run();
+                if (!worthStoring)
+                    break;
+                lodRows.value(run->id).value(lv).value(r.bucket).value(r.firstRow);
+                lodRows.value(r.steps).value(r.computeCycles).value(r.exchangeCycles);
+                lodRows.value(r.syncCycles).value(r.streamCycles).value(r.maxStepCycles);
+                lodRows.endRow();
             }
             if (level.size() <= 1024)
                 break;
@@ -158,6 +179,7 @@ struct ProfileWriter::Impl {
             }
             level = std::move(up);
         }
+        lodRows.flush();
         level0.clear();
     }
 };
@@ -442,15 +464,22 @@ void ProfileWriter::addRunStep(const RunStepRecord& s) {
         }
         balance = maxC ? static_cast<double>(sum) / (static_cast<double>(active) * maxC) : 1.0;
     }
-    auto& st = im.insertRunStep;
-    st.bind(1, im.nextRow).bind(2, run.id).bind(3, s.stepId).bind(4, s.startCycle);
-    st.bind(5, s.cycles).bind(6, std::int64_t{active}).bind(7, balance);
-    im.bindSeries(st, 8, s.perIpu, im.blobA);
+    // Everything that can throw comes before the row enters the batch.
     if (!s.perTileEncoded.empty())
-        im.bindEncoded(st, 9, s.perTileEncoded, "run step cycles per tile");
+        im.checkEncoded(s.perTileEncoded, "run step cycles per tile");
+    auto& row = im.runSteps;
+    row.value(im.nextRow).value(run.id).value(s.stepId).value(s.startCycle).value(s.cycles);
+    row.value(std::int64_t{active}).value(balance);
+    if (s.perIpu.empty())
+        row.null();
     else
-        im.bindSeries(st, 9, s.perTile, im.blobB);
-    st.run();
+        TileSeries::encode(s.perIpu, row.blobSlot());
+    if (!s.perTileEncoded.empty())
+        row.blob(s.perTileEncoded);
+    else if (s.perTile.empty())
+        row.null();
+    else
+        TileSeries::encode(s.perTile, row.blobSlot());
 
     const std::int64_t bucket = static_cast<std::int64_t>(s.startCycle / im.options.lodBaseCycles);
     if (im.level0.empty() || im.level0.back().bucket != bucket) {
@@ -472,13 +501,14 @@ void ProfileWriter::addRunStep(const RunStepRecord& s) {
     ++im.nextRow;
     ++run.numSteps;
     run.totalCycles = std::max(runEnd, s.startCycle + s.cycles);
-    im.session.countRows(1);
+    im.session.countRows(row.endRow());
 }
 
 void ProfileWriter::endRun(std::int64_t hostEndNs) {
     auto& im = *impl_;
     if (!im.run)
         im.misuse("endRun() without beginRun()");
+    im.session.countRows(im.runSteps.flush());
     im.writeRunLod();
     im.session.db()
         .prepare("UPDATE run SET host_end_ns = ?, num_steps = ?, total_cycles = ? WHERE id = ?")
@@ -491,7 +521,10 @@ void ProfileWriter::endRun(std::int64_t hostEndNs) {
     im.session.commit();
 }
 
-void ProfileWriter::commit() { impl_->session.commit(); }
+void ProfileWriter::commit() {
+    impl_->session.countRows(impl_->runSteps.flush());
+    impl_->session.commit();
+}
 
 void ProfileWriter::close() {
     auto& im = *impl_;

@@ -51,9 +51,12 @@ void checkHeader(const std::string& path) {
         pageSize = 65536;
     if (pageSize < 512 || (pageSize & (pageSize - 1)) != 0)
         throw ReportError(path, "file is damaged (invalid page size in the SQLite header)");
-    // The in-header page count is valid when the change counter matches version-valid-for.
+    // The in-header page count is valid when the change counter matches version-valid-for. Not
+    // while a WAL is beside the file: a checkpoint writes page 1 first, so a writer killed during
+    // one leaves a shorter file whose missing pages are still in the WAL.
     const std::uint32_t pages = bigEndian32(&h[28]);
-    if (pages != 0 && bigEndian32(&h[24]) == bigEndian32(&h[92])) {
+    const bool walBeside = std::filesystem::file_size(path + "-wal", ec) > 0 && !ec;
+    if (pages != 0 && !walBeside && bigEndian32(&h[24]) == bigEndian32(&h[92])) {
         const std::uint64_t expected = std::uint64_t{pages} * pageSize;
         if (size < expected)
             throw ReportError(path, fmt::format("file is truncated ({} of {} bytes)", size,
@@ -225,6 +228,10 @@ void ReportFile::query(std::string_view sqlText,
     const int rc = sqlite3_prepare_v2(h, sqlText.data(), static_cast<int>(sqlText.size()), &raw,
                                       &tail);
     sqlite3_set_authorizer(h, nullptr, nullptr);
+    if (rc == SQLITE_AUTH)
+        throw ReportError(path(), "query refused: reports are read-only (only SELECT and the "
+                                  "read-only pragmas table_info, index_list, index_info, "
+                                  "user_version, page_count and page_size are allowed)");
     if (rc != SQLITE_OK)
         throw ReportError(path(), std::string("query refused: ") + sqlite3_errmsg(h));
     sql::Statement st(*db_, raw);

@@ -85,30 +85,8 @@ Statement& Statement::operator=(Statement&& other) noexcept {
 
 Statement::~Statement() { sqlite3_finalize(stmt_); }
 
-Statement& Statement::bind(int i, std::int64_t v) {
-    sqlite3_bind_int64(stmt_, i, v);
-    return *this;
-}
-
-Statement& Statement::bind(int i, double v) {
-    sqlite3_bind_double(stmt_, i, v);
-    return *this;
-}
-
 Statement& Statement::bind(int i, std::string_view text) {
     sqlite3_bind_text(stmt_, i, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
-    return *this;
-}
-
-Statement& Statement::bindBlob(int i, std::string_view bytes) {
-    // SQLite keeps no pointer past step() with SQLITE_STATIC only if we rebind before reuse, which
-    // every writer call does; it saves a copy of each blob on the hot path.
-    sqlite3_bind_blob(stmt_, i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_STATIC);
-    return *this;
-}
-
-Statement& Statement::bindNull(int i) {
-    sqlite3_bind_null(stmt_, i);
     return *this;
 }
 

@@ -52,13 +52,27 @@ public:
     Statement& operator=(const Statement&) = delete;
     ~Statement();
 
-    Statement& bind(int i, std::int64_t v);
+    // Binding is inline: it is on the writers' hot path, a few calls per row.
+    Statement& bind(int i, std::int64_t v) {
+        sqlite3_bind_int64(stmt_, i, v);
+        return *this;
+    }
     Statement& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
     Statement& bind(int i, std::uint64_t v) { return bind(i, static_cast<std::int64_t>(v)); }
-    Statement& bind(int i, double v);
+    Statement& bind(int i, double v) {
+        sqlite3_bind_double(stmt_, i, v);
+        return *this;
+    }
     Statement& bind(int i, std::string_view text);
-    Statement& bindBlob(int i, std::string_view bytes);
-    Statement& bindNull(int i);
+    /// The bytes must stay valid until the statement has run (SQLITE_STATIC: no copy).
+    Statement& bindBlob(int i, std::string_view bytes) {
+        sqlite3_bind_blob(stmt_, i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_STATIC);
+        return *this;
+    }
+    Statement& bindNull(int i) {
+        sqlite3_bind_null(stmt_, i);
+        return *this;
+    }
 
     /// Advances; true while a row is available.
     bool step();

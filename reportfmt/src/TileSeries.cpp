@@ -3,6 +3,8 @@
 #include "tilescope/report/ReportError.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 
 namespace tilescope::report {
@@ -17,12 +19,16 @@ void putVarint(std::string& out, std::uint64_t v) {
 }
 
 std::size_t varintSize(std::uint64_t v) {
-    std::size_t n = 1;
+    return static_cast<std::size_t>((std::bit_width(v | 1) + 6) / 7);
+}
+
+char* putVarint(char* p, std::uint64_t v) {
     while (v >= 0x80) {
+        *p++ = static_cast<char>((v & 0x7f) | 0x80);
         v >>= 7;
-        ++n;
     }
-    return n;
+    *p++ = static_cast<char>(v);
+    return p;
 }
 
 [[noreturn]] void bad(const char* what) {
@@ -68,6 +74,10 @@ Header readHeader(const void* data, std::size_t size) {
     const std::uint64_t count = c.varint();
     if (count > kMaxElements)
         bad("element count out of range");
+    // Packed payloads have an exact size: checked here, before any caller allocates for `count`.
+    const auto left = static_cast<std::uint64_t>(c.end - c.p);
+    if ((tag == 1 && left != count * 4) || (tag == 2 && left != count * 8))
+        bad("packed payload size mismatch");
     return {static_cast<TileSeries::Encoding>(tag), static_cast<std::size_t>(count), c};
 }
 
@@ -131,69 +141,69 @@ void walk(const Header& h, Sink&& sink) {
 } // namespace
 
 void TileSeries::encode(std::span<const std::uint64_t> values, std::string& out) {
+    // One pass sizes the forms, then the chosen one is written straight into its exact space:
+    // this is on the writer's hot path (two series per executed step).
     const std::size_t n = values.size();
-    std::uint64_t maxValue = 0;
-    std::size_t rleBytes = 0, sparseBytes = 0;
-    std::size_t lastNonZero = 0;
-    bool anyNonZero = false;
-    for (std::size_t i = 0; i < n;) {
-        std::size_t j = i + 1;
-        while (j < n && values[j] == values[i])
-            ++j;
-
-        rleBytes += varintSize(j - i) + varintSize(values[i]);
-        maxValue = std::max(maxValue, values[i]);
-        i = j;
-    }
+    std::uint64_t allBits = 0; // OR of all values: above 32 bits iff the maximum is
+    std::size_t rleBytes = 0, runStart = 0, nonZero = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        if (values[i] != 0) {
-            const std::size_t delta = anyNonZero ? i - lastNonZero - 1 : i;
-            sparseBytes += varintSize(delta) + varintSize(values[i]);
-            lastNonZero = i;
-            anyNonZero = true;
+        const std::uint64_t v = values[i];
+        allBits |= v;
+        nonZero += v != 0;
+        if (i > 0 && v != values[i - 1]) {
+            rleBytes += varintSize(i - runStart) + varintSize(values[i - 1]);
+            runStart = i;
         }
     }
-    const std::size_t packedBytes = n * (maxValue > 0xffffffffu ? 8 : 4);
+    if (n > 0)
+        rleBytes += varintSize(n - runStart) + varintSize(values[n - 1]);
+    const bool wide = allBits > 0xffffffffu;
+    const std::size_t packedBytes = n * (wide ? 8 : 4);
+    // Sparse costs at least 2 bytes per non-zero value: size it exactly only when it can win.
+    std::size_t sparseBytes = SIZE_MAX;
+    if (2 * nonZero <= std::min(packedBytes, rleBytes)) {
+        sparseBytes = 0;
+        for (std::size_t i = 0, next = 0; i < n; ++i) {
+            if (values[i] != 0) {
+                sparseBytes += varintSize(i - next) + varintSize(values[i]);
+                next = i + 1;
+            }
+        }
+    }
     const std::size_t best = std::min({packedBytes, rleBytes, sparseBytes});
 
-    out.reserve(out.size() + 1 + varintSize(n) + best);
+    const std::size_t at = out.size();
+    out.resize(at + 1 + varintSize(n) + best);
+    char* p = out.data() + at + 1;
+    p = putVarint(p, n);
     if (best == sparseBytes) {
-        out.push_back(static_cast<char>(Encoding::Sparse));
-        putVarint(out, n);
+        out[at] = static_cast<char>(Encoding::Sparse);
         std::size_t next = 0;
         for (std::size_t i = 0; i < n; ++i) {
             if (values[i] != 0) {
-                putVarint(out, i - next);
-                putVarint(out, values[i]);
+                p = putVarint(p, i - next);
+                p = putVarint(p, values[i]);
                 next = i + 1;
             }
         }
     } else if (best == rleBytes) {
-        out.push_back(static_cast<char>(Encoding::RunLength));
-        putVarint(out, n);
+        out[at] = static_cast<char>(Encoding::RunLength);
         for (std::size_t i = 0; i < n;) {
             std::size_t j = i + 1;
             while (j < n && values[j] == values[i])
                 ++j;
-            putVarint(out, j - i);
-            putVarint(out, values[i]);
+            p = putVarint(p, j - i);
+            p = putVarint(p, values[i]);
             i = j;
         }
-    } else if (maxValue > 0xffffffffu) {
-        out.push_back(static_cast<char>(Encoding::Packed64));
-        putVarint(out, n);
-        const std::size_t at = out.size();
-        out.resize(at + n * 8);
-        std::memcpy(out.data() + at, values.data(), n * 8); // little-endian host (x86-64, aarch64)
+    } else if (wide) {
+        out[at] = static_cast<char>(Encoding::Packed64);
+        std::memcpy(p, values.data(), n * 8); // little-endian host (x86-64, aarch64)
     } else {
-        out.push_back(static_cast<char>(Encoding::Packed32));
-        putVarint(out, n);
-        const std::size_t at = out.size();
-        out.resize(at + n * 4);
-        char* dst = out.data() + at;
+        out[at] = static_cast<char>(Encoding::Packed32);
         for (std::size_t i = 0; i < n; ++i) {
             const auto v = static_cast<std::uint32_t>(values[i]);
-            std::memcpy(dst + i * 4, &v, 4);
+            std::memcpy(p + i * 4, &v, 4);
         }
     }
 }

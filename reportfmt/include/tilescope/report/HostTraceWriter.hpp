@@ -35,6 +35,9 @@ public:
     std::int64_t addProcess(std::int64_t pid, std::string_view name, std::int64_t startNs);
     std::int64_t addThread(std::int64_t processId, std::int64_t tid, std::string_view name);
     std::int64_t addChannel(std::string_view name);
+    /// Names learnt after the first event (Chrome trace "M" events can come late).
+    void renameProcess(std::int64_t processId, std::string_view name);
+    void renameThread(std::int64_t threadId, std::string_view name);
 
     /// Hot path: names pre-interned with intern().
     void addEvent(std::int64_t threadId, std::int64_t channelId, std::int64_t nameId,

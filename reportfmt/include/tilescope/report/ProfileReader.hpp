@@ -34,6 +34,17 @@ struct LivenessLodRow {
     std::uint64_t maxTileNotAlwaysLiveBytes = 0;
 };
 
+/// An executed step as the execution trace draws it: where it starts and ends in the run and the
+/// phase of its program step, without the per-IPU and per-tile series.
+struct RunStepSpan {
+    std::int64_t seq = 0; // position within the run
+    std::int64_t stepId = 0;
+    std::uint64_t startCycle = 0;
+    std::uint64_t cycles = 0;
+    double tileBalance = 1.0;
+    std::string phase; // compute, exchange, sync, stream
+};
+
 /// Typed, lazy reader of a profile report. Opening validates the file (see ReportFile) and reads
 /// the small tables (metadata, target, regions); everything else is read on demand in pages, so
 /// memory and open time do not grow with the report. Not thread-safe: use one reader per thread.
@@ -72,6 +83,9 @@ public:
     std::vector<StepRecord> steps(std::int64_t first, std::int64_t count,
                                   bool withPerTile = false) const;
     std::vector<StepRecord> stepsOfProgram(std::int64_t programId) const;
+    /// Not-always-live bytes (all tiles) of steps [first, first + count), one per step: the
+    /// liveness chart's raw series without the per-tile blobs that steps() reads.
+    std::vector<std::uint64_t> stepNotAlwaysLiveBytes(std::int64_t first, std::int64_t count) const;
     std::vector<LivenessLodRow> livenessLod(std::int64_t level, std::int64_t firstStep,
                                             std::int64_t lastStep) const;
     /// The coarsest level whose buckets are at most `stepsPerBucket` steps wide (-1: raw steps).
@@ -100,6 +114,9 @@ public:
                                         std::int64_t count, bool withPerTile = false) const;
     /// Position of the last step starting at or before `cycle` (0 if none), by binary search.
     std::int64_t runStepAtCycle(const RunRecord& run, std::uint64_t cycle) const;
+    /// Steps of a run that overlap cycles [fromCycle, toCycle), in order, at most `limit`.
+    std::vector<RunStepSpan> runStepSpans(const RunRecord& run, std::uint64_t fromCycle,
+                                          std::uint64_t toCycle, std::int64_t limit) const;
     std::vector<RunLodRow> runLod(const RunRecord& run, std::int64_t level,
                                   std::uint64_t fromCycle, std::uint64_t toCycle) const;
     std::uint64_t runLodBaseCycles() const { return runLodBase_; }

@@ -1,0 +1,47 @@
+// import-trace and export-trace: Chrome trace-event JSON to and from host traces (*.pvti).
+
+#include "CliErrors.hpp"
+#include "Commands.hpp"
+#include "tilescope/report/ChromeTrace.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fmt/format.h>
+
+namespace tilescope::cli {
+namespace {
+
+void refuseSameFile(const std::string& in, const std::string& out) {
+    std::error_code ec;
+    if (std::filesystem::equivalent(in, out, ec))
+        throw UsageError(fmt::format("{}: the output would overwrite the input", out));
+}
+
+void printStats(const char* verb, const report::ChromeTraceStats& s, const std::string& out,
+                double seconds) {
+    fmt::print("{} {} events and {} counter samples to {} ({:.2f} s, {:.0f} events/s)\n", verb,
+               s.events, s.samples, out, seconds,
+               seconds > 0 ? static_cast<double>(s.events + s.samples) / seconds : 0.0);
+}
+
+} // namespace
+
+int runImportTrace(const TraceConversionOptions& o) {
+    refuseSameFile(o.input, o.output);
+    const auto start = std::chrono::steady_clock::now();
+    const auto stats = report::importChromeTrace(o.input, o.output);
+    printStats("imported", stats, o.output,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    return kExitOk;
+}
+
+int runExportTrace(const TraceConversionOptions& o) {
+    refuseSameFile(o.input, o.output);
+    const auto start = std::chrono::steady_clock::now();
+    const auto stats = report::exportChromeTrace(o.input, o.output);
+    printStats("exported", stats, o.output,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    return kExitOk;
+}
+
+} // namespace tilescope::cli

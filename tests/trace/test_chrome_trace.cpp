@@ -1,0 +1,165 @@
+// Chrome trace-event JSON import and export: every supported phase survives a round trip, and
+// malformed input is refused with its byte offset, leaving no output behind.
+
+#include "tilescope/report/ChromeTrace.hpp"
+#include "tilescope/report/HostTraceReader.hpp"
+#include "tilescope/report/HostTraceWriter.hpp"
+#include "tilescope/report/ReportError.hpp"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <set>
+#include <tuple>
+
+using namespace tilescope::report;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path dir() {
+    static const fs::path d = [] {
+        const fs::path p = fs::temp_directory_path() / "tilescope-chrome-trace-tests";
+        fs::remove_all(p);
+        fs::create_directories(p);
+        return p;
+    }();
+    return d;
+}
+
+fs::path write(const std::string& name, const std::string& text) {
+    std::ofstream(dir() / name, std::ios::binary) << text;
+    return dir() / name;
+}
+
+using EventKey = std::tuple<std::string, std::string, std::int64_t, std::optional<std::int64_t>,
+                            std::int32_t, int>;
+
+// Every event of a trace as (thread name, event name, start, end, depth, kind).
+std::multiset<EventKey> eventsOf(const HostTraceReader& r) {
+    std::multiset<EventKey> out;
+    for (const auto& t : r.threads())
+        for (std::int32_t d = 0; d <= r.maxDepth(t.id); ++d)
+            for (const auto& e : r.events(t.id, d, std::numeric_limits<std::int64_t>::min(),
+                                          std::numeric_limits<std::int64_t>::max(), 1 << 20))
+                out.insert({t.name, r.name(e.nameId), e.startNs, e.endNs, e.depth,
+                            static_cast<int>(e.kind)});
+    return out;
+}
+
+const char* kEveryPhase = R"({"displayTimeUnit":"ns","otherData":{"version":"x"},"traceEvents":[
+{"ph":"M","name":"process_name","pid":7,"args":{"name":"trainer"}},
+{"ph":"M","name":"thread_name","pid":7,"tid":1,"args":{"name":"main"}},
+{"ph":"B","name":"step","cat":"app","pid":7,"tid":1,"ts":10},
+{"ph":"X","name":"load","cat":"io","pid":7,"tid":1,"ts":11.5,"dur":2.25},
+{"ph":"i","name":"mark","s":"t","pid":7,"tid":1,"ts":12},
+{"ph":"E","pid":7,"tid":1,"ts":20.001},
+{"ph":"C","name":"memory","pid":7,"ts":15,"args":{"rss":1024,"heap":512.5}},
+{"ph":"I","name":"global","pid":7,"tid":2,"ts":1700000000000000.123},
+{"ph":"B","name":"never-ends","pid":7,"tid":2,"ts":1700000000000001},
+{"ph":"s","name":"flow","id":1,"pid":7,"tid":1,"ts":13}
+]})";
+
+} // namespace
+
+TEST_CASE("import reads every phase with exact timestamps and nesting") {
+    const fs::path out = dir() / "phases.pvti";
+    const auto stats = importChromeTrace(write("phases.json", kEveryPhase), out);
+    CHECK(stats.events == 5);
+    CHECK(stats.samples == 2);
+    HostTraceReader r(out.string());
+    CHECK(r.processes().at(0).name == "trainer");
+    const auto events = eventsOf(r);
+    CHECK(events.count({"main", "step", 10'000, 20'001, 0, 0}) == 1);
+    CHECK(events.count({"main", "load", 11'500, 13'750, 1, 0}) == 1);
+    CHECK(events.count({"main", "mark", 12'000, 12'000, 2, 1}) == 1); // inside step and load
+    CHECK(events.count({"thread 2", "global", 1700000000000000123, 1700000000000000123, 0, 1}) ==
+          1);
+    CHECK(events.count({"thread 2", "never-ends", 1700000000000001000, std::nullopt, 0, 2}) == 1);
+    REQUIRE(r.series().size() == 2);
+    std::map<std::string, double> last;
+    for (const auto& s : r.series())
+        for (const auto& [t, v] : r.samples(s.id, 0, std::numeric_limits<std::int64_t>::max(), 10))
+            last[s.name] = v;
+    CHECK(last["heap"] == 512.5);
+    CHECK(r.graphs().at(0).name == "memory");
+}
+
+TEST_CASE("export then import gives back the same trace") {
+    const fs::path original = dir() / "original.pvti";
+    {
+        HostTraceWriter w(original);
+        const auto p = w.addProcess(99, "proc", 0);
+        const auto t1 = w.addThread(p, 1, "alpha");
+        const auto t2 = w.addThread(p, 2, "beta");
+        const auto ch = w.addChannel("chan");
+        const auto a = w.intern("a"), b = w.intern("b \"quoted\""), c = w.intern("c");
+        w.addEvent(t1, ch, a, 1'000'000'000'000'000'001, 1'000'000'000'000'009'999, 0);
+        w.addEvent(t1, ch, b, 1'000'000'000'000'000'500, 1'000'000'000'000'001'000, 1);
+        w.addInstant(t1, ch, c, 1'000'000'000'000'000'700, 2);
+        w.addEvent(t2, ch, b, 5, 5, 0);
+        w.addUnfinished(t2, ch, a, 7, 0);
+        const auto g = w.addGraph(p, "Queue", "items");
+        const auto s = w.addSeries(g, "depth");
+        w.addSample(s, 3, 1.5);
+        w.addSample(s, 4, -2.0);
+        w.close();
+    }
+    const fs::path json = dir() / "exported.json";
+    const auto exported = exportChromeTrace(original, json);
+    CHECK(exported.events == 5);
+    const fs::path back = dir() / "back.pvti";
+    importChromeTrace(json, back);
+    HostTraceReader a(original.string()), b(back.string());
+    CHECK(eventsOf(a) == eventsOf(b));
+    CHECK(b.processes().at(0).name == "proc");
+    CHECK(b.graphs().at(0).unit == "items");
+    const auto samples = b.samples(b.series().at(0).id, 0, 100, 10);
+    REQUIRE(samples.size() == 2);
+    CHECK(samples[1].second == -2.0);
+}
+
+TEST_CASE("the array form may end without its closing bracket") {
+    const fs::path out = dir() / "unterminated.pvti";
+    importChromeTrace(
+        write("unterminated.json", R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},
+{"ph":"X","name":"b","pid":1,"tid":1,"ts":3,"dur":1},
+)"),
+        out);
+    CHECK(HostTraceReader(out.string()).counts().events == 2);
+}
+
+TEST_CASE("malformed input is refused with its byte offset and leaves nothing behind") {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {R"({"traceEvents":[{"ph":"X","name":"a","ts":1,"dur":1})", "malformed JSON at byte"},
+        {R"([{"ph":"X","name":"a","ts":1,"dur":1}, {"ph":)", "malformed JSON at byte"},
+        {R"([{"ph":"X","name":"a","ts":"soon","dur":1}])", "\"ts\" must be a number"},
+        {R"([{"ph":7,"name":"a","ts":1}])", "\"ph\" must be a string"},
+        {R"([{"ph":"E","ts":1}])", "has no open \"B\""},
+        {R"([{"ph":"B","name":"a","ts":1e300}])", "out of range"},
+        {R"([{"ph":"X","name":"a","ts":99999999999999999999999,"dur":1}])", "out of range"},
+        {R"([{"ph":"X","name":"a","ts":5,"dur":1},{"ph":"X","name":"b","ts":2,"dur":1}])",
+         "not in time order"},
+        {R"([{"ph":"C","name":"m","ts":1,"args":{"v":"x"}}])", "must be a number"},
+        {R"({"version":1})", "no trace events"},
+        {"", "empty"},
+    };
+    int i = 0;
+    for (const auto& [text, problem] : cases) {
+        const fs::path in = write("bad" + std::to_string(i) + ".json", text);
+        const fs::path out = dir() / ("bad" + std::to_string(i++) + ".pvti");
+        INFO(text);
+        try {
+            importChromeTrace(in, out);
+            FAIL("accepted malformed input");
+        } catch (const ReportError& e) {
+            CHECK_THAT(e.what(), Catch::Contains(in.string()) && Catch::Contains(problem));
+            if (problem != "empty" && problem != "malformed JSON at byte")
+                CHECK_THAT(e.what(), Catch::Contains("at byte"));
+        }
+        CHECK_FALSE(fs::exists(out));
+        CHECK_FALSE(fs::exists(out.string() + ".partial"));
+    }
+}
