@@ -72,7 +72,8 @@ inline std::string readWholeFile(const std::filesystem::path& path) {
 }
 
 /// Runs tilescope-cli with `args`; stdout and stderr go through files in `scratch`.
-inline CliResult runCli(const std::vector<std::string>& args, const ScratchDir& scratch) {
+inline CliResult runProgram(const std::string& program, const std::vector<std::string>& args,
+                            const ScratchDir& scratch) {
     static int serial = 0;
     const std::string tag = std::to_string(getpid()) + "-" + std::to_string(++serial);
     const auto outPath = scratch / ("stdout-" + tag), errPath = scratch / ("stderr-" + tag);
@@ -84,7 +85,7 @@ inline CliResult runCli(const std::vector<std::string>& args, const ScratchDir& 
                                      O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, errPath.c_str(),
                                      O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    std::vector<std::string> argvStrings{TILESCOPE_CLI_PATH};
+    std::vector<std::string> argvStrings{program};
     argvStrings.insert(argvStrings.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& a : argvStrings)
@@ -92,10 +93,10 @@ inline CliResult runCli(const std::vector<std::string>& args, const ScratchDir& 
     argv.push_back(nullptr);
 
     pid_t pid = 0;
-    const int rc = posix_spawn(&pid, TILESCOPE_CLI_PATH, &actions, nullptr, argv.data(), environ);
+    const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0)
-        throw std::runtime_error("cannot start " TILESCOPE_CLI_PATH);
+        throw std::runtime_error("cannot start " + program);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
@@ -110,6 +111,10 @@ inline CliResult runCli(const std::vector<std::string>& args, const ScratchDir& 
     std::filesystem::remove(outPath);
     std::filesystem::remove(errPath);
     return result;
+}
+
+inline CliResult runCli(const std::vector<std::string>& args, const ScratchDir& scratch) {
+    return runProgram(TILESCOPE_CLI_PATH, args, scratch);
 }
 
 } // namespace tilescope::testing

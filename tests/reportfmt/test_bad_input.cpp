@@ -62,9 +62,27 @@ void tamper(const fs::path& path, const std::string& sql) {
     REQUIRE(rc == SQLITE_OK);
 }
 
+/// The reader built with AddressSanitizer and UBSan (the fuzz target, which runs a file given as
+/// an argument once) goes through the file without a sanitizer report. Skipped when clang is
+/// not there to build it.
+void requireNoSanitizerError(const fs::path& file, const ScratchDir& scratch) {
+#ifdef TILESCOPE_SANITIZED_READER
+    const CliResult result =
+        tilescope::testing::runProgram(TILESCOPE_SANITIZED_READER, {file.string()}, scratch);
+    INFO("sanitized reader on " << file << ":\n" << result.err);
+    CHECK(result.exited);
+    CHECK(result.exitCode == 0);
+    CHECK_THAT(result.err, !Catch::Contains("Sanitizer") && !Catch::Contains("runtime error"));
+#else
+    (void)file;
+    (void)scratch;
+#endif
+}
+
 /// info and summary both fail with status 1 and one line "tilescope-cli: <file>: <problem>".
 void requireCleanRefusal(const fs::path& file, const std::string& problem,
                          const ScratchDir& scratch) {
+    requireNoSanitizerError(file, scratch);
     for (const char* command : {"info", "summary"}) {
         INFO(command << " " << file);
         const CliResult result = runCli({command, file.string()}, scratch);
@@ -167,6 +185,7 @@ TEST_CASE("a report with random bytes in its middle never crashes the reader or 
                                        std::min<std::uint64_t>(noise.size(), size - offset)));
         }
 
+        requireNoSanitizerError(path, f.scratch);
         // In-process: everything the summary reads either works or is a ReportError.
         try {
             const report::ProfileReader reader(path.string());
