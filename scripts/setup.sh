@@ -15,6 +15,8 @@ PACKAGES=(
   libssh-dev openssh-server openssh-client
   # app
   qt6-base-dev libqt6opengl6-dev libgl-dev libimgui-dev
+  # canvases under Xvfb: Mesa software rendering, and a font for text
+  libgl1-mesa-dri libegl-mesa0 libglx-mesa0 fonts-dejavu-core
   # tests, benchmarks, fuzzing
   catch2 libbenchmark-dev clang-14 libclang-rt-14-dev xvfb xauth
 )

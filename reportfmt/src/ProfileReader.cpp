@@ -222,6 +222,24 @@ std::vector<ProgramRecord> ProfileReader::children(std::optional<std::int64_t> p
     return out;
 }
 
+std::optional<ProgramRecord> ProfileReader::findProgram(const std::string& text,
+                                                       std::int64_t afterId) const {
+    std::string pattern = "%";
+    for (char c : text) {
+        if (c == '%' || c == '_' || c == '\\')
+            pattern += '\\';
+        pattern += c;
+    }
+    pattern += '%';
+    auto st = file_.database().prepare(std::string(kProgramColumns) +
+                                       "WHERE p.id > ? AND n.text LIKE ? ESCAPE '\\' "
+                                       "ORDER BY p.id LIMIT 1");
+    st.bind(1, afterId).bind(2, std::string_view(pattern));
+    if (!st.step())
+        return std::nullopt;
+    return programFrom(st);
+}
+
 namespace {
 
 constexpr const char* kStepColumns =

@@ -78,6 +78,9 @@ public:
     std::optional<ProgramRecord> program(std::int64_t id) const;
     /// Children in order; `parentId` empty gives the roots.
     std::vector<ProgramRecord> children(std::optional<std::int64_t> parentId) const;
+    /// The first program after `afterId` (in id order) whose name contains `text`, ignoring
+    /// ASCII case; a scan of the program table, for the app's tree search.
+    std::optional<ProgramRecord> findProgram(const std::string& text, std::int64_t afterId) const;
 
     // Lowered steps and liveness.
     std::vector<StepRecord> steps(std::int64_t first, std::int64_t count,

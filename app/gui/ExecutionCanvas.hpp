@@ -1,0 +1,46 @@
+#pragma once
+
+#include "ChartCanvas.hpp"
+
+#include <cstdint>
+
+namespace tilescope::gui {
+
+class ExecutionModel;
+
+/// The Execution Trace chart: a run's cycles left to right, each pixel column a stacked bar of
+/// the share of its cycles spent in compute, exchange, sync and stream copies (from
+/// ExecutionModel's pre-aggregated window). Zoomed in far enough, columns are single steps and
+/// the tooltip names the step, its phase, start, length and tile balance.
+class ExecutionCanvas : public ChartCanvas {
+    Q_OBJECT
+public:
+    explicit ExecutionCanvas(ExecutionModel& model, QWidget* parent = nullptr);
+
+    static QColor phaseColour(int phase);
+
+signals:
+    /// A click on a column that shows one executed step: its program step.
+    void stepClicked(std::int64_t stepId);
+
+protected:
+    void prepareFrame(const QRectF& plot) override;
+    void drawChart(ImDrawList& list, const QRectF& plot) override;
+    void drawOverlay(ImDrawList& list, const QRectF& plot) override;
+    void clickedAt(double x, Qt::KeyboardModifiers modifiers) override;
+    double yAxisMaximum() const override { return 1.0; }
+    double yTickUnit(double) const override { return 1.0; }
+    QString formatY(double value) const override;
+    QString formatX(double value) const override;
+    double rightMargin() const override;
+    QString message() const override;
+
+private:
+    void resetExtent();
+    int columnAt(double cycle) const;
+    void drawTooltip(int column);
+
+    ExecutionModel& model_;
+};
+
+} // namespace tilescope::gui

@@ -1,0 +1,166 @@
+#include "LivenessCanvas.hpp"
+
+#include "Format.hpp"
+#include "LivenessModel.hpp"
+#include "SeriesColours.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tilescope::gui {
+namespace {
+constexpr double kMinimumStepsVisible = 8;
+void text(const QString& s) {
+    ImGui::TextUnformatted(s.toUtf8().constData());
+}
+} // namespace
+
+LivenessCanvas::LivenessCanvas(LivenessModel& model, QWidget* parent)
+    : ChartCanvas(parent), model_(model) {
+    connect(&model_, &LivenessModel::loadedChanged, this, [this] {
+        viewport().setExtent(double(std::max<std::int64_t>(1, model_.stepCount())),
+                             std::min<double>(kMinimumStepsVisible, double(model_.stepCount())));
+        update();
+    });
+    connect(&model_, &LivenessModel::windowChanged, this, qOverload<>(&QWidget::update));
+    connect(&model_, &LivenessModel::failed, this, qOverload<>(&QWidget::update));
+}
+
+void LivenessCanvas::setSelectedStep(std::optional<std::int64_t> step) {
+    selected_ = step;
+    update();
+}
+
+QString LivenessCanvas::message() const {
+    if (!model_.error().isEmpty())
+        return tr("Cannot read liveness: %1").arg(model_.error());
+    if (!model_.isLoaded())
+        return tr("Loading liveness…");
+    if (model_.stepCount() == 0)
+        return tr("This report has no program steps.");
+    if (!model_.hasWindow())
+        return tr("Loading steps…");
+    return {};
+}
+
+double LivenessCanvas::yAxisMaximum() const {
+    return (model_.alwaysLiveBytes() + model_.peakNotAlwaysLiveBytes()) * 1.08 + 1;
+}
+
+QString LivenessCanvas::formatY(double value) const {
+    return formatBytes(value);
+}
+
+void LivenessCanvas::prepareFrame(const QRectF& plot) {
+    model_.requestWindow(std::int64_t(std::floor(viewport().begin())),
+                         std::int64_t(std::ceil(viewport().end())), std::max(1, int(plot.width())));
+}
+
+int LivenessCanvas::pointAt(double step) const {
+    const auto& points = model_.window().points;
+    auto it = std::upper_bound(points.begin(), points.end(), step,
+                               [](double s, const auto& p) { return s < double(p.firstStep); });
+    if (it == points.begin())
+        return -1;
+    --it;
+    return step < double(it->lastStep + 1) ? int(it - points.begin()) : -1;
+}
+
+void LivenessCanvas::drawChart(ImDrawList& list, const QRectF& plot) {
+    const QPalette& pal = palette();
+    const double alwaysLive = model_.alwaysLiveBytes();
+    const ImU32 alwaysColour = colour(seriesColour(-10));
+    const ImU32 nalColour = colour(seriesColour(-11));
+    const ImU32 nalRangeColour = colour(seriesColour(-11), 0.45);
+    const float bottom = float(plot.bottom());
+    const float yAlways = float(yToPixel(alwaysLive));
+
+    // Always-live memory is reserved at every step: one band under the whole program.
+    list.AddRectFilled(ImVec2(float(xToPixel(0)), yAlways),
+                       ImVec2(float(xToPixel(double(model_.stepCount()))), bottom), alwaysColour);
+    const auto& points = model_.window().points;
+    for (const auto& p : points) {
+        float x0 = float(xToPixel(double(p.firstStep)));
+        float x1 = float(xToPixel(double(p.lastStep + 1)));
+        if (x1 - x0 > 4)
+            x0 += 0.5f, x1 -= 0.5f;
+        x1 = std::max(x1, x0 + 1);
+        const float yMin = float(yToPixel(alwaysLive + p.minNotAlwaysLive));
+        const float yMax = float(yToPixel(alwaysLive + p.maxNotAlwaysLive));
+        list.AddRectFilled(ImVec2(x0, yMin), ImVec2(x1, yAlways), nalColour);
+        if (yMax < yMin)
+            list.AddRectFilled(ImVec2(x0, yMax), ImVec2(x1, yMin), nalRangeColour);
+    }
+    if (selected_) {
+        const float x0 = float(xToPixel(double(*selected_)));
+        const float x1 = std::max(x0 + 2, float(xToPixel(double(*selected_ + 1))));
+        list.AddRectFilled(ImVec2(x0, float(plot.top())), ImVec2(x1, bottom),
+                           colour(pal.color(QPalette::Highlight), 0.8));
+    }
+    if (hasHover() && plot.contains(hoverPosition())) {
+        const double step = viewport().toDomain(hoverPosition().x() - plot.left(), plot.width());
+        const int p = pointAt(step);
+        if (p >= 0) {
+            const auto& pt = points[std::size_t(p)];
+            list.AddRectFilled(ImVec2(float(xToPixel(double(pt.firstStep))), float(plot.top())),
+                               ImVec2(std::max(float(xToPixel(double(pt.lastStep + 1))),
+                                               float(xToPixel(double(pt.firstStep))) + 1),
+                                      bottom),
+                               colour(pal.color(QPalette::Text), 0.12));
+            drawTooltip(p);
+        }
+    }
+}
+
+void LivenessCanvas::drawOverlay(ImDrawList& list, const QRectF& plot) {
+    const QStringList names = {tr("Not-always-live (range within column)"), tr("Not-always-live"),
+                               tr("Always-live")};
+    const ImU32 colours[] = {colour(seriesColour(-11), 0.45), colour(seriesColour(-11)),
+                             colour(seriesColour(-10))};
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    float widest = 0;
+    for (const QString& n : names)
+        widest = std::max(widest, ImGui::CalcTextSize(n.toUtf8().constData()).x);
+    const float x = float(plot.right()) - widest - 26, y0 = float(plot.top()) + 6;
+    list.AddRectFilled(ImVec2(x - 6, y0 - 4), ImVec2(float(plot.right()) - 4, y0 + line * 3 + 2),
+                       colour(palette().color(QPalette::Base), 0.85), 3.0f);
+    for (int i = 0; i < 3; ++i) {
+        const float y = y0 + float(i) * line;
+        list.AddRectFilled(ImVec2(x, y + 2), ImVec2(x + 10, y + 12), colours[i]);
+        list.AddText(ImVec2(x + 16, y), colour(palette().color(QPalette::Text)),
+                     names[i].toUtf8().constData());
+    }
+}
+
+void LivenessCanvas::drawTooltip(int point) {
+    const auto& p = model_.window().points[std::size_t(point)];
+    const double alwaysLive = model_.alwaysLiveBytes();
+    ImGui::BeginTooltip();
+    if (p.firstStep == p.lastStep) {
+        text(tr("Step %1").arg(formatCount(p.firstStep)));
+        text(tr("Not-always-live: %1").arg(formatBytes(p.maxNotAlwaysLive)));
+        text(tr("Always-live: %1").arg(formatBytes(alwaysLive)));
+        text(tr("Total: %1").arg(formatBytes(alwaysLive + p.maxNotAlwaysLive)));
+        text(tr("Click to list the variables live here"));
+    } else {
+        text(tr("Steps %1–%2").arg(formatCount(p.firstStep), formatCount(p.lastStep)));
+        text(tr("Not-always-live: %1 to %2")
+                 .arg(formatBytes(p.minNotAlwaysLive), formatBytes(p.maxNotAlwaysLive)));
+        text(tr("Always-live: %1").arg(formatBytes(alwaysLive)));
+        text(tr("Peak total: %1").arg(formatBytes(alwaysLive + p.maxNotAlwaysLive)));
+    }
+    ImGui::EndTooltip();
+}
+
+void LivenessCanvas::clickedAt(double x, Qt::KeyboardModifiers modifiers) {
+    Q_UNUSED(modifiers);
+    if (model_.stepCount() <= 0)
+        return;
+    const auto step =
+        std::clamp<std::int64_t>(std::int64_t(std::floor(x)), 0, model_.stepCount() - 1);
+    selected_ = step;
+    update();
+    emit stepClicked(step);
+}
+
+} // namespace tilescope::gui

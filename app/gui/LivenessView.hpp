@@ -1,0 +1,46 @@
+#pragma once
+
+#include "ReportView.hpp"
+
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace tilescope::gui {
+
+class LiveVariablesModel;
+class LivenessCanvas;
+class LivenessModel;
+
+/// The Liveness view: the LivenessCanvas over program steps and, below it, the step picked on
+/// the chart (kind, program, cycles, bytes) with a filterable, sortable table of the
+/// not-always-live variables live at that step.
+class LivenessView : public ReportView {
+    Q_OBJECT
+public:
+    explicit LivenessView(std::shared_ptr<ReportSession> session, QWidget* parent = nullptr);
+
+    LivenessModel& model() const { return *model_; }
+    LiveVariablesModel& variables() const { return *variables_; }
+    LivenessCanvas& canvas() const { return *canvas_; }
+    /// Selects a step as a click on the chart would.
+    void selectStep(std::int64_t step);
+
+protected:
+    /// Picks up a step selected elsewhere (the Program Tree) while this view was hidden.
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void showStepInfo();
+
+    LivenessModel* model_;
+    LiveVariablesModel* variables_;
+    LivenessCanvas* canvas_;
+    QLabel* stepLabel_;
+    QLineEdit* filter_;
+    QSortFilterProxyModel* proxy_;
+    QTableView* table_;
+};
+
+} // namespace tilescope::gui

@@ -1,0 +1,80 @@
+#pragma once
+
+#include <QMainWindow>
+#include <QString>
+#include <memory>
+
+class QLabel;
+class QListWidget;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QStackedWidget;
+
+namespace tilescope::gui {
+
+class ReportLoader;
+class ReportPane;
+class ReportSession;
+
+/// The application window: File menu (Open, Open Recent, Reload, Close, New Window, Quit),
+/// a welcome page listing recent reports, and the ReportPane of the open report. Opening runs in
+/// a ReportLoader with a progress bar and a Cancel button in the status bar; failures show one
+/// dialog with the reader's message (only the `openFailed` signal when not interactive, as in
+/// screenshot mode). Reports can also be dropped onto the window.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openReport(const QString& fileOrFolder);
+    void reload();
+    void closeReport();
+    /// Off in screenshot mode and tests: errors are only signalled (no dialogs) and opened
+    /// reports are not added to the user's recent files.
+    void setInteractive(bool interactive) { interactive_ = interactive; }
+    ReportPane* pane() const { return pane_; }
+    bool isLoading() const;
+
+    static QStringList recentFiles();
+    /// Restores the size and position the last interactive window closed with.
+    void restoreSavedGeometry();
+
+signals:
+    void reportOpened();
+    void openFailed(const QString& message);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    /// Remembers the window geometry for the next start (interactive windows only).
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    void buildWelcome();
+    void onLoaded(std::shared_ptr<ReportSession> session);
+    void onFailed(const QString& message);
+    void setLoadingUi(bool loading);
+    void addRecent(const QString& path);
+    void refreshRecent();
+    void updateActions();
+
+    ReportLoader* loader_;
+    QStackedWidget* pages_;
+    QWidget* welcome_ = nullptr;
+    QListWidget* recentList_ = nullptr;
+    ReportPane* pane_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QAction* reloadAction_ = nullptr;
+    QAction* closeAction_ = nullptr;
+    QProgressBar* progress_;
+    QLabel* progressLabel_;
+    QPushButton* cancel_;
+    QString loadingPath_;
+    QString openPath_;
+    bool interactive_ = true;
+};
+
+} // namespace tilescope::gui

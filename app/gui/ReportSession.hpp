@@ -1,0 +1,70 @@
+#pragma once
+
+#include "ViewState.hpp"
+#include "tilescope/report/ProfileReader.hpp"
+#include "tilescope/report/ProfileSummary.hpp"
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tilescope::gui {
+
+/// One open report: the reader, the figures every view needs at once (summary, engine options),
+/// and the per-report ViewState. Opening (`open`) validates the file and summarizes it; it is
+/// meant to run on a worker thread. Afterwards models reach the file only through `read`, which
+/// serializes access (a ProfileReader is not thread-safe) and turns any failure into a
+/// ReportError that names the file, so a damaged page found late reads like one found at open.
+class ReportSession {
+public:
+    /// `FILE` may be a profile.pop or a report folder. `progress` receives (fraction, stage);
+    /// returning false from `keepGoing` abandons the open between stages (returns nullptr).
+    static std::shared_ptr<ReportSession>
+    open(const std::string& argument, const std::function<void(double, const char*)>& progress,
+         const std::function<bool()>& keepGoing);
+
+    /// The profile.pop an argument names (itself, or DIR/profile.pop).
+    static std::string resolvePath(const std::string& argument);
+
+    const std::string& path() const { return path_; }
+    const report::ProfileSummary& summary() const { return summary_; }
+    const std::vector<report::EngineOption>& engineOptions() const { return engineOptions_; }
+    const report::TargetInfo& target() const { return summary_.target; }
+    const std::vector<report::MemoryCategory>& categories() const { return categories_; }
+
+    /// Runs `f(const ProfileReader&)` under the session's lock. Call from worker threads only.
+    template <class F>
+    auto read(F&& f) const -> decltype(f(std::declval<const report::ProfileReader&>())) {
+        std::lock_guard lock(mutex_);
+        return guarded([&] { return f(*reader_); });
+    }
+
+    /// The user's view settings; UI thread only.
+    ViewState& state() { return state_; }
+
+private:
+    ReportSession() = default;
+    template <class F> auto guarded(F&& f) const -> decltype(f());
+    [[noreturn]] void rethrowAsReportError() const;
+
+    std::string path_;
+    std::unique_ptr<report::ProfileReader> reader_;
+    mutable std::mutex mutex_;
+    report::ProfileSummary summary_;
+    std::vector<report::EngineOption> engineOptions_;
+    std::vector<report::MemoryCategory> categories_;
+    ViewState state_;
+};
+
+template <class F> auto ReportSession::guarded(F&& f) const -> decltype(f()) {
+    try {
+        return f();
+    } catch (...) {
+        rethrowAsReportError();
+    }
+}
+
+} // namespace tilescope::gui

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "TileSelection.hpp"
+
+#include <QString>
+#include <cstdint>
+#include <optional>
+
+namespace tilescope::gui {
+
+/// What the user has set up in the views of one report: the Memory view's breakdown, toggles,
+/// visible tile window and selected tiles, the Liveness view's visible step window, selected step
+/// and variable filter, the selected program. Views read it when they are created and write it
+/// as the user changes things, so switching views (and reloading the report) keeps it.
+struct ViewState {
+    QString currentView = QStringLiteral("summary");
+
+    // Memory.
+    int memoryBreakdown = 0; // TileMemoryModel::Breakdown
+    bool includeGaps = true;
+    bool showMaxMemory = true;
+    std::optional<std::pair<double, double>> tileWindow;
+    TileSelection selectedTiles;
+
+    // Liveness.
+    std::optional<std::pair<double, double>> stepWindow;
+    std::optional<std::int64_t> selectedStep;
+    QString variableFilter;
+
+    // Program tree.
+    std::optional<std::int64_t> selectedProgram;
+};
+
+} // namespace tilescope::gui

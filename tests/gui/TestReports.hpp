@@ -1,0 +1,28 @@
+#pragma once
+// Generated reports shared by the GUI tests, written once per test process into a temporary
+// folder that is removed at exit.
+
+#include "ReportSession.hpp"
+
+#include <QObject>
+#include <QSignalSpy>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace tilescope::gui::test {
+
+/// 2 IPUs x 64 tiles, 300 steps: small, with an IPU boundary and enough steps for the pyramid.
+const std::filesystem::path& smallReport();
+/// 1 IPU x 32 tiles that goes out of memory.
+const std::filesystem::path& oomReport();
+/// A fresh temporary folder for one test's files.
+std::filesystem::path scratchDir(const std::string& name);
+
+/// Opens a report the way the app does (synchronously, on the calling thread).
+std::shared_ptr<ReportSession> openSession(const std::filesystem::path& report);
+
+/// Waits for a signal already connected to `spy`, failing the test after `ms`.
+bool waitFor(QSignalSpy& spy, int ms = 20000);
+
+} // namespace tilescope::gui::test

@@ -1,0 +1,154 @@
+// The tilescope binary itself under Xvfb: every view rendered with --screenshot must give a PNG
+// of the requested size that is not blank, with the canvases' own pixels in it; bad input must
+// exit non-zero with one line on stderr.
+#include "TestReports.hpp"
+
+#include <QImage>
+#include <QProcess>
+#include <QSet>
+#include <catch2/catch.hpp>
+#include <fstream>
+
+using namespace tilescope::gui;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString stderrText;
+};
+
+/// Runs tilescope with `args` under its own Xvfb server (24-bit, large enough for any --size).
+Run runTilescope(const QStringList& args) {
+    REQUIRE(std::string(XVFB_RUN_PATH) != "");
+    QProcess p;
+    p.setProgram(QStringLiteral(XVFB_RUN_PATH));
+    p.setArguments(QStringList{"-a", "-s", "-screen 0 1920x1200x24", TILESCOPE_GUI_PATH} + args);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove("QT_QPA_PLATFORM"); // the app must use Xvfb's display, not offscreen
+    env.insert("XDG_RUNTIME_DIR", QString::fromStdString(test::scratchDir("runtime").string()));
+    p.setProcessEnvironment(env);
+    p.start();
+    REQUIRE(p.waitForStarted(10000));
+    REQUIRE(p.waitForFinished(180000));
+    Run r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.stderrText = QString::fromLocal8Bit(p.readAllStandardError()).trimmed();
+    return r;
+}
+
+/// Pixels within a small distance of `rgb`: the canvases' series colours never occur in widgets.
+int pixelsNear(const QImage& image, QRgb rgb) {
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const QRgb p = image.pixel(x, y);
+            if (std::abs(qRed(p) - qRed(rgb)) + std::abs(qGreen(p) - qGreen(rgb)) +
+                    std::abs(qBlue(p) - qBlue(rgb)) <
+                12)
+                ++n;
+        }
+    return n;
+}
+
+QImage screenshot(const QString& view, const QString& size = "1000x700") {
+    const auto out = test::scratchDir("shots") / (view.toStdString() + ".png");
+    const Run r =
+        runTilescope({"--view", view, "--screenshot", QString::fromStdString(out.string()),
+                      "--size", size, QString::fromStdString(test::smallReport().string())});
+    INFO(r.stderrText.toStdString());
+    REQUIRE(r.exitCode == 0);
+    QImage image(QString::fromStdString(out.string()));
+    REQUIRE_FALSE(image.isNull());
+    return image;
+}
+
+int distinctColours(const QImage& image) {
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2)
+            colours.insert(image.pixel(x, y));
+    return int(colours.size());
+}
+
+const QRgb kBlueSeries = qRgb(0x4e, 0x79, 0xa7);   // total / always-live
+const QRgb kOrangeSeries = qRgb(0xf2, 0x8e, 0x2b); // not-always-live
+
+} // namespace
+
+TEST_CASE("Screenshot of the Summary view") {
+    const QImage image = screenshot("summary");
+    REQUIRE(image.size() == QSize(1000, 700));
+    REQUIRE(distinctColours(image) > 20);
+}
+
+TEST_CASE("Screenshot of the Insights view") {
+    const QImage image = screenshot("insights");
+    REQUIRE(image.size() == QSize(1000, 700));
+    REQUIRE(distinctColours(image) > 20);
+    REQUIRE(pixelsNear(image, kBlueSeries) > 2000); // the histogram's bars
+}
+
+TEST_CASE("Screenshot of the Memory view with its canvas") {
+    const QImage image = screenshot("memory", "1100x760");
+    REQUIRE(image.size() == QSize(1100, 760));
+    REQUIRE(distinctColours(image) > 20);
+    // The per-tile bars (drawn by OpenGL) cover a good part of the chart.
+    REQUIRE(pixelsNear(image, kBlueSeries) > 20000);
+}
+
+TEST_CASE("Screenshot of the Liveness view with its canvas") {
+    const QImage image = screenshot("liveness");
+    REQUIRE(image.size() == QSize(1000, 700));
+    REQUIRE(distinctColours(image) > 20);
+    REQUIRE(pixelsNear(image, kBlueSeries) > 20000);
+    REQUIRE(pixelsNear(image, kOrangeSeries) > 500);
+}
+
+TEST_CASE("Screenshot of the Program Tree view") {
+    const QImage image = screenshot("programs");
+    REQUIRE(image.size() == QSize(1000, 700));
+    REQUIRE(distinctColours(image) > 20);
+}
+
+TEST_CASE("Screenshot of the Execution Trace view with its canvas") {
+    const QImage image = screenshot("execution");
+    REQUIRE(image.size() == QSize(1000, 700));
+    REQUIRE(distinctColours(image) > 20);
+    REQUIRE(pixelsNear(image, kBlueSeries) > 20000);  // compute
+    REQUIRE(pixelsNear(image, kOrangeSeries) > 1000); // exchange
+}
+
+TEST_CASE("Screenshot of a file that is not a report exits non-zero with one line") {
+    const auto dir = test::scratchDir("bad-screenshot");
+    const std::string text = (dir / "notes.txt").string();
+    std::ofstream(text) << "hello\nworld\n";
+    const auto out = dir / "out.png";
+    const Run r =
+        runTilescope({"--view", "memory", "--screenshot", QString::fromStdString(out.string()),
+                      QString::fromStdString(text)});
+    REQUIRE(r.exitCode == 1);
+    const QStringList lines = r.stderrText.split('\n', Qt::SkipEmptyParts);
+    // xvfb-run and Qt may add their own notices; ours is exactly one line naming the file.
+    QStringList ours;
+    for (const QString& l : lines)
+        if (l.startsWith("tilescope: "))
+            ours << l;
+    REQUIRE(ours.size() == 1);
+    REQUIRE(ours.front().contains(QString::fromStdString(text)));
+    REQUIRE_FALSE(std::filesystem::exists(out));
+}
+
+TEST_CASE("Screenshot usage errors exit 2 with one line") {
+    const QString report = QString::fromStdString(test::smallReport().string());
+    for (const QStringList& args :
+         {QStringList{"--view", "nonsense", "--screenshot", "/tmp/x.png", report},
+          QStringList{"--view", "memory", "--screenshot", "/tmp/x.png", "--size", "big", report},
+          QStringList{"--view", "memory", "--screenshot", "/tmp/x.png"}}) {
+        const Run r = runTilescope(args);
+        INFO(args.join(' ').toStdString());
+        REQUIRE(r.exitCode == 2);
+        REQUIRE(r.stderrText.startsWith("tilescope: "));
+        REQUIRE_FALSE(r.stderrText.contains('\n'));
+    }
+}
