@@ -41,8 +41,8 @@ const std::map<std::string, Known, std::less<>>& knownOptions() {
         {"opt.maxCompilationThreads", {Kind::Unsigned, false, nullptr}},
         {"opt.internalExchangeOptimisationTarget", {Kind::String, false, nullptr}},
         {"profiler.format", {Kind::String, false, nullptr}},
-        // FLOPs are estimated per operation, and operations come with the PopLibs layer.
-        {"profiler.includeFlopEstimates", {Kind::Bool, false, nullptr}},
+        // Stores the estimated FLOPs of each operation (PopLibs calls estimate theirs).
+        {"profiler.includeFlopEstimates", {Kind::Bool, true, nullptr}},
         {"target.syncReplicasIndependently", {Kind::Bool, false, nullptr}},
         {"target.workerStackSizeInBytes", {Kind::Unsigned, false, nullptr}},
         {"target.supervisorStackSizeInBytes", {Kind::Unsigned, false, nullptr}},

@@ -283,9 +283,11 @@ std::atomic<std::uint32_t> detail::traceGeneration{1};
 namespace {
 
 std::mutex gInstanceMutex;
+// The process's tracer is closed at exit but never destroyed: a tracepoint in a static destructor
+// that runs later must still find an object (a closed one, whose channels are all disabled).
 std::unique_ptr<HostTracer>& instanceSlot() {
-    static std::unique_ptr<HostTracer> slot;
-    return slot;
+    static auto* slot = new std::unique_ptr<HostTracer>();
+    return *slot;
 }
 
 // Closes the session at normal exit, after main's objects are gone, so the file is complete.

@@ -163,6 +163,7 @@ void ProfileCapture::writeCompilation(const CompileRecords& r) {
             w.addStep(rec);
         }
 
+        std::vector<std::int64_t> variableIds;
         const std::vector<VariableRecord> none;
         for (const auto& v : settings_.variables ? r.variables : none) {
             report::VariableRecord rec;
@@ -183,7 +184,26 @@ void ProfileCapture::writeCompilation(const CompileRecords& r) {
                 rec.lastStep = v.lastLiveStep;
             }
             rec.perTile = v.bytesPerTile;
-            w.addVariable(rec);
+            variableIds.push_back(w.addVariable(rec));
+        }
+
+        // Operations link to the programs and variables written above; variables are only
+        // linked when outputLoweredVars stored them.
+        const std::vector<OperationRecord> noOperations;
+        for (const auto& op : settings_.debugInfo ? r.operations : noOperations) {
+            report::OperationRecord rec;
+            rec.name = op.name;
+            rec.debugPath = op.debugPath;
+            rec.layer = op.layer;
+            if (settings_.flopEstimates)
+                rec.flops = op.flops;
+            for (auto p : op.programs)
+                if (p < programIds.size() && programIds[p] >= 0)
+                    rec.programIds.push_back(programIds[p]);
+            for (auto v : op.variables)
+                if (v < variableIds.size())
+                    rec.variableIds.push_back(variableIds[v]);
+            w.addOperation(rec);
         }
     }
     w.finishCompilation(!r.tilesOutOfMemory.empty());

@@ -128,24 +128,6 @@ public:
     std::vector<abi::VertexTypeInfo> infos;
 };
 
-class FieldCollector final : public abi::FieldVisitor {
-public:
-    void field(const abi::FieldInfo& i) override {
-        fields.push_back({i.name, i.direction, i.elementType, i.shape, i.itemIsVector});
-    }
-    std::vector<FieldDescriptor> fields;
-};
-
-std::vector<FieldDescriptor> describeFields(const abi::VertexTypeInfo& info) {
-    void* mem = ::operator new(info.size, std::align_val_t(info.alignment));
-    info.construct(mem);
-    FieldCollector collector;
-    info.visitFields(mem, collector);
-    info.destroy(mem);
-    ::operator delete(mem, std::align_val_t(info.alignment));
-    return collector.fields;
-}
-
 std::mutex& loadMutex() {
     static std::mutex m;
     return m;

@@ -168,6 +168,8 @@ void Engine::startCapture() {
     settings.graphProfile = o.graphProfile;
     settings.executionProfile = o.executionProfile;
     settings.variables = o.loweredVars;
+    settings.debugInfo = o.debugInfo;
+    settings.flopEstimates = o.includeFlopEstimates;
     settings.storedRuns = o.storedRuns;
     settings.instrumentationLevel = o.instrumentationLevel;
     if (o.executionProfile)

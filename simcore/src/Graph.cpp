@@ -64,6 +64,7 @@ Tensor Graph::addVariable(const Type& type, ArrayRef<std::size_t> shape,
     var.name = debugContext.getPathName().empty()
                    ? "variable" + std::to_string(model_->variables.size())
                    : debugContext.getPathName();
+    var.operation = debugContext.getId();
     var.type = type.native();
     var.shape = shape.vec();
     var.numElements = sim::views::product(var.shape);
@@ -123,9 +124,11 @@ Tensor Graph::clone(const Tensor& t, const DebugContext& debugContext, TensorClo
 
 Tensor Graph::clone(const Type& type, const Tensor& t, const DebugContext& debugContext,
                     TensorCloneMethod) {
-    Tensor c = addVariable(type, t.shape(),
-                           debugContext.getPathName().empty() ? DebugContext(t.getName() + "/clone")
-                                                              : debugContext);
+    Tensor c =
+        addVariable(type, t.shape(),
+                    debugContext.getPathName().empty()
+                        ? DebugContext(DebugNameAndId(t.getName() + "/clone", debugContext.getId()))
+                        : debugContext);
     auto& dst = model_->variables[c.view().ranges[0].variable];
     std::size_t i = 0;
     for (const auto& r : t.view().ranges)
@@ -230,7 +233,8 @@ ComputeSet Graph::addComputeSet(const DebugContext& debugContext) {
     model_->computeSets.push_back({debugContext.getPathName().empty()
                                        ? "computeSet" + std::to_string(id)
                                        : debugContext.getPathName(),
-                                   {}});
+                                   {},
+                                   debugContext.getId()});
     return ComputeSet(model_.get(), id);
 }
 

@@ -1,5 +1,6 @@
 #include "tilescope/sim/GraphCompiler.hpp"
 
+#include "OperationRecords.hpp"
 #include "poplar/exceptions.hpp"
 #include "tilescope/sim/LivenessAnalysis.hpp"
 #include "tilescope/sim/ProgramLowering.hpp"
@@ -369,6 +370,7 @@ std::unique_ptr<CompiledGraph> GraphCompiler::compile(std::shared_ptr<const Grap
     const Liveness liveness = LivenessAnalysis::run(m, lowering);
 
     const auto varTiles = recordVariables(m, liveness, rec);
+    recordOperations(m, lowering, rec);
     const auto vertexData = recordVertices(m, costs, rec);
     layoutTiles(m, costs, layout, lowering.code(), varTiles, vertexData, rec);
     rec.compileEndNs = nowNs();

@@ -30,6 +30,7 @@ sim::ProgramNodePtr Program::makeNode(ProgramKind kind, const DebugContext& debu
     auto n = std::make_shared<sim::ProgramNode>();
     n->kind = kind;
     n->name = debugContext.getPathName();
+    n->operation = debugContext.getId();
     return n;
 }
 

@@ -298,6 +298,14 @@ std::uint32_t ProgramLowering::emitStreamCopy(std::uint32_t record, const std::s
     return end;
 }
 
+std::vector<std::pair<const ProgramNode*, std::uint32_t>> ProgramLowering::programRecords() const {
+    std::vector<std::pair<const ProgramNode*, std::uint32_t>> out;
+    out.reserve(lowered_.size());
+    for (const auto& [node, lowered] : lowered_)
+        out.emplace_back(node, lowered.record);
+    return out;
+}
+
 void ProgramLowering::lowerEntryPoint(const ProgramNodePtr& program) {
     const auto entry = newNode({});
     entryNodes_.push_back(entry);

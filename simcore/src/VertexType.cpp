@@ -1,6 +1,30 @@
 #include "tilescope/sim/VertexType.hpp"
 
+#include <new>
+
 namespace tilescope::sim {
+
+namespace {
+
+class FieldCollector final : public abi::FieldVisitor {
+public:
+    void field(const abi::FieldInfo& i) override {
+        fields.push_back({i.name, i.direction, i.elementType, i.shape, i.itemIsVector});
+    }
+    std::vector<FieldDescriptor> fields;
+};
+
+} // namespace
+
+std::vector<FieldDescriptor> describeFields(const abi::VertexTypeInfo& info) {
+    void* mem = ::operator new(info.size, std::align_val_t(info.alignment));
+    info.construct(mem);
+    FieldCollector collector;
+    info.visitFields(mem, collector);
+    info.destroy(mem);
+    ::operator delete(mem, std::align_val_t(info.alignment));
+    return collector.fields;
+}
 
 int VertexType::fieldIndex(std::string_view field) const {
     for (std::size_t i = 0; i < fields.size(); ++i)

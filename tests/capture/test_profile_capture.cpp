@@ -204,3 +204,67 @@ TEST_CASE("the instrumentation level 'ipu' stores cycles per IPU but not per til
     CHECK(steps[0].activeTiles == 3);
     CHECK(steps[0].tileBalance == Approx(300.0 / (3 * 120)));
 }
+
+TEST_CASE("operations link to the programs and variables they created; FLOPs only on request") {
+    CompileRecords records = smallCompilation(false);
+    OperationRecord layer;
+    layer.name = "layer";
+    layer.debugPath = "layer";
+    layer.layer = "model";
+    OperationRecord matMul;
+    matMul.name = "matMul";
+    matMul.debugPath = "layer/matMul";
+    matMul.layer = "PopLibs";
+    matMul.parent = 0;
+    matMul.programs = {1};
+    matMul.variables = {1};
+    matMul.flops = 4096;
+    records.operations = {layer, matMul};
+
+    auto write = [&](const char* name, bool debugInfo, bool flops, bool variables) {
+        ProfileCaptureSettings settings;
+        settings.file = freshFile(name);
+        settings.debugInfo = debugInfo;
+        settings.flopEstimates = flops;
+        settings.variables = variables;
+        ProfileCapture capture(settings);
+        capture.writeCompilation(records);
+        return settings.file;
+    };
+
+    const auto full = write("operations.pop", true, true, true);
+    {
+        report::ProfileReader reader(full.string());
+        const auto ops = reader.operations(0, 10);
+        REQUIRE(ops.size() == 2);
+        CHECK(ops[0].name == "layer");
+        CHECK(ops[0].layer == "model");
+        CHECK_FALSE(ops[0].flops);
+        CHECK(ops[0].programIds.empty());
+        CHECK(ops[1].debugPath == "layer/matMul");
+        CHECK(ops[1].flops == std::optional<std::uint64_t>(4096));
+        REQUIRE(ops[1].programIds.size() == 1);
+        const auto program = reader.program(ops[1].programIds[0]);
+        REQUIRE(program);
+        CHECK(program->name == "layer/cs");
+        CHECK(program->kind == "Execute");
+        REQUIRE(ops[1].variableIds.size() == 1);
+        bool linked = false;
+        for (const auto& v : reader.variables(0, 10))
+            linked = linked || (v.id == ops[1].variableIds[0] && v.name == "tmp");
+        CHECK(linked);
+    }
+    // Without FLOP estimates the operations stay, without their FLOPs; without lowered variables
+    // they link to none.
+    const auto noFlops = write("operations-no-flops.pop", true, false, false);
+    {
+        report::ProfileReader reader(noFlops.string());
+        const auto ops = reader.operations(0, 10);
+        REQUIRE(ops.size() == 2);
+        CHECK_FALSE(ops[1].flops);
+        CHECK(ops[1].variableIds.empty());
+        CHECK(ops[1].programIds.size() == 1);
+    }
+    const auto none = write("operations-off.pop", false, true, true);
+    CHECK(report::ProfileReader(none.string()).operations(0, 10).empty());
+}

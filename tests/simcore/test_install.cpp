@@ -120,6 +120,13 @@ TEST_CASE("examples build against the installed package with pkg-config and run"
     CHECK(all.status == 0);
     CHECK(all.output.find("\"correct\": true") != std::string::npos);
 
+    // PopLibs programs build with the same pkg-config line (it links poplin, popnn, popops and
+    // poputil too).
+    const auto mlp = run(build("mlp_forward") + " 8 5 17 9 3");
+    INFO(mlp.output);
+    CHECK(mlp.status == 0);
+    CHECK(mlp.output.find("\"ok\":true") != std::string::npos);
+
     // Runtime codelets of an installed program compile against the installed headers.
     const fs::path probe = work / "include_probe.cpp";
     {

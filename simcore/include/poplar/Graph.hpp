@@ -4,6 +4,7 @@
 
 #include "poplar/ArrayRef.hpp"
 #include "poplar/DebugContext.hpp"
+#include "poplar/DebugInfo.hpp"
 #include "poplar/Device.hpp"
 #include "poplar/GraphElements.hpp"
 #include "poplar/Interval.hpp"

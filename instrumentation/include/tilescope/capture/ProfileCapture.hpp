@@ -21,6 +21,8 @@ struct ProfileCaptureSettings {
     bool graphProfile = true;                  ///< autoReport.outputGraphProfile
     bool executionProfile = true;              ///< autoReport.outputExecutionProfile
     bool variables = true;                     ///< autoReport.outputLoweredVars
+    bool debugInfo = false;                    ///< autoReport.outputDebugInfo: operations
+    bool flopEstimates = false;                ///< profiler.includeFlopEstimates
     std::uint32_t storedRuns = 2;              ///< autoReport.executionProfileProgramRunCount
     /// "tile" stores cycles per tile and per IPU of every step; "ipu" per IPU only.
     std::string instrumentationLevel = "tile";

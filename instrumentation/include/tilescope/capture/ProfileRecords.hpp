@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -240,6 +241,18 @@ struct EntryPointRecord {
     std::uint32_t program = 0; ///< root node in CompileRecords::programs
 };
 
+/// An operation (poplar::DebugInfo: a PopLibs call or a user layer) and the graph objects created
+/// under its debug context. Operations nest: `parent` indexes CompileRecords::operations or is -1.
+struct OperationRecord {
+    std::string name;      ///< e.g. "matMul"
+    std::string debugPath; ///< the full debug context path, e.g. "layer1/matMul"
+    std::string layer;     ///< "PopLibs" or the user's layer name
+    std::int64_t parent = -1;
+    std::vector<std::uint32_t> programs;  ///< indices in CompileRecords::programs
+    std::vector<std::uint32_t> variables; ///< indices in CompileRecords::variables
+    std::optional<std::uint64_t> flops;   ///< estimated floating-point operations per execution
+};
+
 /// Everything the graph compiler knows after compiling one graph.
 struct CompileRecords {
     TargetRecord target;
@@ -252,6 +265,7 @@ struct CompileRecords {
     std::vector<ComputeSetRecord> computeSets;
     std::vector<VertexTypeRecord> vertexTypes;
     std::vector<VertexInstancesRecord> vertexInstances;
+    std::vector<OperationRecord> operations;
     std::uint64_t numVertices = 0;
     std::uint64_t numEdges = 0;
     std::vector<std::uint32_t> tilesOutOfMemory;

@@ -28,6 +28,7 @@ struct VariableInfo {
     std::vector<std::int32_t> tileOf; ///< per element; kUnmapped until set
     bool isConstant = false;
     std::vector<std::byte> initialValue; ///< empty: undefined at load
+    std::uint64_t operation = 0;         ///< the DebugInfo it was created under, 0: none
 };
 
 /// What one field of one vertex is connected to. Scalar and Vector fields have one item; List
@@ -52,6 +53,7 @@ struct VertexInfo {
 struct ComputeSetInfo {
     std::string name;
     std::vector<std::uint32_t> vertices;
+    std::uint64_t operation = 0; ///< the DebugInfo it was created under, 0: none
 };
 
 /// A createHostWrite / createHostRead handle.

@@ -48,6 +48,8 @@ public:
     const LoweredCode& code() const { return code_; }
     /// Variables streams and prints read or write (kept always live).
     const std::vector<std::uint32_t>& streamedVariables() const { return streamed_; }
+    /// Every lowered program node with its index in CompileRecords::programs.
+    std::vector<std::pair<const ProgramNode*, std::uint32_t>> programRecords() const;
 
 private:
     struct Lowered {

@@ -30,6 +30,7 @@ struct ProgramNode {
     std::uint32_t function = 0;            ///< Call
     std::string title;                     ///< PrintTensor
     bool globalSync = false;               ///< Sync across IPUs
+    std::uint64_t operation = 0;           ///< the DebugInfo it was created under, 0: none
     const void* graph = nullptr;
 };
 

@@ -41,6 +41,9 @@ struct VertexType {
     int fieldIndex(std::string_view field) const;
 };
 
+/// The fields of a vertex class, found by constructing one instance and visiting its members.
+std::vector<FieldDescriptor> describeFields(const abi::VertexTypeInfo& info);
+
 /// The vertex types available to a graph (and its virtual graphs and clones), by name.
 class VertexTypeRegistry {
 public:

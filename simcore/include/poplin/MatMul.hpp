@@ -1,0 +1,79 @@
+#pragma once
+// poplin matrix multiplication: C = A x B for A of shape {M, K} and B of shape {K, N}.
+//
+// A planner splits the product over tiles (M rows, K reduction and N columns) by estimated
+// cycles under a memory limit; each tile computes one block on its accumulating matrix product
+// units. When the reduction dimension is split, each tile writes partial results (not-always-live
+// temporaries) that a reduction then sums into the output.
+//
+// Options: "availableMemoryProportion" (0 < p <= 1, default 0.6): the fraction of a tile's
+// memory the blocks and partials of one tile may use; "partialsType" ("float" or "half",
+// default "float"): the type of partial sums.
+
+#include <map>
+#include <memory>
+#include <poplar/Graph.hpp>
+#include <poplar/OptionFlags.hpp>
+#include <poplar/Program.hpp>
+#include <vector>
+
+namespace poplin {
+
+/// Remembers plans between calls with the same shapes, types and options, as PopLibs' planning
+/// cache does (planning is cheap here, so it only saves repeated searches).
+class PlanningCache {
+public:
+    PlanningCache();
+    ~PlanningCache();
+    PlanningCache(const PlanningCache&) = delete;
+    PlanningCache& operator=(const PlanningCache&) = delete;
+
+    struct Impl;
+    Impl& impl() { return *impl_; }
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+/// A x B into a new tensor of `outputType`. A and B are rank-2 FLOAT or HALF tensors of one type.
+poplar::Tensor matMul(poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B,
+                      poplar::program::Sequence& prog, const poplar::Type& outputType,
+                      const poplar::DebugContext& debugContext = {},
+                      const poplar::OptionFlags& options = {}, PlanningCache* cache = nullptr);
+/// As above with the output type of A.
+poplar::Tensor matMul(poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B,
+                      poplar::program::Sequence& prog,
+                      const poplar::DebugContext& debugContext = {},
+                      const poplar::OptionFlags& options = {}, PlanningCache* cache = nullptr);
+
+/// A variable for the left operand of a matMul of these shapes, mapped the way the plan reads
+/// it (so the product needs little exchange).
+poplar::Tensor createMatMulInputLHS(poplar::Graph& graph, const poplar::Type& inputType,
+                                    const poplar::Type& outputType,
+                                    const std::vector<std::size_t>& aShape,
+                                    const std::vector<std::size_t>& bShape,
+                                    const poplar::DebugContext& debugContext = {},
+                                    const poplar::OptionFlags& options = {},
+                                    PlanningCache* cache = nullptr);
+poplar::Tensor createMatMulInputLHS(poplar::Graph& graph, const poplar::Type& dataType,
+                                    const std::vector<std::size_t>& aShape,
+                                    const std::vector<std::size_t>& bShape,
+                                    const poplar::DebugContext& debugContext = {},
+                                    const poplar::OptionFlags& options = {},
+                                    PlanningCache* cache = nullptr);
+/// A variable for the right operand, mapped the way the plan reads it.
+poplar::Tensor createMatMulInputRHS(poplar::Graph& graph, const poplar::Type& inputType,
+                                    const poplar::Type& outputType,
+                                    const std::vector<std::size_t>& aShape,
+                                    const std::vector<std::size_t>& bShape,
+                                    const poplar::DebugContext& debugContext = {},
+                                    const poplar::OptionFlags& options = {},
+                                    PlanningCache* cache = nullptr);
+poplar::Tensor createMatMulInputRHS(poplar::Graph& graph, const poplar::Type& dataType,
+                                    const std::vector<std::size_t>& aShape,
+                                    const std::vector<std::size_t>& bShape,
+                                    const poplar::DebugContext& debugContext = {},
+                                    const poplar::OptionFlags& options = {},
+                                    PlanningCache* cache = nullptr);
+
+} // namespace poplin

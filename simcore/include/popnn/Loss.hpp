@@ -1,0 +1,28 @@
+#pragma once
+// popnn::calcLoss: loss and its gradient for a batch of model outputs against class labels.
+
+#include <poplar/Graph.hpp>
+#include <poplar/Program.hpp>
+
+namespace popnn {
+
+/// SUM_SQUARED_LOSS: loss = 0.5 * sum_j (y_j - onehot_j)^2, delta = y - onehot.
+/// CROSS_ENTROPY_LOSS (y are probabilities, e.g. softmax outputs): loss = -log(y_label),
+/// delta = y - onehot.
+enum LossType { SUM_SQUARED_LOSS, CROSS_ENTROPY_LOSS };
+
+/// For modelOutputs {B, C} (FLOAT or HALF) and expected labels {B} (INT or UNSIGNED_INT, each in
+/// [0, C)), writes loss {B} and deltas {B, C} of the outputs' type.
+void calcLoss(poplar::Graph& graph, const poplar::Tensor& modelOutputs,
+              const poplar::Tensor& expected, const poplar::Tensor& loss,
+              const poplar::Tensor& deltas, LossType lossType, poplar::program::Sequence& prog,
+              const poplar::DebugContext& debugContext = {});
+
+/// As above, and also counts the rows whose largest output is at the expected label into
+/// `numCorrect` (a scalar UNSIGNED_INT or INT tensor).
+void calcLoss(poplar::Graph& graph, const poplar::Tensor& modelOutputs,
+              const poplar::Tensor& expected, const poplar::Tensor& loss,
+              const poplar::Tensor& deltas, const poplar::Tensor& numCorrect, LossType lossType,
+              poplar::program::Sequence& prog, const poplar::DebugContext& debugContext = {});
+
+} // namespace popnn

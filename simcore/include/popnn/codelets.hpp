@@ -1,0 +1,11 @@
+#pragma once
+// popnn::addCodelets: makes the popnn vertex types available to a graph.
+
+#include <poplar/Graph.hpp>
+
+namespace popnn {
+
+/// Registers the non-linearity and loss vertices (and popops', which softmax uses).
+void addCodelets(poplar::Graph& graph);
+
+} // namespace popnn

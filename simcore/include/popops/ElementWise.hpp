@@ -1,0 +1,97 @@
+#pragma once
+// popops element-wise operations. Binary operations broadcast their operands with numpy rules
+// (trailing dimensions equal or 1); the in-place forms write the first operand, which must
+// already have the broadcast shape. Each call adds one compute set to `prog` and records an
+// operation (layer "PopLibs") with its estimated FLOPs.
+
+#include <poplar/Graph.hpp>
+#include <poplar/OptionFlags.hpp>
+#include <poplar/Program.hpp>
+#include <popops/Expr.hpp>
+#include <popops/ExprOp.hpp>
+#include <vector>
+
+namespace popops {
+
+poplar::Tensor map(poplar::Graph& graph, expr::UnaryOpType op, const poplar::Tensor& t,
+                   poplar::program::Sequence& prog, const poplar::DebugContext& debugContext = {},
+                   const poplar::OptionFlags& options = {});
+poplar::Tensor map(poplar::Graph& graph, expr::BinaryOpType op, const poplar::Tensor& a,
+                   const poplar::Tensor& b, poplar::program::Sequence& prog,
+                   const poplar::DebugContext& debugContext = {},
+                   const poplar::OptionFlags& options = {});
+void mapInPlace(poplar::Graph& graph, expr::UnaryOpType op, const poplar::Tensor& t,
+                poplar::program::Sequence& prog, const poplar::DebugContext& debugContext = {},
+                const poplar::OptionFlags& options = {});
+void mapInPlace(poplar::Graph& graph, expr::BinaryOpType op, const poplar::Tensor& a,
+                const poplar::Tensor& b, poplar::program::Sequence& prog,
+                const poplar::DebugContext& debugContext = {},
+                const poplar::OptionFlags& options = {});
+
+/// Evaluates `expr` element by element over `ts` (placeholder _i is ts[i-1]), all broadcast to
+/// one shape and of one element type, in a single compute set. The result has that type, or
+/// BOOL when the outermost operation is a comparison.
+poplar::Tensor map(poplar::Graph& graph, const expr::Expr& expr,
+                   const std::vector<poplar::Tensor>& ts, poplar::program::Sequence& prog,
+                   const poplar::DebugContext& debugContext = {},
+                   const poplar::OptionFlags& options = {});
+/// As map, writing the result to ts[0], which must have the broadcast shape.
+void mapInPlace(poplar::Graph& graph, const expr::Expr& expr, const std::vector<poplar::Tensor>& ts,
+                poplar::program::Sequence& prog, const poplar::DebugContext& debugContext = {},
+                const poplar::OptionFlags& options = {});
+
+#define TILESCOPE_POPOPS_UNARY(name, OP)                                                           \
+    inline poplar::Tensor name(                                                                    \
+        poplar::Graph& graph, const poplar::Tensor& t, poplar::program::Sequence& prog,            \
+        const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {}) {  \
+        return map(graph, expr::UnaryOpType::OP, t, prog, debugContext, options);                  \
+    }                                                                                              \
+    inline void name##InPlace(                                                                     \
+        poplar::Graph& graph, const poplar::Tensor& t, poplar::program::Sequence& prog,            \
+        const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {}) {  \
+        mapInPlace(graph, expr::UnaryOpType::OP, t, prog, debugContext, options);                  \
+    }
+
+#define TILESCOPE_POPOPS_COMPARISON(name, OP)                                                      \
+    inline poplar::Tensor name(poplar::Graph& graph, const poplar::Tensor& a,                      \
+                               const poplar::Tensor& b, poplar::program::Sequence& prog,           \
+                               const poplar::DebugContext& debugContext = {},                      \
+                               const poplar::OptionFlags& options = {}) {                          \
+        return map(graph, expr::BinaryOpType::OP, a, b, prog, debugContext, options);              \
+    }
+
+#define TILESCOPE_POPOPS_BINARY(name, OP)                                                          \
+    TILESCOPE_POPOPS_COMPARISON(name, OP)                                                          \
+    inline void name##InPlace(poplar::Graph& graph, const poplar::Tensor& a,                       \
+                              const poplar::Tensor& b, poplar::program::Sequence& prog,            \
+                              const poplar::DebugContext& debugContext = {},                       \
+                              const poplar::OptionFlags& options = {}) {                           \
+        mapInPlace(graph, expr::BinaryOpType::OP, a, b, prog, debugContext, options);              \
+    }
+
+TILESCOPE_POPOPS_UNARY(abs, ABSOLUTE)
+TILESCOPE_POPOPS_UNARY(exp, EXPONENT)
+TILESCOPE_POPOPS_UNARY(log, LOGARITHM)
+TILESCOPE_POPOPS_UNARY(neg, NEGATE)
+TILESCOPE_POPOPS_UNARY(relu, RELU)
+TILESCOPE_POPOPS_UNARY(sigmoid, SIGMOID)
+TILESCOPE_POPOPS_UNARY(sqrt, SQRT)
+TILESCOPE_POPOPS_UNARY(square, SQUARE)
+TILESCOPE_POPOPS_UNARY(tanh, TANH)
+
+TILESCOPE_POPOPS_BINARY(add, ADD)
+TILESCOPE_POPOPS_BINARY(div, DIVIDE)
+TILESCOPE_POPOPS_COMPARISON(eq, EQUAL)
+TILESCOPE_POPOPS_COMPARISON(gt, GREATER_THAN)
+TILESCOPE_POPOPS_COMPARISON(lt, LESS_THAN)
+TILESCOPE_POPOPS_BINARY(max, MAXIMUM)
+TILESCOPE_POPOPS_BINARY(min, MINIMUM)
+TILESCOPE_POPOPS_BINARY(mul, MULTIPLY)
+TILESCOPE_POPOPS_BINARY(pow, POWER)
+TILESCOPE_POPOPS_BINARY(sub, SUBTRACT)
+
+#undef TILESCOPE_POPOPS_UNARY
+#undef TILESCOPE_POPOPS_BINARY
+#undef TILESCOPE_POPOPS_COMPARISON
+
+} // namespace popops

@@ -1,0 +1,138 @@
+#pragma once
+// popops::expr expressions: element-wise formulas over placeholder tensors (_1, _2, ...) and
+// constants, e.g. `_1 + _2 * Const(0.5f)`, evaluated by popops::map in one compute set.
+
+#include <memory>
+#include <popops/ExprOp.hpp>
+#include <type_traits>
+
+namespace popops::expr {
+
+/// An expression node. Expressions are values: operators and the named classes below copy their
+/// operands, so temporaries can be combined freely.
+class Expr {
+public:
+    virtual ~Expr() = default;
+    virtual std::unique_ptr<Expr> clone() const = 0;
+};
+
+/// A constant, stored as float and converted to the operands' type when evaluated.
+class Const : public Expr {
+public:
+    template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
+    Const(T value) : value_(static_cast<float>(value)) {}
+    float value() const { return value_; }
+    std::unique_ptr<Expr> clone() const override { return std::make_unique<Const>(*this); }
+
+private:
+    float value_;
+};
+
+/// The index-th tensor passed to map (1-based, as _1 is the first).
+class PlaceHolder : public Expr {
+public:
+    explicit PlaceHolder(unsigned index) : index_(index) {}
+    unsigned index() const { return index_; }
+    std::unique_ptr<Expr> clone() const override { return std::make_unique<PlaceHolder>(*this); }
+
+private:
+    unsigned index_;
+};
+
+class UnaryOp : public Expr {
+public:
+    UnaryOp(UnaryOpType type, const Expr& a) : type_(type), a_(a.clone()) {}
+    UnaryOp(const UnaryOp& o) : type_(o.type_), a_(o.a_->clone()) {}
+    UnaryOpType opType() const { return type_; }
+    const Expr& operand() const { return *a_; }
+    std::unique_ptr<Expr> clone() const override { return std::make_unique<UnaryOp>(*this); }
+
+private:
+    UnaryOpType type_;
+    std::unique_ptr<Expr> a_;
+};
+
+class BinaryOp : public Expr {
+public:
+    BinaryOp(BinaryOpType type, const Expr& a, const Expr& b)
+        : type_(type), a_(a.clone()), b_(b.clone()) {}
+    BinaryOp(const BinaryOp& o) : type_(o.type_), a_(o.a_->clone()), b_(o.b_->clone()) {}
+    BinaryOpType opType() const { return type_; }
+    const Expr& lhs() const { return *a_; }
+    const Expr& rhs() const { return *b_; }
+    std::unique_ptr<Expr> clone() const override { return std::make_unique<BinaryOp>(*this); }
+
+private:
+    BinaryOpType type_;
+    std::unique_ptr<Expr> a_, b_;
+};
+
+inline const PlaceHolder _1(1), _2(2), _3(3), _4(4), _5(5), _6(6), _7(7), _8(8);
+
+#define TILESCOPE_EXPR_UNARY(Name, OP)                                                             \
+    class Name : public UnaryOp {                                                                  \
+    public:                                                                                        \
+        explicit Name(const Expr& a) : UnaryOp(UnaryOpType::OP, a) {}                              \
+    };
+#define TILESCOPE_EXPR_BINARY(Name, OP)                                                            \
+    class Name : public BinaryOp {                                                                 \
+    public:                                                                                        \
+        Name(const Expr& a, const Expr& b) : BinaryOp(BinaryOpType::OP, a, b) {}                   \
+    };
+
+TILESCOPE_EXPR_UNARY(Abs, ABSOLUTE)
+TILESCOPE_EXPR_UNARY(Exp, EXPONENT)
+TILESCOPE_EXPR_UNARY(Log, LOGARITHM)
+TILESCOPE_EXPR_UNARY(Neg, NEGATE)
+TILESCOPE_EXPR_UNARY(Relu, RELU)
+TILESCOPE_EXPR_UNARY(Sigmoid, SIGMOID)
+TILESCOPE_EXPR_UNARY(Sqrt, SQRT)
+TILESCOPE_EXPR_UNARY(Square, SQUARE)
+TILESCOPE_EXPR_UNARY(Tanh, TANH)
+TILESCOPE_EXPR_BINARY(Add, ADD)
+TILESCOPE_EXPR_BINARY(Divide, DIVIDE)
+TILESCOPE_EXPR_BINARY(Equal, EQUAL)
+TILESCOPE_EXPR_BINARY(Gt, GREATER_THAN)
+TILESCOPE_EXPR_BINARY(Lt, LESS_THAN)
+TILESCOPE_EXPR_BINARY(Max, MAXIMUM)
+TILESCOPE_EXPR_BINARY(Min, MINIMUM)
+TILESCOPE_EXPR_BINARY(Mul, MULTIPLY)
+TILESCOPE_EXPR_BINARY(Pow, POWER)
+TILESCOPE_EXPR_BINARY(Sub, SUBTRACT)
+
+#undef TILESCOPE_EXPR_UNARY
+#undef TILESCOPE_EXPR_BINARY
+
+inline BinaryOp operator+(const Expr& a, const Expr& b) {
+    return Add(a, b);
+}
+inline BinaryOp operator-(const Expr& a, const Expr& b) {
+    return Sub(a, b);
+}
+inline BinaryOp operator*(const Expr& a, const Expr& b) {
+    return Mul(a, b);
+}
+inline BinaryOp operator/(const Expr& a, const Expr& b) {
+    return Divide(a, b);
+}
+inline UnaryOp operator-(const Expr& a) {
+    return Neg(a);
+}
+
+// Numbers mix with expressions as constants: `_1 * 2.0f + 1`.
+#define TILESCOPE_EXPR_SCALAR_OPERATOR(op)                                                         \
+    template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>                    \
+    BinaryOp operator op(const Expr& a, T b) {                                                     \
+        return a op Const(b);                                                                      \
+    }                                                                                              \
+    template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>                    \
+    BinaryOp operator op(T a, const Expr& b) {                                                     \
+        return Const(a) op b;                                                                      \
+    }
+TILESCOPE_EXPR_SCALAR_OPERATOR(+)
+TILESCOPE_EXPR_SCALAR_OPERATOR(-)
+TILESCOPE_EXPR_SCALAR_OPERATOR(*)
+TILESCOPE_EXPR_SCALAR_OPERATOR(/)
+#undef TILESCOPE_EXPR_SCALAR_OPERATOR
+
+} // namespace popops::expr

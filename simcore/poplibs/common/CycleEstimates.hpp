@@ -1,0 +1,76 @@
+#pragma once
+// The one place that holds the cycle estimates of the PopLibs vertices. Every estimate is in
+// thread cycles of one worker context (the unit Graph::setPerfEstimate takes): the simulator's
+// compiler charges a tile numWorkerContexts tile cycles per thread cycle of its busiest worker.
+//
+// Published figures the formulas derive from (Graphcore's Colossus Mk2 GC200 announcement, as
+// reported by the press in July 2020: 1472 tiles, 6 worker threads per tile, 250 TFLOPS of FP16
+// arithmetic and 62.5 TFLOPS of FP32; tile clock 1.33 GHz, TargetSpec::ipu2):
+//   - HALF matrix products on the accumulating matrix product (AMP) units:
+//     250e12 / (1472 tiles * 1.33e9 Hz) = 127.7, i.e. 128 FLOPs = 64 multiply-accumulates per
+//     tile cycle.
+//   - FLOAT AMP: 62.5e12 / (1472 * 1.33e9) = 31.9, i.e. 32 FLOPs = 16 multiply-accumulates per
+//     tile cycle.
+//   - Element-wise vector arithmetic uses the 64-bit data path (TargetSpec::dataPathWidthBits):
+//     one vector of 2 FLOAT or 4 HALF values per thread cycle per worker; a binary operation
+//     needs two loads, so it issues one vector every 2 thread cycles.
+// The remaining constants (per-vertex overheads, transcendental costs) are modelled figures of
+// the right order, not measurements.
+
+#include <cstdint>
+#include <poplar/Target.hpp>
+#include <poplar/Type.hpp>
+
+namespace tilescope::poplibs::cycles {
+
+/// Multiply-accumulates per tile cycle of the AMP units (see the figures above).
+inline std::uint64_t ampMacsPerTileCycle(const poplar::Type& inputType) {
+    return inputType == poplar::HALF ? 64 : 16;
+}
+
+/// Peak FLOPs per tile cycle of the whole tile (AMP, 2 FLOPs per multiply-accumulate).
+inline std::uint64_t peakFlopsPerTileCycle(const poplar::Type& inputType) {
+    return 2 * ampMacsPerTileCycle(inputType);
+}
+
+/// Fixed thread cycles of any library vertex: loading its state and pointers, loop set-up.
+inline constexpr std::uint64_t kVertexOverhead = 12;
+/// Thread cycles per element of a transcendental function (exp, log, tanh, sigmoid, sqrt, pow,
+/// divide): evaluated element by element in several instructions. Modelled.
+inline constexpr std::uint64_t kTranscendentalCyclesPerElement = 8;
+
+inline std::uint64_t vectors(const poplar::Target& target, const poplar::Type& type,
+                             std::uint64_t elements) {
+    const std::uint64_t width = target.getVectorWidth(type);
+    return (elements + width - 1) / width;
+}
+
+/// A unary or binary element-wise operation over `elements` on one worker. `inputs` is 1 or 2;
+/// transcendental operations cost per element rather than per vector.
+inline std::uint64_t elementWise(const poplar::Target& target, const poplar::Type& type,
+                                 std::uint64_t elements, unsigned inputs, bool transcendental) {
+    if (transcendental)
+        return kVertexOverhead + elements * kTranscendentalCyclesPerElement;
+    return kVertexOverhead + vectors(target, type, elements) * inputs;
+}
+
+/// Reducing `outputs` results from `partialsPerOutput` partial values each: one vector of
+/// partials loaded and accumulated per thread cycle, plus a store per output.
+inline std::uint64_t reduce(const poplar::Target& target, const poplar::Type& partialsType,
+                            std::uint64_t outputs, std::uint64_t partialsPerOutput) {
+    return kVertexOverhead + outputs * (1 + vectors(target, partialsType, partialsPerOutput));
+}
+
+/// A block matrix product of m x k by k x n on the AMP units of one tile, run by one MultiVertex
+/// over all workers: the tile cycles at the AMP rate, plus a pipeline fill per output row,
+/// expressed in thread cycles (tile cycles / workers).
+inline std::uint64_t matMulBlock(const poplar::Target& target, const poplar::Type& inputType,
+                                 std::uint64_t m, std::uint64_t k, std::uint64_t n) {
+    const std::uint64_t macs = m * k * n;
+    const std::uint64_t rate = ampMacsPerTileCycle(inputType);
+    const std::uint64_t tileCycles = (macs + rate - 1) / rate + 16 * m;
+    const unsigned workers = target.getNumWorkerContexts();
+    return kVertexOverhead + (tileCycles + workers - 1) / workers;
+}
+
+} // namespace tilescope::poplibs::cycles

@@ -1,0 +1,275 @@
+// poplin::matMul and the creation of its inputs: plans, blocks per tile, partials and reduction.
+
+#include "poplin/MatMul.hpp"
+
+#include "common/CycleEstimates.hpp"
+#include "common/ElementWiseBuilder.hpp"
+#include "poplin/MatMulPlanner.hpp"
+#include "poplin/MatMulVertex.hpp"
+
+#include <algorithm>
+#include <map>
+#include <poplar/exceptions.hpp>
+#include <popops/Reduction.hpp>
+#include <poputil/TileMapping.hpp>
+#include <poputil/VertexTemplates.hpp>
+#include <tuple>
+
+namespace poplin {
+
+namespace pl = tilescope::poplibs;
+using poplar::Tensor;
+
+struct PlanningCache::Impl {
+    std::map<
+        std::tuple<unsigned, unsigned, std::size_t, std::size_t, std::size_t, double, unsigned>,
+        pl::MatMulPlan>
+        plans;
+};
+
+PlanningCache::PlanningCache() : impl_(std::make_unique<Impl>()) {}
+PlanningCache::~PlanningCache() = default;
+
+namespace {
+
+struct MatMulOptions {
+    double availableMemoryProportion = 0.6;
+    poplar::Type partialsType = poplar::FLOAT;
+};
+
+MatMulOptions parseOptions(const poplar::OptionFlags& options) {
+    MatMulOptions o;
+    for (const auto& [name, value] : options) {
+        if (name == "availableMemoryProportion") {
+            std::size_t used = 0;
+            double p = 0;
+            try {
+                p = std::stod(value, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used != value.size() || !(p > 0.0 && p <= 1.0))
+                throw poplar::invalid_option("poplin::matMul: option 'availableMemoryProportion'"
+                                             " must be a number in (0, 1], got '" +
+                                             value + "'");
+            o.availableMemoryProportion = p;
+        } else if (name == "partialsType") {
+            if (value == "float")
+                o.partialsType = poplar::FLOAT;
+            else if (value == "half")
+                o.partialsType = poplar::HALF;
+            else
+                throw poplar::invalid_option("poplin::matMul: option 'partialsType' must be "
+                                             "'float' or 'half', got '" +
+                                             value + "'");
+        } else {
+            throw poplar::invalid_option("poplin::matMul: unknown option '" + name +
+                                         "' (known: availableMemoryProportion, partialsType)");
+        }
+    }
+    return o;
+}
+
+void checkShapes(const std::string& api, const std::vector<std::size_t>& a,
+                 const std::vector<std::size_t>& b) {
+    if (a.size() != 2 || b.size() != 2 || a[1] != b[0] || a[0] == 0 || a[1] == 0 || b[1] == 0)
+        throw poplar::poplar_error(api + ": cannot multiply shapes " + pl::shapeString(a) +
+                                   " and " + pl::shapeString(b) +
+                                   " (need non-empty {M, K} x {K, N})");
+}
+
+void checkType(const std::string& api, const poplar::Type& t, const std::string& what) {
+    if (t != poplar::FLOAT && t != poplar::HALF)
+        throw poplar::poplar_error(api + ": " + what + " has type " + t.toString() +
+                                   "; FLOAT and HALF are supported");
+}
+
+pl::MatMulPlan getPlan(const poplar::Graph& graph, const poplar::Type& inputType,
+                       const std::vector<std::size_t>& a, const std::vector<std::size_t>& b,
+                       const MatMulOptions& o, PlanningCache* cache) {
+    const auto key = std::make_tuple(
+        static_cast<unsigned>(inputType.native()), static_cast<unsigned>(o.partialsType.native()),
+        a[0], a[1], b[1], o.availableMemoryProportion, graph.getTarget().getNumTiles());
+    if (cache)
+        if (auto it = cache->impl().plans.find(key); it != cache->impl().plans.end())
+            return it->second;
+    auto plan = pl::planMatMul(graph.getTarget(), inputType, o.partialsType, a[0], a[1], b[1],
+                               o.availableMemoryProportion);
+    if (cache)
+        cache->impl().plans.emplace(key, plan);
+    return plan;
+}
+
+std::size_t ceilDiv(std::size_t a, std::size_t b) {
+    return (a + b - 1) / b;
+}
+
+/// Blocks of a {rows, cols} matrix cut into blockRows x blockCols pieces: (index, begin, end).
+struct Range {
+    std::size_t index, begin, end;
+};
+std::vector<Range> ranges(std::size_t size, std::size_t block) {
+    std::vector<Range> out;
+    for (std::size_t i = 0; i * block < size; ++i)
+        out.push_back({i, i * block, std::min(size, (i + 1) * block)});
+    return out;
+}
+
+Tensor createInput(poplar::Graph& graph, const poplar::Type& inputType, bool lhs,
+                   const std::vector<std::size_t>& aShape, const std::vector<std::size_t>& bShape,
+                   const poplar::DebugContext& debugContext, const poplar::OptionFlags& options,
+                   PlanningCache* cache) {
+    const std::string api = lhs ? "createMatMulInputLHS" : "createMatMulInputRHS";
+    pl::PoplibsOpDebugInfo di(debugContext, api);
+    checkShapes("poplin::" + api, aShape, bShape);
+    checkType("poplin::" + api, inputType, "the input type");
+    const auto o = parseOptions(options);
+    const auto plan = getPlan(graph, inputType, aShape, bShape, o, cache);
+    const std::size_t rows = lhs ? aShape[0] : bShape[0];
+    const std::size_t cols = lhs ? aShape[1] : bShape[1];
+    Tensor t = graph.addVariable(inputType, {rows, cols}, {di, lhs ? "A" : "B"});
+    const std::size_t blockRows = lhs ? plan.blockM : plan.blockK;
+    const std::size_t blockCols = lhs ? plan.blockK : plan.blockN;
+    // Each block is read by the tiles of one row (LHS: all n) or column (RHS: all m) of the
+    // plan; its elements are spread over those tiles so that each sends a share of the block
+    // rather than one tile sending every copy.
+    const std::size_t readers = lhs ? plan.splitN : plan.splitM;
+    for (const auto& r : ranges(rows, blockRows))
+        for (const auto& c : ranges(cols, blockCols)) {
+            const Tensor block = t.slice({r.begin, c.begin}, {r.end, c.end}).flatten();
+            const std::size_t share = ceilDiv(block.numElements(), readers);
+            for (std::size_t i = 0; i < readers && i * share < block.numElements(); ++i) {
+                const unsigned tile =
+                    lhs ? plan.tileOf(r.index, c.index, i) : plan.tileOf(i, r.index, c.index);
+                graph.setTileMapping(
+                    block.slice(i * share, std::min(block.numElements(), (i + 1) * share)), tile);
+            }
+        }
+    return t;
+}
+
+} // namespace
+
+Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
+              poplar::program::Sequence& prog, const poplar::Type& outputType,
+              const poplar::DebugContext& debugContext, const poplar::OptionFlags& options,
+              PlanningCache* cache) {
+    pl::PoplibsOpDebugInfo di(debugContext, "matMul");
+    const std::string api = "poplin::matMul";
+    if (A.rank() != 2 || B.rank() != 2 || A.dim(1) != B.dim(0) || A.numElements() == 0 ||
+        B.numElements() == 0)
+        throw poplar::poplar_error(api + ": cannot multiply tensor '" + A.getName() +
+                                   "' of shape " + A.shapeToString() + " by tensor '" +
+                                   B.getName() + "' of shape " + B.shapeToString() +
+                                   " (need non-empty {M, K} x {K, N})");
+    checkType(api, A.elementType(), "tensor '" + A.getName() + "'");
+    checkType(api, outputType, "the output type");
+    if (B.elementType() != A.elementType())
+        throw poplar::poplar_error(api + ": tensor '" + B.getName() + "' of type " +
+                                   B.elementType().toString() + " must have the type of '" +
+                                   A.getName() + "' (" + A.elementType().toString() + ")");
+    const auto o = parseOptions(options);
+    const poplar::Type inType = A.elementType();
+    const std::size_t M = A.dim(0), K = A.dim(1), N = B.dim(1);
+    const auto plan = getPlan(graph, inType, A.shape(), B.shape(), o, cache);
+    di.setValue("plan", plan.describe());
+    di.setValue("estimatedCycles", plan.estimatedCycles);
+
+    const auto mRanges = ranges(M, plan.blockM);
+    const auto kRanges = ranges(K, plan.blockK);
+    const auto nRanges = ranges(N, plan.blockN);
+    const bool splitK = kRanges.size() > 1;
+    const bool direct = !splitK && o.partialsType == outputType;
+    const poplar::Type partialsType = direct ? outputType : o.partialsType;
+
+    // Partial results: the output itself when nothing is left to reduce or convert.
+    Tensor partials = graph.addVariable(partialsType, {kRanges.size(), M, N},
+                                        {di, direct ? "output" : "partials"});
+    for (const auto& m : mRanges)
+        for (const auto& k : kRanges)
+            for (const auto& n : nRanges)
+                graph.setTileMapping(partials[k.index].slice({m.begin, n.begin}, {m.end, n.end}),
+                                     plan.tileOf(m.index, k.index, n.index));
+
+    poplar::ComputeSet cs = graph.addComputeSet({di, "matMul"});
+    const std::string vertexType =
+        poputil::templateVertex("poplin::MatMulBlock", inType, partialsType);
+    const auto& target = graph.getTarget();
+    for (const auto& m : mRanges)
+        for (const auto& k : kRanges)
+            for (const auto& n : nRanges) {
+                poplar::VertexRef v = graph.addVertex(cs, vertexType);
+                graph.connect(v["a"], A.slice({m.begin, k.begin}, {m.end, k.end}).flatten());
+                graph.connect(v["b"], B.slice({k.begin, n.begin}, {k.end, n.end}).flatten());
+                graph.connect(
+                    v["out"],
+                    partials[k.index].slice({m.begin, n.begin}, {m.end, n.end}).flatten());
+                graph.setInitialValue(v["rows"], static_cast<unsigned>(m.end - m.begin));
+                graph.setInitialValue(v["depth"], static_cast<unsigned>(k.end - k.begin));
+                graph.setInitialValue(v["cols"], static_cast<unsigned>(n.end - n.begin));
+                graph.setTileMapping(v, plan.tileOf(m.index, k.index, n.index));
+                graph.setPerfEstimate(v, pl::cycles::matMulBlock(target, inType, m.end - m.begin,
+                                                                 k.end - k.begin, n.end - n.begin));
+            }
+    prog.add(poplar::program::Execute(cs, {di}));
+    di.addFlops(2ull * M * K * N);
+    if (direct)
+        return partials[0];
+
+    // Sum (or only convert) the partials into the output, mapped like the output blocks.
+    Tensor out = graph.addVariable(outputType, {M, N}, {di, "output"});
+    for (const auto& m : mRanges)
+        for (const auto& n : nRanges) {
+            // Spread each output block over the tiles that computed its partials.
+            const Tensor block = out.slice({m.begin, n.begin}, {m.end, n.end}).flatten();
+            const std::size_t per = ceilDiv(block.numElements(), kRanges.size());
+            for (const auto& k : kRanges)
+                if (k.index * per < block.numElements())
+                    graph.setTileMapping(block.slice(k.index * per, std::min(block.numElements(),
+                                                                             (k.index + 1) * per)),
+                                         plan.tileOf(m.index, k.index, n.index));
+        }
+    popops::reduceWithOutput(graph, partials, out, {0}, popops::Operation::ADD, prog,
+                             {di, "reduce"});
+    return out;
+}
+
+Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
+              poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
+              const poplar::OptionFlags& options, PlanningCache* cache) {
+    return matMul(graph, A, B, prog, A.elementType(), debugContext, options, cache);
+}
+
+Tensor createMatMulInputLHS(poplar::Graph& graph, const poplar::Type& inputType,
+                            const poplar::Type&, const std::vector<std::size_t>& aShape,
+                            const std::vector<std::size_t>& bShape,
+                            const poplar::DebugContext& debugContext,
+                            const poplar::OptionFlags& options, PlanningCache* cache) {
+    return createInput(graph, inputType, true, aShape, bShape, debugContext, options, cache);
+}
+
+Tensor createMatMulInputLHS(poplar::Graph& graph, const poplar::Type& dataType,
+                            const std::vector<std::size_t>& aShape,
+                            const std::vector<std::size_t>& bShape,
+                            const poplar::DebugContext& debugContext,
+                            const poplar::OptionFlags& options, PlanningCache* cache) {
+    return createInput(graph, dataType, true, aShape, bShape, debugContext, options, cache);
+}
+
+Tensor createMatMulInputRHS(poplar::Graph& graph, const poplar::Type& inputType,
+                            const poplar::Type&, const std::vector<std::size_t>& aShape,
+                            const std::vector<std::size_t>& bShape,
+                            const poplar::DebugContext& debugContext,
+                            const poplar::OptionFlags& options, PlanningCache* cache) {
+    return createInput(graph, inputType, false, aShape, bShape, debugContext, options, cache);
+}
+
+Tensor createMatMulInputRHS(poplar::Graph& graph, const poplar::Type& dataType,
+                            const std::vector<std::size_t>& aShape,
+                            const std::vector<std::size_t>& bShape,
+                            const poplar::DebugContext& debugContext,
+                            const poplar::OptionFlags& options, PlanningCache* cache) {
+    return createInput(graph, dataType, false, aShape, bShape, debugContext, options, cache);
+}
+
+} // namespace poplin

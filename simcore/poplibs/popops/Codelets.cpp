@@ -1,0 +1,15 @@
+#include "popops/codelets.hpp"
+
+#include "popops/PopopsCodelets.hpp"
+
+namespace popops {
+
+void addCodelets(poplar::Graph& graph) {
+    detail::registerElementWiseVertices(graph);
+    detail::registerFillAndCastVertices(graph);
+    detail::registerScaledAddVertices(graph);
+    detail::registerReduceVertices(graph);
+    detail::registerMapExprVertices(graph);
+}
+
+} // namespace popops

@@ -1,0 +1,268 @@
+// popops element-wise operations: map over unary and binary operation types, with broadcasting
+// and in-place forms, and the registration of their vertices.
+
+#include "popops/ElementWise.hpp"
+
+#include "common/CycleEstimates.hpp"
+#include "common/ElementWiseBuilder.hpp"
+#include "popops/ElementWiseVertices.hpp"
+#include "popops/PopopsCodelets.hpp"
+#include "tilescope/sim/BuiltinVertex.hpp"
+
+#include <poplar/exceptions.hpp>
+#include <poputil/VertexTemplates.hpp>
+#include <string>
+
+namespace popops {
+
+namespace pv = tilescope::poplibs::popops_vertices;
+namespace pl = tilescope::poplibs;
+using poplar::Tensor;
+
+namespace {
+
+const char* opName(expr::UnaryOpType op) {
+    switch (op) {
+    case expr::UnaryOpType::ABSOLUTE:
+        return "ABSOLUTE";
+    case expr::UnaryOpType::EXPONENT:
+        return "EXPONENT";
+    case expr::UnaryOpType::LOGARITHM:
+        return "LOGARITHM";
+    case expr::UnaryOpType::NEGATE:
+        return "NEGATE";
+    case expr::UnaryOpType::RELU:
+        return "RELU";
+    case expr::UnaryOpType::SIGMOID:
+        return "SIGMOID";
+    case expr::UnaryOpType::SQRT:
+        return "SQRT";
+    case expr::UnaryOpType::SQUARE:
+        return "SQUARE";
+    case expr::UnaryOpType::TANH:
+        return "TANH";
+    }
+    return "?";
+}
+
+const char* opName(expr::BinaryOpType op) {
+    switch (op) {
+    case expr::BinaryOpType::ADD:
+        return "ADD";
+    case expr::BinaryOpType::DIVIDE:
+        return "DIVIDE";
+    case expr::BinaryOpType::EQUAL:
+        return "EQUAL";
+    case expr::BinaryOpType::GREATER_THAN:
+        return "GREATER_THAN";
+    case expr::BinaryOpType::LESS_THAN:
+        return "LESS_THAN";
+    case expr::BinaryOpType::MAXIMUM:
+        return "MAXIMUM";
+    case expr::BinaryOpType::MINIMUM:
+        return "MINIMUM";
+    case expr::BinaryOpType::MULTIPLY:
+        return "MULTIPLY";
+    case expr::BinaryOpType::POWER:
+        return "POWER";
+    case expr::BinaryOpType::SUBTRACT:
+        return "SUBTRACT";
+    }
+    return "?";
+}
+
+std::string vertexName(const char* base, expr::UnaryOpType op, const poplar::Type& type) {
+    return poputil::templateVertex(base, std::string("popops::expr::UnaryOpType::") + opName(op),
+                                   type);
+}
+std::string vertexName(const char* base, expr::BinaryOpType op, const poplar::Type& type) {
+    return poputil::templateVertex(base, std::string("popops::expr::BinaryOpType::") + opName(op),
+                                   type);
+}
+
+/// The element types the vertices are instantiated for, and which operations integers support.
+template <typename Op> void checkType(const char* api, Op op, const Tensor& t) {
+    const poplar::Type type = t.elementType();
+    const bool floating = type == poplar::FLOAT || type == poplar::HALF;
+    const bool supported = floating || (type == poplar::INT && (pv::supports<int>(op)));
+    if (!supported)
+        throw poplar::poplar_error(std::string("popops::") + api + ": operation " + opName(op) +
+                                   " does not support tensor '" + t.getName() + "' of type " +
+                                   type.toString() +
+                                   (type == poplar::INT ? "" : " (FLOAT, HALF and INT only)"));
+}
+
+std::uint64_t flopsOf(const Tensor& out, const poplar::Type& type) {
+    return type == poplar::INT ? 0 : out.numElements();
+}
+
+constexpr bool transcendental(expr::UnaryOpType op) {
+    return pv::isTranscendental(op);
+}
+constexpr bool transcendental(expr::BinaryOpType op) {
+    return pv::isTranscendental(op);
+}
+
+template <typename T, expr::UnaryOpType Op> void registerUnary(poplar::Graph& graph) {
+    if constexpr (pv::supports<T>(Op)) {
+        const auto type = poplar::equivalent_device_type<T>().value;
+        tilescope::sim::registerBuiltinVertex<pv::UnaryOp1D<Op, T>>(
+            graph, vertexName("popops::UnaryOp1D", Op, type), &pv::UnaryOp1D<Op, T>::visit);
+        tilescope::sim::registerBuiltinVertex<pv::UnaryOp1DInPlace<Op, T>>(
+            graph, vertexName("popops::UnaryOp1DInPlace", Op, type),
+            &pv::UnaryOp1DInPlace<Op, T>::visit);
+    }
+}
+
+template <typename T, expr::BinaryOpType Op> void registerBinary(poplar::Graph& graph) {
+    if constexpr (pv::supports<T>(Op)) {
+        const auto type = poplar::equivalent_device_type<T>().value;
+        tilescope::sim::registerBuiltinVertex<pv::BinaryOp1D<Op, T>>(
+            graph, vertexName("popops::BinaryOp1D", Op, type), &pv::BinaryOp1D<Op, T>::visit);
+        if constexpr (!pv::isComparison(Op))
+            tilescope::sim::registerBuiltinVertex<pv::BinaryOp1DInPlace<Op, T>>(
+                graph, vertexName("popops::BinaryOp1DInPlace", Op, type),
+                &pv::BinaryOp1DInPlace<Op, T>::visit);
+    }
+}
+
+template <typename T> void registerForType(poplar::Graph& graph) {
+    using U = expr::UnaryOpType;
+    using B = expr::BinaryOpType;
+    registerUnary<T, U::ABSOLUTE>(graph);
+    registerUnary<T, U::EXPONENT>(graph);
+    registerUnary<T, U::LOGARITHM>(graph);
+    registerUnary<T, U::NEGATE>(graph);
+    registerUnary<T, U::RELU>(graph);
+    registerUnary<T, U::SIGMOID>(graph);
+    registerUnary<T, U::SQRT>(graph);
+    registerUnary<T, U::SQUARE>(graph);
+    registerUnary<T, U::TANH>(graph);
+    registerBinary<T, B::ADD>(graph);
+    registerBinary<T, B::DIVIDE>(graph);
+    registerBinary<T, B::EQUAL>(graph);
+    registerBinary<T, B::GREATER_THAN>(graph);
+    registerBinary<T, B::LESS_THAN>(graph);
+    registerBinary<T, B::MAXIMUM>(graph);
+    registerBinary<T, B::MINIMUM>(graph);
+    registerBinary<T, B::MULTIPLY>(graph);
+    registerBinary<T, B::POWER>(graph);
+    registerBinary<T, B::SUBTRACT>(graph);
+}
+
+std::string lower(const char* s) {
+    std::string out(s);
+    for (auto& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+} // namespace
+
+namespace detail {
+void registerElementWiseVertices(poplar::Graph& graph) {
+    registerForType<float>(graph);
+    registerForType<poplar::half>(graph);
+    registerForType<int>(graph);
+}
+} // namespace detail
+
+Tensor map(poplar::Graph& graph, expr::UnaryOpType op, const Tensor& t,
+           poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
+           const poplar::OptionFlags&) {
+    pl::PoplibsOpDebugInfo di(debugContext, lower(opName(op)));
+    checkType("map", op, t);
+    const poplar::Type type = t.elementType();
+    Tensor out = pl::createOutput(graph, type, t.shape(), t, {di, "out"});
+    poplar::ComputeSet cs = graph.addComputeSet({di, lower(opName(op))});
+    const auto& target = graph.getTarget();
+    pl::addElementWiseVertices(graph, cs, vertexName("popops::UnaryOp1D", op, type), out,
+                               {{"in", t}, {"out", out}}, [&](std::size_t n) {
+                                   return tilescope::poplibs::cycles::elementWise(
+                                       target, type, n, 1, transcendental(op));
+                               });
+    prog.add(poplar::program::Execute(cs, {di}));
+    di.addFlops(flopsOf(out, type));
+    return out;
+}
+
+void mapInPlace(poplar::Graph& graph, expr::UnaryOpType op, const Tensor& t,
+                poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
+                const poplar::OptionFlags&) {
+    pl::PoplibsOpDebugInfo di(debugContext, lower(opName(op)) + "InPlace");
+    checkType("mapInPlace", op, t);
+    const poplar::Type type = t.elementType();
+    poplar::ComputeSet cs = graph.addComputeSet({di, lower(opName(op)) + "InPlace"});
+    const auto& target = graph.getTarget();
+    pl::addElementWiseVertices(graph, cs, vertexName("popops::UnaryOp1DInPlace", op, type), t,
+                               {{"inOut", t}}, [&](std::size_t n) {
+                                   return tilescope::poplibs::cycles::elementWise(
+                                       target, type, n, 1, transcendental(op));
+                               });
+    prog.add(poplar::program::Execute(cs, {di}));
+    di.addFlops(flopsOf(t, type));
+}
+
+Tensor map(poplar::Graph& graph, expr::BinaryOpType op, const Tensor& a, const Tensor& b,
+           poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
+           const poplar::OptionFlags&) {
+    const std::string api = lower(opName(op));
+    pl::PoplibsOpDebugInfo di(debugContext, api);
+    if (a.elementType() != b.elementType())
+        throw poplar::poplar_error("popops::" + api + ": tensor '" + a.getName() + "' of type " +
+                                   a.elementType().toString() + " and tensor '" + b.getName() +
+                                   "' of type " + b.elementType().toString() +
+                                   " must have the same element type");
+    checkType(api.c_str(), op, a);
+    const poplar::Type type = a.elementType();
+    const auto shape = pl::broadcastShape("popops::" + api, a, b);
+    const poplar::Type outType = pv::isComparison(op) ? poplar::BOOL : type;
+    const Tensor& like = a.shape() == shape ? a : b;
+    Tensor out = pl::createOutput(graph, outType, shape, like, {di, "out"});
+    poplar::ComputeSet cs = graph.addComputeSet({di, api});
+    const auto& target = graph.getTarget();
+    pl::addElementWiseVertices(
+        graph, cs, vertexName("popops::BinaryOp1D", op, type), out,
+        {{"in1", pl::broadcastTo(a, shape)}, {"in2", pl::broadcastTo(b, shape)}, {"out", out}},
+        [&](std::size_t n) {
+            return tilescope::poplibs::cycles::elementWise(target, type, n, 2, transcendental(op));
+        });
+    prog.add(poplar::program::Execute(cs, {di}));
+    di.addFlops(flopsOf(out, type));
+    return out;
+}
+
+void mapInPlace(poplar::Graph& graph, expr::BinaryOpType op, const Tensor& a, const Tensor& b,
+                poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
+                const poplar::OptionFlags&) {
+    const std::string api = lower(opName(op)) + "InPlace";
+    pl::PoplibsOpDebugInfo di(debugContext, api);
+    if (pv::isComparison(op))
+        throw poplar::poplar_error("popops::mapInPlace: comparison " + std::string(opName(op)) +
+                                   " gives BOOL results and cannot write tensor '" + a.getName() +
+                                   "' in place");
+    if (a.elementType() != b.elementType())
+        throw poplar::poplar_error("popops::" + api + ": tensor '" + a.getName() + "' of type " +
+                                   a.elementType().toString() + " and tensor '" + b.getName() +
+                                   "' of type " + b.elementType().toString() +
+                                   " must have the same element type");
+    checkType(api.c_str(), op, a);
+    const auto shape = pl::broadcastShape("popops::" + api, a, b);
+    if (shape != a.shape())
+        throw poplar::poplar_error("popops::" + api + ": tensor '" + a.getName() + "' of shape " +
+                                   a.shapeToString() + " is written in place, so tensor '" +
+                                   b.getName() + "' of shape " + b.shapeToString() +
+                                   " must broadcast to it, not to " + pl::shapeString(shape));
+    const poplar::Type type = a.elementType();
+    poplar::ComputeSet cs = graph.addComputeSet({di, api});
+    const auto& target = graph.getTarget();
+    pl::addElementWiseVertices(
+        graph, cs, vertexName("popops::BinaryOp1DInPlace", op, type), a,
+        {{"in1Out", a}, {"in2", pl::broadcastTo(b, shape)}}, [&](std::size_t n) {
+            return tilescope::poplibs::cycles::elementWise(target, type, n, 2, transcendental(op));
+        });
+    prog.add(poplar::program::Execute(cs, {di}));
+    di.addFlops(flopsOf(a, type));
+}
+
+} // namespace popops

@@ -1,0 +1,157 @@
+#pragma once
+// The element-wise vertex classes of popops, one class template instance per operation and
+// element type, registered by popops::addCodelets under Poplar-style names such as
+// "popops::BinaryOp1D<popops::expr::BinaryOpType::ADD,float>".
+
+#include <algorithm>
+#include <cmath>
+#include <poplar/Vertex.hpp>
+#include <popops/ExprOp.hpp>
+#include <type_traits>
+
+namespace tilescope::poplibs::popops_vertices {
+
+using popops::expr::BinaryOpType;
+using popops::expr::UnaryOpType;
+using tilescope::sim::abi::describeField;
+using tilescope::sim::abi::FieldVisitor;
+
+/// HALF is computed in float and rounded once on store, as the device's mixed-precision units do.
+template <typename T>
+using ComputeType = std::conditional_t<std::is_same_v<T, poplar::half>, float, T>;
+
+constexpr bool isComparison(BinaryOpType op) {
+    return op == BinaryOpType::EQUAL || op == BinaryOpType::GREATER_THAN ||
+           op == BinaryOpType::LESS_THAN;
+}
+constexpr bool isTranscendental(UnaryOpType op) {
+    return op == UnaryOpType::EXPONENT || op == UnaryOpType::LOGARITHM ||
+           op == UnaryOpType::SIGMOID || op == UnaryOpType::SQRT || op == UnaryOpType::TANH;
+}
+constexpr bool isTranscendental(BinaryOpType op) {
+    return op == BinaryOpType::DIVIDE || op == BinaryOpType::POWER;
+}
+/// Integer types support the operations that stay in the integers.
+template <typename T> constexpr bool supports(UnaryOpType op) {
+    return !std::is_integral_v<T> || !isTranscendental(op);
+}
+template <typename T> constexpr bool supports(BinaryOpType op) {
+    return !std::is_integral_v<T> || op != BinaryOpType::POWER;
+}
+
+template <UnaryOpType Op, typename T> T applyUnary(T value) {
+    using C = ComputeType<T>;
+    const C x = static_cast<C>(value);
+    if constexpr (Op == UnaryOpType::ABSOLUTE)
+        return static_cast<T>(x < C(0) ? -x : x);
+    else if constexpr (Op == UnaryOpType::EXPONENT)
+        return static_cast<T>(std::exp(x));
+    else if constexpr (Op == UnaryOpType::LOGARITHM)
+        return static_cast<T>(std::log(x));
+    else if constexpr (Op == UnaryOpType::NEGATE)
+        return static_cast<T>(-x);
+    else if constexpr (Op == UnaryOpType::RELU)
+        return static_cast<T>(x > C(0) ? x : C(0));
+    else if constexpr (Op == UnaryOpType::SIGMOID)
+        return static_cast<T>(C(1) / (C(1) + std::exp(-x)));
+    else if constexpr (Op == UnaryOpType::SQRT)
+        return static_cast<T>(std::sqrt(x));
+    else if constexpr (Op == UnaryOpType::SQUARE)
+        return static_cast<T>(x * x);
+    else
+        return static_cast<T>(std::tanh(x));
+}
+
+template <BinaryOpType Op, typename T> auto applyBinary(T a, T b) {
+    using C = ComputeType<T>;
+    const C x = static_cast<C>(a), y = static_cast<C>(b);
+    if constexpr (Op == BinaryOpType::EQUAL)
+        return x == y;
+    else if constexpr (Op == BinaryOpType::GREATER_THAN)
+        return x > y;
+    else if constexpr (Op == BinaryOpType::LESS_THAN)
+        return x < y;
+    else if constexpr (Op == BinaryOpType::ADD)
+        return static_cast<T>(x + y);
+    else if constexpr (Op == BinaryOpType::SUBTRACT)
+        return static_cast<T>(x - y);
+    else if constexpr (Op == BinaryOpType::MULTIPLY)
+        return static_cast<T>(x * y);
+    else if constexpr (Op == BinaryOpType::DIVIDE) {
+        if constexpr (std::is_integral_v<T>)
+            return static_cast<T>(y == 0 ? 0 : x / y); // the device defines no trap; 0 is stable
+        else
+            return static_cast<T>(x / y);
+    } else if constexpr (Op == BinaryOpType::MAXIMUM)
+        return static_cast<T>(std::max(x, y));
+    else if constexpr (Op == BinaryOpType::MINIMUM)
+        return static_cast<T>(std::min(x, y));
+    else
+        return static_cast<T>(std::pow(x, y));
+}
+
+template <UnaryOpType Op, typename T> class UnaryOp1D : public poplar::Vertex {
+public:
+    poplar::Input<poplar::Vector<T>> in;
+    poplar::Output<poplar::Vector<T>> out;
+    bool compute() {
+        for (std::size_t i = 0; i < out.size(); ++i)
+            out[i] = applyUnary<Op>(in[i]);
+        return true;
+    }
+    static void visit(void* o, FieldVisitor& f) {
+        auto& v = *static_cast<UnaryOp1D*>(o);
+        describeField(f, "in", v.in);
+        describeField(f, "out", v.out);
+    }
+};
+
+template <UnaryOpType Op, typename T> class UnaryOp1DInPlace : public poplar::Vertex {
+public:
+    poplar::InOut<poplar::Vector<T>> inOut;
+    bool compute() {
+        for (std::size_t i = 0; i < inOut.size(); ++i)
+            inOut[i] = applyUnary<Op>(T(inOut[i]));
+        return true;
+    }
+    static void visit(void* o, FieldVisitor& f) {
+        describeField(f, "inOut", static_cast<UnaryOp1DInPlace*>(o)->inOut);
+    }
+};
+
+template <BinaryOpType Op, typename T> class BinaryOp1D : public poplar::Vertex {
+public:
+    using OutT = std::conditional_t<isComparison(Op), bool, T>;
+    poplar::Input<poplar::Vector<T>> in1;
+    poplar::Input<poplar::Vector<T>> in2;
+    poplar::Output<poplar::Vector<OutT>> out;
+    bool compute() {
+        for (std::size_t i = 0; i < out.size(); ++i)
+            out[i] = applyBinary<Op>(in1[i], in2[i]);
+        return true;
+    }
+    static void visit(void* o, FieldVisitor& f) {
+        auto& v = *static_cast<BinaryOp1D*>(o);
+        describeField(f, "in1", v.in1);
+        describeField(f, "in2", v.in2);
+        describeField(f, "out", v.out);
+    }
+};
+
+template <BinaryOpType Op, typename T> class BinaryOp1DInPlace : public poplar::Vertex {
+public:
+    poplar::InOut<poplar::Vector<T>> in1Out;
+    poplar::Input<poplar::Vector<T>> in2;
+    bool compute() {
+        for (std::size_t i = 0; i < in1Out.size(); ++i)
+            in1Out[i] = applyBinary<Op>(T(in1Out[i]), in2[i]);
+        return true;
+    }
+    static void visit(void* o, FieldVisitor& f) {
+        auto& v = *static_cast<BinaryOp1DInPlace*>(o);
+        describeField(f, "in1Out", v.in1Out);
+        describeField(f, "in2", v.in2);
+    }
+};
+
+} // namespace tilescope::poplibs::popops_vertices

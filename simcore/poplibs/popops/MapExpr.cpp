@@ -1,0 +1,301 @@
+// popops::map over expressions: the expression is compiled to a small postfix program that one
+// vertex type per element type interprets, so any formula runs as a single compute set (one pass
+// over the data) rather than one compute set per operation.
+
+#include "common/CycleEstimates.hpp"
+#include "common/ElementWiseBuilder.hpp"
+#include "popops/ElementWise.hpp"
+#include "popops/ElementWiseVertices.hpp"
+#include "popops/PopopsCodelets.hpp"
+#include "tilescope/sim/BuiltinVertex.hpp"
+
+#include <poplar/exceptions.hpp>
+#include <poputil/VertexTemplates.hpp>
+
+namespace popops {
+
+namespace pl = tilescope::poplibs;
+namespace pv = tilescope::poplibs::popops_vertices;
+using poplar::Tensor;
+using tilescope::sim::abi::describeField;
+using tilescope::sim::abi::FieldVisitor;
+
+namespace {
+
+/// Postfix instructions: the kind in the low 8 bits, the argument (input or constant index,
+/// operation type) above.
+enum Instruction : unsigned { PushInput = 0, PushConst = 1, Unary = 2, Binary = 3 };
+constexpr unsigned kMaxStackDepth = 16;
+
+unsigned encode(Instruction kind, unsigned argument) {
+    return kind | (argument << 8);
+}
+
+template <typename C> C evalUnary(expr::UnaryOpType op, C x) {
+    using U = expr::UnaryOpType;
+    switch (op) {
+    case U::ABSOLUTE:
+        return pv::applyUnary<U::ABSOLUTE>(x);
+    case U::EXPONENT:
+        return pv::applyUnary<U::EXPONENT>(x);
+    case U::LOGARITHM:
+        return pv::applyUnary<U::LOGARITHM>(x);
+    case U::NEGATE:
+        return pv::applyUnary<U::NEGATE>(x);
+    case U::RELU:
+        return pv::applyUnary<U::RELU>(x);
+    case U::SIGMOID:
+        return pv::applyUnary<U::SIGMOID>(x);
+    case U::SQRT:
+        return pv::applyUnary<U::SQRT>(x);
+    case U::SQUARE:
+        return pv::applyUnary<U::SQUARE>(x);
+    case U::TANH:
+        return pv::applyUnary<U::TANH>(x);
+    }
+    return x;
+}
+
+template <typename C> C evalBinary(expr::BinaryOpType op, C x, C y) {
+    using B = expr::BinaryOpType;
+    switch (op) {
+    case B::ADD:
+        return pv::applyBinary<B::ADD>(x, y);
+    case B::DIVIDE:
+        return pv::applyBinary<B::DIVIDE>(x, y);
+    case B::EQUAL:
+        return static_cast<C>(pv::applyBinary<B::EQUAL>(x, y));
+    case B::GREATER_THAN:
+        return static_cast<C>(pv::applyBinary<B::GREATER_THAN>(x, y));
+    case B::LESS_THAN:
+        return static_cast<C>(pv::applyBinary<B::LESS_THAN>(x, y));
+    case B::MAXIMUM:
+        return pv::applyBinary<B::MAXIMUM>(x, y);
+    case B::MINIMUM:
+        return pv::applyBinary<B::MINIMUM>(x, y);
+    case B::MULTIPLY:
+        return pv::applyBinary<B::MULTIPLY>(x, y);
+    case B::POWER:
+        if constexpr (std::is_integral_v<C>)
+            return static_cast<C>(std::pow(double(x), double(y)));
+        else
+            return pv::applyBinary<B::POWER>(x, y);
+    case B::SUBTRACT:
+        return pv::applyBinary<B::SUBTRACT>(x, y);
+    }
+    return x;
+}
+
+/// Evaluates the postfix `program` for each element; HALF computes in float.
+template <typename T, typename Out> class MapExpr : public poplar::Vertex {
+public:
+    poplar::Vector<poplar::Input<poplar::Vector<T>>> in;
+    poplar::Output<poplar::Vector<Out>> out;
+    poplar::Vector<unsigned> program;
+    poplar::Vector<float> constants;
+
+    bool compute() {
+        using C = pv::ComputeType<T>;
+        C stack[kMaxStackDepth];
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            unsigned top = 0;
+            for (unsigned instruction : program) {
+                const unsigned argument = instruction >> 8;
+                switch (instruction & 0xff) {
+                case PushInput:
+                    stack[top++] = static_cast<C>(in[argument][i]);
+                    break;
+                case PushConst:
+                    stack[top++] = static_cast<C>(constants[argument]);
+                    break;
+                case Unary:
+                    stack[top - 1] =
+                        evalUnary(static_cast<expr::UnaryOpType>(argument), stack[top - 1]);
+                    break;
+                default:
+                    --top;
+                    stack[top - 1] = evalBinary(static_cast<expr::BinaryOpType>(argument),
+                                                stack[top - 1], stack[top]);
+                }
+            }
+            out[i] = static_cast<Out>(stack[0]);
+        }
+        return true;
+    }
+    static void visit(void* o, FieldVisitor& f) {
+        auto& v = *static_cast<MapExpr*>(o);
+        describeField(f, "in", v.in);
+        describeField(f, "out", v.out);
+        describeField(f, "program", v.program);
+        describeField(f, "constants", v.constants);
+    }
+};
+
+/// An expression compiled for MapExpr, with what its cost and FLOPs depend on.
+struct CompiledExpr {
+    std::vector<unsigned> program;
+    std::vector<float> constants;
+    unsigned maxInput = 0; ///< highest placeholder index used (1-based)
+    unsigned depth = 0, maxDepth = 0;
+    unsigned simpleOps = 0, transcendentalOps = 0, integerUnsafeOps = 0;
+    bool comparisonAtRoot = false;
+
+    void push() { maxDepth = std::max(maxDepth, ++depth); }
+    void compile(const expr::Expr& e) {
+        if (auto* p = dynamic_cast<const expr::PlaceHolder*>(&e)) {
+            if (p->index() == 0)
+                throw poplar::poplar_error("popops::map: placeholders are numbered from _1");
+            maxInput = std::max(maxInput, p->index());
+            program.push_back(encode(PushInput, p->index() - 1));
+            push();
+        } else if (auto* c = dynamic_cast<const expr::Const*>(&e)) {
+            program.push_back(encode(PushConst, static_cast<unsigned>(constants.size())));
+            constants.push_back(c->value());
+            push();
+        } else if (auto* u = dynamic_cast<const expr::UnaryOp*>(&e)) {
+            compile(u->operand());
+            program.push_back(encode(Unary, static_cast<unsigned>(u->opType())));
+            (pv::isTranscendental(u->opType()) ? transcendentalOps : simpleOps)++;
+            integerUnsafeOps += !pv::supports<int>(u->opType());
+            comparisonAtRoot = false;
+        } else if (auto* b = dynamic_cast<const expr::BinaryOp*>(&e)) {
+            compile(b->lhs());
+            compile(b->rhs());
+            program.push_back(encode(Binary, static_cast<unsigned>(b->opType())));
+            --depth;
+            (pv::isTranscendental(b->opType()) ? transcendentalOps : simpleOps)++;
+            integerUnsafeOps += !pv::supports<int>(b->opType());
+            comparisonAtRoot = pv::isComparison(b->opType());
+        } else {
+            throw poplar::poplar_error("popops::map: unsupported expression node");
+        }
+    }
+};
+
+template <typename T> poplar::Type typeOf() {
+    return poplar::equivalent_device_type<T>().value;
+}
+
+template <typename T, typename Out> void registerOne(poplar::Graph& graph) {
+    tilescope::sim::registerBuiltinVertex<MapExpr<T, Out>>(
+        graph, poputil::templateVertex("popops::MapExpr", typeOf<T>(), typeOf<Out>()),
+        &MapExpr<T, Out>::visit);
+}
+
+/// Adds the compute set evaluating the compiled expression over `inputs` (already broadcast to
+/// out's shape) into `out`.
+void addMap(poplar::Graph& graph, const CompiledExpr& ce, const std::vector<Tensor>& inputs,
+            const Tensor& out, poplar::program::Sequence& prog, pl::PoplibsOpDebugInfo& di,
+            const std::string& api) {
+    const poplar::Type type = inputs.front().elementType();
+    poplar::ComputeSet cs = graph.addComputeSet({di, api});
+    const auto& target = graph.getTarget();
+    const std::string vertexType =
+        poputil::templateVertex("popops::MapExpr", type, out.elementType());
+    pl::addElementWiseVertices(
+        graph, cs, vertexType, out, {{"out", out}},
+        [&](std::size_t n) {
+            return pl::cycles::kVertexOverhead +
+                   pl::cycles::vectors(target, type, n) * (inputs.size() + ce.simpleOps) +
+                   n * ce.transcendentalOps * pl::cycles::kTranscendentalCyclesPerElement;
+        },
+        [&](poplar::VertexRef v) {
+            graph.setInitialValue(v["program"], poplar::ArrayRef<unsigned>(ce.program));
+            graph.setInitialValue(v["constants"], poplar::ArrayRef<float>(ce.constants));
+        },
+        {{"in", inputs}});
+    prog.add(poplar::program::Execute(cs, {di}));
+    if (type != poplar::INT)
+        di.addFlops(out.numElements() * (ce.simpleOps + ce.transcendentalOps));
+}
+
+/// Checks the operands, compiles the expression and broadcasts the operands to one shape.
+CompiledExpr prepare(const std::string& api, const expr::Expr& e, const std::vector<Tensor>& ts,
+                     std::vector<std::size_t>& shape) {
+    if (ts.empty())
+        throw poplar::poplar_error("popops::" + api + ": no tensors given");
+    CompiledExpr ce;
+    ce.compile(e);
+    if (ce.maxInput > ts.size())
+        throw poplar::poplar_error("popops::" + api + ": the expression uses _" +
+                                   std::to_string(ce.maxInput) + " but only " +
+                                   std::to_string(ts.size()) + " tensors were given");
+    if (ce.maxDepth > kMaxStackDepth)
+        throw poplar::poplar_error("popops::" + api + ": the expression nests too deeply (" +
+                                   std::to_string(ce.maxDepth) + " values live at once, at most " +
+                                   std::to_string(kMaxStackDepth) + ")");
+    const poplar::Type type = ts.front().elementType();
+    if (type != poplar::FLOAT && type != poplar::HALF && type != poplar::INT)
+        throw poplar::poplar_error("popops::" + api + ": tensor '" + ts.front().getName() +
+                                   "' has type " + type.toString() +
+                                   "; FLOAT, HALF and INT are supported");
+    if (type == poplar::INT && ce.integerUnsafeOps)
+        throw poplar::poplar_error("popops::" + api +
+                                   ": the expression uses operations INT "
+                                   "tensors do not support (exp, log, sqrt, tanh, sigmoid, pow)");
+    for (const auto& t : ts)
+        if (t.elementType() != type)
+            throw poplar::poplar_error("popops::" + api + ": tensor '" + t.getName() +
+                                       "' of type " + t.elementType().toString() +
+                                       " differs from '" + ts.front().getName() + "' (" +
+                                       type.toString() + ")");
+    shape = pl::broadcastShapes("popops::" + api, ts);
+    return ce;
+}
+
+} // namespace
+
+namespace detail {
+void registerMapExprVertices(poplar::Graph& graph) {
+    registerOne<float, float>(graph);
+    registerOne<poplar::half, poplar::half>(graph);
+    registerOne<int, int>(graph);
+    registerOne<float, bool>(graph);
+    registerOne<poplar::half, bool>(graph);
+    registerOne<int, bool>(graph);
+}
+} // namespace detail
+
+Tensor map(poplar::Graph& graph, const expr::Expr& e, const std::vector<Tensor>& ts,
+           poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
+           const poplar::OptionFlags&) {
+    pl::PoplibsOpDebugInfo di(debugContext, "map");
+    std::vector<std::size_t> shape;
+    const CompiledExpr ce = prepare("map", e, ts, shape);
+    const poplar::Type type = ts.front().elementType();
+    Tensor like;
+    for (const auto& t : ts)
+        if (!like.valid() && t.shape() == shape)
+            like = t;
+    Tensor out = pl::createOutput(graph, ce.comparisonAtRoot ? poplar::BOOL : type, shape, like,
+                                  {di, "out"});
+    std::vector<Tensor> inputs;
+    for (const auto& t : ts)
+        inputs.push_back(pl::broadcastTo(t, shape));
+    addMap(graph, ce, inputs, out, prog, di, "map");
+    return out;
+}
+
+void mapInPlace(poplar::Graph& graph, const expr::Expr& e, const std::vector<Tensor>& ts,
+                poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
+                const poplar::OptionFlags&) {
+    pl::PoplibsOpDebugInfo di(debugContext, "mapInPlace");
+    std::vector<std::size_t> shape;
+    const CompiledExpr ce = prepare("mapInPlace", e, ts, shape);
+    if (shape != ts.front().shape())
+        throw poplar::poplar_error("popops::mapInPlace: tensor '" + ts.front().getName() +
+                                   "' of shape " + ts.front().shapeToString() +
+                                   " is written in place, so the operands must broadcast to it, "
+                                   "not to " +
+                                   pl::shapeString(shape));
+    if (ce.comparisonAtRoot)
+        throw poplar::poplar_error("popops::mapInPlace: the expression gives BOOL results and "
+                                   "cannot write tensor '" +
+                                   ts.front().getName() + "'");
+    std::vector<Tensor> inputs;
+    for (const auto& t : ts)
+        inputs.push_back(pl::broadcastTo(t, shape));
+    addMap(graph, ce, inputs, ts.front(), prog, di, "mapInPlace");
+}
+
+} // namespace popops

@@ -1,0 +1,128 @@
+// Operations in captured reports: the mlp_forward example (a user operation around PopLibs calls)
+// profiled through POPLAR_ENGINE_OPTIONS; operations, their programs and variables, and FLOP
+// estimates read back through ProfileReader, each only when its option asks for it.
+
+#include "tilescope/report/ProfileReader.hpp"
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <sys/wait.h>
+
+using namespace tilescope::report;
+namespace fs = std::filesystem;
+
+namespace {
+
+// mlp_forward's default sizes: batch 16, inputs 300, hidden 128, classes 10.
+constexpr std::uint64_t kBatch = 16, kInputs = 300, kHidden = 128, kClasses = 10;
+
+/// Runs mlp_forward in a fresh directory with POPLAR_ENGINE_OPTIONS set to `json`; returns the
+/// report's path.
+fs::path profileMlp(const std::string& name, const std::string& json) {
+    const fs::path dir = fs::temp_directory_path() / "tilescope-operation-tests" / name;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string cmd = "cd '" + dir.string() + "' && POPLAR_ENGINE_OPTIONS='" + json + "' '" +
+                            MLP_FORWARD_EXAMPLE + "' 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p);
+    std::string output;
+    std::array<char, 4096> buf{};
+    while (std::size_t n = fread(buf.data(), 1, buf.size(), p))
+        output.append(buf.data(), n);
+    const int status = pclose(p);
+    INFO(output);
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) == 0);
+    return dir / "profile.pop";
+}
+
+std::map<std::string, OperationRecord> byPath(const ProfileReader& r) {
+    std::map<std::string, OperationRecord> out;
+    for (auto& op : r.operations(0, 10000))
+        out.emplace(op.debugPath, op);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("outputDebugInfo stores each operation with its programs, variables and FLOPs") {
+    const auto file = profileMlp("flops", R"({"autoReport.all":"true",)"
+                                          R"("profiler.includeFlopEstimates":"true"})");
+    ProfileReader r(file.string());
+    const auto ops = byPath(r);
+
+    // The user's operations, and the PopLibs calls made under them.
+    REQUIRE(ops.count("mlp"));
+    CHECK(ops.at("mlp").layer == "model");
+    REQUIRE(ops.count("mlp/layer1/matMul"));
+    const auto& mm1 = ops.at("mlp/layer1/matMul");
+    CHECK(mm1.name == "matMul");
+    CHECK(mm1.layer == "PopLibs");
+    REQUIRE(mm1.flops);
+    CHECK(*mm1.flops == 2 * kBatch * kInputs * kHidden);
+    REQUIRE(ops.count("mlp/layer2/matMul"));
+    CHECK(ops.at("mlp/layer2/matMul").flops ==
+          std::optional<std::uint64_t>(2 * kBatch * kHidden * kClasses));
+    REQUIRE(ops.count("mlp/layer1/bias"));
+    CHECK(ops.at("mlp/layer1/bias").name == "addInPlace");
+    CHECK(ops.at("mlp/layer1/bias").flops == std::optional<std::uint64_t>(kBatch * kHidden));
+    REQUIRE(ops.count("mlp/layer1/relu"));
+    CHECK(ops.at("mlp/layer1/relu").name == "nonLinearityInPlace");
+    REQUIRE(ops.count("mlp/loss"));
+    CHECK(ops.at("mlp/loss").name == "calcLoss");
+
+    // The matMul's programs are its Execute of the block products; its variables include its
+    // output, named under its debug path.
+    REQUIRE_FALSE(mm1.programIds.empty());
+    bool executes = false;
+    for (auto id : mm1.programIds) {
+        const auto p = r.program(id);
+        REQUIRE(p);
+        executes = executes || (p->kind == "Execute" && p->name == "mlp/layer1/matMul");
+    }
+    CHECK(executes);
+    REQUIRE_FALSE(mm1.variableIds.empty());
+    std::map<std::int64_t, std::string> variableNames;
+    for (const auto& v : r.variables(0, 100000))
+        variableNames[v.id] = v.name;
+    bool output = false;
+    for (auto id : mm1.variableIds) {
+        REQUIRE(variableNames.count(id));
+        CHECK(variableNames[id].rfind("mlp/layer1/matMul/", 0) == 0);
+        output = output || variableNames[id] == "mlp/layer1/matMul/output";
+    }
+    CHECK(output);
+
+    // No operation claims more FLOPs than the program's arithmetic could need: the two matMuls
+    // dominate and everything else is at most a few operations per element.
+    std::uint64_t total = 0;
+    for (const auto& [path, op] : ops)
+        total += op.flops.value_or(0);
+    CHECK(total >= 2 * kBatch * (kInputs * kHidden + kHidden * kClasses));
+    CHECK(total <= 2 * kBatch * (kInputs * kHidden + kHidden * kClasses) + 40 * kBatch * kHidden);
+}
+
+TEST_CASE("FLOPs are stored only with profiler.includeFlopEstimates") {
+    const auto file = profileMlp("no-flops", R"({"autoReport.all":"true"})");
+    ProfileReader r(file.string());
+    const auto ops = byPath(r);
+    REQUIRE(ops.count("mlp/layer1/matMul"));
+    for (const auto& [path, op] : ops) {
+        INFO(path);
+        CHECK_FALSE(op.flops);
+    }
+}
+
+TEST_CASE("operations are left out when autoReport.outputDebugInfo is false") {
+    const auto file = profileMlp("no-debug-info", R"({"autoReport.all":"true",)"
+                                                  R"("autoReport.outputDebugInfo":"false",)"
+                                                  R"("profiler.includeFlopEstimates":"true"})");
+    ProfileReader r(file.string());
+    CHECK(r.operations(0, 10000).empty());
+    CHECK_FALSE(r.computeSets(0, 10).empty()); // the rest of the graph profile is there
+}

@@ -1,0 +1,133 @@
+// poplin::matMul against a host reference: exact for small integers in FLOAT, within tolerance
+// in HALF; the planner's splits, partials and reduction; options and errors.
+
+#include "PoplibsHarness.hpp"
+#include "poplin/MatMulPlanner.hpp"
+#include "tilescope/sim/GraphModel.hpp"
+
+#include <catch2/catch.hpp>
+#include <poplin/MatMul.hpp>
+
+using namespace poplibstest;
+using poplar::FLOAT;
+using poplar::HALF;
+
+namespace {
+
+std::vector<double> reference(const std::vector<double>& a, const std::vector<double>& b,
+                              std::size_t M, std::size_t K, std::size_t N) {
+    std::vector<double> c(M * N, 0.0);
+    for (std::size_t m = 0; m < M; ++m)
+        for (std::size_t k = 0; k < K; ++k)
+            for (std::size_t n = 0; n < N; ++n)
+                c[m * N + n] += a[m * K + k] * b[k * N + n];
+    return c;
+}
+
+} // namespace
+
+TEST_CASE("matMul is exact for small integers in FLOAT, for many shapes") {
+    const std::vector<std::array<std::size_t, 3>> shapes = {
+        {1, 1, 1},   {1, 7, 1},    {5, 3, 4},   {17, 9, 13},
+        {2, 300, 3}, {33, 64, 20}, {64, 1, 64}, {128, 256, 192}};
+    for (const auto& [M, K, N] : shapes) {
+        INFO("M K N = " << M << " " << K << " " << N);
+        Harness h(16);
+        const auto av = integers(M * K, -4, 4, 1);
+        const auto bv = integers(K * N, -4, 4, 2);
+        auto a = h.input(FLOAT, {M, K}, av, "a");
+        auto b = h.input(FLOAT, {K, N}, bv, "b");
+        h.output(poplin::matMul(h.graph, a, b, h.prog, "mm"), "c");
+        CHECK(h.run().at("c") == reference(av, bv, M, K, N));
+    }
+}
+
+TEST_CASE("matMul with created inputs, HALF data and HALF output") {
+    const std::size_t M = 24, K = 40, N = 18;
+    Harness h(16);
+    auto a = poplin::createMatMulInputLHS(h.graph, HALF, {M, K}, {K, N}, "A");
+    auto b = poplin::createMatMulInputRHS(h.graph, HALF, {M, K}, {K, N}, "B");
+    const auto av = values(M * K, -1, 1, 3);
+    const auto bv = values(K * N, -1, 1, 4);
+    std::vector<double> ah(av.size()), bh(bv.size());
+    std::transform(av.begin(), av.end(), ah.begin(), toHalf);
+    std::transform(bv.begin(), bv.end(), bh.begin(), toHalf);
+    h.addInput(a, ah, "a");
+    h.addInput(b, bh, "b");
+    h.output(poplin::matMul(h.graph, a, b, h.prog, HALF, "mm"), "c");
+    const auto c = h.run().at("c");
+    const auto want = reference(ah, bh, M, K, N);
+    // Float accumulation rounded once to HALF: within one HALF ulp of results of magnitude < 8.
+    for (std::size_t i = 0; i < c.size(); ++i)
+        CHECK(std::abs(c[i] - want[i]) <= 8.0 / 1024);
+}
+
+TEST_CASE("the planner splits the reduction dimension when that is fastest") {
+    poplar::IPUModel model("ipu2");
+    model.tilesPerIPU = 64;
+    const poplar::Target target = model.createDevice().getTarget();
+    // A long reduction and a tiny output: only splitting K uses the tiles.
+    const auto deep = tilescope::poplibs::planMatMul(target, FLOAT, FLOAT, 2, 4096, 2, 0.6);
+    CHECK(deep.splitK > 1);
+    CHECK(deep.splitM * deep.splitK * deep.splitN <= 64);
+    // A wide output and a short reduction: no partials.
+    const auto wide = tilescope::poplibs::planMatMul(target, FLOAT, FLOAT, 256, 4, 256, 0.6);
+    CHECK(wide.splitK == 1);
+    CHECK(wide.splitM * wide.splitN > 32);
+    // Less memory forces smaller blocks.
+    const auto roomy = tilescope::poplibs::planMatMul(target, FLOAT, FLOAT, 512, 512, 512, 0.9);
+    const auto tight = tilescope::poplibs::planMatMul(target, FLOAT, FLOAT, 512, 512, 512, 0.35);
+    CHECK(tight.bytesPerTile <= roomy.bytesPerTile);
+    CHECK(tight.bytesPerTile <= std::uint64_t(0.35 * target.getBytesPerTile()));
+}
+
+TEST_CASE("a split reduction creates partials and a reduction and is still exact") {
+    const std::size_t M = 3, K = 2000, N = 2;
+    Harness h(32);
+    const auto av = integers(M * K, -2, 2, 5);
+    const auto bv = integers(K * N, -2, 2, 6);
+    auto a = h.input(FLOAT, {M, K}, av, "a");
+    auto b = h.input(FLOAT, {K, N}, bv, "b");
+    h.output(poplin::matMul(h.graph, a, b, h.prog, "deep"), "c");
+    CHECK(h.run().at("c") == reference(av, bv, M, K, N));
+    // The compiled profile: the partials are a not-always-live temporary, the block products
+    // and the reduction are named compute sets with exchanges before them.
+    const poplar::Engine engine(h.graph, h.prog);
+    const auto& records = engine.compileRecords();
+    bool partials = false;
+    for (const auto& v : records.variables)
+        if (v.name == "deep/partials") {
+            partials = true;
+            CHECK_FALSE(v.alwaysLive);
+            CHECK(v.firstLiveStep >= 0);
+        }
+    CHECK(partials);
+    std::vector<std::string> computeSteps;
+    bool exchange = false;
+    for (const auto& s : records.steps) {
+        if (s.kind == tilescope::capture::StepKind::OnTileExecute)
+            computeSteps.push_back(s.name);
+        exchange = exchange || s.kind == tilescope::capture::StepKind::DoExchange;
+    }
+    CHECK(computeSteps == std::vector<std::string>{"deep/matMul", "deep/reduce/reduce"});
+    CHECK(exchange);
+}
+
+TEST_CASE("matMul options and shape errors are reported clearly") {
+    Harness h(4);
+    auto a = h.input(FLOAT, {3, 4}, values(12, 0, 1), "a");
+    auto b = h.input(FLOAT, {5, 2}, values(10, 0, 1), "b");
+    CHECK_THROWS_WITH(poplin::matMul(h.graph, a, b, h.prog),
+                      Catch::Contains("'a'") && Catch::Contains("{5,2}"));
+    auto b2 = h.input(FLOAT, {4, 2}, values(8, 0, 1), "b2");
+    CHECK_THROWS_AS(poplin::matMul(h.graph, a, b2, h.prog, poplar::DebugContext{},
+                                   {{"partialsType", "double"}}),
+                    poplar::invalid_option);
+    CHECK_THROWS_AS(poplin::matMul(h.graph, a, b2, h.prog, poplar::DebugContext{},
+                                   {{"availableMemoryProportion", "1.5"}}),
+                    poplar::invalid_option);
+    poplin::PlanningCache cache;
+    auto c = poplin::matMul(h.graph, a, b2, h.prog, poplar::DebugContext{},
+                            {{"partialsType", "half"}}, &cache);
+    CHECK(c.shape() == std::vector<std::size_t>{3, 2});
+}
