@@ -9,12 +9,12 @@ cmake --build "$BUILD_DIR" -j"$(nproc)"
 CLI="$BUILD_DIR/app/cli/tilescope-cli"
 GUI="$BUILD_DIR/app/gui/tilescope"
 
-# Capture: an ordinary Poplar-style program (a matrix-vector product over all 1,472 tiles of a
-# simulated Mk2 IPU, with a codelet compiled at run time), profiled by setting one variable.
+# Capture: an ordinary Poplar-style program (a two-layer MLP forward pass with softmax and
+# cross-entropy, built from PopLibs calls, over all 1,472 tiles of a simulated Mk2 IPU), profiled
+# by setting one variable.
 rm -rf demo && mkdir -p demo
-(cd demo && POPLAR_ENGINE_OPTIONS='{"autoReport.all":"true","autoReport.directory":"./report"}' \
-    "../$BUILD_DIR/simcore/examples/matrix_vector" ../simcore/examples/codelets/matvec_codelets.cpp \
-    1024 256 1472 > program-output.txt)
+(cd demo && POPLAR_ENGINE_OPTIONS='{"autoReport.all":"true","autoReport.directory":"./report","profiler.includeFlopEstimates":"true"}' \
+    "../$BUILD_DIR/simcore/examples/mlp_forward" 1472 64 512 256 10 > program-output.txt)
 REPORT=demo/report/profile.pop
 "$CLI" summary "$REPORT"
 "$CLI" info demo/report/*.pvti
@@ -25,7 +25,7 @@ if [[ -x "$GUI" ]]; then
         exec "$GUI" "$REPORT"
     fi
     mkdir -p demo/screenshots
-    for view in summary memory liveness programs; do
+    for view in summary insights memory liveness programs execution; do
         xvfb-run -a "$GUI" --view "$view" --screenshot "demo/screenshots/$view.png" \
             --size 1600x1000 "$REPORT"
     done
