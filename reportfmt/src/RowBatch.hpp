@@ -20,7 +20,7 @@ public:
     RowBatch() = default;
     /// `columns` as in "INSERT INTO table(columns)", `numColumns` of them.
     RowBatch(const sql::Database& db, std::string_view table, std::string_view columns,
-             int numColumns, int rowsPerBatch = 64)
+             int numColumns, int rowsPerBatch = 256)
         : numColumns_(numColumns), rowsPerBatch_(rowsPerBatch),
           values_(static_cast<std::size_t>(numColumns) * rowsPerBatch) {
         std::string tuple = "(";
