@@ -103,7 +103,8 @@ EngineOptions EngineOptions::parse(const std::vector<std::pair<std::string, std:
         nlohmann::json j;
         try {
             j = nlohmann::json::parse(environmentJson);
-        } catch (const nlohmann::json::parse_error& e) {
+        } catch (
+            const nlohmann::json::exception& e) { // parse_error, or out_of_range for huge numbers
             throw OptionsError(std::string("POPLAR_ENGINE_OPTIONS: not valid JSON (") + e.what() +
                                "); expected an object such as {\"autoReport.all\":\"true\"}");
         }

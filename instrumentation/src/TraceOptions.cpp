@@ -39,7 +39,7 @@ TraceOptions TraceOptions::parse(std::string_view text) {
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) { // parse_error, or out_of_range for huge numbers
         fail(std::string("not valid JSON (") + e.what() + ")");
     }
     if (!j.is_object())
