@@ -7,6 +7,7 @@
 //                                     window query plus the frame, since zooming waits for both)
 //   rss_mb, rss_peak_mb               resident memory with every view of the big report open
 
+#include "DisplayCheck.hpp"
 #include "ExecutionCanvas.hpp"
 #include "ExecutionModel.hpp"
 #include "ExecutionView.hpp"
@@ -185,6 +186,15 @@ std::filesystem::path ensureReport(const std::filesystem::path& dir, std::uint32
 } // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+        std::printf("usage: tilescope-bench-gui [WORK_DIR]\nOpens a generated 16-IPU and 1-IPU "
+                    "report, measures open to first paint, canvas frame preparation and resident "
+                    "memory, and prints one JSON object. Needs a display: run it under "
+                    "'xvfb-run -a'.\n");
+        return 0;
+    }
+    if (!tilescope::gui::displayAvailable())
+        return tilescope::gui::reportNoDisplay("tilescope-bench-gui");
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("TileScopeBench"));
     const QStringList args = app.arguments();

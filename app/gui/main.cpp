@@ -1,6 +1,7 @@
 // tilescope: the desktop app. Without --screenshot it opens a window (and the report named on the
 // command line, if any); with --screenshot it renders one view of a report to a PNG and exits.
 
+#include "DisplayCheck.hpp"
 #include "MainWindow.hpp"
 #include "ReportPane.hpp"
 #include "ScreenshotRunner.hpp"
@@ -119,6 +120,9 @@ int main(int argc, char** argv) {
     format.setDepthBufferSize(0);
     format.setStencilBufferSize(0);
     QSurfaceFormat::setDefaultFormat(format);
+
+    if (!exitNow && !tilescope::gui::displayAvailable())
+        return tilescope::gui::reportNoDisplay("tilescope");
 
     if (exitNow) {
         // Help and version need no display: a core application is enough to print them.
