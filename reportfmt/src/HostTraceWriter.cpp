@@ -43,10 +43,10 @@ void buildPyramid(sql::Database& db, const PyramidSpec& spec, std::int64_t rawRo
         if (rows * kLodReduction <= rawRows || rows <= kTopLevelBuckets)
             db.exec(fmt::format("INSERT INTO {} SELECT {}, {}, bucket, {} FROM temp.lod_level",
                                 spec.table, spec.key, level, spec.columns));
-        const std::int64_t widest = scalar(
-            db, fmt::format("SELECT coalesce(max(c), 0) FROM (SELECT count(*) AS c FROM "
-                            "temp.lod_level GROUP BY {})",
-                            spec.key));
+        const std::int64_t widest =
+            scalar(db, fmt::format("SELECT coalesce(max(c), 0) FROM (SELECT count(*) AS c FROM "
+                                   "temp.lod_level GROUP BY {})",
+                                   spec.key));
         if (widest <= kTopLevelBuckets)
             break;
         db.exec(fmt::format("CREATE TEMP TABLE lod_next AS SELECT {0}, bucket / 4 AS bucket, {1} "
@@ -65,7 +65,8 @@ int firstUsefulLevel(std::int64_t spanNs, std::int64_t tracks, std::int64_t base
     int level = 0;
     double width = static_cast<double>(baseNs);
     while (level < 30) {
-        const double buckets = static_cast<double>(tracks) * (static_cast<double>(spanNs) / width + 1);
+        const double buckets =
+            static_cast<double>(tracks) * (static_cast<double>(spanNs) / width + 1);
         if (buckets * kLodReduction <= static_cast<double>(rawRows) ||
             buckets <= static_cast<double>(kTopLevelBuckets))
             break;
@@ -125,13 +126,17 @@ HostTraceWriter::HostTraceWriter(const std::filesystem::path& path, HostTraceWri
 
 HostTraceWriter::~HostTraceWriter() = default;
 
-const std::string& HostTraceWriter::path() const { return impl_->session.path(); }
+const std::string& HostTraceWriter::path() const {
+    return impl_->session.path();
+}
 
 void HostTraceWriter::setMetadata(std::string_view key, std::string_view value) {
     impl_->session.setMetadata(key, value);
 }
 
-std::int64_t HostTraceWriter::intern(std::string_view name) { return impl_->session.intern(name); }
+std::int64_t HostTraceWriter::intern(std::string_view name) {
+    return impl_->session.intern(name);
+}
 
 std::int64_t HostTraceWriter::addProcess(std::int64_t pid, std::string_view name,
                                          std::int64_t startNs) {
@@ -185,23 +190,21 @@ std::int64_t HostTraceWriter::addChannel(std::string_view name) {
     return s.db().lastInsertRowid();
 }
 
-void HostTraceWriter::addEvent(std::int64_t threadId, std::int64_t channelId,
-                               std::int64_t nameId, std::int64_t startNs, std::int64_t endNs,
-                               std::int32_t depth) {
+void HostTraceWriter::addEvent(std::int64_t threadId, std::int64_t channelId, std::int64_t nameId,
+                               std::int64_t startNs, std::int64_t endNs, std::int32_t depth) {
     if (endNs < startNs)
-        throw ReportError(path(), fmt::format("writer: event ends ({}) before it starts ({})",
-                                              endNs, startNs));
+        throw ReportError(
+            path(), fmt::format("writer: event ends ({}) before it starts ({})", endNs, startNs));
     impl_->event(threadId, channelId, nameId, EventKind::Complete, startNs, endNs, depth);
 }
 
-void HostTraceWriter::addInstant(std::int64_t threadId, std::int64_t channelId,
-                                 std::int64_t nameId, std::int64_t atNs, std::int32_t depth) {
+void HostTraceWriter::addInstant(std::int64_t threadId, std::int64_t channelId, std::int64_t nameId,
+                                 std::int64_t atNs, std::int32_t depth) {
     impl_->event(threadId, channelId, nameId, EventKind::Instant, atNs, atNs, depth);
 }
 
 void HostTraceWriter::addUnfinished(std::int64_t threadId, std::int64_t channelId,
-                                    std::int64_t nameId, std::int64_t startNs,
-                                    std::int32_t depth) {
+                                    std::int64_t nameId, std::int64_t startNs, std::int32_t depth) {
     impl_->event(threadId, channelId, nameId, EventKind::Unfinished, startNs, std::nullopt, depth);
 }
 
@@ -256,7 +259,8 @@ void HostTraceWriter::close() {
         auto st = db.prepare("SELECT min(start_ns), max(start_ns), max(depth) FROM event");
         st.step();
         if (!st.isNull(0)) {
-            const std::int64_t tracks = scalar(db, "SELECT count(*) FROM thread") * (st.int64(2) + 1);
+            const std::int64_t tracks =
+                scalar(db, "SELECT count(*) FROM thread") * (st.int64(2) + 1);
             level = firstUsefulLevel(st.int64(1) - st.int64(0), tracks, base, events);
         }
     }

@@ -223,7 +223,7 @@ std::vector<ProgramRecord> ProfileReader::children(std::optional<std::int64_t> p
 }
 
 std::optional<ProgramRecord> ProfileReader::findProgram(const std::string& text,
-                                                       std::int64_t afterId) const {
+                                                        std::int64_t afterId) const {
     std::string pattern = "%";
     for (char c : text) {
         if (c == '%' || c == '_' || c == '\\')

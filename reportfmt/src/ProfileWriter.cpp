@@ -35,8 +35,7 @@ std::string defaultPhase(std::string_view kind) {
     return "compute";
 }
 
-template <typename T>
-void bindOptional(sql::Statement& st, int i, const std::optional<T>& v) {
+template <typename T> void bindOptional(sql::Statement& st, int i, const std::optional<T>& v) {
     if (v)
         st.bind(i, static_cast<std::int64_t>(*v));
     else
@@ -74,10 +73,10 @@ struct ProfileWriter::Impl {
             "INSERT INTO step(id, program_id, kind, phase, compute_set_id, exchange_bytes, "
             "estimated_cycles, estimated_per_tile, not_always_live_bytes, "
             "max_tile_not_always_live_bytes) VALUES(?,?,?,?,?,?,?,?,?,?)");
-        insertVariable = db.prepare(
-            "INSERT INTO variable(name_id, debug_id, element_type, num_elements, bytes, "
-            "category_id, region_id, always_live, first_step, last_step, per_tile) "
-            "VALUES(?,?,?,?,?,?,?,?,?,?,?)");
+        insertVariable =
+            db.prepare("INSERT INTO variable(name_id, debug_id, element_type, num_elements, bytes, "
+                       "category_id, region_id, always_live, first_step, last_step, per_tile) "
+                       "VALUES(?,?,?,?,?,?,?,?,?,?,?)");
         runSteps = detail::RowBatch(db, "run_step",
                                     "id, run_id, step_id, start_cycle, cycles, active_tiles, "
                                     "tile_balance, per_ipu, per_tile",
@@ -189,7 +188,9 @@ ProfileWriter::ProfileWriter(const std::filesystem::path& path, ProfileWriterOpt
 
 ProfileWriter::~ProfileWriter() = default;
 
-const std::string& ProfileWriter::path() const { return impl_->session.path(); }
+const std::string& ProfileWriter::path() const {
+    return impl_->session.path();
+}
 
 void ProfileWriter::setMetadata(std::string_view key, std::string_view value) {
     impl_->session.setMetadata(key, value);
@@ -238,10 +239,15 @@ void ProfileWriter::setTarget(const TargetInfo& t) {
         reg.bind(5, r.sizeBytes).run();
         im.regionIds[r.name] = r.id;
     }
-    auto cat = db.prepare(
-        "INSERT INTO memory_category(id, name, label, grp, liveness) VALUES(?,?,?,?,?)");
+    auto cat =
+        db.prepare("INSERT INTO memory_category(id, name, label, grp, liveness) VALUES(?,?,?,?,?)");
     for (const auto& c : standardMemoryCategories())
-        cat.bind(1, c.id).bind(2, c.name).bind(3, c.label).bind(4, c.group).bind(5, c.liveness).run();
+        cat.bind(1, c.id)
+            .bind(2, c.name)
+            .bind(3, c.label)
+            .bind(4, c.group)
+            .bind(5, c.liveness)
+            .run();
     im.target = t;
     im.target.regions = regions;
     im.haveTarget = true;
@@ -389,8 +395,8 @@ std::int64_t ProfileWriter::addVariable(const VariableRecord& v) {
 std::int64_t ProfileWriter::addOperation(const OperationRecord& op) {
     auto& im = *impl_;
     auto& db = im.session.db();
-    auto st = db.prepare(
-        "INSERT INTO operation(name_id, debug_path_id, layer, flops) VALUES(?,?,?,?)");
+    auto st =
+        db.prepare("INSERT INTO operation(name_id, debug_path_id, layer, flops) VALUES(?,?,?,?)");
     st.bind(1, im.session.intern(op.name));
     bindOptional(st, 2, im.session.internOptional(op.debugPath));
     st.bind(3, op.layer);
@@ -491,10 +497,18 @@ void ProfileWriter::addRunStep(const RunStepRecord& s) {
     RunLodRow& b = im.level0.back();
     ++b.steps;
     switch (im.stepPhases[static_cast<std::size_t>(s.stepId)]) {
-    case Phase::Compute: b.computeCycles += s.cycles; break;
-    case Phase::Exchange: b.exchangeCycles += s.cycles; break;
-    case Phase::Sync: b.syncCycles += s.cycles; break;
-    case Phase::Stream: b.streamCycles += s.cycles; break;
+    case Phase::Compute:
+        b.computeCycles += s.cycles;
+        break;
+    case Phase::Exchange:
+        b.exchangeCycles += s.cycles;
+        break;
+    case Phase::Sync:
+        b.syncCycles += s.cycles;
+        break;
+    case Phase::Stream:
+        b.streamCycles += s.cycles;
+        break;
     }
     b.maxStepCycles = std::max(b.maxStepCycles, s.cycles);
 

@@ -4,12 +4,11 @@
 #include "Sqlite.hpp"
 #include "tilescope/report/ReportError.hpp"
 
-#include <fmt/format.h>
-
 #include <array>
 #include <cctype>
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <set>
 #include <system_error>
@@ -59,8 +58,8 @@ void checkHeader(const std::string& path) {
     if (pages != 0 && !walBeside && bigEndian32(&h[24]) == bigEndian32(&h[92])) {
         const std::uint64_t expected = std::uint64_t{pages} * pageSize;
         if (size < expected)
-            throw ReportError(path, fmt::format("file is truncated ({} of {} bytes)", size,
-                                                expected));
+            throw ReportError(path,
+                              fmt::format("file is truncated ({} of {} bytes)", size, expected));
     }
 }
 
@@ -114,14 +113,14 @@ void checkSchema(const std::string& path, const std::vector<SchemaRow>& rows,
                                                 r.type, r.name));
         if (r.name.starts_with("sqlite_autoindex_") && !r.sql) {
             if (!findObject(expected, r.table))
-                throw ReportError(path, fmt::format("not a valid report: unexpected index '{}'",
-                                                    r.name));
+                throw ReportError(path,
+                                  fmt::format("not a valid report: unexpected index '{}'", r.name));
             continue;
         }
         const SchemaObject* o = findObject(expected, r.name);
         if (!o)
-            throw ReportError(path, fmt::format("not a valid report: unexpected {} '{}'", r.type,
-                                                r.name));
+            throw ReportError(
+                path, fmt::format("not a valid report: unexpected {} '{}'", r.type, r.name));
         if (o->type != r.type || !r.sql || *r.sql != o->sql)
             throw ReportError(path, fmt::format("not a valid report: {} '{}' differs from the "
                                                 "format's definition",
@@ -130,8 +129,8 @@ void checkSchema(const std::string& path, const std::vector<SchemaRow>& rows,
     }
     for (const auto& o : expected)
         if (!o.createdAtClose && !seen.count(std::string(o.name)))
-            throw ReportError(path, fmt::format("not a valid report: {} '{}' is missing", o.type,
-                                                o.name));
+            throw ReportError(
+                path, fmt::format("not a valid report: {} '{}' is missing", o.type, o.name));
 }
 
 int authorizeUserQuery(void*, int action, const char* a, const char*, const char*, const char*) {
@@ -143,7 +142,7 @@ int authorizeUserQuery(void*, int action, const char* a, const char*, const char
         return SQLITE_OK;
     case SQLITE_PRAGMA: {
         // Read-only introspection pragmas are useful to people exploring a report.
-        static const std::set<std::string> allowed = {"table_info", "table_xinfo", "index_list",
+        static const std::set<std::string> allowed = {"table_info", "table_xinfo",  "index_list",
                                                       "index_info", "user_version", "page_count",
                                                       "page_size"};
         return a && allowed.count(a) ? SQLITE_OK : SQLITE_DENY;
@@ -184,9 +183,9 @@ ReportFile::ReportFile(const std::string& path) {
     else if (format == Schema::kHostTraceFormat)
         kind_ = FileKind::HostTrace;
     else
-        throw ReportError(path, format.empty() ? "not a TileScope report (no format in metadata)"
-                                               : "not a TileScope report (unknown format '" +
-                                                     format + "')");
+        throw ReportError(path, format.empty()
+                                    ? "not a TileScope report (no format in metadata)"
+                                    : "not a TileScope report (unknown format '" + format + "')");
     version_ = db_->userVersion();
     const int current = Schema::currentVersion(kind_);
     if (metadataValue("format_version") != std::to_string(version_))
@@ -197,8 +196,7 @@ ReportFile::ReportFile(const std::string& path) {
         throw ReportError(path, fmt::format("written by a newer TileScope (format version {}, "
                                             "written by tools {}); this build reads versions up "
                                             "to {}: please upgrade",
-                                            version_, metadataValue("tool_version", "?"),
-                                            current));
+                                            version_, metadataValue("tool_version", "?"), current));
     if (version_ < 1)
         throw ReportError(path, fmt::format("invalid format version {}", version_));
     checkSchema(path, rows, migration::schemaOf(kind_, version_));
@@ -209,9 +207,13 @@ ReportFile::~ReportFile() = default;
 ReportFile::ReportFile(ReportFile&&) noexcept = default;
 ReportFile& ReportFile::operator=(ReportFile&&) noexcept = default;
 
-const std::string& ReportFile::path() const { return db_->path(); }
+const std::string& ReportFile::path() const {
+    return db_->path();
+}
 
-bool ReportFile::complete() const { return metadataValue("writer_state") == "complete"; }
+bool ReportFile::complete() const {
+    return metadataValue("writer_state") == "complete";
+}
 
 std::string ReportFile::metadataValue(const std::string& key, const std::string& fallback) const {
     const auto it = metadata_.find(key);
@@ -225,8 +227,8 @@ void ReportFile::query(std::string_view sqlText,
     sqlite3_stmt* raw = nullptr;
     const char* tail = nullptr;
     sqlite3_set_authorizer(h, authorizeUserQuery, nullptr);
-    const int rc = sqlite3_prepare_v2(h, sqlText.data(), static_cast<int>(sqlText.size()), &raw,
-                                      &tail);
+    const int rc =
+        sqlite3_prepare_v2(h, sqlText.data(), static_cast<int>(sqlText.size()), &raw, &tail);
     sqlite3_set_authorizer(h, nullptr, nullptr);
     if (rc == SQLITE_AUTH)
         throw ReportError(path(), "query refused: reports are read-only (only SELECT and the "
@@ -250,7 +252,9 @@ void ReportFile::query(std::string_view sqlText,
     while (st.step()) {
         for (int i = 0; i < st.columnCount(); ++i) {
             switch (st.columnType(i)) {
-            case SQLITE_NULL: row[i].reset(); break;
+            case SQLITE_NULL:
+                row[i].reset();
+                break;
             case SQLITE_BLOB: {
                 const auto b = st.blob(i);
                 std::string hex = "x'";
@@ -259,7 +263,8 @@ void ReportFile::query(std::string_view sqlText,
                 row[i] = hex + "'";
                 break;
             }
-            default: row[i] = st.text(i);
+            default:
+                row[i] = st.text(i);
             }
         }
         if (!onRow(row))

@@ -2,10 +2,9 @@
 // Thin RAII layer over the SQLite C API, private to reportfmt. Every error becomes a ReportError
 // naming the file, so callers never see raw result codes.
 
-#include <sqlite3.h>
-
 #include <cstdint>
 #include <span>
+#include <sqlite3.h>
 #include <string>
 #include <string_view>
 

@@ -67,7 +67,8 @@ constexpr std::uint64_t kMaxElements = std::uint64_t{1} << 26;
 Header readHeader(const void* data, std::size_t size) {
     if (data == nullptr || size < 2)
         bad("blob too short");
-    Cursor c{static_cast<const unsigned char*>(data), static_cast<const unsigned char*>(data) + size};
+    Cursor c{static_cast<const unsigned char*>(data),
+             static_cast<const unsigned char*>(data) + size};
     const unsigned char tag = *c.p++;
     if (tag < 1 || tag > 4)
         bad("unknown encoding tag");
@@ -81,8 +82,7 @@ Header readHeader(const void* data, std::size_t size) {
     return {static_cast<TileSeries::Encoding>(tag), static_cast<std::size_t>(count), c};
 }
 
-template <typename Sink>
-void walk(const Header& h, Sink&& sink) {
+template <typename Sink> void walk(const Header& h, Sink&& sink) {
     Cursor c = h.payload;
     const std::size_t bytesLeft = static_cast<std::size_t>(c.end - c.p);
     switch (h.encoding) {

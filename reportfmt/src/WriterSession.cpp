@@ -3,10 +3,9 @@
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/Version.hpp"
 
+#include <chrono>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
-
-#include <chrono>
 #include <system_error>
 
 namespace tilescope::report::detail {
@@ -32,8 +31,8 @@ std::string utcNowIso8601() {
     return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", now);
 }
 
-WriterSession::WriterSession(const std::filesystem::path& path, FileKind kind,
-                             bool replaceExisting, std::size_t rowsPerTransaction)
+WriterSession::WriterSession(const std::filesystem::path& path, FileKind kind, bool replaceExisting,
+                             std::size_t rowsPerTransaction)
     : db_(openForWriting(path, replaceExisting)), rowsPerTransaction_(rowsPerTransaction) {
     // 16 KiB pages (set before the first table and before WAL): bulk appends touch a quarter as
     // many pages as with the default 4 KiB (~10% faster); remote reads fetch fewer, larger pages.
@@ -44,7 +43,8 @@ WriterSession::WriterSession(const std::filesystem::path& path, FileKind kind,
     db_.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536; "
              "PRAGMA foreign_keys=OFF");
     db_.exec("BEGIN");
-    for (const SchemaObject& o : kind == FileKind::Profile ? Schema::profile() : Schema::hostTrace())
+    for (const SchemaObject& o :
+         kind == FileKind::Profile ? Schema::profile() : Schema::hostTrace())
         if (!o.createdAtClose)
             db_.exec(o.sql);
     db_.exec(fmt::format("PRAGMA user_version={}", Schema::currentVersion(kind)));

@@ -95,7 +95,8 @@ public:
     std::int64_t livenessLodLevelFor(double stepsPerBucket) const;
     std::int64_t livenessLodBase() const { return livenessLodBase_; }
     /// Not-always-live variables live at the step, largest first.
-    std::vector<VariableRecord> variablesLiveAt(std::int64_t stepId, bool withPerTile = false) const;
+    std::vector<VariableRecord> variablesLiveAt(std::int64_t stepId,
+                                                bool withPerTile = false) const;
     /// Not-always-live bytes per tile at the step, from the live ranges.
     PerTile notAlwaysLiveBytesAt(std::int64_t stepId) const;
 
@@ -120,8 +121,8 @@ public:
     /// Steps of a run that overlap cycles [fromCycle, toCycle), in order, at most `limit`.
     std::vector<RunStepSpan> runStepSpans(const RunRecord& run, std::uint64_t fromCycle,
                                           std::uint64_t toCycle, std::int64_t limit) const;
-    std::vector<RunLodRow> runLod(const RunRecord& run, std::int64_t level,
-                                  std::uint64_t fromCycle, std::uint64_t toCycle) const;
+    std::vector<RunLodRow> runLod(const RunRecord& run, std::int64_t level, std::uint64_t fromCycle,
+                                  std::uint64_t toCycle) const;
     std::uint64_t runLodBaseCycles() const { return runLodBase_; }
     /// Coarsest stored level whose buckets are at most `cyclesPerBucket` wide (-1: raw steps).
     std::int64_t runLodLevelFor(const RunRecord& run, double cyclesPerBucket) const;

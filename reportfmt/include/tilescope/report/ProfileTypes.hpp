@@ -105,11 +105,11 @@ struct StepRecord {
     std::string phase; // compute, exchange, sync, stream
     std::optional<std::int64_t> computeSetId;
     std::uint64_t exchangeBytes = 0;
-    std::uint64_t estimatedCycles = 0; // slowest tile
-    PerTile estimatedPerTile;          // empty when not recorded
-    std::string estimatedPerTileEncoded; // writer input alternative: a TileSeries blob
-    std::uint64_t notAlwaysLiveBytes = 0;          // summed over tiles
-    std::uint64_t maxTileNotAlwaysLiveBytes = 0;   // the fullest tile at this step
+    std::uint64_t estimatedCycles = 0;           // slowest tile
+    PerTile estimatedPerTile;                    // empty when not recorded
+    std::string estimatedPerTileEncoded;         // writer input alternative: a TileSeries blob
+    std::uint64_t notAlwaysLiveBytes = 0;        // summed over tiles
+    std::uint64_t maxTileNotAlwaysLiveBytes = 0; // the fullest tile at this step
 };
 
 struct ComputeSetRecord {

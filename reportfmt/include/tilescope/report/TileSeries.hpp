@@ -9,13 +9,14 @@
 namespace tilescope::report {
 
 /// Compact encoding of one value per tile (or per IPU, or per anything indexed densely), used for
-/// every per-tile column of the report format: memory per tile, cycles per tile of a step, instances
-/// per tile. A blob starts with one tag byte and the element count as a LEB128 varint, followed by
-/// the payload:
+/// every per-tile column of the report format: memory per tile, cycles per tile of a step,
+/// instances per tile. A blob starts with one tag byte and the element count as a LEB128 varint,
+/// followed by the payload:
 ///   1 Packed32  count x uint32 little-endian (O(1) random access)
 ///   2 Packed64  count x uint64 little-endian
 ///   3 RunLength varint pairs (run length, value) covering all elements
-///   4 Sparse    varint pairs (index delta from the previous non-zero index + 1, value), zeros implied
+///   4 Sparse    varint pairs (index delta from the previous non-zero index + 1, value), zeros
+///   implied
 /// The encoder picks the smallest form. Decoding validates everything, so a damaged blob raises
 /// ReportError instead of reading out of bounds.
 struct TileSeries {
