@@ -40,8 +40,11 @@ WriterSession::WriterSession(const std::filesystem::path& path, FileKind kind, b
     // WAL lets readers open the report while it is written; synchronous=NORMAL keeps every commit
     // across a killed process (the WAL is in the page cache), and only risks the last commits on
     // power loss, which a profiler can afford for a large gain in write speed.
+    // Checkpoints copy WAL pages into the file a second time: letting the WAL reach 256 MiB between
+    // them (instead of SQLite's 16 MiB at this page size) halves the bytes written by large bulk
+    // writes; the last checkpoint happens when the writer closes.
     db_.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536; "
-             "PRAGMA foreign_keys=OFF");
+             "PRAGMA wal_autocheckpoint=16384; PRAGMA foreign_keys=OFF");
     db_.exec("BEGIN");
     for (const SchemaObject& o :
          kind == FileKind::Profile ? Schema::profile() : Schema::hostTrace())
