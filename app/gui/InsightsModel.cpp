@@ -11,19 +11,6 @@
 namespace tilescope::gui {
 namespace {
 
-QString bytesCell(const QVariant& v) {
-    return formatBytes(double(v.toULongLong()));
-}
-QString countCell(const QVariant& v) {
-    return formatCount(v.toLongLong());
-}
-QString percentCell(const QVariant& v) {
-    return formatPercent(v.toDouble());
-}
-QVariant u64(std::uint64_t v) {
-    return QVariant::fromValue<qulonglong>(v);
-}
-
 struct Loaded {
     InsightsModel::Histogram histogram;
     std::vector<RecordTableModel::Row> topTiles, vertexTypes, variables;
@@ -33,20 +20,20 @@ struct Loaded {
 
 InsightsModel::InsightsModel(std::shared_ptr<ReportSession> session, QObject* parent)
     : QObject(parent), session_(std::move(session)),
-      topTiles_({{tr("Tile"), countCell, true},
+      topTiles_({{tr("Tile"), RecordTableModel::countCell, true},
                  {tr("IPU"), {}, true},
                  {tr("Tile on IPU"), {}, true},
-                 {tr("Bytes"), bytesCell, true},
-                 {tr("Of its memory"), percentCell, true}}),
+                 {tr("Bytes"), RecordTableModel::bytesCell, true},
+                 {tr("Of its memory"), RecordTableModel::percentCell, true}}),
       vertexTypes_({{tr("Vertex type"), {}, false},
-                    {tr("Instances"), countCell, true},
-                    {tr("State"), bytesCell, true},
-                    {tr("Each"), bytesCell, true},
-                    {tr("Code/tile"), bytesCell, true}}),
+                    {tr("Instances"), RecordTableModel::countCell, true},
+                    {tr("State"), RecordTableModel::bytesCell, true},
+                    {tr("Each"), RecordTableModel::bytesCell, true},
+                    {tr("Code/tile"), RecordTableModel::bytesCell, true}}),
       variables_({{tr("Always-live variable"), {}, false},
-                  {tr("Bytes"), bytesCell, true},
+                  {tr("Bytes"), RecordTableModel::bytesCell, true},
                   {tr("Type"), {}, false},
-                  {tr("Elements"), countCell, true}}) {}
+                  {tr("Elements"), RecordTableModel::countCell, true}}) {}
 
 double InsightsModel::usedFraction() const {
     const auto& s = session_->summary();
@@ -81,7 +68,7 @@ void InsightsModel::load() {
                     const std::uint32_t t = order[i];
                     out.topTiles.push_back(
                         {QVariant::fromValue<qlonglong>(t), t / target.tilesPerIpu,
-                         t % target.tilesPerIpu, u64(totals[t]),
+                         t % target.tilesPerIpu, RecordTableModel::u64(totals[t]),
                          target.bytesPerTile ? double(totals[t]) / double(target.bytesPerTile)
                                              : 0.0});
                 }
@@ -107,8 +94,9 @@ void InsightsModel::load() {
                     const std::uint64_t count = instances[type.id];
                     rows.push_back({QString::fromStdString(type.name),
                                     QVariant::fromValue<qlonglong>(qlonglong(count)),
-                                    u64(type.stateBytes * count), u64(type.stateBytes),
-                                    u64(type.codeBytes)});
+                                    RecordTableModel::u64(type.stateBytes * count),
+                                    RecordTableModel::u64(type.stateBytes),
+                                    RecordTableModel::u64(type.codeBytes)});
                 }
                 std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
                     return a[2].toULongLong() > b[2].toULongLong();
@@ -117,7 +105,7 @@ void InsightsModel::load() {
 
                 for (const auto& v : reader.largestAlwaysLiveVariables(kLargestVariables))
                     out.variables.push_back(
-                        {QString::fromStdString(v.name), u64(v.bytes),
+                        {QString::fromStdString(v.name), RecordTableModel::u64(v.bytes),
                          QString::fromStdString(v.elementType),
                          QVariant::fromValue<qlonglong>(qlonglong(v.numElements))});
                 return out;

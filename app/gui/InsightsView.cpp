@@ -3,7 +3,7 @@
 #include "Format.hpp"
 #include "InsightsModel.hpp"
 #include "ReportSession.hpp"
-#include "TableExport.hpp"
+#include "SortableTable.hpp"
 #include "TileHistogramWidget.hpp"
 
 #include <QGridLayout>
@@ -11,7 +11,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
-#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -19,22 +18,12 @@ namespace tilescope::gui {
 namespace {
 
 QGroupBox* tableBox(const QString& title, RecordTableModel& model, QWidget* owner) {
-    auto* proxy = new QSortFilterProxyModel(owner);
-    proxy->setSourceModel(&model);
-    proxy->setSortRole(Qt::UserRole);
-    auto* table = new QTableView;
-    table->setModel(proxy);
-    table->setSortingEnabled(true);
-    table->sortByColumn(-1, Qt::AscendingOrder);
-    table->verticalHeader()->hide();
-    table->setAlternatingRowColors(true);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    auto* table = newSortableTable(model, owner);
     // Names take the spare width and elide; the figures keep their full width.
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     table->setTextElideMode(Qt::ElideMiddle);
     table->setWordWrap(false);
-    addTableActions(table);
     auto* box = new QGroupBox(title);
     auto* layout = new QVBoxLayout(box);
     layout->addWidget(table);

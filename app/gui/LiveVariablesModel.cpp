@@ -11,13 +11,6 @@
 namespace tilescope::gui {
 namespace {
 
-QString bytesCell(const QVariant& v) {
-    return formatBytes(double(v.toULongLong()));
-}
-QString countCell(const QVariant& v) {
-    return formatCount(v.toLongLong());
-}
-
 struct Loaded {
     LiveVariablesModel::StepInfo info;
     std::vector<RecordTableModel::Row> rows;
@@ -27,11 +20,11 @@ struct Loaded {
 
 LiveVariablesModel::LiveVariablesModel(std::shared_ptr<ReportSession> session, QObject* parent)
     : RecordTableModel({{tr("Variable"), {}, false},
-                        {tr("Bytes"), bytesCell, true},
+                        {tr("Bytes"), RecordTableModel::bytesCell, true},
                         {tr("Type"), {}, false},
-                        {tr("Elements"), countCell, true},
-                        {tr("First step"), countCell, true},
-                        {tr("Last step"), countCell, true},
+                        {tr("Elements"), RecordTableModel::countCell, true},
+                        {tr("First step"), RecordTableModel::countCell, true},
+                        {tr("Last step"), RecordTableModel::countCell, true},
                         {tr("Category"), {}, false}},
                        parent),
       session_(std::move(session)) {}

@@ -1,6 +1,20 @@
 #include "RecordTableModel.hpp"
 
+#include "Format.hpp"
+
 namespace tilescope::gui {
+
+QString RecordTableModel::bytesCell(const QVariant& v) {
+    return formatBytes(double(v.toULongLong()));
+}
+
+QString RecordTableModel::countCell(const QVariant& v) {
+    return formatCount(v.toLongLong());
+}
+
+QString RecordTableModel::percentCell(const QVariant& v) {
+    return formatPercent(v.toDouble());
+}
 
 RecordTableModel::RecordTableModel(std::vector<Column> columns, QObject* parent)
     : QAbstractTableModel(parent), columns_(std::move(columns)) {}

@@ -3,6 +3,7 @@
 #include <QAbstractTableModel>
 #include <QStringList>
 #include <QVariant>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -22,6 +23,12 @@ public:
         bool numeric = false;                           // right-aligned
     };
     using Row = std::vector<QVariant>;
+
+    // Formatters shared by the app's tables, and the raw value type for byte counts.
+    static QString bytesCell(const QVariant& v);
+    static QString countCell(const QVariant& v);
+    static QString percentCell(const QVariant& v);
+    static QVariant u64(std::uint64_t v) { return QVariant::fromValue<qulonglong>(v); }
 
     explicit RecordTableModel(std::vector<Column> columns, QObject* parent = nullptr);
 

@@ -6,18 +6,6 @@
 namespace tilescope::gui {
 namespace {
 
-QString bytesCell(const QVariant& v) {
-    return formatBytes(double(v.toULongLong()));
-}
-QString countCell(const QVariant& v) {
-    return formatCount(v.toLongLong());
-}
-QString percentCell(const QVariant& v) {
-    return formatPercent(v.toDouble());
-}
-QVariant u64(std::uint64_t v) {
-    return QVariant::fromValue<qulonglong>(v);
-}
 QVariant qs(const std::string& s) {
     return QString::fromStdString(s);
 }
@@ -30,21 +18,21 @@ double fraction(std::uint64_t part, std::uint64_t whole) {
 SummaryModel::SummaryModel(std::shared_ptr<ReportSession> session, QObject* parent)
     : QObject(parent), target_({{tr("Property"), {}, false}, {tr("Value"), {}, false}}),
       categories_({{tr("Category"), {}, false},
-                   {tr("Bytes"), bytesCell, true},
-                   {tr("Share"), percentCell, true},
-                   {tr("Fullest tile"), bytesCell, true}}),
+                   {tr("Bytes"), RecordTableModel::bytesCell, true},
+                   {tr("Share"), RecordTableModel::percentCell, true},
+                   {tr("Fullest tile"), RecordTableModel::bytesCell, true}}),
       regions_({{tr("Region"), {}, false},
-                {tr("Used (excl. gaps)"), bytesCell, true},
-                {tr("Used (incl. gaps)"), bytesCell, true},
-                {tr("Capacity"), bytesCell, true},
-                {tr("Of capacity"), percentCell, true}}),
+                {tr("Used (excl. gaps)"), RecordTableModel::bytesCell, true},
+                {tr("Used (incl. gaps)"), RecordTableModel::bytesCell, true},
+                {tr("Capacity"), RecordTableModel::bytesCell, true},
+                {tr("Of capacity"), RecordTableModel::percentCell, true}}),
       liveness_({{tr("Memory"), {}, false},
-                 {tr("Bytes"), bytesCell, true},
-                 {tr("Share"), percentCell, true}}),
+                 {tr("Bytes"), RecordTableModel::bytesCell, true},
+                 {tr("Share"), RecordTableModel::percentCell, true}}),
       runs_({{tr("Run"), {}, true},
              {tr("Engine program"), {}, true},
-             {tr("Steps"), countCell, true},
-             {tr("Cycles"), countCell, true},
+             {tr("Steps"), RecordTableModel::countCell, true},
+             {tr("Cycles"), RecordTableModel::countCell, true},
              {tr("Time at clock"), {}, true},
              {tr("Host time"), {}, true}}),
       options_({{tr("Option"), {}, false},
@@ -73,28 +61,33 @@ SummaryModel::SummaryModel(std::shared_ptr<ReportSession> session, QObject* pare
 
     std::vector<RecordTableModel::Row> cats;
     for (const auto& c : s.categories)
-        cats.push_back({qs(c.label), u64(c.bytes), fraction(c.bytes, s.totalBytesIncludingGaps),
-                        u64(c.maxTileBytes)});
-    cats.push_back({tr("Total (excluding gaps)"), u64(s.totalBytesExcludingGaps),
+        cats.push_back({qs(c.label), RecordTableModel::u64(c.bytes),
+                        fraction(c.bytes, s.totalBytesIncludingGaps),
+                        RecordTableModel::u64(c.maxTileBytes)});
+    cats.push_back({tr("Total (excluding gaps)"), RecordTableModel::u64(s.totalBytesExcludingGaps),
                     fraction(s.totalBytesExcludingGaps, s.totalBytesIncludingGaps), QVariant()});
-    cats.push_back({tr("Total (including gaps)"), u64(s.totalBytesIncludingGaps), 1.0,
-                    u64(s.maxTileBytesIncludingGaps)});
+    cats.push_back({tr("Total (including gaps)"), RecordTableModel::u64(s.totalBytesIncludingGaps),
+                    1.0, RecordTableModel::u64(s.maxTileBytesIncludingGaps)});
     categories_.setRows(std::move(cats));
 
     std::vector<RecordTableModel::Row> regions;
     for (const auto& r : s.regions)
-        regions.push_back({qs(r.name), u64(r.bytesExcludingGaps), u64(r.bytesIncludingGaps),
-                           u64(r.capacityBytes), fraction(r.bytesIncludingGaps, r.capacityBytes)});
-    regions.push_back({tr("All regions"), u64(s.totalBytesExcludingGaps),
-                       u64(s.totalBytesIncludingGaps), u64(s.totalCapacityBytes),
+        regions.push_back({qs(r.name), RecordTableModel::u64(r.bytesExcludingGaps),
+                           RecordTableModel::u64(r.bytesIncludingGaps),
+                           RecordTableModel::u64(r.capacityBytes),
+                           fraction(r.bytesIncludingGaps, r.capacityBytes)});
+    regions.push_back({tr("All regions"), RecordTableModel::u64(s.totalBytesExcludingGaps),
+                       RecordTableModel::u64(s.totalBytesIncludingGaps),
+                       RecordTableModel::u64(s.totalCapacityBytes),
                        fraction(s.totalBytesIncludingGaps, s.totalCapacityBytes)});
     regions_.setRows(std::move(regions));
 
     const std::uint64_t live = s.alwaysLiveBytes + s.peakNotAlwaysLiveBytes;
     liveness_.setRows({
-        {tr("Always-live"), u64(s.alwaysLiveBytes), fraction(s.alwaysLiveBytes, live)},
-        {tr("Not-always-live (sum of per-tile peaks)"), u64(s.peakNotAlwaysLiveBytes),
-         fraction(s.peakNotAlwaysLiveBytes, live)},
+        {tr("Always-live"), RecordTableModel::u64(s.alwaysLiveBytes),
+         fraction(s.alwaysLiveBytes, live)},
+        {tr("Not-always-live (sum of per-tile peaks)"),
+         RecordTableModel::u64(s.peakNotAlwaysLiveBytes), fraction(s.peakNotAlwaysLiveBytes, live)},
     });
 
     std::vector<RecordTableModel::Row> runs;

@@ -1,14 +1,13 @@
 #include "SummaryView.hpp"
 
+#include "SortableTable.hpp"
 #include "SummaryModel.hpp"
-#include "TableExport.hpp"
 
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
-#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -17,17 +16,7 @@ namespace {
 
 /// A sortable table sized to its rows, so the page scrolls as a whole instead of each table.
 QGroupBox* tableBox(const QString& title, RecordTableModel& model, QWidget* owner) {
-    auto* proxy = new QSortFilterProxyModel(owner);
-    proxy->setSourceModel(&model);
-    proxy->setSortRole(Qt::UserRole);
-    auto* table = new QTableView;
-    table->setModel(proxy);
-    table->setSortingEnabled(true);
-    table->sortByColumn(-1, Qt::AscendingOrder);
-    table->verticalHeader()->hide();
-    table->setAlternatingRowColors(true);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    addTableActions(table);
+    auto* table = newSortableTable(model, owner);
     table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     table->horizontalHeader()->setStretchLastSection(true);
     table->resizeColumnsToContents();

@@ -4,11 +4,6 @@
 #include "TileMemoryModel.hpp"
 
 namespace tilescope::gui {
-namespace {
-QString bytesCell(const QVariant& v) {
-    return formatBytes(double(v.toULongLong()));
-}
-} // namespace
 
 TileDetailsModel::TileDetailsModel(const TileMemoryModel& memory, QObject* parent)
     : RecordTableModel({}, parent), memory_(memory) {
@@ -24,8 +19,8 @@ void TileDetailsModel::rebuild() {
     std::vector<Column> columns = {{tr("Category"), {}, false}, {tr("Group"), {}, false}};
     const QStringList regions = memory_.regionNames();
     for (const QString& r : regions)
-        columns.push_back({r, bytesCell, true});
-    columns.push_back({tr("Total"), bytesCell, true});
+        columns.push_back({r, RecordTableModel::bytesCell, true});
+    columns.push_back({tr("Total"), RecordTableModel::bytesCell, true});
     setColumns(std::move(columns));
     if (!memory_.isLoaded())
         return;
