@@ -2,6 +2,7 @@
 
 #include "CycleClock.hpp"
 #include "ThreadEventBuffer.hpp"
+#include "tilescope/capture/ProcessInfo.hpp"
 #include "tilescope/report/HostTraceWriter.hpp"
 
 #include <algorithm>
@@ -27,15 +28,6 @@ std::string programName() {
     std::string name;
     std::getline(comm, name);
     return name.empty() ? "process" : name;
-}
-
-std::string commandLine() {
-    std::ifstream in("/proc/self/cmdline", std::ios::binary);
-    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::replace(all.begin(), all.end(), '\0', ' ');
-    while (!all.empty() && all.back() == ' ')
-        all.pop_back();
-    return all;
 }
 
 std::filesystem::path traceFileName(const std::filesystem::path& dir) {
@@ -70,7 +62,7 @@ struct HostTracer::Session {
     Session(const std::filesystem::path& file, std::uint32_t generation)
         : writer(file), clock(CycleClock::start()), generation(generation) {
         pid = ::getpid();
-        writer.setMetadata("command_line", commandLine());
+        writer.setMetadata("command_line", tilescope::capture::processCommandLine());
         process = writer.addProcess(pid, programName(), clock.wallNs(clock.startTicks()));
         flusher = std::thread([this] { run(); });
     }

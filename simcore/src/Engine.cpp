@@ -4,6 +4,7 @@
 #include "poplar/exceptions.hpp"
 #include "pvti/pvti.hpp"
 #include "tilescope/capture/HostTracer.hpp"
+#include "tilescope/capture/ProcessInfo.hpp"
 #include "tilescope/capture/ProfileCapture.hpp"
 #include "tilescope/sim/BspEngine.hpp"
 #include "tilescope/sim/EngineOptions.hpp"
@@ -58,17 +59,6 @@ graph_memory_allocation_error outOfMemoryError(const tilescope::capture::Compile
 // The simulator's own host-trace channels (pvti): compilation, and the engine's work at run time.
 pvti::TraceChannel compileChannel = {"poplar"};
 pvti::TraceChannel engineChannel = {"engine"};
-
-std::string commandLine() {
-    std::ifstream in("/proc/self/cmdline", std::ios::binary);
-    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    for (char& c : all)
-        if (c == '\0')
-            c = ' ';
-    while (!all.empty() && all.back() == ' ')
-        all.pop_back();
-    return all;
-}
 
 double residentBytes() {
     std::ifstream statm("/proc/self/statm");
@@ -162,7 +152,7 @@ void Engine::startCapture() {
     tilescope::capture::ProfileCaptureSettings settings;
     settings.file = dir / "profile.pop";
     settings.engineName = "engine" + std::to_string(index + 1);
-    settings.commandLine = commandLine();
+    settings.commandLine = tilescope::capture::processCommandLine();
     settings.poplarVersion = "TileScope simulator 0.1.0";
     settings.options = o.inForce;
     settings.graphProfile = o.graphProfile;
