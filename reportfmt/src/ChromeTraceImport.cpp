@@ -348,8 +348,10 @@ private:
         const std::vector<std::pair<std::string, Scalar>> args = std::move(args_);
         args_.clear();
         const std::string ph = requireString("ph");
-        if ((cursor_ - file_.data()) % (64 << 20) < 256)
+        if (cursor_ - releasedUpTo_ >= (64 << 20)) { // keep resident memory bounded
             file_.release(cursor_);
+            releasedUpTo_ = cursor_;
+        }
         const std::string pid = idText("pid"), tid = idText("tid");
         if (ph == "M") {
             const std::string what = requireString("name");
@@ -431,6 +433,7 @@ private:
     MappedFile& file_;
     std::string input_;
     const char* const& cursor_;
+    const char* releasedUpTo_ = file_.data();
 
     int depth_ = 0;
     int eventArrayDepth_ = 0; // depth of the array holding the events (0: not seen)
