@@ -22,19 +22,26 @@ std::uint64_t u64(const sql::Statement& st, int col) {
     return v < 0 ? 0 : static_cast<std::uint64_t>(v);
 }
 
-// Reads every row of `st` through `read`. Blob decoding reports damage without knowing the file:
-// the error gets the report's path here, so every reader failure names the file.
-template <typename Read> auto collectRows(const std::string& path, sql::Statement& st, Read read) {
-    std::vector<decltype(read(st))> out;
+// Blob decoding reports damage without knowing the file: errors leaving `f` get the report's
+// path, so every reader failure names the file.
+template <typename F> auto inFile(const std::string& path, F&& f) -> decltype(f()) {
     try {
-        while (st.step())
-            out.push_back(read(st));
+        return f();
     } catch (const ReportError& e) {
         if (!e.file().empty())
             throw;
         throw ReportError(path, e.problem());
     }
-    return out;
+}
+
+// Reads every row of `st` through `read`.
+template <typename Read> auto collectRows(const std::string& path, sql::Statement& st, Read read) {
+    return inFile(path, [&] {
+        std::vector<decltype(read(st))> out;
+        while (st.step())
+            out.push_back(read(st));
+        return out;
+    });
 }
 
 std::int64_t scalar(sql::Database& db, const char* q) {
@@ -54,39 +61,33 @@ ProfileReader::ProfileReader(ReportFile file) : file_(std::move(file)) {
 
 void ProfileReader::load() {
     auto& db = file_.database();
-    try {
-        auto t = db.prepare("SELECT type, ipu_version, num_ipus, tiles_per_ipu, bytes_per_tile, "
-                            "clock_hz, replicas, worker_contexts, exchange_bytes_per_cycle "
-                            "FROM target WHERE id = 1");
-        if (!t.step())
-            throw ReportError(path(), "report has no target (the writer stopped before "
-                                      "compilation started)");
-        target_.type = t.text(0);
-        target_.ipuVersion = t.text(1);
-        const auto numIpus = t.int64(2), tilesPerIpu = t.int64(3);
-        if (numIpus < 1 || numIpus > 1024 || tilesPerIpu < 1 || tilesPerIpu > 65536)
-            throw ReportError(path(), fmt::format("file is damaged (implausible target: {} IPUs x "
-                                                  "{} tiles)",
-                                                  numIpus, tilesPerIpu));
-        target_.numIpus = static_cast<std::uint32_t>(numIpus);
-        target_.tilesPerIpu = static_cast<std::uint32_t>(tilesPerIpu);
-        target_.bytesPerTile = u64(t, 4);
-        target_.clockHz = t.real(5);
-        target_.replicas = static_cast<std::uint32_t>(t.int64(6));
-        target_.workerContexts = static_cast<std::uint32_t>(t.int64(7));
-        target_.exchangeBytesPerCycle = static_cast<std::uint32_t>(t.int64(8));
-        auto r = db.prepare("SELECT id, name, interleaved, start_offset, size_bytes FROM "
-                            "memory_region ORDER BY id");
-        while (r.step())
-            target_.regions.push_back(
-                {r.int64(0), r.text(1), r.int64(2) != 0, u64(r, 3), u64(r, 4)});
-        auto c =
-            db.prepare("SELECT id, name, label, grp, liveness FROM memory_category ORDER BY id");
-        while (c.step())
-            categories_.push_back({c.int64(0), c.text(1), c.text(2), c.text(3), c.text(4)});
-    } catch (const ReportError&) {
-        throw;
-    }
+    auto t = db.prepare("SELECT type, ipu_version, num_ipus, tiles_per_ipu, bytes_per_tile, "
+                        "clock_hz, replicas, worker_contexts, exchange_bytes_per_cycle "
+                        "FROM target WHERE id = 1");
+    if (!t.step())
+        throw ReportError(path(), "report has no target (the writer stopped before "
+                                  "compilation started)");
+    target_.type = t.text(0);
+    target_.ipuVersion = t.text(1);
+    const auto numIpus = t.int64(2), tilesPerIpu = t.int64(3);
+    if (numIpus < 1 || numIpus > 1024 || tilesPerIpu < 1 || tilesPerIpu > 65536)
+        throw ReportError(path(), fmt::format("file is damaged (implausible target: {} IPUs x "
+                                              "{} tiles)",
+                                              numIpus, tilesPerIpu));
+    target_.numIpus = static_cast<std::uint32_t>(numIpus);
+    target_.tilesPerIpu = static_cast<std::uint32_t>(tilesPerIpu);
+    target_.bytesPerTile = u64(t, 4);
+    target_.clockHz = t.real(5);
+    target_.replicas = static_cast<std::uint32_t>(t.int64(6));
+    target_.workerContexts = static_cast<std::uint32_t>(t.int64(7));
+    target_.exchangeBytesPerCycle = static_cast<std::uint32_t>(t.int64(8));
+    auto r = db.prepare("SELECT id, name, interleaved, start_offset, size_bytes FROM "
+                        "memory_region ORDER BY id");
+    while (r.step())
+        target_.regions.push_back({r.int64(0), r.text(1), r.int64(2) != 0, u64(r, 3), u64(r, 4)});
+    auto c = db.prepare("SELECT id, name, label, grp, liveness FROM memory_category ORDER BY id");
+    while (c.step())
+        categories_.push_back({c.int64(0), c.text(1), c.text(2), c.text(3), c.text(4)});
     try {
         runLodBase_ = std::max<std::uint64_t>(
             1, std::stoull(file_.metadataValue("run_lod_base_cycles", "4096")));
@@ -142,11 +143,7 @@ PerTile ProfileReader::tileMemory(std::int64_t categoryId, std::int64_t regionId
     if (st.bind(1, categoryId).bind(2, regionId).step()) {
         std::fill(out.begin(), out.end(), 0);
         const auto b = st.blob(0);
-        try {
-            TileSeries::accumulate(b.data(), b.size(), out);
-        } catch (const ReportError& e) {
-            throw ReportError(path(), e.problem());
-        }
+        inFile(path(), [&] { TileSeries::accumulate(b.data(), b.size(), out); });
     }
     return out;
 }
@@ -159,11 +156,7 @@ PerTile ProfileReader::tileMemoryTotal(bool includeGaps) const {
         if (!includeGaps && st.int64(0) == gap)
             continue;
         const auto b = st.blob(1);
-        try {
-            TileSeries::accumulate(b.data(), b.size(), out);
-        } catch (const ReportError& e) {
-            throw ReportError(path(), e.problem());
-        }
+        inFile(path(), [&] { TileSeries::accumulate(b.data(), b.size(), out); });
     }
     return out;
 }
@@ -372,14 +365,12 @@ PerTile ProfileReader::notAlwaysLiveBytesAt(std::int64_t stepId) const {
         "SELECT per_tile FROM variable WHERE first_step <= ?1 AND last_step >= ?1 "
         "AND always_live = 0");
     st.bind(1, stepId);
-    try {
+    inFile(path(), [&] {
         while (st.step()) {
             const auto b = st.blob(0);
             TileSeries::accumulate(b.data(), b.size(), out);
         }
-    } catch (const ReportError& e) {
-        throw ReportError(path(), e.problem());
-    }
+    });
     return out;
 }
 
@@ -416,7 +407,7 @@ ProfileReader::vertexInstances(std::optional<std::int64_t> computeSetId, bool wi
                        "vertex_instances ORDER BY compute_set_id, vertex_type_id");
     if (computeSetId)
         st.bind(1, *computeSetId);
-    try {
+    inFile(path(), [&] {
         while (st.step()) {
             VertexInstancesRecord r;
             r.computeSetId = st.int64(0);
@@ -428,9 +419,7 @@ ProfileReader::vertexInstances(std::optional<std::int64_t> computeSetId, bool wi
             }
             out.push_back(std::move(r));
         }
-    } catch (const ReportError& e) {
-        throw ReportError(path(), e.problem());
-    }
+    });
     return out;
 }
 
@@ -522,7 +511,7 @@ std::vector<RunStepRecord> ProfileReader::runSteps(const RunRecord& run, std::in
         "SELECT id, step_id, start_cycle, cycles, active_tiles, tile_balance, per_ipu, per_tile "
         "FROM run_step WHERE id >= ? AND id < ? ORDER BY id");
     st.bind(1, run.firstRow + firstSeq).bind(2, run.firstRow + end);
-    try {
+    inFile(path(), [&] {
         while (st.step()) {
             RunStepRecord r;
             r.row = st.int64(0);
@@ -541,9 +530,7 @@ std::vector<RunStepRecord> ProfileReader::runSteps(const RunRecord& run, std::in
             }
             out.push_back(std::move(r));
         }
-    } catch (const ReportError& e) {
-        throw ReportError(path(), e.problem());
-    }
+    });
     return out;
 }
 
