@@ -1,118 +1,49 @@
-// Streaming import of Chrome trace-event JSON into a host trace. The file is memory-mapped and fed
-// to nlohmann's SAX parser through an iterator that records how far it has read, which gives
-// every error its byte offset and lets pages already parsed be dropped from memory.
+// Streaming import of Chrome trace-event JSON into a host trace. Two threads share the work: one
+// scans the memory-mapped JSON into batches of events (ChromeTraceScanner), the calling thread
+// turns them into host-trace rows (nesting, names, counters) and writes them. Batches are recycled
+// through a small pipe, so memory stays bounded whatever the input size.
 
+#include "ChromeTraceScanner.hpp"
 #include "tilescope/report/ChromeTrace.hpp"
 #include "tilescope/report/HostTraceWriter.hpp"
 #include "tilescope/report/ReportError.hpp"
 
 #include <charconv>
 #include <cmath>
-#include <fcntl.h>
+#include <condition_variable>
+#include <deque>
+#include <exception>
 #include <fmt/format.h>
 #include <limits>
 #include <map>
-#include <nlohmann/json.hpp>
+#include <mutex>
 #include <optional>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
 namespace tilescope::report {
 namespace {
 
-/// Iterator over the mapped bytes that publishes its position: the SAX callbacks and the error
-/// messages read it.
-struct CountingIterator {
-    using iterator_category = std::forward_iterator_tag;
-    using value_type = char;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const char*;
-    using reference = const char&;
-
-    const char* p = nullptr;
-    const char** cursor = nullptr;
-
-    reference operator*() const { return *p; }
-    CountingIterator& operator++() {
-        *cursor = ++p;
-        return *this;
-    }
-    CountingIterator operator++(int) {
-        CountingIterator old = *this;
-        ++*this;
-        return old;
-    }
-    bool operator==(const CountingIterator& o) const { return p == o.p; }
-    bool operator!=(const CountingIterator& o) const { return p != o.p; }
-};
-
-/// A read-only mapping of the input file.
-class MappedFile {
-public:
-    explicit MappedFile(const std::filesystem::path& path) : path_(path.string()) {
-        fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd_ < 0)
-            throw ReportError(path_, "cannot open: " + std::string(std::strerror(errno)));
-        struct stat st {};
-        if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
-            ::close(fd_);
-            throw ReportError(path_, "not a regular file");
-        }
-        size_ = static_cast<std::size_t>(st.st_size);
-        if (size_ == 0) {
-            ::close(fd_);
-            throw ReportError(path_, "file is empty");
-        }
-        void* m = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
-        if (m == MAP_FAILED) {
-            ::close(fd_);
-            throw ReportError(path_, "cannot map: " + std::string(std::strerror(errno)));
-        }
-        data_ = static_cast<const char*>(m);
-        ::madvise(m, size_, MADV_SEQUENTIAL);
-    }
-    ~MappedFile() {
-        ::munmap(const_cast<char*>(data_), size_);
-        ::close(fd_);
-    }
-    MappedFile(const MappedFile&) = delete;
-    MappedFile& operator=(const MappedFile&) = delete;
-
-    const char* data() const { return data_; }
-    std::size_t size() const { return size_; }
-    /// Drops the pages before `upTo` from this process's memory (they are not read again).
-    void release(const char* upTo) {
-        const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-        const std::size_t end = static_cast<std::size_t>(upTo - data_) / page * page;
-        if (end > released_) {
-            ::madvise(const_cast<char*>(data_) + released_, end - released_, MADV_DONTNEED);
-            released_ = end;
-        }
-    }
-
-private:
-    std::string path_;
-    int fd_ = -1;
-    const char* data_ = nullptr;
-    std::size_t size_ = 0;
-    std::size_t released_ = 0;
-};
+using detail::ScannedTraceEvent;
+using detail::TraceScalar;
 
 /// Microseconds as written in the JSON ("12.345", "1.7e3") to whole nanoseconds, exactly when the
-/// text has at most three decimals (doubles cannot hold epoch nanoseconds exactly).
-std::optional<std::int64_t> microsToNanos(const std::string& text, double value) {
-    const auto dot = text.find('.');
-    if (text.find_first_of("eE") == std::string::npos) {
+/// text has no exponent (doubles cannot hold epoch nanoseconds exactly); digits past the third
+/// decimal are dropped.
+std::optional<std::int64_t> microsToNanos(std::string_view text, double value) {
+    if (text.find_first_of("eE") == std::string_view::npos) {
+        const auto dot = text.find('.');
+        const std::string_view intPart = text.substr(0, dot);
         std::int64_t whole = 0;
-        const std::string intPart = text.substr(0, dot);
-        auto [p, ec] = std::from_chars(intPart.data(), intPart.data() + intPart.size(), whole);
+        const auto [p, ec] =
+            std::from_chars(intPart.data(), intPart.data() + intPart.size(), whole);
         if (ec == std::errc() && p == intPart.data() + intPart.size()) {
-            std::string frac = dot == std::string::npos ? "" : text.substr(dot + 1);
-            frac = (frac + "000").substr(0, 3);
-            const std::int64_t ns = std::stoll(frac);
+            std::int64_t ns = 0;
+            const std::string_view frac =
+                dot == std::string_view::npos ? std::string_view{} : text.substr(dot + 1);
+            for (std::size_t i = 0; i < 3; ++i)
+                ns = ns * 10 + (i < frac.size() ? frac[i] - '0' : 0);
             constexpr auto limit = std::numeric_limits<std::int64_t>::max() / 1000 - 1;
             if (whole > limit || whole < -limit)
                 return std::nullopt;
@@ -124,13 +55,6 @@ std::optional<std::int64_t> microsToNanos(const std::string& text, double value)
         return std::nullopt;
     return static_cast<std::int64_t>(std::llround(ns));
 }
-
-/// A JSON scalar of an event field.
-struct Scalar {
-    enum class Type { None, String, Number } type = Type::None;
-    std::string text; // string value, or the number as written
-    double number = 0;
-};
 
 struct Interval {
     bool open;          // a B waiting for its E
@@ -146,95 +70,41 @@ struct ThreadState {
     std::vector<Interval> stack;
 };
 
-/// Receives the parser's events: tracks where it is in the document and turns each trace event
-/// object into writer calls.
-class TraceEventHandler : public nlohmann::json_sax<nlohmann::json> {
+/// Turns scanned trace events into writer calls: pairs B with E, tracks nesting from X
+/// intervals, interns names, and maps counters to graphs and series.
+class TraceEventImporter {
 public:
-    TraceEventHandler(HostTraceWriter& writer, MappedFile& file, const std::string& inputName,
-                      const char* const& cursor)
-        : w_(writer), file_(file), input_(inputName), cursor_(cursor) {}
+    TraceEventImporter(HostTraceWriter& writer, std::string inputName)
+        : w_(writer), input_(std::move(inputName)) {}
 
     ChromeTraceStats stats;
 
-    // --- document structure ---
-    bool start_object(std::size_t) override {
-        ++depth_;
-        if (inEventArray() && depth_ == eventDepth_) {
-            event_.clear();
-            argsDepth_ = 0;
-        } else if (depth_ == eventDepth_ + 1 && inEventArray() && key_ == "args") {
-            argsDepth_ = depth_;
+    void add(const ScannedTraceEvent& e) {
+        event_ = &e;
+        const std::string& ph = requireString(e.ph, "ph");
+        if (ph.size() != 1)
+            return; // multi-letter phases are not part of the format; ignored like unknown ones
+        switch (ph[0]) {
+        case 'M':
+            metadata(e);
+            return;
+        case 'C':
+            counter(e);
+            return;
+        case 'B':
+        case 'E':
+        case 'X':
+        case 'i':
+        case 'I':
+            interval(e, ph[0]);
+            return;
+        default:
+            return; // flow, async, object and sample phases carry no host-timeline intervals
         }
-        if (depth_ == 1)
-            topIsObject_ = true;
-        return true;
-    }
-    bool end_object() override {
-        if (inEventArray() && depth_ == eventDepth_)
-            finishEvent();
-        if (depth_ == argsDepth_)
-            argsDepth_ = 0;
-        --depth_;
-        return true;
-    }
-    bool start_array(std::size_t) override {
-        ++depth_;
-        if (depth_ == 1) {
-            eventArrayDepth_ = 1;
-            eventDepth_ = 2;
-        } else if (depth_ == 2 && topIsObject_ && key_ == "traceEvents") {
-            eventArrayDepth_ = 2;
-            eventDepth_ = 3;
-        }
-        return true;
-    }
-    bool end_array() override {
-        if (depth_ == eventArrayDepth_)
-            eventArrayDone_ = true;
-        --depth_;
-        return true;
-    }
-    bool key(string_t& k) override {
-        key_ = k;
-        return true;
     }
 
-    // --- values ---
-    bool null() override { return value({}); }
-    bool boolean(bool b) override { return value({Scalar::Type::String, b ? "true" : "false", 0}); }
-    bool number_integer(number_integer_t v) override {
-        return value({Scalar::Type::Number, std::to_string(v), static_cast<double>(v)});
-    }
-    bool number_unsigned(number_unsigned_t v) override {
-        return value({Scalar::Type::Number, std::to_string(v), static_cast<double>(v)});
-    }
-    bool number_float(number_float_t v, const string_t& s) override {
-        return value({Scalar::Type::Number, s, v});
-    }
-    bool string(string_t& s) override { return value({Scalar::Type::String, s, 0}); }
-    bool binary(binary_t&) override { return true; }
-
-    bool parse_error(std::size_t position, const std::string&,
-                     const nlohmann::detail::exception& e) override {
-        // The array form may end without its closing bracket (a tracer killed mid-write): fine
-        // when the input ends between two events.
-        if (position >= file_.size() && eventArrayDepth_ == 1 && depth_ == 1 && !eventArrayDone_) {
-            endedEarly_ = true;
-            return false;
-        }
-        std::string what = e.what();
-        if (auto p = what.find("parse error at line"); p != std::string::npos)
-            what = what.substr(p);
-        throw ReportError(input_, fmt::format("malformed JSON at byte {}: {}", position, what));
-    }
-
-    bool endedEarly() const { return endedEarly_; }
-
+    /// Events still open when the trace ended were never finished.
     void finish() {
-        if (eventArrayDepth_ == 0)
-            fail("no trace events: expected a JSON array of events or an object with "
-                 "\"traceEvents\"");
-        // Events still open when the trace ended were never finished.
         for (auto& [key, t] : threads_)
             for (std::size_t d = 0; d < t.stack.size(); ++d)
                 if (t.stack[d].open) {
@@ -247,49 +117,29 @@ public:
 private:
     using Key = std::pair<std::string, std::string>; // pid, tid as written
 
-    bool inEventArray() const { return eventArrayDepth_ > 0 && !eventArrayDone_; }
-
     [[noreturn]] void fail(const std::string& what) const {
-        throw ReportError(input_, fmt::format("at byte {}: {}", cursor_ - file_.data(), what));
+        throw ReportError(input_, fmt::format("at byte {}: {}", event_->endOffset, what));
     }
 
-    bool value(Scalar s) {
-        if (!inEventArray())
-            return true;
-        if (depth_ == eventDepth_)
-            event_[key_] = std::move(s);
-        else if (argsDepth_ && depth_ == argsDepth_)
-            args_.emplace_back(key_, std::move(s));
-        return true;
-    }
-
-    const Scalar& field(const char* name) {
-        static const Scalar none;
-        const auto it = event_.find(name);
-        return it == event_.end() ? none : it->second;
-    }
-
-    std::string requireString(const char* name) {
-        const Scalar& s = field(name);
-        if (s.type != Scalar::Type::String)
-            fail(fmt::format("event field \"{}\" must be a string", name));
+    const std::string& requireString(const TraceScalar& s, const char* field) const {
+        if (s.type != TraceScalar::Type::String)
+            fail(fmt::format("event field \"{}\" must be a string", field));
         return s.text;
     }
 
-    std::int64_t requireTime(const char* name) {
-        const Scalar& s = field(name);
-        if (s.type != Scalar::Type::Number)
-            fail(fmt::format("event field \"{}\" must be a number (microseconds)", name));
+    std::int64_t requireTime(const TraceScalar& s, const char* field) const {
+        if (s.type != TraceScalar::Type::Number)
+            fail(fmt::format("event field \"{}\" must be a number (microseconds)", field));
         const auto ns = microsToNanos(s.text, s.number);
         if (!ns)
-            fail(fmt::format("event field \"{}\" is out of range ({})", name, s.text));
+            fail(fmt::format("event field \"{}\" is out of range ({})", field, s.text));
         return *ns;
     }
 
     // pid/tid may be numbers or strings.
-    std::string idText(const char* name) {
-        const Scalar& s = field(name);
-        return s.type == Scalar::Type::None ? "0" : s.text;
+    static const std::string& idText(const TraceScalar& s) {
+        static const std::string zero = "0";
+        return s.type == TraceScalar::Type::None ? zero : s.text;
     }
 
     std::int64_t processRow(const std::string& pid) {
@@ -304,19 +154,25 @@ private:
     }
 
     ThreadState& thread(const std::string& pid, const std::string& tid) {
+        // Consecutive events mostly come from the same thread.
+        if (lastThread_ && lastThread_->first.first == pid && lastThread_->first.second == tid)
+            return lastThread_->second;
         auto it = threads_.find({pid, tid});
-        if (it != threads_.end())
-            return it->second;
-        std::int64_t numeric = 0;
-        std::from_chars(tid.data(), tid.data() + tid.size(), numeric);
-        ThreadState t;
-        t.row = w_.addThread(processRow(pid), numeric, "thread " + tid);
-        return threads_.emplace(Key{pid, tid}, std::move(t)).first->second;
+        if (it == threads_.end()) {
+            std::int64_t numeric = 0;
+            std::from_chars(tid.data(), tid.data() + tid.size(), numeric);
+            ThreadState t;
+            t.row = w_.addThread(processRow(pid), numeric, "thread " + tid);
+            it = threads_.emplace(Key{pid, tid}, std::move(t)).first;
+        }
+        lastThread_ = &*it;
+        return it->second;
     }
 
-    std::int64_t channel(const Scalar& cat) {
-        const std::string name =
-            cat.type == Scalar::Type::String && !cat.text.empty() ? cat.text : "default";
+    std::int64_t channel(const TraceScalar& cat) {
+        static const std::string fallback = "default";
+        const std::string& name =
+            cat.type == TraceScalar::Type::String && !cat.text.empty() ? cat.text : fallback;
         auto it = channels_.find(name);
         if (it != channels_.end())
             return it->second;
@@ -330,81 +186,68 @@ private:
         return names_.emplace(text, w_.intern(text)).first->second;
     }
 
+    void metadata(const ScannedTraceEvent& e) {
+        const std::string& pid = idText(e.pid);
+        const std::string& what = requireString(e.name, "name");
+        std::string value;
+        for (std::size_t i = 0; i < e.argCount; ++i)
+            if (e.args[i].key == "name" && e.args[i].value.type == TraceScalar::Type::String)
+                value = e.args[i].value.text;
+        if (what == "process_name" && !value.empty())
+            w_.renameProcess(processRow(pid), value);
+        else if (what == "thread_name" && !value.empty())
+            w_.renameThread(thread(pid, idText(e.tid)).row, value);
+        else if (what == "tilescope_counter_unit")
+            for (std::size_t i = 0; i < e.argCount; ++i)
+                if (e.args[i].key == "unit" && e.args[i].value.type == TraceScalar::Type::String)
+                    units_[{pid, value}] = e.args[i].value.text;
+    }
+
+    void counter(const ScannedTraceEvent& e) {
+        const std::string& pid = idText(e.pid);
+        const std::string& graphName = requireString(e.name, "name");
+        const std::int64_t t = requireTime(e.ts, "ts");
+        auto g = graphs_.find({pid, graphName});
+        if (g == graphs_.end()) {
+            const auto unit = units_.find({pid, graphName});
+            g = graphs_
+                    .emplace(Key{pid, graphName},
+                             w_.addGraph(processRow(pid), graphName,
+                                         unit == units_.end() ? "" : unit->second))
+                    .first;
+        }
+        for (std::size_t i = 0; i < e.argCount; ++i) {
+            const auto& [k, v] = e.args[i];
+            if (v.type != TraceScalar::Type::Number)
+                fail(fmt::format("counter \"{}\" argument \"{}\" must be a number", graphName, k));
+            auto s = series_.find({g->second, k});
+            if (s == series_.end())
+                s = series_.emplace(std::pair{g->second, k}, w_.addSeries(g->second, k)).first;
+            w_.addSample(s->second, t, v.number);
+            ++stats.samples;
+        }
+    }
+
     // Closes the X intervals that ended by `t`; what remains encloses an event starting at `t`.
     static void popFinished(ThreadState& th, std::int64_t t) {
         while (!th.stack.empty() && !th.stack.back().open && th.stack.back().end <= t)
             th.stack.pop_back();
     }
 
-    void ordered(ThreadState& th, std::int64_t start, const std::string& tid) {
-        if (start < th.lastStart)
+    void interval(const ScannedTraceEvent& e, char ph) {
+        const std::int64_t t = requireTime(e.ts, "ts");
+        const std::string& tid = idText(e.tid);
+        ThreadState& th = thread(idText(e.pid), tid);
+        if (t < th.lastStart)
             fail(fmt::format("events of thread {} are not in time order ({} ns after {} ns); "
                              "sort each thread's events by time",
-                             tid, start, th.lastStart));
-        th.lastStart = start;
-    }
-
-    void finishEvent() {
-        const std::vector<std::pair<std::string, Scalar>> args = std::move(args_);
-        args_.clear();
-        const std::string ph = requireString("ph");
-        if (cursor_ - releasedUpTo_ >= (64 << 20)) { // keep resident memory bounded
-            file_.release(cursor_);
-            releasedUpTo_ = cursor_;
-        }
-        const std::string pid = idText("pid"), tid = idText("tid");
-        if (ph == "M") {
-            const std::string what = requireString("name");
-            std::string value;
-            for (const auto& [k, v] : args)
-                if (k == "name" && v.type == Scalar::Type::String)
-                    value = v.text;
-            if (what == "process_name" && !value.empty())
-                w_.renameProcess(processRow(pid), value);
-            else if (what == "thread_name" && !value.empty())
-                w_.renameThread(thread(pid, tid).row, value);
-            else if (what == "tilescope_counter_unit")
-                for (const auto& [k, v] : args)
-                    if (k == "unit" && v.type == Scalar::Type::String)
-                        units_[{pid, value}] = v.text;
-            return;
-        }
-        if (ph == "C") {
-            const std::string graphName = requireString("name");
-            const std::int64_t t = requireTime("ts");
-            auto g = graphs_.find({pid, graphName});
-            if (g == graphs_.end()) {
-                const auto unit = units_.find({pid, graphName});
-                g = graphs_
-                        .emplace(Key{pid, graphName},
-                                 w_.addGraph(processRow(pid), graphName,
-                                             unit == units_.end() ? "" : unit->second))
-                        .first;
-            }
-            for (const auto& [k, v] : args) {
-                if (v.type != Scalar::Type::Number)
-                    fail(fmt::format("counter \"{}\" argument \"{}\" must be a number", graphName,
-                                     k));
-                auto s = series_.find({std::to_string(g->second), k});
-                if (s == series_.end())
-                    s = series_
-                            .emplace(Key{std::to_string(g->second), k}, w_.addSeries(g->second, k))
-                            .first;
-                w_.addSample(s->second, t, v.number);
-                ++stats.samples;
-            }
-            return;
-        }
-        if (ph != "B" && ph != "E" && ph != "X" && ph != "i" && ph != "I")
-            return; // flow, async, object and sample phases carry no host-timeline intervals
-        const std::int64_t t = requireTime("ts");
-        ThreadState& th = thread(pid, tid);
-        ordered(th, t, tid);
+                             tid, t, th.lastStart));
+        th.lastStart = t;
         popFinished(th, t);
-        const std::int64_t ch = channel(field("cat"));
-        if (ph == "B") {
-            th.stack.push_back({true, t, 0, name(requireString("name")), ch});
-        } else if (ph == "E") {
+        const std::int64_t ch = channel(e.cat);
+        if (ph == 'B') {
+            th.stack.push_back({true, t, 0, name(requireString(e.name, "name")), ch});
+        } else if (ph == 'E') {
             if (th.stack.empty() || !th.stack.back().open)
                 fail(fmt::format("an \"E\" event on thread {} has no open \"B\" event", tid));
             const Interval b = th.stack.back();
@@ -412,67 +255,174 @@ private:
             w_.addEvent(th.row, b.channel, b.name, b.start, t,
                         static_cast<std::int32_t>(th.stack.size()));
             ++stats.events;
-        } else if (ph == "X") {
+        } else if (ph == 'X') {
             const std::int64_t dur =
-                field("dur").type == Scalar::Type::None ? 0 : requireTime("dur");
+                e.dur.type == TraceScalar::Type::None ? 0 : requireTime(e.dur, "dur");
             if (dur < 0)
                 fail("event field \"dur\" is negative");
-            const std::int64_t n = name(requireString("name"));
+            const std::int64_t n = name(requireString(e.name, "name"));
             w_.addEvent(th.row, ch, n, t, t + dur, static_cast<std::int32_t>(th.stack.size()));
             ++stats.events;
             if (dur > 0)
                 th.stack.push_back({false, t, t + dur, n, ch});
         } else {
-            w_.addInstant(th.row, ch, name(requireString("name")), t,
+            w_.addInstant(th.row, ch, name(requireString(e.name, "name")), t,
                           static_cast<std::int32_t>(th.stack.size()));
             ++stats.events;
         }
     }
 
     HostTraceWriter& w_;
-    MappedFile& file_;
     std::string input_;
-    const char* const& cursor_;
-    const char* releasedUpTo_ = file_.data();
-
-    int depth_ = 0;
-    int eventArrayDepth_ = 0; // depth of the array holding the events (0: not seen)
-    int eventDepth_ = -1;     // depth of an event object
-    int argsDepth_ = 0;
-    bool topIsObject_ = false;
-    bool eventArrayDone_ = false;
-    bool endedEarly_ = false;
-    std::string key_;
-    std::map<std::string, Scalar> event_;
-    std::vector<std::pair<std::string, Scalar>> args_;
+    const ScannedTraceEvent* event_ = nullptr;
 
     std::map<std::string, std::int64_t> processes_;
     std::map<Key, ThreadState> threads_;
+    std::pair<const Key, ThreadState>* lastThread_ = nullptr;
     std::unordered_map<std::string, std::int64_t> channels_, names_;
-    std::map<Key, std::int64_t> graphs_, series_;
+    std::map<Key, std::int64_t> graphs_;
+    std::map<std::pair<std::int64_t, std::string>, std::int64_t> series_;
     std::map<Key, std::string> units_;
 };
+
+/// A batch of scanned events; its vectors keep their capacity from one use to the next.
+struct EventBatch {
+    std::vector<ScannedTraceEvent> events;
+    std::size_t count = 0;
+};
+
+/// Hands batches from the scanning thread to the writing thread and back. The scanner ends the
+/// stream (with its error, if any); the writer can cancel it when it fails first.
+class BatchPipe {
+public:
+    static constexpr std::size_t kBatches = 4;
+
+    BatchPipe() {
+        for (auto& b : batches_)
+            empty_.push_back(&b);
+    }
+
+    /// Scanner side: an empty batch to fill, or null once cancelled.
+    EventBatch* takeEmpty() {
+        std::unique_lock lock(m_);
+        cv_.wait(lock, [&] { return cancelled_ || !empty_.empty(); });
+        if (cancelled_)
+            return nullptr;
+        EventBatch* b = empty_.front();
+        empty_.pop_front();
+        return b;
+    }
+    void putFull(EventBatch* b) {
+        std::lock_guard lock(m_);
+        full_.push_back(b);
+        cv_.notify_all();
+    }
+    void end(std::exception_ptr error = nullptr) {
+        std::lock_guard lock(m_);
+        ended_ = true;
+        error_ = error;
+        cv_.notify_all();
+    }
+
+    /// Writer side: the next full batch in order, or null at the end of the stream.
+    EventBatch* takeFull() {
+        std::unique_lock lock(m_);
+        cv_.wait(lock, [&] { return ended_ || !full_.empty(); });
+        if (full_.empty())
+            return nullptr;
+        EventBatch* b = full_.front();
+        full_.pop_front();
+        return b;
+    }
+    void giveBack(EventBatch* b) {
+        std::lock_guard lock(m_);
+        empty_.push_back(b);
+        cv_.notify_all();
+    }
+    void cancel() {
+        std::lock_guard lock(m_);
+        cancelled_ = true;
+        cv_.notify_all();
+    }
+    std::exception_ptr error() {
+        std::lock_guard lock(m_);
+        return error_;
+    }
+
+private:
+    std::mutex m_;
+    std::condition_variable cv_;
+    EventBatch batches_[kBatches];
+    std::deque<EventBatch*> empty_, full_;
+    bool ended_ = false, cancelled_ = false;
+    std::exception_ptr error_;
+};
+
+constexpr std::size_t kEventsPerBatch = 4096;
+
+void scanInto(detail::ChromeTraceScanner& scanner, BatchPipe& pipe, const std::string& path) {
+    try {
+        for (bool more = true; more;) {
+            EventBatch* b = pipe.takeEmpty();
+            if (!b)
+                return pipe.end();
+            b->count = 0;
+            while (b->count < kEventsPerBatch) {
+                if (b->count == b->events.size())
+                    b->events.emplace_back();
+                if (!scanner.next(b->events[b->count])) {
+                    more = false;
+                    break;
+                }
+                ++b->count;
+            }
+            pipe.putFull(b);
+        }
+        // Checked after the last events are handed over, so errors come in input order.
+        if (!scanner.foundEventArray())
+            throw ReportError(path,
+                              fmt::format("at byte {}: no trace events: expected a JSON array of "
+                                          "events or an object with \"traceEvents\"",
+                                          scanner.offset()));
+        scanner.finish();
+        pipe.end();
+    } catch (...) {
+        pipe.end(std::current_exception());
+    }
+}
 
 } // namespace
 
 ChromeTraceStats importChromeTrace(const std::filesystem::path& input,
                                    const std::filesystem::path& output) {
-    MappedFile file(input);
+    detail::MappedFile file(input);
     // Written next to the output and renamed at the end: a failed import leaves nothing behind.
     const std::filesystem::path partial = output.string() + ".partial";
     ChromeTraceStats stats;
     try {
         HostTraceWriter writer(partial);
         writer.setMetadata("imported_from", input.filename().string());
-        const char* cursor = file.data();
-        TraceEventHandler handler(writer, file, input.string(), cursor);
-        CountingIterator begin{file.data(), &cursor}, end{file.data() + file.size(), &cursor};
-        const bool ok = nlohmann::json::sax_parse(begin, end, &handler);
-        if (!ok && !handler.endedEarly())
-            throw ReportError(input.string(), "malformed JSON");
-        handler.finish();
+        TraceEventImporter importer(writer, input.string());
+        detail::ChromeTraceScanner scanner(file);
+        BatchPipe pipe;
+        std::thread scanning([&] { scanInto(scanner, pipe, input.string()); });
+        try {
+            while (EventBatch* b = pipe.takeFull()) {
+                for (std::size_t i = 0; i < b->count; ++i)
+                    importer.add(b->events[i]);
+                pipe.giveBack(b);
+            }
+        } catch (...) {
+            pipe.cancel();
+            scanning.join();
+            throw;
+        }
+        scanning.join();
+        if (auto error = pipe.error())
+            std::rethrow_exception(error);
+        importer.finish();
         writer.close();
-        stats = handler.stats;
+        stats = importer.stats;
         stats.bytes = file.size();
     } catch (...) {
         std::error_code ec;

@@ -1,5 +1,6 @@
 #include "tilescope/report/HostTraceWriter.hpp"
 
+#include "LodAccumulator.hpp"
 #include "RowBatch.hpp"
 #include "WriterSession.hpp"
 #include "tilescope/report/ReportError.hpp"
@@ -10,70 +11,31 @@ namespace tilescope::report {
 namespace {
 
 // A pyramid level is stored only once it is this many times smaller than the raw rows: finer
-// levels would cost as much to read as the events themselves, so readers use raw rows there.
-constexpr std::int64_t kLodReduction = 4;
+// levels would cost as much to read as the rows themselves, so readers use raw rows there.
+constexpr std::size_t kLodReduction = 4;
 // Coarsening stops when every track fits in this many buckets (a screenful at any width).
-constexpr std::int64_t kTopLevelBuckets = 1024;
+constexpr std::size_t kTopLevelBuckets = 1024;
+// Buckets held while writing, over all tracks (about 40 bytes each): coarser levels follow.
+constexpr std::size_t kLodBudget = 1u << 19;
+// Track keys pack the thread row and the nesting depth.
+constexpr int kDepthBits = 24;
 
-std::int64_t scalar(sql::Database& db, const std::string& q) {
-    auto st = db.prepare(q);
-    st.step();
-    return st.int64(0);
-}
-
-/// How to aggregate one pyramid: its table, the track key, the level-0 query over raw rows
-/// (producing key columns, `bucket` and the value columns) and the merge of four buckets.
-struct PyramidSpec {
-    std::string table;
-    std::string key;
-    std::string level0Select;
-    std::string columns;
-    std::string merge;
-};
-
-// Level k has buckets of base * 4^k. The first level computed from raw rows is `firstLevel`
-// (see firstUsefulLevel), each next one merges 4 buckets of the previous. Levels are computed in a
-// temp table and copied to the file once small enough to be worth reading.
-void buildPyramid(sql::Database& db, const PyramidSpec& spec, std::int64_t rawRows,
-                  int firstLevel) {
-    db.exec("DROP TABLE IF EXISTS temp.lod_level");
-    db.exec("CREATE TEMP TABLE lod_level AS " + spec.level0Select);
-    for (int level = firstLevel; level < 40; ++level) {
-        const std::int64_t rows = scalar(db, "SELECT count(*) FROM temp.lod_level");
+/// Writes the levels of a pyramid worth storing, coarsening until every track is a screenful.
+/// `insert` binds one row: (track key, level, bucket index, value).
+template <class Value, class Insert>
+void storePyramid(detail::LodAccumulator<Value>& acc, std::size_t rawRows, Insert&& insert) {
+    if (acc.buckets() == 0)
+        return;
+    for (;;) {
+        const std::size_t rows = acc.buckets();
         if (rows * kLodReduction <= rawRows || rows <= kTopLevelBuckets)
-            db.exec(fmt::format("INSERT INTO {} SELECT {}, {}, bucket, {} FROM temp.lod_level",
-                                spec.table, spec.key, level, spec.columns));
-        const std::int64_t widest =
-            scalar(db, fmt::format("SELECT coalesce(max(c), 0) FROM (SELECT count(*) AS c FROM "
-                                   "temp.lod_level GROUP BY {})",
-                                   spec.key));
-        if (widest <= kTopLevelBuckets)
+            for (const auto& track : acc.tracks())
+                for (const auto& b : track.buckets)
+                    insert(track.key, acc.level(), b.index, b.value);
+        if (acc.widestTrack() <= kTopLevelBuckets)
             break;
-        db.exec(fmt::format("CREATE TEMP TABLE lod_next AS SELECT {0}, bucket / 4 AS bucket, {1} "
-                            "FROM temp.lod_level GROUP BY {0}, bucket / 4",
-                            spec.key, spec.merge));
-        db.exec("DROP TABLE temp.lod_level; ALTER TABLE temp.lod_next RENAME TO lod_level");
+        acc.coarsen();
     }
-    db.exec("DROP TABLE IF EXISTS temp.lod_level");
-}
-
-// The finest level that can hold at most a quarter of the raw rows even if every bucket of every
-// track is occupied: finer levels would cost about as much to read as the raw rows, so computing
-// them would only spend time and temp space at close.
-int firstUsefulLevel(std::int64_t spanNs, std::int64_t tracks, std::int64_t baseNs,
-                     std::int64_t rawRows) {
-    int level = 0;
-    double width = static_cast<double>(baseNs);
-    while (level < 30) {
-        const double buckets =
-            static_cast<double>(tracks) * (static_cast<double>(spanNs) / width + 1);
-        if (buckets * kLodReduction <= static_cast<double>(rawRows) ||
-            buckets <= static_cast<double>(kTopLevelBuckets))
-            break;
-        ++level;
-        width *= 4;
-    }
-    return level;
 }
 
 } // namespace
@@ -84,8 +46,15 @@ struct HostTraceWriter::Impl {
     // The hot paths: multi-row inserts, flushed before every commit.
     detail::RowBatch events, samples;
 
+    // Pyramids are accumulated as rows arrive (see LodAccumulator) and stored by close().
+    detail::LodAccumulator<detail::EventLodValue> eventLod;
+    detail::LodAccumulator<detail::SampleLodValue> sampleLod;
+    std::size_t eventRows = 0, sampleRows = 0;
+
     Impl(const std::filesystem::path& path, HostTraceWriterOptions o)
-        : session(path, FileKind::HostTrace, o.replaceExisting, o.rowsPerTransaction), options(o) {
+        : session(path, FileKind::HostTrace, o.replaceExisting, o.rowsPerTransaction), options(o),
+          eventLod(std::max<std::int64_t>(o.lodBaseNs, 1), kLodBudget),
+          sampleLod(std::max<std::int64_t>(o.lodBaseNs, 1), kLodBudget) {
         events =
             detail::RowBatch(session.db(), "event",
                              "thread_id, channel_id, name_id, kind, start_ns, end_ns, depth", 7);
@@ -95,6 +64,14 @@ struct HostTraceWriter::Impl {
 
     void event(std::int64_t thread, std::int64_t channel, std::int64_t name, EventKind kind,
                std::int64_t start, std::optional<std::int64_t> end, std::int32_t depth) {
+        if (depth < 0 || depth >= (1 << kDepthBits) || thread < 0 || thread >= (1ll << 38))
+            throw ReportError(session.path(),
+                              fmt::format("writer: event nesting depth {} or thread row {} is out "
+                                          "of range",
+                                          depth, thread));
+        const std::int64_t duration = end ? *end - start : 0;
+        eventLod.add((thread << kDepthBits) | depth, start, {1, duration, duration, name});
+        ++eventRows;
         events.value(thread).value(channel).value(name);
         events.value(std::int64_t{static_cast<int>(kind)}).value(start);
         if (end)
@@ -233,6 +210,8 @@ std::int64_t HostTraceWriter::addSeries(std::int64_t graphId, std::string_view n
 void HostTraceWriter::addSample(std::int64_t seriesId, std::int64_t tNs, double value) {
     auto& im = *impl_;
     im.samples.value(seriesId).value(tNs).value(value);
+    im.sampleLod.add(seriesId, tNs, {1, value, value, value});
+    ++im.sampleRows;
     im.session.countRows(im.samples.endRow());
 }
 
@@ -251,52 +230,39 @@ void HostTraceWriter::close() {
     for (const SchemaObject& o : Schema::hostTrace())
         if (o.createdAtClose)
             db.exec(o.sql);
-    const std::int64_t base = im.options.lodBaseNs;
-    auto widthAt = [&](int level) { return base << (2 * level); };
-    const std::int64_t events = scalar(db, "SELECT coalesce(max(id), 0) FROM event");
-    int level = 0;
     {
-        auto st = db.prepare("SELECT min(start_ns), max(start_ns), max(depth) FROM event");
-        st.step();
-        if (!st.isNull(0)) {
-            const std::int64_t tracks =
-                scalar(db, "SELECT count(*) FROM thread") * (st.int64(2) + 1);
-            level = firstUsefulLevel(st.int64(1) - st.int64(0), tracks, base, events);
-        }
+        auto insert = db.prepare("INSERT INTO event_lod(thread_id, depth, level, bucket, events, "
+                                 "busy_ns, longest_ns, longest_name_id) VALUES(?,?,?,?,?,?,?,?)");
+        storePyramid(
+            im.eventLod, im.eventRows,
+            [&](std::int64_t key, int level, std::int64_t bucket, const detail::EventLodValue& v) {
+                insert.bind(1, key >> kDepthBits)
+                    .bind(2, key & ((std::int64_t{1} << kDepthBits) - 1))
+                    .bind(3, std::int64_t{level})
+                    .bind(4, bucket)
+                    .bind(5, v.events)
+                    .bind(6, v.busyNs)
+                    .bind(7, v.longestNs)
+                    .bind(8, v.longestNameId)
+                    .run();
+            });
     }
-    buildPyramid(db,
-                 {"event_lod", "thread_id, depth",
-                  fmt::format("SELECT thread_id, depth, start_ns / {0} AS bucket, "
-                              "count(*) AS events, "
-                              "sum(coalesce(end_ns, start_ns) - start_ns) AS busy_ns, "
-                              "max(coalesce(end_ns, start_ns) - start_ns) AS longest_ns, "
-                              "name_id AS longest_name_id FROM event "
-                              "GROUP BY thread_id, depth, start_ns / {0}",
-                              widthAt(level)),
-                  "events, busy_ns, longest_ns, longest_name_id",
-                  // SQLite takes a bare column from the row holding max(): the longest's name.
-                  "sum(events) AS events, sum(busy_ns) AS busy_ns, max(longest_ns) AS longest_ns, "
-                  "longest_name_id"},
-                 events, level);
-    const std::int64_t samples = scalar(db, "SELECT coalesce(max(id), 0) FROM sample");
-    level = 0;
     {
-        auto st = db.prepare("SELECT min(t_ns), max(t_ns) FROM sample");
-        st.step();
-        if (!st.isNull(0))
-            level = firstUsefulLevel(st.int64(1) - st.int64(0),
-                                     scalar(db, "SELECT count(*) FROM series"), base, samples);
+        auto insert = db.prepare("INSERT INTO sample_lod(series_id, level, bucket, samples, "
+                                 "min_value, max_value, sum_value) VALUES(?,?,?,?,?,?,?)");
+        storePyramid(
+            im.sampleLod, im.sampleRows,
+            [&](std::int64_t key, int level, std::int64_t bucket, const detail::SampleLodValue& v) {
+                insert.bind(1, key)
+                    .bind(2, std::int64_t{level})
+                    .bind(3, bucket)
+                    .bind(4, v.samples)
+                    .bind(5, v.minValue)
+                    .bind(6, v.maxValue)
+                    .bind(7, v.sumValue)
+                    .run();
+            });
     }
-    buildPyramid(db,
-                 {"sample_lod", "series_id",
-                  fmt::format("SELECT series_id, t_ns / {0} AS bucket, count(*) AS samples, "
-                              "min(value) AS min_value, max(value) AS max_value, "
-                              "sum(value) AS sum_value FROM sample GROUP BY series_id, t_ns / {0}",
-                              widthAt(level)),
-                  "samples, min_value, max_value, sum_value",
-                  "sum(samples) AS samples, min(min_value) AS min_value, "
-                  "max(max_value) AS max_value, sum(sum_value) AS sum_value"},
-                 samples, level);
     im.session.close();
 }
 

@@ -1,0 +1,457 @@
+#include "ChromeTraceScanner.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <fmt/format.h>
+
+namespace tilescope::report::detail {
+namespace {
+
+constexpr int kMaxNesting = 512;
+// Parsed pages are handed back to the kernel every this many bytes.
+constexpr std::size_t kReleaseEvery = std::size_t{64} << 20;
+
+// Bytes that can be copied straight out of a string: printable ASCII except '"' and '\\'.
+constexpr std::array<bool, 256> makePlainTable() {
+    std::array<bool, 256> t{};
+    for (int c = 0x20; c < 0x80; ++c)
+        t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+    return t;
+}
+constexpr std::array<bool, 256> kPlain = makePlainTable();
+
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+void appendUtf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+/// The event field a key names, or null for fields the importer does not read.
+TraceScalar* fieldNamed(ScannedTraceEvent& e, const std::string& key) {
+    switch (key.size()) {
+    case 2:
+        return key == "ph" ? &e.ph : key == "ts" ? &e.ts : nullptr;
+    case 3:
+        return key == "pid"   ? &e.pid
+               : key == "tid" ? &e.tid
+               : key == "cat" ? &e.cat
+               : key == "dur" ? &e.dur
+                              : nullptr;
+    case 4:
+        return key == "name" ? &e.name : nullptr;
+    default:
+        return nullptr;
+    }
+}
+
+} // namespace
+
+void ScannedTraceEvent::clear() {
+    for (TraceScalar* f : {&ph, &name, &cat, &pid, &tid, &ts, &dur})
+        f->clear();
+    argCount = 0;
+    endOffset = 0;
+}
+
+ChromeTraceScanner::ChromeTraceScanner(MappedFile& file)
+    : file_(file), begin_(file.data()), p_(file.data()), end_(file.data() + file.size()),
+      releasedUpTo_(file.data()) {}
+
+void ChromeTraceScanner::fail(const std::string& what) const {
+    failAt(p_, what);
+}
+
+void ChromeTraceScanner::failAt(const char* at, const std::string& what) const {
+    throw ReportError(file_.path(),
+                      fmt::format("malformed JSON at byte {}: {}", at - begin_, what));
+}
+
+void ChromeTraceScanner::skipSpace() {
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t'))
+        ++p_;
+}
+
+char ChromeTraceScanner::peek() {
+    skipSpace();
+    if (p_ == end_)
+        fail("unexpected end of input");
+    return *p_;
+}
+
+void ChromeTraceScanner::expect(char c) {
+    if (peek() != c)
+        fail(fmt::format("expected '{}'", c));
+    ++p_;
+}
+
+void ChromeTraceScanner::readString(std::string& out) {
+    expect('"');
+    out.clear();
+    for (;;) {
+        const char* run = p_;
+        while (p_ != end_ && kPlain[static_cast<unsigned char>(*p_)])
+            ++p_;
+        out.append(run, static_cast<std::size_t>(p_ - run));
+        if (p_ == end_)
+            fail("unterminated string");
+        const unsigned char c = static_cast<unsigned char>(*p_);
+        if (c == '"') {
+            ++p_;
+            return;
+        }
+        if (c == '\\') {
+            if (end_ - p_ < 2)
+                fail("unterminated string");
+            const char e = p_[1];
+            p_ += 2;
+            switch (e) {
+            case '"':
+                out += '"';
+                break;
+            case '\\':
+                out += '\\';
+                break;
+            case '/':
+                out += '/';
+                break;
+            case 'b':
+                out += '\b';
+                break;
+            case 'f':
+                out += '\f';
+                break;
+            case 'n':
+                out += '\n';
+                break;
+            case 'r':
+                out += '\r';
+                break;
+            case 't':
+                out += '\t';
+                break;
+            case 'u': {
+                auto hex4 = [&]() -> std::uint32_t {
+                    if (end_ - p_ < 4)
+                        fail("truncated \\u escape");
+                    std::uint32_t v = 0;
+                    const auto [next, ec] = std::from_chars(p_, p_ + 4, v, 16);
+                    if (ec != std::errc() || next != p_ + 4)
+                        fail("bad \\u escape");
+                    p_ += 4;
+                    return v;
+                };
+                std::uint32_t cp = hex4();
+                if (cp >= 0xD800 && cp < 0xDC00) { // a surrogate pair must follow
+                    if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u')
+                        fail("unpaired UTF-16 surrogate in \\u escape");
+                    p_ += 2;
+                    const std::uint32_t low = hex4();
+                    if (low < 0xDC00 || low >= 0xE000)
+                        fail("unpaired UTF-16 surrogate in \\u escape");
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                } else if (cp >= 0xDC00 && cp < 0xE000) {
+                    fail("unpaired UTF-16 surrogate in \\u escape");
+                }
+                appendUtf8(out, cp);
+                break;
+            }
+            default:
+                failAt(p_ - 1, "invalid escape in string");
+            }
+            continue;
+        }
+        if (c < 0x20)
+            fail("control character in string (must be escaped)");
+        // Non-ASCII: one well-formed UTF-8 sequence (no overlongs, surrogates or values past
+        // U+10FFFF), so that names stored as SQLite text are valid.
+        int len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+        if (len == 0 || c > 0xF4 || end_ - p_ < len)
+            fail("invalid UTF-8 in string");
+        const auto b1 = static_cast<unsigned char>(p_[1]);
+        bool ok = (b1 & 0xC0) == 0x80;
+        if (c == 0xE0)
+            ok = ok && b1 >= 0xA0;
+        else if (c == 0xED)
+            ok = ok && b1 < 0xA0;
+        else if (c == 0xF0)
+            ok = ok && b1 >= 0x90;
+        else if (c == 0xF4)
+            ok = ok && b1 < 0x90;
+        for (int i = 2; i < len; ++i)
+            ok = ok && (static_cast<unsigned char>(p_[i]) & 0xC0) == 0x80;
+        if (!ok)
+            fail("invalid UTF-8 in string");
+        out.append(p_, static_cast<std::size_t>(len));
+        p_ += len;
+    }
+}
+
+void ChromeTraceScanner::readNumber(TraceScalar& out) {
+    const char* start = p_;
+    if (p_ != end_ && *p_ == '-')
+        ++p_;
+    if (p_ == end_ || !isDigit(*p_))
+        fail("invalid number");
+    if (*p_ == '0')
+        ++p_;
+    else
+        while (p_ != end_ && isDigit(*p_))
+            ++p_;
+    if (p_ != end_ && *p_ == '.') {
+        ++p_;
+        if (p_ == end_ || !isDigit(*p_))
+            fail("invalid number: digits must follow '.'");
+        while (p_ != end_ && isDigit(*p_))
+            ++p_;
+    }
+    if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
+        ++p_;
+        if (p_ != end_ && (*p_ == '+' || *p_ == '-'))
+            ++p_;
+        if (p_ == end_ || !isDigit(*p_))
+            fail("invalid number: digits must follow the exponent");
+        while (p_ != end_ && isDigit(*p_))
+            ++p_;
+    }
+    out.type = TraceScalar::Type::Number;
+    out.text.assign(start, static_cast<std::size_t>(p_ - start));
+    const auto [next, ec] = std::from_chars(start, p_, out.number);
+    if (ec == std::errc::result_out_of_range) // strtod saturates to +-HUGE_VAL or 0 instead
+        out.number = std::strtod(out.text.c_str(), nullptr);
+    else if (ec != std::errc() || next != p_)
+        failAt(start, "invalid number");
+}
+
+void ChromeTraceScanner::readLiteral(const char* word, std::size_t n) {
+    if (static_cast<std::size_t>(end_ - p_) < n || std::string_view(p_, n) != word)
+        fail("invalid literal");
+    p_ += n;
+}
+
+void ChromeTraceScanner::readScalar(TraceScalar& out) {
+    switch (peek()) {
+    case '"':
+        out.type = TraceScalar::Type::String;
+        readString(out.text);
+        return;
+    case 't':
+        readLiteral("true", 4);
+        out.type = TraceScalar::Type::Bool;
+        out.text = "true";
+        return;
+    case 'f':
+        readLiteral("false", 5);
+        out.type = TraceScalar::Type::Bool;
+        out.text = "false";
+        return;
+    case 'n':
+        readLiteral("null", 4);
+        out.type = TraceScalar::Type::Null;
+        out.text.clear();
+        return;
+    case '{':
+    case '[':
+        skipValue(1);
+        out.type = TraceScalar::Type::Compound;
+        out.text.clear();
+        return;
+    default:
+        readNumber(out);
+    }
+}
+
+void ChromeTraceScanner::skipValue(int depth) {
+    if (depth > kMaxNesting)
+        fail(fmt::format("values nested deeper than {} levels", kMaxNesting));
+    const char c = peek();
+    if (c == '{' || c == '[') {
+        const char close = c == '{' ? '}' : ']';
+        ++p_;
+        if (peek() == close) {
+            ++p_;
+            return;
+        }
+        for (;;) {
+            if (c == '{') {
+                readString(key_);
+                expect(':');
+            }
+            skipValue(depth + 1);
+            const char sep = peek();
+            ++p_;
+            if (sep == close)
+                return;
+            if (sep != ',')
+                failAt(p_ - 1, fmt::format("expected ',' or '{}'", close));
+        }
+    }
+    TraceScalar scratch;
+    readScalar(scratch);
+}
+
+void ChromeTraceScanner::readArgs(ScannedTraceEvent& event) {
+    if (peek() != '{') {
+        skipValue(1);
+        return;
+    }
+    ++p_;
+    if (peek() == '}') {
+        ++p_;
+        return;
+    }
+    for (;;) {
+        if (event.argCount == event.args.size())
+            event.args.emplace_back();
+        auto& arg = event.args[event.argCount++];
+        readString(arg.key);
+        expect(':');
+        readScalar(arg.value);
+        const char sep = peek();
+        ++p_;
+        if (sep == '}')
+            return;
+        if (sep != ',')
+            failAt(p_ - 1, "expected ',' or '}'");
+    }
+}
+
+bool ChromeTraceScanner::findEventArray() {
+    const char c = peek();
+    if (c == '[') {
+        ++p_;
+        return true;
+    }
+    if (c != '{')
+        return false;
+    objectForm_ = true;
+    ++p_;
+    if (peek() == '}') {
+        ++p_;
+        return false;
+    }
+    for (;;) {
+        readString(key_);
+        expect(':');
+        if (key_ == "traceEvents" && peek() == '[') {
+            ++p_;
+            return true;
+        }
+        skipValue(1);
+        const char sep = peek();
+        ++p_;
+        if (sep == '}')
+            return false;
+        if (sep != ',')
+            failAt(p_ - 1, "expected ',' or '}'");
+    }
+}
+
+bool ChromeTraceScanner::next(ScannedTraceEvent& out) {
+    if (state_ == State::Start) {
+        if (!findEventArray()) {
+            state_ = State::Done;
+            return false;
+        }
+        state_ = State::InArray;
+        foundArray_ = true;
+    }
+    if (state_ != State::InArray)
+        return false;
+    // The array form may stop short of its closing bracket between two events.
+    if (atEnd() && !objectForm_) {
+        endedEarly_ = true;
+        state_ = State::Done;
+        return false;
+    }
+    if (first_) {
+        if (peek() == ']') {
+            ++p_;
+            state_ = State::AfterArray;
+            return false;
+        }
+        first_ = false;
+    } else {
+        const char sep = peek();
+        ++p_;
+        if (sep == ']') {
+            state_ = State::AfterArray;
+            return false;
+        }
+        if (sep != ',')
+            failAt(p_ - 1, "expected ',' or ']' between trace events");
+        if (atEnd() && !objectForm_) {
+            endedEarly_ = true;
+            state_ = State::Done;
+            return false;
+        }
+    }
+    if (peek() != '{')
+        fail("a trace event must be a JSON object");
+    ++p_;
+    out.clear();
+    if (peek() == '}') {
+        ++p_;
+    } else {
+        for (;;) {
+            readString(key_);
+            expect(':');
+            if (key_ == "args")
+                readArgs(out);
+            else if (TraceScalar* field = fieldNamed(out, key_))
+                readScalar(*field);
+            else
+                skipValue(1);
+            const char sep = peek();
+            ++p_;
+            if (sep == '}')
+                break;
+            if (sep != ',')
+                failAt(p_ - 1, "expected ',' or '}' in a trace event");
+        }
+    }
+    out.endOffset = offset();
+    if (static_cast<std::size_t>(p_ - releasedUpTo_) >= kReleaseEvery) {
+        file_.release(p_);
+        releasedUpTo_ = p_;
+    }
+    return true;
+}
+
+void ChromeTraceScanner::finish() {
+    if (state_ == State::AfterArray && objectForm_) {
+        for (;;) {
+            const char sep = peek();
+            ++p_;
+            if (sep == '}')
+                break;
+            if (sep != ',')
+                failAt(p_ - 1, "expected ',' or '}'");
+            readString(key_);
+            expect(':');
+            skipValue(1);
+        }
+    }
+    state_ = State::Done;
+    if (!atEnd())
+        fail("unexpected content after the JSON document");
+}
+
+} // namespace tilescope::report::detail

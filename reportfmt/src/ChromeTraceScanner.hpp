@@ -1,0 +1,94 @@
+#pragma once
+// The JSON side of the Chrome trace import: a strict, streaming reader of the trace-event document
+// (array form or object form with "traceEvents") that hands over each event's fields and skips
+// everything else. It replaces a general SAX parser because the import must reach a million
+// events per second: it scans the mapped bytes in place, keeps the fields an importer reads (and
+// numbers as written, for exact microsecond-to-nanosecond conversion) and allocates nothing once
+// its buffers are warm. Every malformed input is a ReportError with the byte offset.
+
+#include "MappedFile.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tilescope::report::detail {
+
+/// A scalar field of an event. Compound values (objects, arrays) are validated and skipped; they
+/// are recorded as `Compound` so that a field of the wrong type can be named.
+struct TraceScalar {
+    enum class Type : std::uint8_t { None, String, Number, Bool, Null, Compound };
+    Type type = Type::None;
+    std::string text; // string value, the number as written, or "true"/"false"
+    double number = 0;
+
+    void clear() {
+        type = Type::None;
+        text.clear();
+        number = 0;
+    }
+};
+
+/// One trace event: the fields an importer reads, its scalar `args`, and where it ends.
+struct ScannedTraceEvent {
+    TraceScalar ph, name, cat, pid, tid, ts, dur;
+    struct Arg {
+        std::string key;
+        TraceScalar value;
+    };
+    std::vector<Arg> args; // only the first `argCount` are valid (kept for their capacity)
+    std::size_t argCount = 0;
+    std::size_t endOffset = 0; // byte offset just past the event's closing brace
+
+    void clear();
+};
+
+/// Pulls events out of a mapped trace file in order. next() fills `out` and returns true per
+/// event, false at the end of the event array (then finish() validates the rest).
+class ChromeTraceScanner {
+public:
+    explicit ChromeTraceScanner(MappedFile& file);
+
+    bool next(ScannedTraceEvent& out);
+    /// After next() returned false: checks the remainder of the document.
+    void finish();
+    /// True when the array form ended without its closing bracket between two events (a tracer
+    /// killed mid-write), which is accepted.
+    bool endedEarly() const { return endedEarly_; }
+    /// False when the document has no event array (known once next() returned false).
+    bool foundEventArray() const { return foundArray_; }
+    std::size_t offset() const { return static_cast<std::size_t>(p_ - begin_); }
+
+private:
+    [[noreturn]] void fail(const std::string& what) const;
+    [[noreturn]] void failAt(const char* at, const std::string& what) const;
+    void skipSpace();
+    bool atEnd() {
+        skipSpace();
+        return p_ == end_;
+    }
+    char peek();
+    void expect(char c);
+    void readString(std::string& out);
+    void readNumber(TraceScalar& out);
+    void readLiteral(const char* word, std::size_t n);
+    void readScalar(TraceScalar& out);
+    void skipValue(int depth);
+    void readArgs(ScannedTraceEvent& event);
+    /// Moves to the first event of the event array; false if there is none.
+    bool findEventArray();
+
+    MappedFile& file_;
+    const char* begin_;
+    const char* p_;
+    const char* end_;
+    const char* releasedUpTo_;
+    std::string key_;
+    enum class State { Start, InArray, AfterArray, Done } state_ = State::Start;
+    bool objectForm_ = false;
+    bool first_ = true;
+    bool endedEarly_ = false;
+    bool foundArray_ = false;
+};
+
+} // namespace tilescope::report::detail
