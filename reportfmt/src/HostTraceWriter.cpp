@@ -18,7 +18,7 @@ constexpr std::size_t kTopLevelBuckets = 1024;
 // Buckets held while writing, over all tracks (about 40 bytes each): coarser levels follow.
 constexpr std::size_t kLodBudget = 1u << 19;
 // Track keys pack the thread row and the nesting depth.
-constexpr int kDepthBits = 24;
+constexpr int kDepthBits = detail::LodAccumulator<detail::EventLodValue>::kMinorBits;
 
 /// Writes the levels of a pyramid worth storing, coarsening until every track is a screenful.
 /// `insert` binds one row: (track key, level, bucket index, value).
@@ -210,7 +210,7 @@ std::int64_t HostTraceWriter::addSeries(std::int64_t graphId, std::string_view n
 void HostTraceWriter::addSample(std::int64_t seriesId, std::int64_t tNs, double value) {
     auto& im = *impl_;
     im.samples.value(seriesId).value(tNs).value(value);
-    im.sampleLod.add(seriesId, tNs, {1, value, value, value});
+    im.sampleLod.add(seriesId << kDepthBits, tNs, {1, value, value, value});
     ++im.sampleRows;
     im.session.countRows(im.samples.endRow());
 }
@@ -253,7 +253,7 @@ void HostTraceWriter::close() {
         storePyramid(
             im.sampleLod, im.sampleRows,
             [&](std::int64_t key, int level, std::int64_t bucket, const detail::SampleLodValue& v) {
-                insert.bind(1, key)
+                insert.bind(1, key >> kDepthBits)
                     .bind(2, std::int64_t{level})
                     .bind(3, bucket)
                     .bind(4, v.samples)

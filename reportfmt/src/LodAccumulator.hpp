@@ -51,9 +51,12 @@ struct SampleLodValue {
     }
 };
 
-/// The pyramid of one kind of row. `Value` has merge(); tracks are identified by a 64-bit key.
+/// The pyramid of one kind of row. `Value` has merge(); tracks are identified by a 64-bit key,
+/// best made of a major part shifted over kMinorBits and a minor part (see trackFor).
 template <class Value> class LodAccumulator {
 public:
+    static constexpr int kMinorBits = 24;
+
     struct Bucket {
         std::int64_t index;
         Value value;
@@ -129,6 +132,23 @@ private:
     Track& trackFor(std::int64_t key) {
         if (lastTrack_ < tracks_.size() && tracks_[lastTrack_].key == key)
             return tracks_[lastTrack_];
+        // Keys pack a small major part (a thread row, a series id) over kMinorBits of minor part
+        // (a depth): a direct two-level table avoids hashing on every row when tracks interleave.
+        const std::int64_t major = key >> kMinorBits, minor = key & ((1 << kMinorBits) - 1);
+        if (major >= 0 && major < kDirectMajor && minor < kDirectMinor) {
+            if (static_cast<std::size_t>(major) >= direct_.size())
+                direct_.resize(static_cast<std::size_t>(major) + 1);
+            auto& row = direct_[static_cast<std::size_t>(major)];
+            if (static_cast<std::size_t>(minor) >= row.size())
+                row.resize(static_cast<std::size_t>(minor) + 1, kNoTrack);
+            std::uint32_t& slot = row[static_cast<std::size_t>(minor)];
+            if (slot == kNoTrack) {
+                slot = static_cast<std::uint32_t>(tracks_.size());
+                tracks_.push_back({key, {}});
+            }
+            lastTrack_ = slot;
+            return tracks_[lastTrack_];
+        }
         auto [it, added] = trackIndex_.try_emplace(key, tracks_.size());
         if (added)
             tracks_.push_back({key, {}});
@@ -136,6 +156,10 @@ private:
         return tracks_[lastTrack_];
     }
 
+    static constexpr std::int64_t kDirectMajor = std::int64_t{1} << 20;
+    static constexpr std::int64_t kDirectMinor = 4096;
+    static constexpr std::uint32_t kNoTrack = ~std::uint32_t{0};
+    std::vector<std::vector<std::uint32_t>> direct_;
     int level_ = 0;
     std::int64_t width_;
     std::size_t maxBuckets_;
