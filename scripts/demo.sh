@@ -9,12 +9,12 @@ cmake --build "$BUILD_DIR" -j"$(nproc)"
 CLI="$BUILD_DIR/app/cli/tilescope-cli"
 GUI="$BUILD_DIR/app/gui/tilescope"
 
-# Capture: an ordinary Poplar-style program (a two-layer MLP forward pass with softmax and
-# cross-entropy, built from PopLibs calls, over all 1,472 tiles of a simulated Mk2 IPU), profiled
-# by setting one variable.
+# Capture: an ordinary Poplar-style program (a transformer encoder block in HALF - Q/K/V
+# projections, attention, softmax, MLP - built from PopLibs calls over the 1,472 tiles of a
+# simulated Mk2 IPU), profiled by setting one variable.
 rm -rf demo && mkdir -p demo
 (cd demo && POPLAR_ENGINE_OPTIONS='{"autoReport.all":"true","autoReport.directory":"./report","profiler.includeFlopEstimates":"true"}' \
-    "../$BUILD_DIR/simcore/examples/mlp_forward" 1472 64 512 256 10 > program-output.txt)
+    "../$BUILD_DIR/simcore/examples/transformer_block" > program-output.txt)
 REPORT=demo/report/profile.pop
 "$CLI" summary "$REPORT"
 "$CLI" info demo/report/*.pvti
@@ -25,9 +25,14 @@ if [[ -x "$GUI" ]]; then
         exec "$GUI" "$REPORT"
     fi
     mkdir -p demo/screenshots
-    for view in summary insights memory liveness programs execution; do
+    for view in summary insights memory liveness programs operations execution; do
         xvfb-run -a "$GUI" --view "$view" --screenshot "demo/screenshots/$view.png" \
             --size 1600x1000 "$REPORT"
+    done
+    # The system analyser: the program's host timeline (compile phases, engine runs, stream copies).
+    for view in timeline calltree; do
+        xvfb-run -a "$GUI" --view "$view" --screenshot "demo/screenshots/$view.png" \
+            --size 1600x1000 demo/report/*.pvti
     done
     echo "No display: the app's views were rendered to demo/screenshots/*.png"
 fi

@@ -55,4 +55,22 @@ int runImportTrace(const TraceConversionOptions& options);
 /// A host trace to Chrome trace-event JSON.
 int runExportTrace(const TraceConversionOptions& options);
 
+/// Exit status of `compare` when a --max-*-increase threshold is exceeded.
+constexpr int kExitThresholdExceeded = 3;
+
+struct CompareOptions {
+    std::string source;          // the baseline (A)
+    std::string target;          // the changed build (B)
+    std::string format = "text"; // text | json | markdown
+    // Thresholds as given ("5%"); parsed by runCompare so that bad values exit with 2.
+    std::optional<std::string> maxCyclesIncrease;
+    std::optional<std::string> maxMemoryIncrease;
+    std::optional<std::string> maxTileMemoryIncrease;
+    bool perOperation = false;
+    std::size_t worstTiles = 10;
+};
+/// Differences between two profile reports (or two host traces); kExitThresholdExceeded when a
+/// threshold is exceeded, and UsageError (exit 2) for inputs that are not comparable reports.
+int runCompare(const CompareOptions& options);
+
 } // namespace tilescope::cli

@@ -10,7 +10,25 @@
 
 namespace tilescope::cli {
 
-/// The file a FILE argument names: the argument itself, or `DIR/profile.pop` for a report folder.
+/// How ssh:// arguments are reached, from the command line (--ssh-config, --known-hosts,
+/// --accept-new-host-key, --stats).
+struct RemoteOpeningOptions {
+    std::string sshConfig;
+    std::string knownHosts;
+    bool acceptNewHostKey = false;
+    bool stats = false;
+};
+
+/// Applies the options to every later open of an ssh:// argument (here and in the report
+/// format's own opening by path), with questions asked on the terminal when there is one.
+void configureRemoteOpening(const RemoteOpeningOptions& options);
+
+/// With --stats, the traffic of the remote files opened so far as one line
+/// `bytes_read=N round_trips=M file_size=S`; empty without --stats.
+std::string remoteStatsLine();
+
+/// The file a FILE argument names: the argument itself (an ssh:// URL is kept as it is), or
+/// `DIR/profile.pop` for a local report folder.
 std::string resolveReportPath(const std::string& argument);
 
 /// Opens and validates a report or host trace named by a FILE argument.

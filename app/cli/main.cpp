@@ -4,6 +4,7 @@
 
 #include "CliErrors.hpp"
 #include "Commands.hpp"
+#include "ReportOpening.hpp"
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/Version.hpp"
 
@@ -20,13 +21,17 @@ using namespace tilescope::cli;
 
 constexpr const char* kFooter =
     "FILE is a profile report (profile.pop), a host trace (*.pvti), or a report folder (its "
-    "profile.pop).\n\n"
+    "profile.pop);\nany of the files can be on another machine: ssh://[user@]host[:port]/path "
+    "(read in place\nover SFTP; host aliases, keys, ssh-agent and ProxyJump from the SSH "
+    "configuration).\n\n"
     "Exit status:\n"
     "  0  success\n"
     "  1  the file could not be opened or read (missing, not a report, damaged, newer format), "
     "the query\n"
     "     was refused or failed, or output could not be written; one line on stderr says why\n"
-    "  2  usage error: bad option or value, unknown table, bad synthetic spec";
+    "  2  usage error: bad option or value, unknown table, bad synthetic spec; for compare also "
+    "an\n     input that is missing or not a report\n"
+    "  3  compare: a --max-*-increase threshold was exceeded (each one named on stderr)";
 
 // Exactly one line whatever the message holds: parts of it can come from the file (a tool
 // version, an SQLite message), and scripts read the first line of stderr.
@@ -65,6 +70,20 @@ int main(int argc, char** argv) {
     });
     app.set_version_flag("--version", tilescope::report::kToolVersion);
     app.require_subcommand(1);
+    // Remote reports (ssh://): options of the whole tool, accepted after the subcommand too.
+    app.fallthrough();
+    RemoteOpeningOptions remote;
+    app.add_option("--ssh-config", remote.sshConfig,
+                   "SSH configuration for ssh:// files (default: ~/.ssh/config)")
+        ->type_name("FILE");
+    app.add_option("--known-hosts", remote.knownHosts,
+                   "known_hosts file for ssh:// files (default: ~/.ssh/known_hosts)")
+        ->type_name("FILE");
+    app.add_flag("--accept-new-host-key", remote.acceptNewHostKey,
+                 "Trust and record the key of a host not yet in known_hosts (a changed key is "
+                 "always refused)");
+    app.add_flag("--stats", remote.stats,
+                 "Print a last line 'bytes_read=N round_trips=M file_size=S' (ssh:// traffic)");
 
     std::function<int()> command;
 
@@ -167,6 +186,38 @@ int main(int argc, char** argv) {
         ->required();
     exportTraceCommand->callback([&] { command = [&] { return runExportTrace(exportTrace); }; });
 
+    CompareOptions compare;
+    std::string cycleLimit, memoryLimit, tileMemoryLimit;
+    auto* compareCommand = app.add_subcommand(
+        "compare", "What changed from report A (baseline) to report B: memory, cycles per run, "
+                   "worst tiles, operations; a regression gate with --max-*-increase (exit 3)");
+    compareCommand->add_option("A", compare.source, "Baseline report or report folder")->required();
+    compareCommand->add_option("B", compare.target, "Changed report or report folder")->required();
+    addFormatOption(compareCommand, compare.format, {"text", "json", "markdown"});
+    auto* cycleLimitOption = compareCommand->add_option(
+        "--max-cycles-increase", cycleLimit, "Fail (exit 3) if a run's cycles grow by more");
+    auto* memoryLimitOption = compareCommand->add_option(
+        "--max-memory-increase", memoryLimit, "Fail (exit 3) if total memory grows by more");
+    auto* tileMemoryLimitOption =
+        compareCommand->add_option("--max-tile-memory-increase", tileMemoryLimit,
+                                   "Fail (exit 3) if the fullest tile's memory grows by more");
+    for (auto* option : {cycleLimitOption, memoryLimitOption, tileMemoryLimitOption})
+        option->type_name("P%");
+    compareCommand->add_flag("--per-operation", compare.perOperation,
+                             "Also match the program trees and list operations with deltas");
+    compareCommand->add_option("--worst-tiles", compare.worstTiles, "Tiles to list")
+        ->check(nonNegative)
+        ->capture_default_str();
+    compareCommand->callback([&] {
+        if (cycleLimitOption->count() > 0)
+            compare.maxCyclesIncrease = cycleLimit;
+        if (memoryLimitOption->count() > 0)
+            compare.maxMemoryIncrease = memoryLimit;
+        if (tileMemoryLimitOption->count() > 0)
+            compare.maxTileMemoryIncrease = tileMemoryLimit;
+        command = [&] { return runCompare(compare); };
+    });
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -175,7 +226,10 @@ int main(int argc, char** argv) {
     }
 
     try {
+        configureRemoteOpening(remote);
         const int status = command();
+        if (remote.stats)
+            fmt::print("{}\n", remoteStatsLine());
         if (std::fflush(stdout) != 0 || std::ferror(stdout))
             throw OutputError("standard output",
                               std::string("cannot write: ") + std::strerror(errno));

@@ -4,7 +4,9 @@
 //                                     and 1x1472 tiles x 200,000 steps
 //   worst_frame_prep_ms               worst canvas frame preparation across zoom levels, breakdowns
 //                                     and the three canvases (for Liveness and Execution Trace: the
-//                                     window query plus the frame, since zooming waits for both)
+//                                     window query plus the frame, since zooming waits for both;
+//                                     Execution Trace in flat, flame and BSP modes, Liveness also
+//                                     per IPU)
 //   rss_mb, rss_peak_mb               resident memory with every view of the big report open
 
 #include "DisplayCheck.hpp"
@@ -141,11 +143,48 @@ double worstLivenessFrame(MainWindow& window) {
     return worst;
 }
 
-double worstExecutionFrame(MainWindow& window) {
+/// Liveness per IPU: the series is built once (timed apart), then every frame reads its
+/// in-memory pyramid.
+double worstLivenessGroupFrame(MainWindow& window, double* buildMs) {
+    auto* view = static_cast<LivenessView*>(window.pane()->showView(QStringLiteral("liveness")));
+    waitUntil([&] { return view->isReady(); }, "the Liveness view");
+    LivenessCanvas& canvas = view->canvas();
+    LivenessModel& model = view->model();
+    QElapsedTimer build;
+    build.start();
+    model.setGrouping(LivenessModel::PerIpu);
+    QElapsedTimer waited;
+    waited.start();
+    waitUntil(
+        [&] {
+            if (waited.elapsed() > 60000)
+                throw std::runtime_error("per-IPU liveness series not built after 60 s");
+            return model.groupSeries() != nullptr || !model.error().isEmpty();
+        },
+        "the per-IPU liveness series");
+    if (!model.groupSeries())
+        throw std::runtime_error("per-IPU liveness: " + model.error().toStdString());
+    *buildMs = double(build.nsecsElapsed()) / 1e6;
+    const double steps = double(model.stepCount());
+    double worst = 0;
+    for (double span = steps; span >= 16; span /= 4)
+        for (double at : {0.0, 0.5, 1.0}) {
+            const double begin = (steps - span) * at;
+            canvas.showWindow(begin, begin + span);
+            worst = std::max(worst, renderFrame(canvas));
+        }
+    model.setGrouping(LivenessModel::AllTiles);
+    return worst;
+}
+
+double worstExecutionFrame(MainWindow& window, ExecutionModel::Mode mode = ExecutionModel::Flat) {
     auto* view = static_cast<ExecutionView*>(window.pane()->showView(QStringLiteral("execution")));
     waitUntil([&] { return view->isReady(); }, "the Execution Trace view");
     ExecutionCanvas& canvas = view->canvas();
     ExecutionModel& model = view->model();
+    model.setMode(mode);
+    const ExecutionModel::Layers layers{mode, model.firstTile(), model.tileCount(),
+                                        &model.programs()};
     const report::RunRecord run = *model.run();
     const double cycles = double(run.totalCycles);
     double worst = 0;
@@ -159,11 +198,12 @@ double worstExecutionFrame(MainWindow& window) {
             QElapsedTimer query;
             query.start();
             ExecutionModel::fetchWindow(view->session(), run, first, end,
-                                        std::max(1, model.window().widthPx));
+                                        std::max(1, model.window().widthPx), layers);
             const double queryMs = double(query.nsecsElapsed()) / 1e6;
             waitUntil(
                 [&] {
-                    return model.window().firstCycle == first && model.window().endCycle == end;
+                    return model.window().firstCycle == first && model.window().endCycle == end &&
+                           model.window().mode == mode;
                 },
                 "an execution window");
             worst = std::max(worst, queryMs + renderFrame(canvas));
@@ -215,9 +255,19 @@ int main(int argc, char** argv) {
             firstSmall = std::min(firstSmall, openToFirstPaint(window, small));
             firstBig = std::min(firstBig, openToFirstPaint(window, big));
         }
+        double groupBuildMs = 0;
+        double livenessGroupFrame = -1; // -1: the per-IPU series did not arrive
+        try {
+            livenessGroupFrame = worstLivenessGroupFrame(window, &groupBuildMs);
+        } catch (const std::runtime_error& e) {
+            std::fprintf(stderr, "tilescope-bench-gui: %s\n", e.what());
+        }
         const double memoryFrame = worstMemoryFrame(window);
         const double livenessFrame = worstLivenessFrame(window);
-        const double executionFrame = worstExecutionFrame(window);
+        const double flatFrame = worstExecutionFrame(window);
+        const double flameFrame = worstExecutionFrame(window, ExecutionModel::Flame);
+        const double bspFrame = worstExecutionFrame(window, ExecutionModel::Bsp);
+        const double executionFrame = std::max({flatFrame, flameFrame, bspFrame});
         window.pane()->showView(QStringLiteral("programs"));
         window.pane()->showView(QStringLiteral("insights"));
         QCoreApplication::processEvents();
@@ -228,10 +278,17 @@ int main(int argc, char** argv) {
                     "  \"worst_memory_frame_prep_ms\": %.2f,\n"
                     "  \"worst_liveness_frame_prep_ms\": %.2f,\n"
                     "  \"worst_execution_frame_prep_ms\": %.2f,\n"
+                    "  \"worst_execution_flat_frame_prep_ms\": %.2f,\n"
+                    "  \"worst_execution_flame_frame_prep_ms\": %.2f,\n"
+                    "  \"worst_execution_bsp_frame_prep_ms\": %.2f,\n"
+                    "  \"worst_liveness_per_ipu_frame_prep_ms\": %.2f,\n"
+                    "  \"liveness_per_ipu_build_ms\": %.1f,\n"
                     "  \"rss_mb\": %.1f,\n  \"rss_peak_mb\": %.1f,\n"
                     "  \"tiles\": %u,\n  \"steps\": 200000\n}\n",
-                    firstBig, firstSmall, std::max({memoryFrame, livenessFrame, executionFrame}),
-                    memoryFrame, livenessFrame, executionFrame, rss, peak, 16u * 1472u);
+                    firstBig, firstSmall,
+                    std::max({memoryFrame, livenessFrame, executionFrame, livenessGroupFrame}),
+                    memoryFrame, livenessFrame, executionFrame, flatFrame, flameFrame, bspFrame,
+                    livenessGroupFrame, groupBuildMs, rss, peak, 16u * 1472u);
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "tilescope-bench-gui: %s\n", e.what());

@@ -2,6 +2,7 @@
 
 #include "ExecutionModel.hpp"
 #include "Format.hpp"
+#include "SeriesColours.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +11,8 @@ namespace tilescope::gui {
 namespace {
 constexpr double kMinimumCyclesVisible = 64;
 constexpr float kSwatch = 10.0f;
+constexpr double kMaxFlameRowHeight = 24;
+constexpr float kMinLabelWidth = 36;
 void text(const QString& s) {
     ImGui::TextUnformatted(s.toUtf8().constData());
 }
@@ -33,6 +36,18 @@ ExecutionCanvas::ExecutionCanvas(ExecutionModel& model, QWidget* parent)
     connect(&model_, &ExecutionModel::runChanged, this, &ExecutionCanvas::resetExtent);
     connect(&model_, &ExecutionModel::windowChanged, this, qOverload<>(&QWidget::update));
     connect(&model_, &ExecutionModel::failed, this, qOverload<>(&QWidget::update));
+    connect(&model_, &ExecutionModel::modeChanged, this, qOverload<>(&QWidget::update));
+}
+
+double ExecutionCanvas::yAxisMaximum() const {
+    switch (model_.window().mode) {
+    case ExecutionModel::Flame:
+        return 0; // rows, not values
+    case ExecutionModel::Bsp:
+        return double(std::max<std::uint32_t>(1, model_.window().bsp.tileCount));
+    default:
+        return 1.0;
+    }
 }
 
 void ExecutionCanvas::resetExtent() {
@@ -52,10 +67,20 @@ QString ExecutionCanvas::message() const {
         return tr("This report has no runs: the program was compiled but not executed.");
     if (!model_.hasWindow())
         return tr("Loading steps…");
+    const auto& w = model_.window();
+    if (w.mode == ExecutionModel::Bsp && w.bsp.tooManySteps)
+        return tr("Per-tile bands show at most %1 steps: zoom in (W or the mouse wheel).")
+            .arg(ExecutionModel::kMaxBspSteps);
+    if (w.mode == ExecutionModel::Bsp && !w.bsp.perTileRecorded)
+        return tr("This run has no per-tile cycles (captured without per-tile instrumentation).");
     return {};
 }
 
 QString ExecutionCanvas::formatY(double value) const {
+    const auto& w = model_.window();
+    if (w.mode == ExecutionModel::Bsp) // a tick is the top edge of the row of the tile it names
+        return QStringLiteral("tile %1").arg(
+            std::llround(double(w.bsp.firstTile) + double(w.bsp.tileCount) - value));
     return formatPercent(value);
 }
 
@@ -98,7 +123,167 @@ int ExecutionCanvas::columnAt(double cycle) const {
     return cycle < double(it->endCycle) ? int(it - cols.begin()) : -1;
 }
 
+int ExecutionCanvas::bspStepAt(double cycle) const {
+    const auto& steps = model_.window().bsp.steps;
+    auto it = std::upper_bound(steps.begin(), steps.end(), cycle,
+                               [](double c, const auto& s) { return c < double(s.startCycle); });
+    if (it == steps.begin())
+        return -1;
+    --it;
+    return cycle < double(it->startCycle + it->cycles) ? int(it - steps.begin()) : -1;
+}
+
 void ExecutionCanvas::drawChart(ImDrawList& list, const QRectF& plot) {
+    switch (model_.window().mode) {
+    case ExecutionModel::Flame:
+        drawFlame(list, plot);
+        break;
+    case ExecutionModel::Bsp:
+        drawBsp(list, plot);
+        break;
+    default:
+        drawFlat(list, plot);
+    }
+}
+
+double ExecutionCanvas::flameRowHeight(const QRectF& plot) const {
+    const std::size_t rows = std::max<std::size_t>(1, model_.window().flame.rows.size());
+    return std::min(kMaxFlameRowHeight, plot.height() / double(rows));
+}
+
+void ExecutionCanvas::drawFlame(ImDrawList& list, const QRectF& plot) {
+    const auto& rows = model_.window().flame.rows;
+    const double rowH = flameRowHeight(plot);
+    const ImU32 textColour = colour(QColor(0x20, 0x20, 0x20));
+    const ImU32 edge = colour(palette().color(QPalette::Base), 0.8);
+    const FlameSpan* hovered = nullptr;
+    std::size_t hoveredDepth = 0;
+    const bool hovering = hasHover() && plot.contains(hoverPosition());
+    const double hoverCycle =
+        hovering ? viewport().toDomain(hoverPosition().x() - plot.left(), plot.width()) : -1;
+    for (std::size_t d = 0; d < rows.size(); ++d) {
+        const float y0 = float(plot.top() + double(d) * rowH);
+        const float y1 = float(plot.top() + double(d + 1) * rowH) - 1;
+        // Bars narrower than a pixel merge into the bar being drawn, so a dense row costs one
+        // rectangle per pixel at most.
+        float pendingX0 = 0, pendingX1 = -1;
+        ImU32 pendingColour = 0;
+        auto flush = [&] {
+            if (pendingX1 > pendingX0)
+                list.AddRectFilled(ImVec2(pendingX0, y0), ImVec2(pendingX1, y1), pendingColour);
+            pendingX1 = -1;
+        };
+        for (const FlameSpan& s : rows[d]) {
+            const float x0 = float(xToPixel(double(s.firstCycle)));
+            const float x1 = std::max(float(xToPixel(double(s.endCycle))), x0 + 1);
+            if (x1 < float(plot.left()) || x0 > float(plot.right()))
+                continue;
+            if (hovering && hoverPosition().y() >= y0 && hoverPosition().y() < y1 &&
+                hoverCycle >= double(s.firstCycle) && hoverCycle < double(s.endCycle)) {
+                hovered = &s;
+                hoveredDepth = d;
+            }
+            const ImU32 fill = colour(seriesColour(1 + s.programId % 15), 0.85);
+            if (x1 - x0 < 2 && pendingX1 >= x0 - 0.5f) {
+                pendingX1 = std::max(pendingX1, x1);
+                continue;
+            }
+            flush();
+            if (x1 - x0 < 2) {
+                pendingX0 = x0;
+                pendingX1 = x1;
+                pendingColour = fill;
+                continue;
+            }
+            list.AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), fill);
+            list.AddLine(ImVec2(x1 - 0.5f, y0), ImVec2(x1 - 0.5f, y1), edge);
+            if (x1 - x0 >= kMinLabelWidth) {
+                const auto entry = model_.programs().entry(s.programId);
+                const QByteArray name =
+                    QString::fromStdString(entry.name.empty() ? entry.kind : entry.name).toUtf8();
+                const ImVec4 clip(std::max(x0, float(plot.left())) + 3, y0,
+                                  std::min(x1, float(plot.right())) - 3, y1);
+                list.AddText(nullptr, 0.0f,
+                             ImVec2(clip.x, y0 + (y1 - y0 - ImGui::GetTextLineHeight()) / 2),
+                             textColour, name.constData(), nullptr, 0.0f, &clip);
+            }
+        }
+        flush();
+    }
+    if (hovered) {
+        const auto entry = model_.programs().entry(hovered->programId);
+        ImGui::BeginTooltip();
+        text(tr("%1 (%2), program %3 at depth %4")
+                 .arg(QString::fromStdString(entry.name), QString::fromStdString(entry.kind))
+                 .arg(hovered->programId)
+                 .arg(hoveredDepth));
+        text(tr("Cycles %1–%2 (%3 cycles), %4 steps")
+                 .arg(formatCount(std::int64_t(hovered->firstCycle)),
+                      formatCount(std::int64_t(hovered->endCycle)),
+                      formatCount(std::int64_t(hovered->endCycle - hovered->firstCycle)),
+                      formatCount(std::llround(hovered->steps))));
+        if (model_.window().lodLevel >= 0)
+            text(tr("Zoomed out: each bucket of the pyramid is shown under the program of its "
+                    "first step"));
+        ImGui::EndTooltip();
+    }
+}
+
+void ExecutionCanvas::drawBsp(ImDrawList& list, const QRectF& plot) {
+    const auto& bsp = model_.window().bsp;
+    if (bsp.steps.empty() || bsp.tileCount == 0)
+        return;
+    const double rowH = plot.height() / double(bsp.tileCount);
+    ImU32 colours[ExecutionModel::PhaseCount];
+    for (int p = 0; p < ExecutionModel::PhaseCount; ++p)
+        colours[p] = colour(phaseColour(p));
+    const ImU32 waiting = colour(phaseColour(ExecutionModel::Sync), 0.35);
+    const ImU32 boundary = colour(palette().color(QPalette::Text), 0.25);
+    // Waiting is the background of the steps' extent; each tile's own cycles are drawn over it.
+    const float left = float(xToPixel(double(bsp.steps.front().startCycle)));
+    const float right =
+        float(xToPixel(double(bsp.steps.back().startCycle) + double(bsp.steps.back().cycles)));
+    list.AddRectFilled(ImVec2(left, float(plot.top())), ImVec2(right, float(plot.bottom())),
+                       waiting);
+    for (const auto& s : bsp.steps) {
+        const float x0 = float(xToPixel(double(s.startCycle)));
+        const float x1 = float(xToPixel(double(s.startCycle + s.cycles)));
+        if (x1 < float(plot.left()) || x0 > float(plot.right()))
+            continue;
+        const ImU32 fill = colours[ExecutionModel::phaseFromName(s.phase)];
+        for (std::size_t t = 0; t < s.tileCycles.size(); ++t) {
+            if (s.tileCycles[t] == 0)
+                continue;
+            const float xb =
+                std::max(float(xToPixel(double(s.startCycle + s.tileCycles[t]))), x0 + 0.5f);
+            const float y0 = float(plot.top() + double(t) * rowH);
+            list.AddRectFilled(ImVec2(x0, y0), ImVec2(xb, float(y0 + std::max(1.0, rowH - 1))),
+                               fill);
+        }
+        if (x1 - x0 > 4)
+            list.AddLine(ImVec2(x0, float(plot.top())), ImVec2(x0, float(plot.bottom())), boundary);
+    }
+    if (!hasHover() || !plot.contains(hoverPosition()))
+        return;
+    const int i = bspStepAt(viewport().toDomain(hoverPosition().x() - plot.left(), plot.width()));
+    const auto t = std::size_t((hoverPosition().y() - plot.top()) / rowH);
+    if (i < 0 || t >= bsp.tileCount)
+        return;
+    const auto& s = bsp.steps[std::size_t(i)];
+    const std::uint64_t busy = t < s.tileCycles.size() ? s.tileCycles[t] : 0;
+    const std::uint32_t tile = bsp.firstTile + std::uint32_t(t);
+    ImGui::BeginTooltip();
+    text(tr("Tile %1, step %2 of the run (program step %3)")
+             .arg(formatCount(tile), formatCount(s.seq), formatCount(s.stepId)));
+    text(tr("%1: %2 cycles working, %3 cycles waiting for the slowest tile")
+             .arg(ExecutionModel::phaseName(ExecutionModel::phaseFromName(s.phase)),
+                  formatCount(std::int64_t(busy)), formatCount(std::int64_t(s.cycles - busy))));
+    text(tr("Step: %1 cycles from cycle %2")
+             .arg(formatCount(std::int64_t(s.cycles)), formatCount(std::int64_t(s.startCycle))));
+    ImGui::EndTooltip();
+}
+
+void ExecutionCanvas::drawFlat(ImDrawList& list, const QRectF& plot) {
     ImU32 colours[ExecutionModel::PhaseCount];
     for (int p = 0; p < ExecutionModel::PhaseCount; ++p)
         colours[p] = colour(phaseColour(p));
@@ -187,6 +372,11 @@ void ExecutionCanvas::drawTooltip(int column) {
 
 void ExecutionCanvas::clickedAt(double x, Qt::KeyboardModifiers modifiers) {
     Q_UNUSED(modifiers);
+    if (model_.window().mode == ExecutionModel::Bsp) {
+        if (const int i = bspStepAt(x); i >= 0)
+            emit stepClicked(model_.window().bsp.steps[std::size_t(i)].stepId);
+        return;
+    }
     const int c = columnAt(x);
     if (c >= 0 && model_.window().columns[std::size_t(c)].step)
         emit stepClicked(model_.window().columns[std::size_t(c)].step->stepId);

@@ -11,7 +11,10 @@ class ExecutionModel;
 /// The Execution Trace chart: a run's cycles left to right, each pixel column a stacked bar of
 /// the share of its cycles spent in compute, exchange, sync and stream copies (from
 /// ExecutionModel's pre-aggregated window). Zoomed in far enough, columns are single steps and
-/// the tooltip names the step, its phase, start, length and tile balance.
+/// the tooltip names the step, its phase, start, length and tile balance. In Flame mode it draws
+/// one row per level of the program tree (root on top), each bar the cycles spent under one
+/// program; in BSP mode one row per tile of the model's tile range, each step drawn as the
+/// tile's own cycles in the phase colour followed by its wait for the slowest tile.
 class ExecutionCanvas : public ChartCanvas {
     Q_OBJECT
 public:
@@ -28,7 +31,7 @@ protected:
     void drawChart(ImDrawList& list, const QRectF& plot) override;
     void drawOverlay(ImDrawList& list, const QRectF& plot) override;
     void clickedAt(double x, Qt::KeyboardModifiers modifiers) override;
-    double yAxisMaximum() const override { return 1.0; }
+    double yAxisMaximum() const override;
     double yTickUnit(double) const override { return 1.0; }
     QString formatY(double value) const override;
     QString formatX(double value) const override;
@@ -38,7 +41,12 @@ protected:
 private:
     void resetExtent();
     int columnAt(double cycle) const;
+    int bspStepAt(double cycle) const;
     void drawTooltip(int column);
+    void drawFlat(ImDrawList& list, const QRectF& plot);
+    void drawFlame(ImDrawList& list, const QRectF& plot);
+    void drawBsp(ImDrawList& list, const QRectF& plot);
+    double flameRowHeight(const QRectF& plot) const;
 
     ExecutionModel& model_;
 };

@@ -82,7 +82,8 @@ QString ExecutionModel::phaseName(int phase) {
 }
 
 ExecutionModel::ExecutionModel(std::shared_ptr<ReportSession> session, QObject* parent)
-    : QObject(parent), session_(std::move(session)) {}
+    : QObject(parent), session_(std::move(session)),
+      sideReader_(std::make_shared<ExecutionSideReader>(session_->path())) {}
 
 const report::RunRecord* ExecutionModel::run() const {
     return current_ >= 0 && current_ < int(runs_.size()) ? &runs_[std::size_t(current_)] : nullptr;
@@ -110,6 +111,33 @@ ExecutionModel::fetchTotals(const ReportSession& session, const report::RunRecor
         }
     });
     return t;
+}
+
+RunFigures ExecutionModel::fetchFigures(const ReportSession& session, ExecutionSideReader& reader,
+                                        const report::RunRecord& run) {
+    // A scan of every executed step: on the side reader, so frames' windows do not wait for it.
+    const auto totals =
+        reader.read([&](const report::ProfileReader& r) { return r.runPhaseTotals(run); });
+    return RunFigures::from(totals, run, session.target().numTiles(),
+                            [](const std::string& phase) { return int(phaseFromName(phase)); });
+}
+
+void ExecutionModel::setMode(Mode mode) {
+    if (mode == mode_)
+        return;
+    mode_ = mode;
+    requested_.reset(); // the next frame's request differs in what it fetches
+    emit modeChanged();
+}
+
+void ExecutionModel::setTileRange(std::uint32_t firstTile, std::uint32_t count) {
+    count = std::clamp<std::uint32_t>(count, 1, kMaxBspTiles);
+    if (firstTile == firstTile_ && count == tileCount_)
+        return;
+    firstTile_ = firstTile;
+    tileCount_ = count;
+    requested_.reset();
+    emit modeChanged();
 }
 
 void ExecutionModel::load() {
@@ -145,14 +173,23 @@ void ExecutionModel::setCurrentRun(int index) {
 
 void ExecutionModel::loadTotals() {
     auto session = session_;
+    auto side = sideReader_;
     const report::RunRecord r = *run();
     const std::uint64_t generation = generation_;
-    runInBackground<std::array<std::uint64_t, PhaseCount>>(
-        this, [session, r] { return fetchTotals(*session, r); },
-        [this, generation](std::array<std::uint64_t, PhaseCount> totals) {
+    struct Totals {
+        std::array<std::uint64_t, PhaseCount> phases;
+        RunFigures figures;
+    };
+    runInBackground<Totals>(
+        this,
+        [session, side, r] {
+            return Totals{fetchTotals(*session, r), fetchFigures(*session, *side, r)};
+        },
+        [this, generation](Totals totals) {
             if (generation != generation_)
                 return;
-            totals_ = totals;
+            totals_ = totals.phases;
+            figures_ = totals.figures;
             const bool first = !loaded_;
             loaded_ = true;
             if (first)
@@ -168,8 +205,11 @@ void ExecutionModel::loadTotals() {
 ExecutionModel::Window ExecutionModel::fetchWindow(const ReportSession& session,
                                                    const report::RunRecord& run,
                                                    std::uint64_t firstCycle, std::uint64_t endCycle,
-                                                   int widthPx) {
+                                                   int widthPx, const Layers& layers) {
     Window w;
+    w.mode = layers.mode;
+    w.firstTile = layers.firstTile;
+    w.tileCount = layers.tileCount;
     w.firstCycle = firstCycle;
     w.endCycle = endCycle;
     w.widthPx = widthPx;
@@ -222,6 +262,16 @@ ExecutionModel::Window ExecutionModel::fetchWindow(const ReportSession& session,
         }
     });
     w.columns = std::move(cols);
+    if (layers.mode == Flame && layers.programs)
+        session.read([&](const report::ProfileReader& reader) {
+            w.flame = FlameRows::fetch(reader, run, firstCycle, endCycle, w.lodLevel,
+                                       kMaxStepsPerWindow, *layers.programs);
+        });
+    else if (layers.mode == Bsp)
+        session.read([&](const report::ProfileReader& reader) {
+            w.bsp = BspBands::fetch(reader, run, firstCycle, endCycle, layers.firstTile,
+                                    layers.tileCount, kMaxBspSteps);
+        });
     return w;
 }
 
@@ -235,6 +285,9 @@ void ExecutionModel::requestWindow(std::uint64_t firstCycle, std::uint64_t endCy
         requested_->widthPx == widthPx)
         return;
     Window request;
+    request.mode = mode_;
+    request.firstTile = firstTile_;
+    request.tileCount = tileCount_;
     request.firstCycle = firstCycle;
     request.endCycle = endCycle;
     request.widthPx = widthPx;
@@ -251,23 +304,69 @@ void ExecutionModel::startNext() {
     pending_.reset();
     fetching_ = true;
     auto session = session_;
+    auto programs = programs_;
     const report::RunRecord r = *run();
     const std::uint64_t generation = generation_;
     runInBackground<Window>(
         this,
-        [session, r, request] {
-            return fetchWindow(*session, r, request.firstCycle, request.endCycle, request.widthPx);
+        [session, programs, r, request] {
+            return fetchWindow(
+                *session, r, request.firstCycle, request.endCycle, request.widthPx,
+                {request.mode, request.firstTile, request.tileCount, programs.get()});
         },
         [this, generation](Window w) {
             fetching_ = false;
             if (generation == generation_) {
                 window_ = std::move(w);
+                if (!window_.flame.missing.empty())
+                    resolvePrograms(window_);
                 emit windowChanged();
             }
             startNext();
         },
         [this](const QString& message) {
             fetching_ = false;
+            error_ = message;
+            emit failed(message);
+        });
+}
+
+void ExecutionModel::resolvePrograms(const Window& w) {
+    if (resolving_)
+        return; // the window fetched after the running batch lands asks again for what is left
+    resolving_ = true;
+    auto side = sideReader_;
+    auto programs = programs_;
+    const std::vector<std::int64_t> ids = w.flame.missing;
+    const std::uint64_t generation = generation_;
+    runInBackground<bool>(
+        this,
+        [side, programs, ids] {
+            side->read(
+                [&](const report::ProfileReader& reader) { programs->resolve(reader, ids); });
+            // Fetching again is pointless if nothing could be resolved (a damaged tree).
+            return std::any_of(ids.begin(), ids.end(),
+                               [&](std::int64_t id) { return programs->knows(id); });
+        },
+        [this, generation](bool progressed) {
+            resolving_ = false;
+            if (!progressed || generation != generation_ || mode_ != Flame || window_.mode != Flame)
+                return;
+            // Fetch the window shown again, now that its programs' paths are cached.
+            Window request;
+            request.mode = Flame;
+            request.firstTile = window_.firstTile;
+            request.tileCount = window_.tileCount;
+            request.firstCycle = window_.firstCycle;
+            request.endCycle = window_.endCycle;
+            request.widthPx = window_.widthPx;
+            if (!pending_)
+                pending_ = request;
+            if (!fetching_)
+                startNext();
+        },
+        [this](const QString& message) {
+            resolving_ = false;
             error_ = message;
             emit failed(message);
         });

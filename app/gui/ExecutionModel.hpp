@@ -1,5 +1,8 @@
 #pragma once
 
+#include "ExecutionBsp.hpp"
+#include "ExecutionFigures.hpp"
+#include "ExecutionFlame.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
 #include <QObject>
@@ -7,12 +10,34 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace tilescope::gui {
 
 class ReportSession;
+
+/// A second reader of the report, opened on first use, with its own lock: the Execution Trace's
+/// long queries (the run's summary figures, batches of program paths) run on it so that window
+/// queries, which frames wait for, never queue behind them on the session's lock.
+class ExecutionSideReader {
+public:
+    explicit ExecutionSideReader(std::string path) : path_(std::move(path)) {}
+    template <class F>
+    auto read(F&& f) -> decltype(f(std::declval<const report::ProfileReader&>())) {
+        std::lock_guard lock(mutex_);
+        if (!reader_)
+            reader_ = std::make_unique<report::ProfileReader>(path_);
+        return f(*reader_);
+    }
+
+private:
+    std::string path_;
+    std::mutex mutex_;
+    std::unique_ptr<report::ProfileReader> reader_;
+};
 
 /// Where the cycles of a run go, for the Execution Trace view. load() lists the runs and sums the
 /// selected run's cycles per BSP phase from the coarsest level of the run_lod pyramid. The canvas
@@ -20,11 +45,20 @@ class ReportSession;
 /// one column per pixel, each the cycles of every phase in it: from the executed steps while there
 /// are at most a few per pixel (then each column also names the step it shows), otherwise from
 /// the run_lod pyramid, buckets shared out between the columns they overlap. A window therefore
-/// reads a few thousand rows at most. Later requests replace queued ones.
+/// reads a few thousand rows at most. Long queries (summary figures, program paths) run on an
+/// ExecutionSideReader so windows never wait for them. Later requests replace queued ones. The mode
+/// adds a layer to the window: Flame nests the cycles by program (FlameRows, from the same steps or
+/// pyramid buckets), Bsp shows a tile range step by step (BspBands, zoomed in only). load() also
+/// reads the run's summary figures (RunFigures).
 class ExecutionModel : public QObject {
     Q_OBJECT
 public:
     enum Phase { Compute, Exchange, Sync, Stream, PhaseCount };
+    enum Mode { Flat, Flame, Bsp };
+    /// Most executed steps a BSP window reads per-tile cycles for.
+    static constexpr std::int64_t kMaxBspSteps = 400;
+    /// Most tiles the BSP view shows at once (one row each).
+    static constexpr std::uint32_t kMaxBspTiles = 64;
     static Phase phaseFromName(const std::string& name);
     static QString phaseName(int phase);
 
@@ -41,6 +75,17 @@ public:
         int widthPx = 0;
         std::int64_t lodLevel = -1; // -1: executed steps
         std::vector<Column> columns;
+        Mode mode = Flat;
+        std::uint32_t firstTile = 0, tileCount = 0; // Bsp: the tile range asked for
+        FlameRows flame;                            // Flame only
+        BspBands bsp;                               // Bsp only
+    };
+    /// What a window adds to its columns.
+    struct Layers {
+        Mode mode = Flat;
+        std::uint32_t firstTile = 0;
+        std::uint32_t tileCount = 0;
+        ProgramPathCache* programs = nullptr; // needed by Flame
     };
 
     explicit ExecutionModel(std::shared_ptr<ReportSession> session, QObject* parent = nullptr);
@@ -55,12 +100,30 @@ public:
     const report::RunRecord* run() const;
     /// Cycles of the current run per phase (sums of its steps).
     const std::array<std::uint64_t, PhaseCount>& phaseCycles() const { return totals_; }
+    /// Summary figures of the current run (valid once runChanged has been emitted).
+    const RunFigures& figures() const { return figures_; }
+    static RunFigures fetchFigures(const ReportSession& session, ExecutionSideReader& reader,
+                                   const report::RunRecord& run);
+
+    Mode mode() const { return mode_; }
+    /// Switches the layer shown; the next requestWindow fetches it.
+    void setMode(Mode mode);
+    std::uint32_t firstTile() const { return firstTile_; }
+    std::uint32_t tileCount() const { return tileCount_; }
+    /// The BSP view's tiles (global numbers), at most kMaxBspTiles.
+    void setTileRange(std::uint32_t firstTile, std::uint32_t count);
+    ProgramPathCache& programs() const { return *programs_; }
 
     void requestWindow(std::uint64_t firstCycle, std::uint64_t endCycle, int widthPx);
     const Window& window() const { return window_; }
     bool hasWindow() const { return !window_.columns.empty(); }
     static Window fetchWindow(const ReportSession& session, const report::RunRecord& run,
-                              std::uint64_t firstCycle, std::uint64_t endCycle, int widthPx);
+                              std::uint64_t firstCycle, std::uint64_t endCycle, int widthPx,
+                              const Layers& layers);
+    static Window fetchWindow(const ReportSession& session, const report::RunRecord& run,
+                              std::uint64_t firstCycle, std::uint64_t endCycle, int widthPx) {
+        return fetchWindow(session, run, firstCycle, endCycle, widthPx, Layers());
+    }
     /// Cycles per phase of a whole run, as load() computes them.
     static std::array<std::uint64_t, PhaseCount> fetchTotals(const ReportSession& session,
                                                              const report::RunRecord& run);
@@ -69,11 +132,14 @@ signals:
     void loadedChanged();
     void runChanged();
     void windowChanged();
+    void modeChanged();
     void failed(const QString& message);
 
 private:
     void loadTotals();
     void startNext();
+    /// Reads the paths the window's flame lacked on the side reader, then fetches it again.
+    void resolvePrograms(const Window& w);
 
     std::shared_ptr<ReportSession> session_;
     bool loaded_ = false;
@@ -81,8 +147,15 @@ private:
     std::vector<report::RunRecord> runs_;
     int current_ = 0;
     std::array<std::uint64_t, PhaseCount> totals_{};
+    RunFigures figures_;
+    Mode mode_ = Flat;
+    std::uint32_t firstTile_ = 0;
+    std::uint32_t tileCount_ = 32;
+    std::shared_ptr<ProgramPathCache> programs_ = std::make_shared<ProgramPathCache>();
+    std::shared_ptr<ExecutionSideReader> sideReader_;
     Window window_;
     bool fetching_ = false;
+    bool resolving_ = false;
     std::optional<Window> pending_;
     std::optional<Window> requested_;
     std::uint64_t generation_ = 0; // bumped when the run changes: older answers are dropped

@@ -3,6 +3,7 @@
 #include "Background.hpp"
 #include "Format.hpp"
 #include "ReportSession.hpp"
+#include "ReportTableModel.hpp"
 
 #include <algorithm>
 #include <map>
@@ -13,7 +14,7 @@ namespace {
 
 struct Loaded {
     InsightsModel::Histogram histogram;
-    std::vector<RecordTableModel::Row> topTiles, vertexTypes, variables;
+    std::vector<RecordTableModel::Row> topTiles, vertexTypes, variables, exchanges;
 };
 
 } // namespace
@@ -33,7 +34,8 @@ InsightsModel::InsightsModel(std::shared_ptr<ReportSession> session, QObject* pa
       variables_({{tr("Always-live variable"), {}, false},
                   {tr("Bytes"), RecordTableModel::bytesCell, true},
                   {tr("Type"), {}, false},
-                  {tr("Elements"), RecordTableModel::countCell, true}}) {}
+                  {tr("Elements"), RecordTableModel::countCell, true}}),
+      exchanges_(exchangeStepColumns()) {}
 
 double InsightsModel::usedFraction() const {
     const auto& s = session_->summary();
@@ -108,6 +110,7 @@ void InsightsModel::load() {
                         {QString::fromStdString(v.name), RecordTableModel::u64(v.bytes),
                          QString::fromStdString(v.elementType),
                          QVariant::fromValue<qlonglong>(qlonglong(v.numElements))});
+                out.exchanges = largestExchangeRows(reader, kLargestExchanges);
                 return out;
             });
         },
@@ -116,6 +119,7 @@ void InsightsModel::load() {
             topTiles_.setRows(std::move(loaded.topTiles));
             vertexTypes_.setRows(std::move(loaded.vertexTypes));
             variables_.setRows(std::move(loaded.variables));
+            exchanges_.setRows(std::move(loaded.exchanges));
             loaded_ = true;
             emit loadedChanged();
         },

@@ -13,9 +13,9 @@ class ReportSession;
 
 /// The Insights view's answers to "does it fit, and what takes the space": the fraction of
 /// memory used, the fullest tiles, a histogram of memory per tile, the vertex types with the most
-/// state (with their code size per tile), and the largest always-live variables. load() gathers
-/// everything on a worker thread: one per-tile total, the vertex tables without per-tile data,
-/// and one LIMIT query.
+/// state (with their code size per tile), the largest always-live variables and the largest
+/// exchanges (steps that move the most bytes). load() gathers everything on a worker thread: one
+/// per-tile total, the vertex tables without per-tile data, and two LIMIT queries.
 class InsightsModel : public QObject {
     Q_OBJECT
 public:
@@ -39,10 +39,13 @@ public:
     RecordTableModel& topTiles() { return topTiles_; }
     RecordTableModel& vertexTypes() { return vertexTypes_; }
     RecordTableModel& alwaysLiveVariables() { return variables_; }
+    /// Columns of exchangeStepColumns(), largest first.
+    RecordTableModel& largestExchanges() { return exchanges_; }
 
     static constexpr int kTopTiles = 20;
     static constexpr int kHistogramBins = 40;
     static constexpr int kLargestVariables = 20;
+    static constexpr int kLargestExchanges = 20;
 
 signals:
     void loadedChanged();
@@ -55,6 +58,7 @@ private:
     RecordTableModel topTiles_;
     RecordTableModel vertexTypes_;
     RecordTableModel variables_;
+    RecordTableModel exchanges_;
 };
 
 } // namespace tilescope::gui

@@ -76,10 +76,14 @@ InsightsView::InsightsView(std::shared_ptr<ReportSession> session, QWidget* pare
     grid->addWidget(tableBox(tr("Vertex types by state"), model_->vertexTypes(), this), 3, 0);
     grid->addWidget(
         tableBox(tr("Largest always-live variables"), model_->alwaysLiveVariables(), this), 3, 1);
+    grid->addWidget(
+        tableBox(tr("Largest exchanges (bytes over all tiles)"), model_->largestExchanges(), this),
+        4, 0, 1, 2);
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
     grid->setRowStretch(2, 1);
     grid->setRowStretch(3, 1);
+    grid->setRowStretch(4, 1);
 
     connect(model_, &InsightsModel::loadedChanged, this, [this, histogram] {
         histogram->setHistogram(model_->histogram());

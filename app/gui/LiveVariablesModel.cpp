@@ -5,6 +5,8 @@
 #include "ReportSession.hpp"
 #include "tilescope/report/ReportError.hpp"
 
+#include <QStringList>
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -53,6 +55,22 @@ void LiveVariablesModel::showStep(std::int64_t step) {
                 out.info.maxTileNotAlwaysLiveBytes = s.maxTileNotAlwaysLiveBytes;
                 if (auto p = reader.program(s.programId))
                     out.info.program = QString::fromStdString(p->name.empty() ? p->kind : p->name);
+                if (s.computeSetId) {
+                    std::map<std::int64_t, std::string> typeNames;
+                    for (const auto& t : reader.vertexTypes())
+                        typeNames[t.id] = t.name;
+                    auto instances = reader.vertexInstances(*s.computeSetId);
+                    std::sort(instances.begin(), instances.end(),
+                              [](const auto& a, const auto& b) { return a.count > b.count; });
+                    QStringList types;
+                    for (const auto& vi : instances) {
+                        out.info.vertexCount += vi.count;
+                        types << QStringLiteral("%1 × %2").arg(
+                            QString::fromStdString(typeNames[vi.vertexTypeId]),
+                            formatCount(std::int64_t(vi.count)));
+                    }
+                    out.info.vertexTypes = types.join(QStringLiteral(", "));
+                }
                 std::map<std::int64_t, QString> categoryLabels;
                 for (const auto& c : reader.memoryCategories())
                     categoryLabels[c.id] = QString::fromStdString(c.label);

@@ -11,8 +11,9 @@ namespace tilescope::gui {
 class ReportSession;
 
 /// The not-always-live variables live at one program step, largest first, with the step itself
-/// (kind, phase, cycle estimate, bytes). showStep() queries on a worker thread; a newer request
-/// supersedes an older one still running, so clicking along the chart never shows a stale step.
+/// (kind, phase, cycle estimate, bytes, the vertices of its compute set). showStep() queries on a
+/// worker thread; a newer request supersedes an older one still running, so clicking along the
+/// chart never shows a stale step.
 class LiveVariablesModel : public RecordTableModel {
     Q_OBJECT
 public:
@@ -26,6 +27,8 @@ public:
         std::uint64_t notAlwaysLiveBytes = 0;
         std::uint64_t maxTileNotAlwaysLiveBytes = 0;
         std::uint64_t variableBytes = 0; // sum over the listed variables
+        std::uint64_t vertexCount = 0;   // vertices of the step's compute set (0: none)
+        QString vertexTypes;             // "Type x count, ..." largest first
     };
 
     explicit LiveVariablesModel(std::shared_ptr<ReportSession> session, QObject* parent = nullptr);

@@ -24,6 +24,64 @@ LivenessCanvas::LivenessCanvas(LivenessModel& model, QWidget* parent)
     });
     connect(&model_, &LivenessModel::windowChanged, this, qOverload<>(&QWidget::update));
     connect(&model_, &LivenessModel::failed, this, qOverload<>(&QWidget::update));
+    connect(&model_, &LivenessModel::groupsChanged, this, qOverload<>(&QWidget::update));
+}
+
+void LivenessCanvas::setCompareStep(std::optional<std::int64_t> step) {
+    compare_ = step;
+    update();
+}
+
+void LivenessCanvas::drawStepMarker(ImDrawList& list, const QRectF& plot, std::int64_t step,
+                                    const QColor& c) {
+    const float x0 = float(xToPixel(double(step)));
+    const float x1 = std::max(x0 + 2, float(xToPixel(double(step + 1))));
+    list.AddRectFilled(ImVec2(x0, float(plot.top())), ImVec2(x1, float(plot.bottom())),
+                       colour(c, 0.8));
+}
+
+void LivenessCanvas::drawGroups(ImDrawList& list, const QRectF& plot) {
+    const LivenessGroupSeries& series = *model_.groupSeries();
+    const auto& cols = *groupColumns_;
+    const float bottom = float(plot.bottom());
+    if (series.groups() == 1) {
+        // One group (the selected tiles): the same stacked chart as for all tiles.
+        const double always = series.alwaysLive(0);
+        const float yAlways = float(yToPixel(always));
+        list.AddRectFilled(ImVec2(float(xToPixel(0)), yAlways),
+                           ImVec2(float(xToPixel(double(series.stepCount()))), bottom),
+                           colour(seriesColour(-10)));
+        for (const auto& c : cols) {
+            const float x0 = float(xToPixel(double(c.firstStep)));
+            const float x1 = std::max(float(xToPixel(double(c.lastStep + 1))), x0 + 1);
+            const float yMin = float(yToPixel(always + c.minNotAlwaysLive[0]));
+            const float yMax = float(yToPixel(always + c.maxNotAlwaysLive[0]));
+            list.AddRectFilled(ImVec2(x0, yMin), ImVec2(x1, yAlways), colour(seriesColour(-11)));
+            if (yMax < yMin)
+                list.AddRectFilled(ImVec2(x0, yMax), ImVec2(x1, yMin),
+                                   colour(seriesColour(-11), 0.45));
+        }
+        return;
+    }
+    // Several groups (IPUs): one line each of always-live plus the column's highest
+    // not-always-live, and a faint line at each group's always-live level.
+    std::vector<ImVec2> points;
+    points.reserve(cols.size() * 2);
+    for (int g = 0; g < series.groups(); ++g) {
+        const QColor c = seriesColour(1 + g);
+        const double always = series.alwaysLive(g);
+        const float yAlways = float(yToPixel(always));
+        list.AddLine(ImVec2(float(plot.left()), yAlways), ImVec2(float(plot.right()), yAlways),
+                     colour(c, 0.35));
+        points.clear();
+        for (const auto& col : cols) {
+            const float y = float(yToPixel(always + col.maxNotAlwaysLive[std::size_t(g)]));
+            points.emplace_back(float(xToPixel(double(col.firstStep))), y);
+            points.emplace_back(float(xToPixel(double(col.lastStep + 1))), y);
+        }
+        if (points.size() >= 2)
+            list.AddPolyline(points.data(), int(points.size()), colour(c), ImDrawFlags_None, 1.5f);
+    }
 }
 
 void LivenessCanvas::setSelectedStep(std::optional<std::int64_t> step) {
@@ -40,10 +98,16 @@ QString LivenessCanvas::message() const {
         return tr("This report has no program steps.");
     if (!model_.hasWindow())
         return tr("Loading steps…");
+    if (model_.grouping() != LivenessModel::AllTiles && !model_.groupSeries())
+        return model_.grouping() == LivenessModel::PerIpu
+                   ? tr("Summing the variables' live ranges per IPU…")
+                   : tr("Select tiles in the Memory view to chart them here.");
     return {};
 }
 
 double LivenessCanvas::yAxisMaximum() const {
+    if (model_.grouping() != LivenessModel::AllTiles && model_.groupSeries())
+        return model_.groupSeries()->peakTotal() * 1.08 + 1;
     return (model_.alwaysLiveBytes() + model_.peakNotAlwaysLiveBytes()) * 1.08 + 1;
 }
 
@@ -52,8 +116,12 @@ QString LivenessCanvas::formatY(double value) const {
 }
 
 void LivenessCanvas::prepareFrame(const QRectF& plot) {
-    model_.requestWindow(std::int64_t(std::floor(viewport().begin())),
-                         std::int64_t(std::ceil(viewport().end())), std::max(1, int(plot.width())));
+    const auto first = std::int64_t(std::floor(viewport().begin()));
+    const auto end = std::int64_t(std::ceil(viewport().end()));
+    model_.requestWindow(first, end, std::max(1, int(plot.width())));
+    groupColumns_ = model_.grouping() != LivenessModel::AllTiles && model_.groupSeries()
+                        ? &model_.groupWindow(first, end, std::max(1, int(plot.width())))
+                        : nullptr;
 }
 
 int LivenessCanvas::pointAt(double step) const {
@@ -68,6 +136,38 @@ int LivenessCanvas::pointAt(double step) const {
 
 void LivenessCanvas::drawChart(ImDrawList& list, const QRectF& plot) {
     const QPalette& pal = palette();
+    if (groupColumns_) {
+        drawGroups(list, plot);
+        if (selected_)
+            drawStepMarker(list, plot, *selected_, pal.color(QPalette::Highlight));
+        if (compare_)
+            drawStepMarker(list, plot, *compare_, QColor(0xe1, 0x57, 0x59));
+        if (hasHover() && plot.contains(hoverPosition()) && !groupColumns_->empty()) {
+            const double step =
+                viewport().toDomain(hoverPosition().x() - plot.left(), plot.width());
+            const auto& cols = *groupColumns_;
+            auto it = std::upper_bound(cols.begin(), cols.end(), step, [](double s, const auto& c) {
+                return s < double(c.firstStep);
+            });
+            if (it != cols.begin()) {
+                --it;
+                const LivenessGroupSeries& series = *model_.groupSeries();
+                ImGui::BeginTooltip();
+                text(it->firstStep == it->lastStep
+                         ? tr("Step %1").arg(formatCount(it->firstStep))
+                         : tr("Steps %1–%2")
+                               .arg(formatCount(it->firstStep), formatCount(it->lastStep)));
+                for (int g = 0; g < series.groups(); ++g)
+                    text(tr("%1: always-live %2, not-always-live %3 (peak total %4)")
+                             .arg(series.name(g), formatBytes(series.alwaysLive(g)),
+                                  formatBytes(it->maxNotAlwaysLive[std::size_t(g)]),
+                                  formatBytes(series.alwaysLive(g) +
+                                              it->maxNotAlwaysLive[std::size_t(g)])));
+                ImGui::EndTooltip();
+            }
+        }
+        return;
+    }
     const double alwaysLive = model_.alwaysLiveBytes();
     const ImU32 alwaysColour = colour(seriesColour(-10));
     const ImU32 nalColour = colour(seriesColour(-11));
@@ -91,12 +191,10 @@ void LivenessCanvas::drawChart(ImDrawList& list, const QRectF& plot) {
         if (yMax < yMin)
             list.AddRectFilled(ImVec2(x0, yMax), ImVec2(x1, yMin), nalRangeColour);
     }
-    if (selected_) {
-        const float x0 = float(xToPixel(double(*selected_)));
-        const float x1 = std::max(x0 + 2, float(xToPixel(double(*selected_ + 1))));
-        list.AddRectFilled(ImVec2(x0, float(plot.top())), ImVec2(x1, bottom),
-                           colour(pal.color(QPalette::Highlight), 0.8));
-    }
+    if (selected_)
+        drawStepMarker(list, plot, *selected_, pal.color(QPalette::Highlight));
+    if (compare_)
+        drawStepMarker(list, plot, *compare_, QColor(0xe1, 0x57, 0x59));
     if (hasHover() && plot.contains(hoverPosition())) {
         const double step = viewport().toDomain(hoverPosition().x() - plot.left(), plot.width());
         const int p = pointAt(step);
@@ -113,6 +211,25 @@ void LivenessCanvas::drawChart(ImDrawList& list, const QRectF& plot) {
 }
 
 void LivenessCanvas::drawOverlay(ImDrawList& list, const QRectF& plot) {
+    if (groupColumns_ && model_.groupSeries()->groups() > 1) {
+        const LivenessGroupSeries& series = *model_.groupSeries();
+        const float line = ImGui::GetTextLineHeightWithSpacing();
+        float widest = 0;
+        for (int g = 0; g < series.groups(); ++g)
+            widest = std::max(widest, ImGui::CalcTextSize(series.name(g).toUtf8().constData()).x);
+        const float x = float(plot.right()) - widest - 26, y0 = float(plot.top()) + 6;
+        list.AddRectFilled(ImVec2(x - 6, y0 - 4),
+                           ImVec2(float(plot.right()) - 4, y0 + line * float(series.groups()) + 2),
+                           colour(palette().color(QPalette::Base), 0.85), 3.0f);
+        for (int g = 0; g < series.groups(); ++g) {
+            const float y = y0 + float(g) * line;
+            list.AddRectFilled(ImVec2(x, y + 2), ImVec2(x + 10, y + 12),
+                               colour(seriesColour(1 + g)));
+            list.AddText(ImVec2(x + 16, y), colour(palette().color(QPalette::Text)),
+                         series.name(g).toUtf8().constData());
+        }
+        return;
+    }
     const QStringList names = {tr("Not-always-live (range within column)"), tr("Not-always-live"),
                                tr("Always-live")};
     const ImU32 colours[] = {colour(seriesColour(-11), 0.45), colour(seriesColour(-11)),
@@ -153,11 +270,16 @@ void LivenessCanvas::drawTooltip(int point) {
 }
 
 void LivenessCanvas::clickedAt(double x, Qt::KeyboardModifiers modifiers) {
-    Q_UNUSED(modifiers);
     if (model_.stepCount() <= 0)
         return;
     const auto step =
         std::clamp<std::int64_t>(std::int64_t(std::floor(x)), 0, model_.stepCount() - 1);
+    if (modifiers & Qt::ShiftModifier) {
+        compare_ = step;
+        update();
+        emit compareStepClicked(step);
+        return;
+    }
     selected_ = step;
     update();
     emit stepClicked(step);

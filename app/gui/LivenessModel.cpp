@@ -3,6 +3,7 @@
 #include "Background.hpp"
 #include "ReportSession.hpp"
 
+#include <QObject>
 #include <algorithm>
 
 namespace tilescope::gui {
@@ -129,6 +130,71 @@ LivenessModel::Window LivenessModel::fetchWindow(const ReportSession& session,
         if (p.lastStep >= p.firstStep)
             w.points.push_back(p);
     return w;
+}
+
+LivenessGroupSeries LivenessModel::fetchGroups(const ReportSession& session, Grouping grouping,
+                                               const TileSelection& selection) {
+    const report::TargetInfo& target = session.target();
+    std::vector<int> groupOfTile(target.numTiles(), -1);
+    std::vector<QString> names;
+    if (grouping == PerIpu) {
+        for (std::uint32_t t = 0; t < target.numTiles(); ++t)
+            groupOfTile[t] = int(t / std::max<std::uint32_t>(1, target.tilesPerIpu));
+        for (std::uint32_t i = 0; i < target.numIpus; ++i)
+            names.push_back(QObject::tr("IPU %1").arg(i));
+    } else if (grouping == SelectedTiles) {
+        for (const auto& r : selection.ranges())
+            for (std::uint32_t t = r.first; t <= r.last && t < target.numTiles(); ++t)
+                groupOfTile[t] = 0;
+        names.push_back(QObject::tr("Tiles %1").arg(selection.toString()));
+    }
+    return session.read([&](const report::ProfileReader& reader) {
+        return LivenessGroupSeries::build(reader, groupOfTile, names);
+    });
+}
+
+void LivenessModel::setGrouping(Grouping grouping, const TileSelection& selection) {
+    grouping_ = grouping;
+    groupSelection_ = grouping == SelectedTiles ? selection : TileSelection();
+    groups_.reset();
+    groupColumns_.clear();
+    groupWidth_ = -1;
+    const std::uint64_t generation = ++groupGeneration_;
+    emit groupsChanged();
+    if (grouping == AllTiles || (grouping == SelectedTiles && selection.empty()))
+        return;
+    auto session = session_;
+    runInBackground<std::shared_ptr<const LivenessGroupSeries>>(
+        this,
+        [session, grouping, selection] {
+            return std::make_shared<const LivenessGroupSeries>(
+                fetchGroups(*session, grouping, selection));
+        },
+        [this, generation](std::shared_ptr<const LivenessGroupSeries> series) {
+            if (generation != groupGeneration_)
+                return;
+            groups_ = std::move(series);
+            emit groupsChanged();
+        },
+        [this](const QString& message) {
+            error_ = message;
+            emit failed(message);
+        });
+}
+
+const std::vector<LivenessGroupSeries::Column>&
+LivenessModel::groupWindow(std::int64_t firstStep, std::int64_t endStep, int widthPx) {
+    if (!groups_) {
+        groupColumns_.clear();
+        return groupColumns_;
+    }
+    if (firstStep != groupFirst_ || endStep != groupEnd_ || widthPx != groupWidth_) {
+        groupColumns_ = groups_->window(firstStep, endStep, widthPx);
+        groupFirst_ = firstStep;
+        groupEnd_ = endStep;
+        groupWidth_ = widthPx;
+    }
+    return groupColumns_;
 }
 
 void LivenessModel::requestWindow(std::int64_t firstStep, std::int64_t endStep, int widthPx) {

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "LivenessGroupSeries.hpp"
+#include "TileSelection.hpp"
+
 #include <QObject>
 #include <QString>
 #include <cstdint>
@@ -17,7 +20,9 @@ class ReportSession;
 /// from the steps themselves while there are at most four per pixel and from the liveness
 /// level-of-detail pyramid beyond (exact where a bucket fits in a pixel, the buckets' range where
 /// even the finest is wider), so any window costs a few thousand rows at most. Requests that
-/// arrive while one runs replace each other: only the latest is fetched next.
+/// arrive while one runs replace each other: only the latest is fetched next. A grouping other
+/// than AllTiles builds a LivenessGroupSeries (per IPU, or the selected tiles) on a worker; its
+/// windows come from that series' own pyramid, in memory.
 class LivenessModel : public QObject {
     Q_OBJECT
 public:
@@ -36,7 +41,23 @@ public:
         std::vector<Point> points;
     };
 
+    enum Grouping { AllTiles, PerIpu, SelectedTiles };
+
     explicit LivenessModel(std::shared_ptr<ReportSession> session, QObject* parent = nullptr);
+
+    /// Shows memory per IPU or for `selection` (SelectedTiles); AllTiles drops the groups.
+    void setGrouping(Grouping grouping, const TileSelection& selection = {});
+    Grouping grouping() const { return grouping_; }
+    /// The tiles of the SelectedTiles grouping.
+    const TileSelection& groupSelection() const { return groupSelection_; }
+    /// The series of the current grouping once built (null for AllTiles or while building).
+    const LivenessGroupSeries* groupSeries() const { return groups_.get(); }
+    /// Columns of the group series over a step window (cached for repeated frames).
+    const std::vector<LivenessGroupSeries::Column>& groupWindow(std::int64_t firstStep,
+                                                                std::int64_t endStep, int widthPx);
+    /// Blocking build of a grouping's series, for workers and tests.
+    static LivenessGroupSeries fetchGroups(const ReportSession& session, Grouping grouping,
+                                           const TileSelection& selection);
 
     /// Reads the step count and the peak of the whole program (for a stable y axis).
     void load();
@@ -56,6 +77,7 @@ public:
 signals:
     void loadedChanged();
     void windowChanged();
+    void groupsChanged();
     void failed(const QString& message);
 
 private:
@@ -71,6 +93,13 @@ private:
     bool fetching_ = false;
     std::optional<Window> pending_;   // the latest request not yet started (points empty)
     std::optional<Window> requested_; // the latest request, started or not
+    Grouping grouping_ = AllTiles;
+    TileSelection groupSelection_;
+    std::shared_ptr<const LivenessGroupSeries> groups_;
+    std::uint64_t groupGeneration_ = 0;
+    std::vector<LivenessGroupSeries::Column> groupColumns_;
+    std::int64_t groupFirst_ = -1, groupEnd_ = -1;
+    int groupWidth_ = -1;
 };
 
 } // namespace tilescope::gui

@@ -3,15 +3,19 @@
 #include "Format.hpp"
 #include "LiveVariablesModel.hpp"
 #include "LivenessCanvas.hpp"
+#include "LivenessCompareModel.hpp"
 #include "LivenessModel.hpp"
 #include "ReportSession.hpp"
 #include "TableExport.hpp"
 
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -22,10 +26,15 @@ LivenessView::LivenessView(std::shared_ptr<ReportSession> session, QWidget* pare
     model_ = new LivenessModel(sharedSession(), this);
     variables_ = new LiveVariablesModel(sharedSession(), this);
     canvas_ = new LivenessCanvas(*model_);
+    compare_ = new LivenessCompareModel(sharedSession(), this);
+    grouping_ = new QComboBox;
+    grouping_->addItems({tr("All tiles"), tr("Per IPU"), tr("Selected tiles")});
+    grouping_->setToolTip(tr("Chart memory of all tiles, of each IPU, or of the tiles selected "
+                             "in the Memory view"));
 
     auto* hint = new QLabel(tr("Memory of all tiles over program steps. Wheel or W/S to zoom, "
                                "drag or A/D to pan, Home to reset; click a step to list its "
-                               "live variables."));
+                               "live variables, shift-click a second step to compare them."));
     hint->setWordWrap(true);
     stepLabel_ = new QLabel(tr("No step selected."));
     stepLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -50,19 +59,46 @@ LivenessView::LivenessView(std::shared_ptr<ReportSession> session, QWidget* pare
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     addTableActions(table_);
 
-    auto* lower = new QWidget;
-    auto* lowerLayout = new QVBoxLayout(lower);
+    auto* live = new QWidget;
+    auto* lowerLayout = new QVBoxLayout(live);
     lowerLayout->setContentsMargins(0, 0, 0, 0);
     lowerLayout->addWidget(stepLabel_);
     lowerLayout->addWidget(filter_);
     lowerLayout->addWidget(table_);
+    compareLabel_ = new QLabel(tr("Click a step, then shift-click another to compare them."));
+    compareLabel_->setWordWrap(true);
+    compareLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* compareProxy = new QSortFilterProxyModel(this);
+    compareProxy->setSourceModel(compare_);
+    compareProxy->setSortRole(Qt::UserRole);
+    auto* compareTable = new QTableView;
+    compareTable->setModel(compareProxy);
+    compareTable->setSortingEnabled(true);
+    compareTable->sortByColumn(-1, Qt::AscendingOrder);
+    compareTable->verticalHeader()->hide();
+    compareTable->horizontalHeader()->setStretchLastSection(true);
+    compareTable->setAlternatingRowColors(true);
+    compareTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    addTableActions(compareTable);
+    auto* comparePage = new QWidget;
+    auto* compareLayout = new QVBoxLayout(comparePage);
+    compareLayout->setContentsMargins(0, 0, 0, 0);
+    compareLayout->addWidget(compareLabel_);
+    compareLayout->addWidget(compareTable);
+    auto* lower = new QTabWidget;
+    lower->addTab(live, tr("Live at step"));
+    lower->addTab(comparePage, tr("Compare two steps"));
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(canvas_);
     splitter->addWidget(lower);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(hint);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Memory of:")));
+    top->addWidget(grouping_);
+    top->addWidget(hint, 1);
+    layout->addLayout(top);
     layout->addWidget(splitter, 1);
 
     connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
@@ -70,6 +106,15 @@ LivenessView::LivenessView(std::shared_ptr<ReportSession> session, QWidget* pare
         proxy_->setFilterFixedString(text);
     });
     connect(canvas_, &LivenessCanvas::stepClicked, this, &LivenessView::selectStep);
+    connect(canvas_, &LivenessCanvas::compareStepClicked, this, [this, lower](std::int64_t step) {
+        compareWith(step);
+        lower->setCurrentIndex(1);
+    });
+    connect(compare_, &LivenessCompareModel::compared, this, &LivenessView::showComparison);
+    connect(compare_, &LivenessCompareModel::failed, this, [this](const QString& message) {
+        compareLabel_->setText(tr("Cannot compare the steps: %1").arg(message));
+    });
+    connect(grouping_, &QComboBox::currentIndexChanged, this, &LivenessView::applyGrouping);
     connect(canvas_, &ChartCanvas::windowChanged, this, [this](double begin, double end) {
         this->session().state().stepWindow = std::make_pair(begin, end);
     });
@@ -103,6 +148,10 @@ void LivenessView::selectStep(std::int64_t step) {
 
 void LivenessView::showEvent(QShowEvent* event) {
     ReportView::showEvent(event);
+    // The Memory view may have changed the selection while this view was hidden.
+    if (model_->grouping() == LivenessModel::SelectedTiles &&
+        model_->groupSelection() != session().state().selectedTiles)
+        applyGrouping(LivenessModel::SelectedTiles);
     const std::optional<std::int64_t> wanted = session().state().selectedStep;
     if (!model_->isLoaded() || !wanted || variables_->step() == wanted ||
         *wanted >= model_->stepCount())
@@ -113,17 +162,49 @@ void LivenessView::showEvent(QShowEvent* event) {
         canvas_->showWindow(double(*wanted) - v.span() / 2, double(*wanted) + v.span() / 2);
 }
 
+void LivenessView::applyGrouping(int index) {
+    model_->setGrouping(LivenessModel::Grouping(index), session().state().selectedTiles);
+}
+
+void LivenessView::compareWith(std::int64_t step) {
+    const std::int64_t from = session().state().selectedStep.value_or(0);
+    canvas_->setCompareStep(step);
+    compareLabel_->setText(
+        tr("Comparing step %1 with step %2: loading…").arg(formatCount(from), formatCount(step)));
+    compare_->compare(from, step);
+}
+
+void LivenessView::showComparison() {
+    const LivenessComparison& c = compare_->comparison();
+    const std::int64_t delta = c.byteDelta();
+    compareLabel_->setText(
+        tr("<b>Step %1 → step %2</b>: not-always-live %3 → %4 (%5%6) · %7 variables became live "
+           "(%8) · %9 stopped being live (%10)")
+            .arg(formatCount(c.fromStep), formatCount(c.toStep), formatBytes(double(c.fromBytes)),
+                 formatBytes(double(c.toBytes)),
+                 delta >= 0 ? QStringLiteral("+") : QStringLiteral("−"),
+                 formatBytes(double(std::llabs(delta))),
+                 formatCount(std::int64_t(c.becameLive.size())),
+                 formatBytes(double(c.becameLiveBytes)),
+                 formatCount(std::int64_t(c.stoppedLive.size())),
+                 formatBytes(double(c.stoppedLiveBytes))));
+}
+
 void LivenessView::showStepInfo() {
     const auto& i = variables_->stepInfo();
     const double clock = session().target().clockHz;
     stepLabel_->setText(
         tr("<b>Step %1</b>: %2 (%3) in <i>%4</i> · estimated %5 · not-always-live %6 "
-           "(fullest tile %7) · %8 live variables, %9")
+           "(fullest tile %7) · %8 live variables, %9 · %10")
             .arg(formatCount(i.id), i.kind.toHtmlEscaped(), i.phase.toHtmlEscaped(),
                  i.program.toHtmlEscaped(), formatCycles(i.estimatedCycles, clock),
                  formatBytes(double(i.notAlwaysLiveBytes)),
                  formatBytes(double(i.maxTileNotAlwaysLiveBytes)),
-                 formatCount(variables_->rowCount()), formatBytes(double(i.variableBytes))));
+                 formatCount(variables_->rowCount()), formatBytes(double(i.variableBytes)),
+                 i.vertexCount ? tr("%1 vertices: %2")
+                                     .arg(formatCount(std::int64_t(i.vertexCount)),
+                                          i.vertexTypes.toHtmlEscaped())
+                               : tr("no vertices")));
     if (model_->hasWindow())
         markReady();
 }

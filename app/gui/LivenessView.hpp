@@ -2,6 +2,7 @@
 
 #include "ReportView.hpp"
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
@@ -10,12 +11,15 @@ class QTableView;
 namespace tilescope::gui {
 
 class LiveVariablesModel;
+class LivenessCompareModel;
 class LivenessCanvas;
 class LivenessModel;
 
 /// The Liveness view: the LivenessCanvas over program steps and, below it, the step picked on
 /// the chart (kind, program, cycles, bytes) with a filterable, sortable table of the
-/// not-always-live variables live at that step.
+/// not-always-live variables live at that step; a grouping selector (all tiles, per IPU, the
+/// tiles selected in the Memory view); shift-click picks a second step and a Compare tab lists
+/// the variables that became live or stopped being live between the two, with the byte change.
 class LivenessView : public ReportView {
     Q_OBJECT
 public:
@@ -24,6 +28,9 @@ public:
     LivenessModel& model() const { return *model_; }
     LiveVariablesModel& variables() const { return *variables_; }
     LivenessCanvas& canvas() const { return *canvas_; }
+    LivenessCompareModel& comparison() const { return *compare_; }
+    /// Compares the selected step with `step`, as a shift-click on the chart would.
+    void compareWith(std::int64_t step);
     /// Selects a step as a click on the chart would.
     void selectStep(std::int64_t step);
 
@@ -33,6 +40,8 @@ protected:
 
 private:
     void showStepInfo();
+    void showComparison();
+    void applyGrouping(int index);
 
     LivenessModel* model_;
     LiveVariablesModel* variables_;
@@ -41,6 +50,9 @@ private:
     QLineEdit* filter_;
     QSortFilterProxyModel* proxy_;
     QTableView* table_;
+    LivenessCompareModel* compare_;
+    QComboBox* grouping_;
+    QLabel* compareLabel_;
 };
 
 } // namespace tilescope::gui

@@ -1,9 +1,14 @@
 #include "MainWindow.hpp"
 
+#include "CompareDialog.hpp"
+#include "CompareWindow.hpp"
+#include "ReadFailureBar.hpp"
+#include "RemoteOpenDialog.hpp"
 #include "ReportLoader.hpp"
 #include "ReportPane.hpp"
 #include "ReportSession.hpp"
 #include "ReportView.hpp"
+#include "tilescope/report/RemoteStorage.hpp"
 
 #include <QApplication>
 #include <QDragEnterEvent>
@@ -27,13 +32,32 @@ namespace {
 constexpr int kMaxRecent = 10;
 const char* const kRecentKey = "recentFiles";
 const char* const kGeometryKey = "windowGeometry";
+
+bool isRemote(const QString& location) {
+    return tilescope::report::SshUrl::matches(location.toStdString());
+}
+
+// How a report is named in the title and the recent files: local paths made absolute, URLs
+// as they are (without a password that may have been typed into one).
+QString displayLocation(const QString& location) {
+    return isRemote(location) ? RemoteOpenDialog::withoutPassword(location)
+                              : QFileInfo(location).absoluteFilePath();
+}
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new ReportLoader(this)) {
     setWindowTitle(QStringLiteral("TileScope"));
     setAcceptDrops(true);
     pages_ = new QStackedWidget;
-    setCentralWidget(pages_);
+    failureBar_ = new ReadFailureBar;
+    connect(failureBar_, &ReadFailureBar::reloadRequested, this, &MainWindow::reload);
+    auto* central = new QWidget;
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(failureBar_);
+    centralLayout->addWidget(pages_, 1);
+    setCentralWidget(central);
     buildWelcome();
     buildMenus();
 
@@ -93,6 +117,16 @@ void MainWindow::buildMenus() {
         if (!dir.isEmpty())
             openReport(dir);
     });
+    file->addAction(tr("Open Re&mote…"), this, &MainWindow::showOpenRemoteDialog);
+    file->addAction(tr("Com&pare Two Reports…"), this, [this] {
+        CompareDialog dialog(this);
+        if (dialog.exec() != QDialog::Accepted)
+            return;
+        auto* window = new CompareWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->show();
+        window->openComparison(dialog.source(), dialog.target());
+    });
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     reloadAction_ = file->addAction(tr("&Reload"), this, &MainWindow::reload);
     reloadAction_->setShortcut(QKeySequence::Refresh);
@@ -149,6 +183,14 @@ void MainWindow::openReport(const QString& fileOrFolder) {
     loader_->start(fileOrFolder);
 }
 
+RemoteOpenDialog* MainWindow::showOpenRemoteDialog() {
+    auto* dialog = new RemoteOpenDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { openReport(dialog->url()); });
+    dialog->open();
+    return dialog;
+}
+
 void MainWindow::reload() {
     if (!openPath_.isEmpty())
         openReport(openPath_);
@@ -161,6 +203,7 @@ void MainWindow::closeReport() {
         pane_->deleteLater();
         pane_ = nullptr;
     }
+    failureBar_->hide();
     openPath_.clear();
     pages_->setCurrentWidget(welcome_);
     setWindowTitle(QStringLiteral("TileScope"));
@@ -178,19 +221,22 @@ void MainWindow::onLoaded(std::shared_ptr<ReportSession> session) {
         pane_->deleteLater();
     }
     pane_ = new ReportPane(session);
+    failureBar_->hide();
     connect(pane_, &ReportPane::viewFailed, this, [this](const QString& message) {
         statusBar()->showMessage(message);
-        if (interactive_)
-            QMessageBox::warning(this, tr("Cannot read the report"), message);
+        failureBar_->showFailure(message);
     });
     pages_->addWidget(pane_);
     pages_->setCurrentWidget(pane_);
     pane_->showView(view);
     openPath_ = QString::fromStdString(session->path());
-    setWindowTitle(tr("%1 — TileScope").arg(QFileInfo(openPath_).absoluteFilePath()));
-    if (interactive_)
-        addRecent(QFileInfo(openPath_).absoluteFilePath());
-    statusBar()->showMessage(tr("Opened %1").arg(openPath_), 4000);
+    setWindowTitle(tr("%1 — TileScope").arg(displayLocation(openPath_)));
+    if (interactive_) {
+        addRecent(displayLocation(openPath_));
+        if (isRemote(openPath_))
+            RemoteOpenDialog::rememberReport(openPath_);
+    }
+    statusBar()->showMessage(tr("Opened %1").arg(displayLocation(openPath_)), 4000);
     updateActions();
     emit reportOpened();
 }

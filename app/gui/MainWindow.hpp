@@ -13,15 +13,19 @@ class QStackedWidget;
 
 namespace tilescope::gui {
 
+class ReadFailureBar;
+class RemoteOpenDialog;
 class ReportLoader;
 class ReportPane;
 class ReportSession;
 
-/// The application window: File menu (Open, Open Recent, Reload, Close, New Window, Quit),
+/// The application window: File menu (Open, Open Remote, Compare Two Reports (a CompareWindow),
+/// Open Recent, Reload, Close, New Window, Quit),
 /// a welcome page listing recent reports, and the ReportPane of the open report. Opening runs in
 /// a ReportLoader with a progress bar and a Cancel button in the status bar; failures show one
 /// dialog with the reader's message (only the `openFailed` signal when not interactive, as in
-/// screenshot mode). Reports can also be dropped onto the window.
+/// screenshot mode). Reports can also be dropped onto the window. `FILE` may be an ssh:// URL.
+/// A view that fails to read (a dropped connection) shows a ReadFailureBar with Reload.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -29,6 +33,10 @@ public:
     ~MainWindow() override;
 
     void openReport(const QString& fileOrFolder);
+    /// File > Open Remote: shows the dialog (window-modal, not blocking) and opens the report it
+    /// is accepted with. The dialog deletes itself when closed.
+    RemoteOpenDialog* showOpenRemoteDialog();
+    ReadFailureBar* readFailureBar() const { return failureBar_; }
     void reload();
     void closeReport();
     /// Off in screenshot mode and tests: errors are only signalled (no dialogs) and opened
@@ -63,6 +71,7 @@ private:
 
     ReportLoader* loader_;
     QStackedWidget* pages_;
+    ReadFailureBar* failureBar_;
     QWidget* welcome_ = nullptr;
     QListWidget* recentList_ = nullptr;
     ReportPane* pane_ = nullptr;

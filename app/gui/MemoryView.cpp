@@ -2,10 +2,15 @@
 
 #include "Format.hpp"
 #include "ReportSession.hpp"
+#include "ReportTableModel.hpp"
+#include "SortableTable.hpp"
+#include "TableControls.hpp"
 #include "TableExport.hpp"
 #include "TileDetailsModel.hpp"
+#include "TileMapWidget.hpp"
 #include "TileMemoryCanvas.hpp"
 #include "TileMemoryModel.hpp"
+#include "TileVerticesModel.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -15,11 +20,34 @@
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QToolTip>
 #include <QVBoxLayout>
 
 namespace tilescope::gui {
+namespace {
+
+enum Tab { DetailsTab, VerticesTab, ExchangesTab, VariablesTab, TileMapTab };
+
+/// The body of a table tab: a filter box and a sortable table over `model`.
+QWidget* tablePage(RecordTableModel& model, QObject* owner, const QString& filter) {
+    QTableView* table = newSortableTable(model, owner);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->setTextElideMode(Qt::ElideMiddle);
+    table->setWordWrap(false);
+    QObject::connect(&model, &QAbstractItemModel::modelReset, table,
+                     [table] { table->resizeColumnsToContents(); });
+    auto* page = new QWidget;
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(newTableFilter(table, filter));
+    layout->addWidget(table);
+    return page;
+}
+
+} // namespace
 
 MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
     : ReportView(std::move(session), parent) {
@@ -83,9 +111,36 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
     detailsLayout->addWidget(selectionLabel_);
     detailsLayout->addWidget(detailsTable_);
 
+    vertices_ = new TileVerticesModel(sharedSession(), this);
+    exchanges_ = newExchangeStepsModel(sharedSession(), kTableRows, this);
+    variables_ = newVariablesModel(sharedSession(), kTableRows, this);
+    verticesLabel_ = new QLabel;
+    auto* exchangesLabel = new QLabel(tr("Loading…"));
+    auto* variablesLabel = new QLabel(tr("Loading…"));
+    tileMap_ = new TileMapWidget(*model_);
+    tileMap_->setSelection(state.selectedTiles);
+    tabs_ = new QTabWidget;
+    tabs_->addTab(detailsPane, tr("Details"));
+    // A table tab holds its status line at once; the filter and table are built the first time
+    // the tab is shown (see loadTab).
+    auto lazyTab = [this](const QString& title, QLabel* label, RecordTableModel* model,
+                          const QString& filter) {
+        auto* holder = new QWidget;
+        auto* layout = new QVBoxLayout(holder);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->addWidget(label);
+        pendingPages_[tabs_->addTab(holder, title)] = [this, model, filter] {
+            return tablePage(*model, this, filter);
+        };
+    };
+    lazyTab(tr("Vertices"), verticesLabel_, vertices_, tr("Filter vertices"));
+    lazyTab(tr("Exchanges"), exchangesLabel, exchanges_, tr("Filter exchanges"));
+    lazyTab(tr("Variables"), variablesLabel, variables_, tr("Filter variables"));
+    tabs_->addTab(tileMap_, tr("Tile map"));
+
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(canvas_);
-    splitter->addWidget(detailsPane);
+    splitter->addWidget(tabs_);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
 
@@ -116,10 +171,40 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
         if (s.tileWindow)
             canvas_->showWindow(s.tileWindow->first, s.tileWindow->second);
         details_->setSelection(s.selectedTiles);
+        tileMap_->setSelection(s.selectedTiles);
         updateSelectionLabel();
+        loadTab(tabs_->currentIndex());
         markReady();
     });
     connect(model_, &TileMemoryModel::failed, this, &ReportView::failed);
+    connect(tabs_, &QTabWidget::currentChanged, this, &MemoryView::loadTab);
+    connect(tileMap_, &TileMapWidget::selectionChanged, this, &MemoryView::applySelection);
+    connect(vertices_, &TileVerticesModel::loaded, this, [this] {
+        const TileSelection& tiles = vertices_->selection();
+        verticesLabel_->setText(
+            tiles.empty()
+                ? tr("%1 vertex groups on all tiles").arg(formatCount(vertices_->rowCount()))
+                : tr("%1 vertex groups on %2 selected tile(s)")
+                      .arg(formatCount(vertices_->rowCount()))
+                      .arg(formatCount(std::int64_t(tiles.count()))));
+    });
+    auto tableStatus = [](QLabel* label, ReportTableModel* model, QString all, QString largest) {
+        connect(model, &ReportTableModel::loadedChanged, label, [label, model, all, largest] {
+            label->setText(
+                (model->limitReached() ? largest : all).arg(formatCount(model->rowCount())));
+        });
+        connect(model, &ReportTableModel::failed, label, [label](const QString& message) {
+            label->setText(tr("Cannot read the table: %1").arg(message));
+        });
+    };
+    tableStatus(exchangesLabel, exchanges_,
+                tr("All %1 steps that move data (bytes over all tiles)"),
+                tr("The %1 largest steps that move data (bytes over all tiles)"));
+    tableStatus(variablesLabel, variables_, tr("All %1 variables (bytes over all tiles)"),
+                tr("The %1 largest variables (bytes over all tiles)"));
+    connect(vertices_, &TileVerticesModel::failed, verticesLabel_, [this](const QString& m) {
+        verticesLabel_->setText(tr("Cannot read the vertices: %1").arg(m));
+    });
     details_->setSelection(state.selectedTiles);
     model_->load();
 }
@@ -130,8 +215,45 @@ void MemoryView::applySelection(const TileSelection& tiles) {
     session().state().selectedTiles = tiles;
     canvas_->setSelection(tiles);
     details_->setSelection(tiles);
+    tileMap_->setSelection(tiles);
     selectTiles_->setText(tiles.toString());
     updateSelectionLabel();
+    verticesStale_ = true;
+    loadTab(tabs_->currentIndex());
+}
+
+void MemoryView::loadTab(int index) {
+    if (auto page = pendingPages_.find(index); page != pendingPages_.end()) {
+        static_cast<QVBoxLayout*>(tabs_->widget(index)->layout())->addWidget(page->second(), 1);
+        pendingPages_.erase(page);
+    }
+    if (!model_->isLoaded())
+        return;
+    switch (index) {
+    case VerticesTab:
+        if (verticesStale_) {
+            verticesStale_ = false;
+            verticesLabel_->setText(tr("Loading…"));
+            vertices_->setSelection(session().state().selectedTiles);
+        }
+        break;
+    case ExchangesTab:
+        exchanges_->load();
+        break;
+    case VariablesTab:
+        variables_->load();
+        break;
+    default:
+        break;
+    }
+}
+
+void MemoryView::showEvent(QShowEvent* event) {
+    ReportView::showEvent(event);
+    // Another view (Operations) may have selected tiles while this one was hidden.
+    const TileSelection& wanted = session().state().selectedTiles;
+    if (model_->isLoaded() && !(wanted == details_->selection()))
+        applySelection(wanted);
 }
 
 void MemoryView::updateSelectionLabel() {

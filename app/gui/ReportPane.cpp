@@ -4,6 +4,7 @@
 #include "InsightsView.hpp"
 #include "LivenessView.hpp"
 #include "MemoryView.hpp"
+#include "OperationsView.hpp"
 #include "ProgramTreeView.hpp"
 #include "ReportSession.hpp"
 #include "SummaryView.hpp"
@@ -21,7 +22,8 @@ struct ViewEntry {
 };
 const ViewEntry kViews[] = {{"summary", "Summary"},       {"insights", "Insights"},
                             {"memory", "Memory"},         {"liveness", "Liveness"},
-                            {"programs", "Program Tree"}, {"execution", "Execution Trace"}};
+                            {"programs", "Program Tree"}, {"execution", "Execution Trace"},
+                            {"operations", "Operations"}};
 
 } // namespace
 
@@ -78,6 +80,8 @@ ReportView* ReportPane::createView(const QString& name) {
         return new ProgramTreeView(session_);
     if (name == QLatin1String("execution"))
         return new ExecutionView(session_);
+    if (name == QLatin1String("operations"))
+        return new OperationsView(session_);
     return nullptr;
 }
 

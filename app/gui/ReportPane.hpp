@@ -24,7 +24,7 @@ public:
     explicit ReportPane(std::shared_ptr<ReportSession> session, QWidget* parent = nullptr);
 
     /// Command-line names of the views, in rail order: summary, insights, memory, liveness,
-    /// programs, execution.
+    /// programs, execution, operations.
     static QStringList viewNames();
     /// Titles of the views for the rail and the View menu, in the same order.
     static QStringList viewTitles();

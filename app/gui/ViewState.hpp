@@ -29,6 +29,9 @@ struct ViewState {
 
     // Program tree.
     std::optional<std::int64_t> selectedProgram;
+
+    // Operations.
+    std::optional<std::int64_t> selectedOperation;
 };
 
 } // namespace tilescope::gui

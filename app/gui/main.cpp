@@ -1,14 +1,21 @@
 // tilescope: the desktop app. Without --screenshot it opens a window (and the report named on the
 // command line, if any); with --screenshot it renders one view of a report to a PNG and exits.
 
+#include "ComparePane.hpp"
+#include "CompareWindow.hpp"
 #include "DisplayCheck.hpp"
 #include "MainWindow.hpp"
+#include "QtSshInteraction.hpp"
 #include "ReportPane.hpp"
 #include "ScreenshotRunner.hpp"
+#include "SystemAnalyserView.hpp"
+#include "SystemAnalyserWindow.hpp"
+#include "tilescope/report/RemoteStorage.hpp"
 #include "tilescope/report/Version.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QSurfaceFormat>
 #include <cstdio>
@@ -24,9 +31,18 @@ constexpr int kExitUsage = 2;
 /// need no display.
 struct Options {
     QString file;
+    QStringList traces; // system analyser: host traces (*.pvti) on one time axis
+    // --compare: the source and target reports.
+    QStringList compared;
+
     QString view;
     QString screenshot;
     QSize size{1280, 800};
+
+    // ssh:// files: as tilescope-cli's options of the same names.
+    QString sshConfig;
+    QString knownHosts;
+    bool acceptNewHostKey = false;
 };
 
 int printError(const QString& message, int code) {
@@ -42,7 +58,9 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
     parser.addVersionOption();
     parser.addPositionalArgument(
         QStringLiteral("FILE"),
-        QStringLiteral("A profile report (profile.pop) or a report folder"));
+        QStringLiteral("A profile report (profile.pop), a report folder, or host traces "
+                       "(*.pvti) to open together; any of them may be on another machine as "
+                       "ssh://[user@]host[:port]/path"));
     const QCommandLineOption view(
         QStringLiteral("view"),
         QStringLiteral("View to show: %1").arg(ReportPane::viewNames().join(", ")),
@@ -53,7 +71,24 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
     const QCommandLineOption size(QStringLiteral("size"),
                                   QStringLiteral("Window size for --screenshot (default 1280x800)"),
                                   QStringLiteral("WxH"));
-    parser.addOptions({view, screenshot, size});
+    const QCommandLineOption sshConfig(
+        QStringLiteral("ssh-config"),
+        QStringLiteral("SSH configuration for ssh:// files (default: ~/.ssh/config)"),
+        QStringLiteral("FILE"));
+    const QCommandLineOption knownHosts(
+        QStringLiteral("known-hosts"),
+        QStringLiteral("known_hosts file for ssh:// files (default: ~/.ssh/known_hosts)"),
+        QStringLiteral("FILE"));
+    const QCommandLineOption acceptNewHostKey(
+        QStringLiteral("accept-new-host-key"),
+        QStringLiteral("Trust and record the key of a host not yet in known_hosts without asking "
+                       "(a changed key is always refused)"));
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QStringLiteral("Compare two reports: FILE is the source (baseline), a second FILE the "
+                       "target; views: %1")
+            .arg(ComparePane::viewNames().join(", ")));
+    parser.addOptions({view, screenshot, size, sshConfig, knownHosts, acceptNewHostKey, compare});
     *exitNow = false;
     if (!parser.parse(arguments)) {
         *error = parser.errorText();
@@ -65,16 +100,49 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
     }
     Options o;
     const QStringList positional = parser.positionalArguments();
-    if (positional.size() > 1) {
+    o.view = parser.value(view);
+    // Host traces (or the timeline and calltree views) go to the system analyser, which takes
+    // several files.
+    const bool system = SystemAnalyserView::viewNames().contains(o.view) ||
+                        (!positional.isEmpty() && positional.front().endsWith(".pvti"));
+    if (parser.isSet(compare)) {
+        if (positional.size() != 2) {
+            *error = QStringLiteral("--compare expects two reports, SOURCE and TARGET (got %1)")
+                         .arg(positional.size());
+            return std::nullopt;
+        }
+        if (!o.view.isEmpty() && !ComparePane::viewNames().contains(o.view)) {
+            *error = QStringLiteral("unknown compare view '%1' (available: %2)")
+                         .arg(o.view, ComparePane::viewNames().join(", "));
+            return std::nullopt;
+        }
+        o.compared = positional;
+        o.file = positional.front();
+    } else if (system) {
+        for (const QString& f : positional) {
+            if (!f.endsWith(".pvti")) {
+                *error = QStringLiteral("'%1' is not a host trace (*.pvti): the timeline and "
+                                        "call tree views open host traces only")
+                             .arg(f);
+                return std::nullopt;
+            }
+        }
+        o.traces = positional;
+        if (!positional.isEmpty())
+            o.file = positional.front();
+    } else if (positional.size() > 1) {
         *error = QStringLiteral("expected one FILE, got %1").arg(positional.size());
         return std::nullopt;
-    }
-    if (!positional.isEmpty())
+    } else if (!positional.isEmpty()) {
         o.file = positional.front();
-    o.view = parser.value(view);
-    if (!o.view.isEmpty() && !ReportPane::viewNames().contains(o.view)) {
-        *error = QStringLiteral("unknown view '%1' (available: %2)")
-                     .arg(o.view, ReportPane::viewNames().join(", "));
+    }
+    const QStringList views = ReportPane::viewNames() + SystemAnalyserView::viewNames();
+    if (!o.view.isEmpty() && !views.contains(o.view)) {
+        *error = QStringLiteral("unknown view '%1' (available: %2)").arg(o.view, views.join(", "));
+        return std::nullopt;
+    }
+    if (system && !o.view.isEmpty() && !SystemAnalyserView::viewNames().contains(o.view)) {
+        *error = QStringLiteral("view '%1' shows a profile report, not a host trace").arg(o.view);
         return std::nullopt;
     }
     o.screenshot = parser.value(screenshot);
@@ -88,12 +156,23 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         }
         o.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
     }
+    o.sshConfig = parser.value(sshConfig);
+    if (parser.isSet(sshConfig) && !QFileInfo(o.sshConfig).isFile()) {
+        *error = QStringLiteral("--ssh-config: '%1' is not a file").arg(o.sshConfig);
+        return std::nullopt;
+    }
+    o.knownHosts = parser.value(knownHosts);
+    if (parser.isSet(knownHosts) && o.knownHosts.isEmpty()) {
+        *error = QStringLiteral("--known-hosts needs a file name");
+        return std::nullopt;
+    }
+    o.acceptNewHostKey = parser.isSet(acceptNewHostKey);
     if (!o.screenshot.isEmpty() && o.file.isEmpty()) {
         *error = QStringLiteral("--screenshot needs a FILE to open");
         return std::nullopt;
     }
     if (!o.screenshot.isEmpty() && o.view.isEmpty())
-        o.view = QStringLiteral("summary");
+        o.view = system ? QStringLiteral("timeline") : QStringLiteral("summary");
     return o;
 }
 
@@ -131,6 +210,68 @@ int main(int argc, char** argv) {
         return 0;
     }
     QApplication app(argc, argv);
+
+    // ssh:// reports: questions (passphrases, passwords, unknown host keys) go to dialogs, except
+    // when rendering a screenshot, which must never wait for a person.
+    tilescope::report::SshOptions ssh;
+    ssh.configFile = options->sshConfig.toStdString();
+    ssh.knownHostsFile = options->knownHosts.toStdString();
+    ssh.acceptNewHostKey = options->acceptNewHostKey;
+    if (options->screenshot.isEmpty())
+        ssh.interaction = std::make_shared<QtSshInteraction>();
+    tilescope::report::setDefaultSshOptions(ssh);
+
+    if (!options->traces.isEmpty()) {
+        SystemAnalyserWindow window;
+        if (options->screenshot.isEmpty()) {
+            window.show();
+            if (!options->view.isEmpty())
+                QObject::connect(
+                    &window, &SystemAnalyserWindow::opened, &window,
+                    [&] { window.view()->showView(options->view); }, Qt::SingleShotConnection);
+            window.openTraces(options->traces);
+            return app.exec();
+        }
+        SystemScreenshotRunner runner(window, options->view, options->screenshot, options->size);
+        int exitCode = 0;
+        QObject::connect(&runner, &SystemScreenshotRunner::finished, &app,
+                         [&](int code, const QString& message) {
+                             exitCode = code;
+                             if (code != 0)
+                                 printError(message, code);
+                             app.exit(code);
+                         });
+        runner.start(options->traces);
+        app.exec();
+        return exitCode;
+    }
+
+    if (!options->compared.isEmpty()) {
+        CompareWindow window;
+        const QString& source = options->compared[0];
+        const QString& target = options->compared[1];
+        if (options->screenshot.isEmpty()) {
+            window.show();
+            if (!options->view.isEmpty())
+                QObject::connect(
+                    &window, &CompareWindow::comparisonOpened, &window,
+                    [&] { window.pane()->showView(options->view); }, Qt::SingleShotConnection);
+            window.openComparison(source, target);
+            return app.exec();
+        }
+        CompareScreenshotRunner runner(window, options->view, options->screenshot, options->size);
+        int exitCode = 0;
+        QObject::connect(&runner, &CompareScreenshotRunner::finished, &app,
+                         [&](int code, const QString& message) {
+                             exitCode = code;
+                             if (code != 0)
+                                 printError(message, code);
+                             app.exit(code);
+                         });
+        runner.start(source, target);
+        app.exec();
+        return exitCode;
+    }
 
     MainWindow window;
     if (!options->screenshot.isEmpty()) {

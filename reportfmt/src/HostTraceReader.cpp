@@ -304,6 +304,32 @@ std::vector<EventLodRow> HostTraceReader::eventLod(std::int64_t threadId, std::i
     return out;
 }
 
+std::vector<std::pair<std::int32_t, EventLodRow>>
+HostTraceReader::eventLodBuckets(std::int64_t threadId, const std::vector<std::int32_t>& depths,
+                                 std::int64_t level, std::int64_t fromBucket,
+                                 std::int64_t toBucket) const {
+    std::vector<std::pair<std::int32_t, EventLodRow>> out;
+    if (depths.empty() || level < 0 || level > kMaxLevel || toBucket < fromBucket)
+        return out;
+    // The depths travel as one JSON array parameter; IN lets SQLite seek the primary key
+    // (thread_id, depth, level, bucket) once per depth instead of scanning other levels.
+    std::string list = "[";
+    for (std::size_t i = 0; i < depths.size(); ++i)
+        list += (i ? "," : "") + std::to_string(depths[i]);
+    list += "]";
+    auto st = file_.database().prepare(
+        "SELECT depth, level, bucket, events, busy_ns, longest_ns, longest_name_id FROM event_lod "
+        "WHERE thread_id = ? AND depth IN (SELECT value FROM json_each(?)) AND level = ? "
+        "AND bucket BETWEEN ? AND ? ORDER BY depth, bucket");
+    st.bind(1, threadId).bind(2, std::string_view(list)).bind(3, level);
+    st.bind(4, fromBucket).bind(5, toBucket);
+    while (st.step())
+        out.emplace_back(
+            static_cast<std::int32_t>(st.int64(0)),
+            EventLodRow{st.int64(1), st.int64(2), u64(st, 3), u64(st, 4), u64(st, 5), st.int64(6)});
+    return out;
+}
+
 std::vector<std::int64_t> HostTraceReader::storedLevels(const char* table, const char* key) const {
     // The writer stores a level for every track or for none, so the levels of the first track
     // are the levels of all: a handful of primary-key seeks instead of a DISTINCT scan.

@@ -5,6 +5,7 @@
 #include "tilescope/report/TileSeries.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -117,8 +118,14 @@ ProfileCounts ProfileReader::counts() const {
     c.operations = scalar(db, "SELECT coalesce(max(id), 0) FROM operation");
     c.runs = scalar(db, "SELECT coalesce(max(id), 0) FROM run");
     c.runSteps = scalar(db, "SELECT coalesce(max(id), 0) FROM run_step");
-    // Compute sets are few (thousands at most), so summing their vertex counts is cheap.
-    c.vertices = scalar(db, "SELECT coalesce(sum(num_vertices), 0) FROM compute_set");
+    // The writer stores the total; summing every compute set is the fallback for files written
+    // before it did, and it reads the whole table (a remote open would fetch all of it).
+    const std::string stored = file_.metadataValue("total_vertices");
+    const auto [end, ec] =
+        std::from_chars(stored.data(), stored.data() + stored.size(), c.vertices);
+    if (stored.empty() || ec != std::errc() || end != stored.data() + stored.size() ||
+        c.vertices < 0)
+        c.vertices = scalar(db, "SELECT coalesce(sum(num_vertices), 0) FROM compute_set");
     return c;
 }
 

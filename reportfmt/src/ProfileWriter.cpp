@@ -51,6 +51,7 @@ struct ProfileWriter::Impl {
     bool haveTarget = false;
     std::unordered_map<std::string, std::int64_t> regionIds;
     std::vector<Phase> stepPhases;
+    std::int64_t totalVertices = 0; // stored at finishCompilation(): readers need not sum it
 
     sql::Statement insertProgram, insertStep, insertVariable;
     detail::RowBatch runSteps; // the hot path: multi-row inserts, flushed before every commit
@@ -288,6 +289,7 @@ std::int64_t ProfileWriter::addComputeSet(const ComputeSetRecord& cs) {
     st.bind(1, im.session.intern(cs.name));
     bindOptional(st, 2, im.session.internOptional(cs.debugPath));
     st.bind(3, cs.numVertices).run();
+    im.totalVertices += static_cast<std::int64_t>(cs.numVertices);
     im.session.countRows(1);
     return im.session.db().lastInsertRowid();
 }
@@ -418,6 +420,7 @@ void ProfileWriter::finishCompilation(bool outOfMemory) {
     im.requireTarget("finishCompilation()");
     im.session.setMetadata("compile_status", outOfMemory ? "out_of_memory" : "ok");
     im.session.setMetadata("run_lod_base_cycles", std::to_string(im.options.lodBaseCycles));
+    im.session.setMetadata("total_vertices", std::to_string(im.totalVertices));
     detail::buildLivenessPyramid(im.session.db(), "main");
     im.session.commit();
 }

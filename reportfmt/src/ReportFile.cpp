@@ -1,7 +1,10 @@
 #include "tilescope/report/ReportFile.hpp"
 
 #include "SchemaMigration.hpp"
+#include "SftpFile.hpp"
+#include "SftpVfs.hpp"
 #include "Sqlite.hpp"
+#include "tilescope/report/RemoteStorage.hpp"
 #include "tilescope/report/ReportError.hpp"
 
 #include <array>
@@ -10,6 +13,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <system_error>
 
@@ -21,29 +25,23 @@ std::uint32_t bigEndian32(const unsigned char* p) {
            std::uint32_t{p[3]};
 }
 
+// What the header check needs to know about a file, wherever it is stored.
+struct FileStart {
+    std::uint64_t size = 0;
+    std::array<unsigned char, 100> header{};
+    std::size_t got = 0;             // bytes of the header read
+    std::function<bool()> walBeside; // asked only when the file looks short
+};
+
 // Checks what can be checked before SQLite sees the file, so that the common mistakes (wrong file,
 // empty file, a copy cut short) get a precise message instead of SQLite's generic one.
-void checkHeader(const std::string& path) {
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (ec || !std::filesystem::exists(status))
-        throw ReportError(path, "no such file");
-    if (std::filesystem::is_directory(status))
-        throw ReportError(path, "is a directory, not a report file");
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec)
-        throw ReportError(path, "cannot read file size: " + ec.message());
-    if (size == 0)
+void checkFileStart(const std::string& path, const FileStart& f) {
+    const auto& h = f.header;
+    if (f.size == 0)
         throw ReportError(path, "file is empty");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw ReportError(path, "cannot open for reading");
-    std::array<unsigned char, 100> h{};
-    in.read(reinterpret_cast<char*>(h.data()), h.size());
-    const auto got = static_cast<std::size_t>(in.gcount());
-    if (got < 16 || std::memcmp(h.data(), "SQLite format 3\0", 16) != 0)
+    if (f.got < 16 || std::memcmp(h.data(), "SQLite format 3\0", 16) != 0)
         throw ReportError(path, "not a TileScope report (not an SQLite database file)");
-    if (got < 100)
+    if (f.got < 100)
         throw ReportError(path, "file is truncated (shorter than the SQLite header)");
     std::uint32_t pageSize = (std::uint32_t{h[16]} << 8) | h[17];
     if (pageSize == 1)
@@ -54,13 +52,64 @@ void checkHeader(const std::string& path) {
     // while a WAL is beside the file: a checkpoint writes page 1 first, so a writer killed during
     // one leaves a shorter file whose missing pages are still in the WAL.
     const std::uint32_t pages = bigEndian32(&h[28]);
-    const bool walBeside = std::filesystem::file_size(path + "-wal", ec) > 0 && !ec;
-    if (pages != 0 && !walBeside && bigEndian32(&h[24]) == bigEndian32(&h[92])) {
+    if (pages != 0 && bigEndian32(&h[24]) == bigEndian32(&h[92])) {
         const std::uint64_t expected = std::uint64_t{pages} * pageSize;
-        if (size < expected)
+        if (f.size < expected && !f.walBeside())
             throw ReportError(path,
-                              fmt::format("file is truncated ({} of {} bytes)", size, expected));
+                              fmt::format("file is truncated ({} of {} bytes)", f.size, expected));
     }
+}
+
+void checkHeader(const std::string& path) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status))
+        throw ReportError(path, "no such file");
+    if (std::filesystem::is_directory(status))
+        throw ReportError(path, "is a directory, not a report file");
+    FileStart f;
+    f.size = std::filesystem::file_size(path, ec);
+    if (ec)
+        throw ReportError(path, "cannot read file size: " + ec.message());
+    if (f.size == 0)
+        throw ReportError(path, "file is empty");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw ReportError(path, "cannot open for reading");
+    in.read(reinterpret_cast<char*>(f.header.data()), f.header.size());
+    f.got = static_cast<std::size_t>(in.gcount());
+    f.walBeside = [&] {
+        std::error_code walError;
+        return std::filesystem::file_size(path + "-wal", walError) > 0 && !walError;
+    };
+    checkFileStart(path, f);
+}
+
+// A report on another machine: the same checks on the same bytes, read over SFTP, then SQLite
+// reads the file in place through the SFTP VFS.
+std::unique_ptr<sql::Database> openRemote(const std::string& location, const SshOptions& options) {
+    const SshUrl url = SshUrl::parse(location);
+    auto connection =
+        std::make_unique<remote::SshConnection>(location, url.host, url.user, url.port, options);
+    auto file = std::make_shared<remote::SftpFile>(std::move(connection), url.path);
+    FileStart f;
+    f.size = file->size();
+    if (f.size > 0)
+        f.got = file->read(0, f.header.data(), f.header.size());
+    f.walBeside = [&] { return file->siblingSize("-wal") > 0; };
+    checkFileStart(location, f);
+    if (f.header[18] == 2 || f.header[19] == 2)
+        throw ReportError(location, "the report is still in WAL mode (its writer is running or "
+                                    "was killed before closing it); remote opening reads "
+                                    "finished reports only: open it on that machine");
+    const remote::SftpVfsEntry entry(file);
+    auto db =
+        std::make_unique<sql::Database>(entry.name(), location, remote::SftpVfsEntry::vfsName());
+    db->setIoFailureText([weak = std::weak_ptr<remote::SftpFile>(file)] {
+        const auto f = weak.lock();
+        return f ? f->failure() : std::string();
+    });
+    return db;
 }
 
 void configureDefensive(sql::Database& db) {
@@ -154,9 +203,17 @@ int authorizeUserQuery(void*, int action, const char* a, const char*, const char
 
 } // namespace
 
-ReportFile::ReportFile(const std::string& path) {
-    checkHeader(path);
-    db_ = std::make_unique<sql::Database>(path, sql::Database::Mode::ReadOnly);
+ReportFile::ReportFile(const std::string& location)
+    : ReportFile(location, SshUrl::matches(location) ? defaultSshOptions() : SshOptions{}) {}
+
+ReportFile::ReportFile(const std::string& location, const SshOptions& ssh) {
+    const std::string& path = location;
+    if (SshUrl::matches(location)) {
+        db_ = openRemote(location, ssh);
+    } else {
+        checkHeader(path);
+        db_ = std::make_unique<sql::Database>(path, sql::Database::Mode::ReadOnly);
+    }
     configureDefensive(*db_);
     const auto rows = readSchema(*db_);
 

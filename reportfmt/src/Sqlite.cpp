@@ -7,27 +7,38 @@
 namespace tilescope::report::sql {
 
 Database::Database(const std::string& path, Mode mode) : path_(path) {
-    const int flags = mode == Mode::ReadOnly
-                          ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
-                          : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-    const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+    open(path,
+         mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+                                : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+         nullptr);
+}
+
+Database::Database(const std::string& openName, const std::string& displayPath, const char* vfs)
+    : path_(displayPath) {
+    open(openName, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, vfs);
+}
+
+void Database::open(const std::string& openName, int flags, const char* vfs) {
+    const int rc = sqlite3_open_v2(openName.c_str(), &db_, flags, vfs);
     if (rc != SQLITE_OK) {
         std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
         sqlite3_close(db_);
         db_ = nullptr;
-        throw ReportError(path, "cannot open: " + msg);
+        throw ReportError(path_, "cannot open: " + msg);
     }
     sqlite3_extended_result_codes(db_, 1);
 }
 
 Database::Database(Database&& other) noexcept
-    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)),
+      ioFailure_(std::move(other.ioFailure_)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
     if (this != &other) {
         sqlite3_close(db_);
         db_ = std::exchange(other.db_, nullptr);
         path_ = std::move(other.path_);
+        ioFailure_ = std::move(other.ioFailure_);
     }
     return *this;
 }
@@ -36,11 +47,18 @@ Database::~Database() {
     sqlite3_close(db_);
 }
 
-void Database::fail(int rc, std::string_view context) const {
-    std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+std::string Database::describe(int rc, std::string msg) const {
     const int primary = rc & 0xff;
     if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB)
-        msg = "the file is damaged (" + msg + ")";
+        return "the file is damaged (" + msg + ")";
+    if (primary == SQLITE_IOERR && ioFailure_)
+        if (std::string text = ioFailure_(); !text.empty())
+            return text;
+    return msg;
+}
+
+void Database::fail(int rc, std::string_view context) const {
+    const std::string msg = describe(rc, db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc));
     throw ReportError(path_, std::string(context) + ": " + msg);
 }
 
@@ -49,11 +67,8 @@ void Database::exec(std::string_view sqlText) {
     const std::string s(sqlText);
     const int rc = sqlite3_exec(db_, s.c_str(), nullptr, nullptr, &err);
     if (rc != SQLITE_OK) {
-        std::string msg = err ? err : sqlite3_errstr(rc);
+        const std::string msg = describe(rc, err ? err : sqlite3_errstr(rc));
         sqlite3_free(err);
-        const int primary = rc & 0xff;
-        if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB)
-            msg = "the file is damaged (" + msg + ")";
         throw ReportError(path_, msg);
     }
 }

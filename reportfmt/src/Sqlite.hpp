@@ -3,6 +3,7 @@
 // naming the file, so callers never see raw result codes.
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <sqlite3.h>
 #include <string>
@@ -19,6 +20,9 @@ public:
 
     Database() = default;
     Database(const std::string& path, Mode mode);
+    /// Opens read-only through the VFS `vfs`, which knows the file as `openName`; errors name
+    /// `displayPath` (a URL for remote files).
+    Database(const std::string& openName, const std::string& displayPath, const char* vfs);
     Database(Database&& other) noexcept;
     Database& operator=(Database&& other) noexcept;
     Database(const Database&) = delete;
@@ -32,12 +36,19 @@ public:
     Statement prepare(std::string_view sql) const;
     std::int64_t lastInsertRowid() const { return sqlite3_last_insert_rowid(db_); }
     int userVersion() const;
+    /// For I/O errors, a better message than SQLite's "disk I/O error" (a VFS knows what broke:
+    /// a lost connection, a timeout). Empty text: keep SQLite's.
+    void setIoFailureText(std::function<std::string()> text) { ioFailure_ = std::move(text); }
     /// Builds the error for `rc`/the connection's last message and throws it.
     [[noreturn]] void fail(int rc, std::string_view context) const;
 
 private:
+    void open(const std::string& openName, int flags, const char* vfs);
+    std::string describe(int rc, std::string msg) const;
+
     sqlite3* db_ = nullptr;
     std::string path_;
+    std::function<std::string()> ioFailure_;
 };
 
 /// A prepared statement. Bind parameters are 1-based as in SQLite; columns 0-based.

@@ -249,6 +249,62 @@ std::vector<std::uint64_t> TileSeries::decode(const void* data, std::size_t size
     return out;
 }
 
+void TileSeries::decodeRange(const void* data, std::size_t size, std::size_t first, std::size_t n,
+                             std::vector<std::uint64_t>& out) {
+    const Header h = readHeader(data, size);
+    out.assign(n, 0);
+    const std::size_t end = std::min(h.count, first + n);
+    if (first >= end)
+        return;
+    Cursor c = h.payload;
+    switch (h.encoding) {
+    case Encoding::Packed32: // sizes checked by readHeader
+        for (std::size_t i = first; i < end; ++i) {
+            std::uint32_t v;
+            std::memcpy(&v, c.p + i * 4, 4);
+            out[i - first] = v;
+        }
+        return;
+    case Encoding::Packed64:
+        std::memcpy(out.data(), c.p + first * 8, (end - first) * 8);
+        return;
+    case Encoding::RunLength: {
+        std::size_t i = 0;
+        while (c.p != c.end && i < end) {
+            const std::uint64_t run = c.varint();
+            const std::uint64_t v = c.varint();
+            if (run == 0 || run > h.count - i)
+                bad("run length out of range");
+            const std::size_t runEnd = i + static_cast<std::size_t>(run);
+            for (std::size_t k = std::max(i, first); k < std::min(runEnd, end); ++k)
+                out[k - first] = v;
+            i = runEnd;
+        }
+        if (i < end)
+            bad("runs do not cover all elements");
+        return;
+    }
+    case Encoding::Sparse: {
+        std::size_t next = 0;
+        while (c.p != c.end) {
+            const std::uint64_t delta = c.varint();
+            const std::uint64_t v = c.varint();
+            if (delta > h.count - next)
+                bad("sparse index out of range");
+            const std::size_t idx = next + static_cast<std::size_t>(delta);
+            if (idx >= h.count)
+                bad("sparse index out of range");
+            if (idx >= end)
+                return;
+            if (idx >= first)
+                out[idx - first] = v;
+            next = idx + 1;
+        }
+        return;
+    }
+    }
+}
+
 void TileSeries::accumulate(const void* data, std::size_t size, std::vector<std::uint64_t>& acc) {
     const Header h = readHeader(data, size);
     if (h.count != acc.size())

@@ -32,7 +32,11 @@ std::int64_t nowNs() {
 /// set runs and after all have run, so a vertex never sees another tile's writes of the same
 /// compute set (as on the IPU) and results cannot depend on host thread scheduling.
 struct Staging {
-    TensorView view;
+    /// The connected view, owned by the compiled graph's model (which outlives the engine's
+    /// bindings): pointing at it rather than copying it keeps load() from duplicating the runs
+    /// of every gathered connection.
+    const TensorView* viewPtr = nullptr;
+    const TensorView& view() const { return *viewPtr; }
     std::vector<std::byte> buffer;
     bool in = false, out = false;
     bool remote = false;
@@ -112,7 +116,7 @@ struct BspEngine::Impl {
                                         : elementPtr(view.ranges[0].variable, view.ranges[0].begin),
                     n};
         Staging s;
-        s.view = view;
+        s.viewPtr = &view;
         s.buffer.resize(static_cast<std::size_t>(n) * elementSize(view.type));
         s.in = fd.reads();
         s.out = fd.writes();
@@ -231,7 +235,7 @@ struct BspEngine::Impl {
             for (auto id : g.vertices)
                 for (auto s : vertices[id].stagings)
                     if (stagings[s].remote && stagings[s].in)
-                        gatherInto(stagings[s].view, stagings[s].buffer.data());
+                        gatherInto(stagings[s].view(), stagings[s].buffer.data());
         });
         // Smallest failing vertex id, so the reported failure does not depend on scheduling.
         std::atomic<std::uint32_t> failed{UINT32_MAX};
@@ -240,7 +244,7 @@ struct BspEngine::Impl {
                 auto& inst = vertices[id];
                 for (auto s : inst.stagings)
                     if (!stagings[s].remote && stagings[s].in)
-                        gatherInto(stagings[s].view, stagings[s].buffer.data());
+                        gatherInto(stagings[s].view(), stagings[s].buffer.data());
                 const auto& info = inst.type->info;
                 bool ok = true;
                 if (info.isMultiVertex) {
@@ -251,7 +255,7 @@ struct BspEngine::Impl {
                 }
                 for (auto s : inst.stagings)
                     if (!stagings[s].remote && stagings[s].out)
-                        scatterFrom(stagings[s].view, stagings[s].buffer.data());
+                        scatterFrom(stagings[s].view(), stagings[s].buffer.data());
                 if (!ok) {
                     auto cur = failed.load();
                     while (id < cur && !failed.compare_exchange_weak(cur, id)) {
@@ -264,7 +268,7 @@ struct BspEngine::Impl {
             for (auto id : g.vertices)
                 for (auto s : vertices[id].stagings)
                     if (stagings[s].remote && stagings[s].out)
-                        scatterFrom(stagings[s].view, stagings[s].buffer.data());
+                        scatterFrom(stagings[s].view(), stagings[s].buffer.data());
         if (failed != UINT32_MAX) {
             const auto& v = model.vertices[failed];
             throw poplar::application_runtime_error(

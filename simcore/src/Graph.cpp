@@ -320,11 +320,11 @@ void Graph::connect(FieldRef field, const Tensor& tensor) {
         if (i >= binding->items.size())
             throw index_error("Item " + std::to_string(i) + " is out of range for " + where +
                               " of size " + std::to_string(binding->items.size()));
-        binding->items[i] = tensor.flatten().view();
+        binding->items[i] = std::make_shared<const sim::TensorView>(tensor.flatten().view());
     } else {
         if (field.index())
             throw graph_connection_error("Cannot index " + where + ": it is not a list field");
-        binding->items.assign(1, tensor.flatten().view());
+        binding->items.assign(1, std::make_shared<const sim::TensorView>(tensor.flatten().view()));
     }
 }
 

@@ -22,6 +22,51 @@ void TensorView::append(const ElementRange& r) {
 
 namespace views {
 
+FlatIntervalReader::FlatIntervalReader(const TensorView& v) : view_(v) {
+    starts_.push_back(0);
+}
+
+std::size_t FlatIntervalReader::find(std::uint64_t flat) {
+    // Range starts are summed only as far as a request reaches.
+    while (starts_.back() <= flat && starts_.size() <= view_.ranges.size())
+        starts_.push_back(starts_.back() + view_.ranges[starts_.size() - 1].size());
+    for (std::size_t i = hint_; i < hint_ + 2 && i + 1 < starts_.size(); ++i)
+        if (starts_[i] <= flat && flat < starts_[i + 1])
+            return i;
+    auto it = std::upper_bound(starts_.begin(), starts_.end(), flat);
+    return static_cast<std::size_t>(it - starts_.begin()) - 1;
+}
+
+void FlatIntervalReader::appendTo(TensorView& out, std::uint64_t lo, std::uint64_t hi) {
+    if (lo >= hi)
+        return;
+    std::size_t i = find(lo);
+    while (lo < hi) {
+        if (i + 1 >= starts_.size())
+            find(lo); // extends the summed starts past range i
+        const auto& r = view_.ranges[i];
+        const std::uint64_t e = std::min(hi, starts_[i + 1]);
+        out.append({r.variable, r.begin + (lo - starts_[i]), r.begin + (e - starts_[i])});
+        lo = e;
+        hint_ = i;
+        ++i;
+    }
+}
+
+TensorView
+FlatIntervalReader::gather(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& intervals) {
+    TensorView out;
+    out.type = view_.type;
+    out.name = view_.name;
+    std::size_t n = 0;
+    for (const auto& [lo, hi] : intervals) {
+        appendTo(out, lo, hi);
+        n += hi - lo;
+    }
+    out.shape = {n};
+    return out;
+}
+
 std::vector<std::uint64_t> strides(const std::vector<std::size_t>& shape) {
     std::vector<std::uint64_t> s(shape.size(), 1);
     for (std::size_t i = shape.size(); i-- > 1;)
@@ -38,63 +83,92 @@ std::uint64_t product(const std::vector<std::size_t>& shape) {
 
 namespace {
 
-/// Finds the variable element behind a flat index of a view in O(log ranges).
-class ElementLocator {
-public:
-    explicit ElementLocator(const TensorView& v) : view_(v) {
-        starts_.reserve(v.ranges.size());
-        std::uint64_t at = 0;
-        for (const auto& r : v.ranges) {
-            starts_.push_back(at);
-            at += r.size();
-        }
-    }
-    ElementRange at(std::uint64_t flat) const {
-        auto it = std::upper_bound(starts_.begin(), starts_.end(), flat);
-        const auto i = static_cast<std::size_t>(it - starts_.begin()) - 1;
-        const auto& r = view_.ranges[i];
-        const std::uint64_t e = r.begin + (flat - starts_[i]);
-        return {r.variable, e, e + 1};
+/// A view as an affine walk of its source: element idx (over `shape`) is source element
+/// offset + sum(idx[d] * stride[d]). Broadcasts and upsamples are affine over a shape with the
+/// repeated dimension split in two (one part with stride 0), which keeps the row-major order.
+struct AffineWalk {
+    std::vector<std::uint64_t> shape;
+    std::vector<std::int64_t> stride;
+    std::int64_t offset = 0;
+
+    void add(std::uint64_t size, std::int64_t s) {
+        shape.push_back(size);
+        stride.push_back(s);
     }
 
-private:
-    const TensorView& view_;
-    std::vector<std::uint64_t> starts_;
+    /// Drops size-1 dimensions and merges neighbours that are contiguous in the source, so
+    /// that whole runs are copied at once.
+    void simplify() {
+        std::vector<std::uint64_t> sh;
+        std::vector<std::int64_t> st;
+        for (std::size_t d = 0; d < shape.size(); ++d) {
+            if (shape[d] == 1)
+                continue;
+            if (!sh.empty() && st.back() == stride[d] * static_cast<std::int64_t>(shape[d])) {
+                sh.back() *= shape[d];
+                st.back() = stride[d];
+                continue;
+            }
+            sh.push_back(shape[d]);
+            st.push_back(stride[d]);
+        }
+        shape = std::move(sh);
+        stride = std::move(st);
+    }
 };
 
-/// Builds the view whose element i is source element index(i), for every i in the new shape.
-template <typename IndexFn>
-TensorView remap(const TensorView& src, std::vector<std::size_t> newShape, IndexFn index) {
+/// Builds the view `walk` describes over `src`, with the given logical shape.
+TensorView remapAffine(const TensorView& src, std::vector<std::size_t> newShape, AffineWalk walk) {
     TensorView out;
     out.type = src.type;
     out.name = src.name;
     out.shape = std::move(newShape);
-    const std::uint64_t n = product(out.shape);
-    ElementLocator loc(src);
-    for (std::uint64_t i = 0; i < n; ++i)
-        out.append(loc.at(index(i)));
-    return out;
+    if (product(out.shape) == 0)
+        return out;
+    walk.simplify();
+    if (walk.shape.empty()) {
+        walk.add(1, 1);
+    }
+    FlatIntervalReader reader(src);
+    const std::size_t inner = walk.shape.size() - 1;
+    const std::uint64_t len = walk.shape[inner];
+    const std::int64_t innerStride = walk.stride[inner];
+    std::vector<std::uint64_t> idx(inner, 0);
+    std::int64_t base = walk.offset;
+    while (true) {
+        if (innerStride == 1) {
+            reader.appendTo(out, static_cast<std::uint64_t>(base),
+                            static_cast<std::uint64_t>(base) + len);
+        } else {
+            for (std::uint64_t j = 0; j < len; ++j) {
+                const auto e = static_cast<std::uint64_t>(base + innerStride * std::int64_t(j));
+                reader.appendTo(out, e, e + 1);
+            }
+        }
+        // Odometer over the outer dimensions, keeping `base` up to date.
+        std::size_t d = inner;
+        while (d > 0) {
+            --d;
+            base += walk.stride[d];
+            if (++idx[d] < walk.shape[d])
+                break;
+            base -= walk.stride[d] * static_cast<std::int64_t>(walk.shape[d]);
+            idx[d] = 0;
+            if (d == 0)
+                return out;
+        }
+        if (inner == 0)
+            return out;
+    }
 }
 
-/// Calls fn(outFlat, srcMultiIndex...) by walking the new shape's multi-index.
-template <typename Fn>
-TensorView remapByIndex(const TensorView& src, std::vector<std::size_t> newShape, Fn toSource) {
-    const auto srcStrides = strides(src.shape);
-    std::vector<std::size_t> idx(newShape.size(), 0);
-    const auto shape = newShape;
-    return remap(src, std::move(newShape), [&](std::uint64_t i) {
-        // Decompose i into idx (row-major) and map to a source flat index.
-        std::uint64_t rem = i;
-        for (std::size_t d = shape.size(); d-- > 0;) {
-            idx[d] = shape[d] == 0 ? 0 : rem % shape[d];
-            rem = shape[d] == 0 ? 0 : rem / shape[d];
-        }
-        std::uint64_t flat = 0;
-        const auto srcIdx = toSource(idx);
-        for (std::size_t d = 0; d < srcIdx.size(); ++d)
-            flat += srcIdx[d] * srcStrides[d];
-        return flat;
-    });
+/// The identity walk of a view's own shape, as a starting point.
+AffineWalk identityWalk(const std::vector<std::size_t>& shape) {
+    AffineWalk w;
+    const auto s = strides(shape);
+    for (std::size_t d = 0; d < shape.size(); ++d)
+        w.add(shape[d], static_cast<std::int64_t>(s[d]));
+    return w;
 }
 
 } // namespace
@@ -102,80 +176,65 @@ TensorView remapByIndex(const TensorView& src, std::vector<std::size_t> newShape
 TensorView slice(const TensorView& src, std::size_t begin, std::size_t end, unsigned dim) {
     auto shape = src.shape;
     shape[dim] = end - begin;
-    // Fast path: slicing the outermost dimension keeps runs contiguous.
-    if (dim == 0) {
-        const std::uint64_t inner = product(src.shape) / std::max<std::size_t>(src.shape[0], 1);
-        TensorView out;
-        out.type = src.type;
-        out.name = src.name;
-        out.shape = shape;
-        std::uint64_t at = 0;
-        const std::uint64_t lo = begin * inner, hi = end * inner;
-        for (const auto& r : src.ranges) {
-            const std::uint64_t rs = at, re = at + r.size();
-            at = re;
-            const std::uint64_t s = std::max(rs, lo), e = std::min(re, hi);
-            if (s < e)
-                out.append({r.variable, r.begin + (s - rs), r.begin + (e - rs)});
-        }
-        return out;
-    }
-    return remapByIndex(src, shape, [&](const std::vector<std::size_t>& idx) {
-        auto s = idx;
-        s[dim] += begin;
-        return s;
-    });
+    AffineWalk w = identityWalk(src.shape);
+    w.offset = static_cast<std::int64_t>(begin) * w.stride[dim];
+    w.shape[dim] = end - begin;
+    return remapAffine(src, shape, std::move(w));
 }
 
 TensorView dimShuffle(const TensorView& src, const std::vector<unsigned>& permutation) {
     std::vector<std::size_t> shape(permutation.size());
-    for (std::size_t i = 0; i < permutation.size(); ++i)
+    const AffineWalk id = identityWalk(src.shape);
+    AffineWalk w;
+    for (std::size_t i = 0; i < permutation.size(); ++i) {
         shape[i] = src.shape[permutation[i]];
-    return remapByIndex(src, shape, [&](const std::vector<std::size_t>& idx) {
-        std::vector<std::size_t> s(idx.size());
-        for (std::size_t i = 0; i < permutation.size(); ++i)
-            s[permutation[i]] = idx[i];
-        return s;
-    });
+        w.add(shape[i], id.stride[permutation[i]]);
+    }
+    return remapAffine(src, shape, std::move(w));
 }
 
 TensorView broadcast(const TensorView& src, unsigned times, unsigned dim) {
     auto shape = src.shape;
-    const std::size_t orig = shape[dim];
     shape[dim] *= times;
-    return remapByIndex(src, shape, [&](const std::vector<std::size_t>& idx) {
-        auto s = idx;
-        s[dim] %= orig;
-        return s;
-    });
+    const AffineWalk id = identityWalk(src.shape);
+    AffineWalk w;
+    for (std::size_t d = 0; d < src.shape.size(); ++d) {
+        if (d == dim)
+            w.add(times, 0); // the repeats are outside the original extent
+        w.add(src.shape[d], id.stride[d]);
+    }
+    return remapAffine(src, shape, std::move(w));
 }
 
 TensorView reverse(const TensorView& src, unsigned dim) {
-    return remapByIndex(src, src.shape, [&](const std::vector<std::size_t>& idx) {
-        auto s = idx;
-        s[dim] = src.shape[dim] - 1 - idx[dim];
-        return s;
-    });
+    AffineWalk w = identityWalk(src.shape);
+    if (src.shape[dim] > 0) {
+        w.offset = static_cast<std::int64_t>(src.shape[dim] - 1) * w.stride[dim];
+        w.stride[dim] = -w.stride[dim];
+    }
+    return remapAffine(src, src.shape, std::move(w));
 }
 
 TensorView subSample(const TensorView& src, unsigned stride, unsigned dim) {
     auto shape = src.shape;
     shape[dim] = (shape[dim] + stride - 1) / stride;
-    return remapByIndex(src, shape, [&](const std::vector<std::size_t>& idx) {
-        auto s = idx;
-        s[dim] *= stride;
-        return s;
-    });
+    AffineWalk w = identityWalk(src.shape);
+    w.shape[dim] = shape[dim];
+    w.stride[dim] *= stride;
+    return remapAffine(src, shape, std::move(w));
 }
 
 TensorView upsample(const TensorView& src, unsigned scale, unsigned dim) {
     auto shape = src.shape;
     shape[dim] *= scale;
-    return remapByIndex(src, shape, [&](const std::vector<std::size_t>& idx) {
-        auto s = idx;
-        s[dim] /= scale;
-        return s;
-    });
+    const AffineWalk id = identityWalk(src.shape);
+    AffineWalk w;
+    for (std::size_t d = 0; d < src.shape.size(); ++d) {
+        w.add(src.shape[d], id.stride[d]);
+        if (d == dim)
+            w.add(scale, 0); // each element repeated `scale` times in place
+    }
+    return remapAffine(src, shape, std::move(w));
 }
 
 TensorView concat(const std::vector<TensorView>& parts, unsigned dim) {
@@ -190,26 +249,20 @@ TensorView concat(const std::vector<TensorView>& parts, unsigned dim) {
     std::uint64_t outer = 1;
     for (unsigned d = 0; d < dim; ++d)
         outer *= out.shape[d];
+    if (outer == 1) {
+        for (const auto& p : parts)
+            for (const auto& r : p.ranges)
+                out.append(r);
+        return out;
+    }
+    std::vector<FlatIntervalReader> readers;
+    readers.reserve(parts.size());
+    for (const auto& p : parts)
+        readers.emplace_back(p);
     for (std::uint64_t o = 0; o < outer; ++o) {
-        for (const auto& p : parts) {
-            if (outer == 1) {
-                for (const auto& r : p.ranges)
-                    out.append(r);
-                continue;
-            }
-            const std::uint64_t block = product(p.shape) / outer;
-            // Elements [o*block, (o+1)*block) of p, in order.
-            std::uint64_t at = 0;
-            const std::uint64_t lo = o * block, hi = lo + block;
-            for (const auto& r : p.ranges) {
-                const std::uint64_t rs = at, re = at + r.size();
-                at = re;
-                const std::uint64_t s = std::max(rs, lo), e = std::min(re, hi);
-                if (s < e)
-                    out.append({r.variable, r.begin + (s - rs), r.begin + (e - rs)});
-                if (at >= hi)
-                    break;
-            }
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+            const std::uint64_t block = product(parts[i].shape) / outer;
+            readers[i].appendTo(out, o * block, (o + 1) * block);
         }
     }
     return out;

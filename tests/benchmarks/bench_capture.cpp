@@ -1,7 +1,7 @@
-// tilescope-bench-capture: the cost of profiling. Runs an example program (by default the
-// matrix-vector product over all 1,472 tiles) several times without and with
-// POPLAR_ENGINE_OPTIONS autoReport.all, and prints one JSON object with the median wall times and
-// their ratio. The codelet cache is warmed first so both sides skip the host compiler.
+// tilescope-bench-capture: the cost of profiling. Runs an example program (by default the HALF
+// transformer encoder block over all 1,472 tiles, the largest example) several times without and
+// with POPLAR_ENGINE_OPTIONS autoReport.all, and prints one JSON object with the median wall
+// times and their ratio. A first run warms the codelet cache so both sides skip the host compiler.
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -37,14 +37,14 @@ double median(std::vector<double> v) {
 
 int main(int argc, char** argv) {
     CLI::App app{"Wall-time cost of autoReport on an example program; prints one JSON object"};
-    std::string program = MATRIX_VECTOR_EXAMPLE;
-    std::string codelets = MATVEC_CODELETS;
-    std::string size = "8192 2048 1472"; // runs ~0.7 s, so fixed costs do not dominate
-    int repeats = 5;
+    std::string program = TRANSFORMER_EXAMPLE;
+    std::string arguments; // the example's full size
+    int repeats = 3;
     fs::path dir = fs::temp_directory_path() / "tilescope-bench-capture";
     app.add_option("--program", program, "example program");
-    app.add_option("--codelets", codelets, "its codelet file");
-    app.add_option("--size", size, "rows cols tiles");
+    app.add_option("--args", arguments,
+                   "its arguments (for the transformer: TILES SEQ DMODEL "
+                   "HEADS FF)");
     app.add_option("--repeats", repeats, "runs per side; the median is reported")
         ->check(CLI::PositiveNumber);
     CLI11_PARSE(app, argc, argv);
@@ -52,13 +52,13 @@ int main(int argc, char** argv) {
     try {
         fs::remove_all(dir);
         fs::create_directories(dir);
-        const std::string base = "cd '" + dir.string() + "' && '" + program + "' '" + codelets +
-                                 "' " + size + " > /dev/null";
+        const std::string base =
+            "cd '" + dir.string() + "' && '" + program + "' " + arguments + " > /dev/null";
         const std::string profiled =
             "cd '" + dir.string() +
             "' && POPLAR_ENGINE_OPTIONS='{\"autoReport.all\":\"true\",\"autoReport.directory\":"
             "\"report\"}' '" +
-            program + "' '" + codelets + "' " + size + " > /dev/null";
+            program + "' " + arguments + " > /dev/null";
         runOnce(base); // warms the codelet cache and the page cache
         std::vector<double> plain, withReport;
         for (int i = 0; i < repeats; ++i) { // interleaved, so load changes hit both sides alike
@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
         }
         const auto reportBytes = fs::file_size(dir / "report" / "profile.pop");
         nlohmann::json out = {
-            {"program", fs::path(program).filename().string() + " " + size},
+            {"program", fs::path(program).filename().string() + " " + arguments},
             {"plain_wall_s", median(plain)},
             {"autoreport_wall_s", median(withReport)},
             {"autoreport_wall_ratio", median(withReport) / median(plain)},

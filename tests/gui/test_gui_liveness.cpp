@@ -1,5 +1,6 @@
 // LivenessModel and LiveVariablesModel against the reader's steps and variables.
 #include "LiveVariablesModel.hpp"
+#include "LivenessCompareModel.hpp"
 #include "LivenessModel.hpp"
 #include "TestReports.hpp"
 #include "tilescope/report/ProfileReader.hpp"
@@ -141,9 +142,156 @@ TEST_CASE("LiveVariablesModel lists the variables live at a step") {
     // The generator derives each step's not-always-live bytes from the variables live there.
     REQUIRE(info.variableBytes == peak.notAlwaysLiveBytes);
 
+    // A compute step lists the vertices of its compute set and its cycle estimate.
+    const auto compute = *std::find_if(steps.begin(), steps.end(), [](const auto& s) {
+        return s.kind == "OnTileExecute" && s.computeSetId.has_value();
+    });
+    std::uint64_t vertices = 0;
+    for (const auto& vi : reader.vertexInstances(*compute.computeSetId))
+        vertices += vi.count;
+    REQUIRE(vertices > 0);
+    loaded.clear();
+    model.showStep(compute.id);
+    REQUIRE(gui::test::waitFor(loaded));
+    REQUIRE(model.stepInfo().id == compute.id);
+    REQUIRE(model.stepInfo().vertexCount == vertices);
+    REQUIRE(model.stepInfo().estimatedCycles == compute.estimatedCycles);
+    REQUIRE(!model.stepInfo().vertexTypes.isEmpty());
+
     QSignalSpy failed(&model, &LiveVariablesModel::failed);
     model.showStep(100000);
     REQUIRE(gui::test::waitFor(failed));
     REQUIRE(failed.front().front().toString().contains("100000"));
     REQUIRE(model.rowCount() == 0);
+}
+
+TEST_CASE("Liveness per IPU and per selected tiles matches the variables live at each step") {
+    auto session = openSession(smallReport());
+    report::ProfileReader reader(smallReport().string());
+    const auto steps = reader.steps(0, reader.counts().steps);
+    const std::uint32_t perIpu = reader.target().tilesPerIpu;
+    REQUIRE(reader.target().numIpus == 2);
+
+    const auto ipus = LivenessModel::fetchGroups(*session, LivenessModel::PerIpu, {});
+    REQUIRE(ipus.groups() == 2);
+    REQUIRE(ipus.stepCount() == 300);
+    // Always-live bytes per IPU add up to the report's always-live total.
+    REQUIRE(ipus.alwaysLive(0) + ipus.alwaysLive(1) == double(session->summary().alwaysLiveBytes));
+    REQUIRE(ipus.alwaysLive(0) > 0);
+    REQUIRE(ipus.alwaysLive(1) > 0);
+
+    const auto selection = TileSelection::range(60, 69); // straddles the two IPUs
+    const auto selected =
+        LivenessModel::fetchGroups(*session, LivenessModel::SelectedTiles, selection);
+    REQUIRE(selected.groups() == 1);
+
+    double peak = 0;
+    for (std::int64_t s = 0; s < 300; ++s) {
+        const report::PerTile live = reader.notAlwaysLiveBytesAt(s);
+        double ipu0 = 0, ipu1 = 0, chosen = 0;
+        for (std::uint32_t t = 0; t < live.size(); ++t) {
+            (t < perIpu ? ipu0 : ipu1) += double(live[t]);
+            if (t >= 60 && t <= 69)
+                chosen += double(live[t]);
+        }
+        INFO("step " << s);
+        REQUIRE(ipus.notAlwaysLiveAt(0, s) == ipu0);
+        REQUIRE(ipus.notAlwaysLiveAt(1, s) == ipu1);
+        REQUIRE(ipu0 + ipu1 == double(steps[std::size_t(s)].notAlwaysLiveBytes));
+        REQUIRE(selected.notAlwaysLiveAt(0, s) == chosen);
+        peak = std::max({peak, ipus.alwaysLive(0) + ipu0, ipus.alwaysLive(1) + ipu1});
+    }
+    REQUIRE(ipus.peakTotal() == peak);
+
+    SECTION("windows: exact per step zoomed in, an envelope of their steps zoomed out") {
+        const auto exact = ipus.window(0, 300, 1000);
+        REQUIRE(exact.size() == 300);
+        for (const auto& c : exact)
+            for (int g = 0; g < 2; ++g) {
+                REQUIRE(c.firstStep == c.lastStep);
+                REQUIRE(c.minNotAlwaysLive[std::size_t(g)] == ipus.notAlwaysLiveAt(g, c.firstStep));
+                REQUIRE(c.maxNotAlwaysLive[std::size_t(g)] == ipus.notAlwaysLiveAt(g, c.firstStep));
+            }
+        for (int width : {3, 7, 40}) {
+            const auto cols = ipus.window(0, 300, width);
+            REQUIRE(cols.size() == std::size_t(width));
+            REQUIRE(cols.front().firstStep == 0);
+            REQUIRE(cols.back().lastStep == 299);
+            double top = 0;
+            for (const auto& c : cols)
+                for (int g = 0; g < 2; ++g) {
+                    for (std::int64_t s = c.firstStep; s <= c.lastStep; ++s) {
+                        REQUIRE(c.minNotAlwaysLive[std::size_t(g)] <= ipus.notAlwaysLiveAt(g, s));
+                        REQUIRE(c.maxNotAlwaysLive[std::size_t(g)] >= ipus.notAlwaysLiveAt(g, s));
+                    }
+                    top = std::max(top, ipus.alwaysLive(g) + c.maxNotAlwaysLive[std::size_t(g)]);
+                }
+            REQUIRE(top == peak); // zoomed out, no peak is hidden
+        }
+    }
+    SECTION("the model builds the series on a worker") {
+        LivenessModel model(session);
+        QSignalSpy groups(&model, &LivenessModel::groupsChanged);
+        model.setGrouping(LivenessModel::SelectedTiles, selection);
+        REQUIRE(model.groupSeries() == nullptr);
+        groups.clear();
+        REQUIRE(gui::test::waitFor(groups));
+        REQUIRE(model.groupSeries() != nullptr);
+        REQUIRE(model.groupSeries()->notAlwaysLiveAt(0, 150) == selected.notAlwaysLiveAt(0, 150));
+        REQUIRE(model.groupWindow(0, 300, 50).size() == 50);
+        model.setGrouping(LivenessModel::AllTiles);
+        REQUIRE(model.groupSeries() == nullptr);
+    }
+}
+
+TEST_CASE("Comparing two steps lists the variables that became or stopped being live") {
+    auto session = openSession(smallReport());
+    report::ProfileReader reader(smallReport().string());
+    const auto steps = reader.steps(0, reader.counts().steps);
+    const auto all = reader.variables(-1, reader.counts().variables + 1); // every id
+    auto liveAt = [](const report::VariableRecord& v, std::int64_t s) {
+        return !v.alwaysLive && v.firstStep && *v.firstStep <= s && *v.lastStep >= s;
+    };
+    for (auto [from, to] :
+         {std::pair<std::int64_t, std::int64_t>{10, 140}, {140, 10}, {0, 299}, {77, 78}}) {
+        const auto c = LivenessComparison::fetch(reader, from, to);
+        INFO("steps " << from << " -> " << to);
+        std::uint64_t became = 0, stopped = 0;
+        std::size_t becameCount = 0, stoppedCount = 0;
+        for (const auto& v : all) {
+            if (liveAt(v, to) && !liveAt(v, from))
+                became += v.bytes, ++becameCount;
+            if (liveAt(v, from) && !liveAt(v, to))
+                stopped += v.bytes, ++stoppedCount;
+        }
+        REQUIRE(c.becameLive.size() == becameCount);
+        REQUIRE(c.stoppedLive.size() == stoppedCount);
+        REQUIRE(c.becameLiveBytes == became);
+        REQUIRE(c.stoppedLiveBytes == stopped);
+        for (const auto& v : c.becameLive)
+            REQUIRE((liveAt(v, to) && !liveAt(v, from)));
+        REQUIRE(c.fromBytes == steps[std::size_t(from)].notAlwaysLiveBytes);
+        REQUIRE(c.toBytes == steps[std::size_t(to)].notAlwaysLiveBytes);
+        // Not-always-live bytes of a step are the sum of its live variables, so the change
+        // between two steps is what became live minus what stopped.
+        REQUIRE(c.byteDelta() == std::int64_t(became) - std::int64_t(stopped));
+    }
+    REQUIRE(LivenessComparison::fetch(reader, 10, 140).becameLive.size() > 0);
+
+    SECTION("the table model: one row per change, signed bytes") {
+        LivenessCompareModel model(session);
+        QSignalSpy done(&model, &LivenessCompareModel::compared);
+        model.compare(10, 140);
+        REQUIRE(gui::test::waitFor(done));
+        const auto& c = model.comparison();
+        REQUIRE(model.rowCount() == int(c.becameLive.size() + c.stoppedLive.size()));
+        qlonglong sum = 0;
+        for (int r = 0; r < model.rowCount(); ++r)
+            sum += model.value(r, 2).toLongLong();
+        REQUIRE(sum == c.byteDelta());
+    }
+    SECTION("a step outside the program is an error naming it") {
+        REQUIRE_THROWS_WITH(LivenessComparison::fetch(reader, 0, 300),
+                            Catch::Contains("no program step 300"));
+    }
 }

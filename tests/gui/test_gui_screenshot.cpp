@@ -1,6 +1,7 @@
 // The tilescope binary itself under Xvfb: every view rendered with --screenshot must give a PNG
 // of the requested size that is not blank, with the canvases' own pixels in it; bad input must
 // exit non-zero with one line on stderr.
+#include "OperationsReport.hpp"
 #include "TestReports.hpp"
 
 #include <QImage>
@@ -51,11 +52,12 @@ int pixelsNear(const QImage& image, QRgb rgb) {
     return n;
 }
 
-QImage screenshot(const QString& view, const QString& size = "1000x700") {
+QImage screenshot(const QString& view, const QString& size = "1000x700",
+                  const std::filesystem::path& report = test::smallReport()) {
     const auto out = test::scratchDir("shots") / (view.toStdString() + ".png");
     const Run r =
         runTilescope({"--view", view, "--screenshot", QString::fromStdString(out.string()),
-                      "--size", size, QString::fromStdString(test::smallReport().string())});
+                      "--size", size, QString::fromStdString(report.string())});
     INFO(r.stderrText.toStdString());
     REQUIRE(r.exitCode == 0);
     QImage image(QString::fromStdString(out.string()));
@@ -117,6 +119,12 @@ TEST_CASE("Screenshot of the Execution Trace view with its canvas") {
     REQUIRE(distinctColours(image) > 20);
     REQUIRE(pixelsNear(image, kBlueSeries) > 20000);  // compute
     REQUIRE(pixelsNear(image, kOrangeSeries) > 1000); // exchange
+}
+
+TEST_CASE("Screenshot of the Operations view") {
+    const QImage image = screenshot("operations", "1000x700", test::operationsReport());
+    REQUIRE(image.size() == QSize(1000, 700));
+    REQUIRE(distinctColours(image) > 20);
 }
 
 TEST_CASE("Screenshot of a file that is not a report exits non-zero with one line") {

@@ -57,6 +57,12 @@ public:
         graph.createHostWrite(name, t);
         inputs_.push_back({name, t.elementType(), std::move(data)});
     }
+    /// Replaces the data an input is written with on the next run().
+    void setInput(const std::string& name, std::vector<double> data) {
+        for (auto& io : inputs_)
+            if (io.name == name)
+                io.data = std::move(data);
+    }
     void output(const poplar::Tensor& t, const std::string& name) {
         graph.createHostRead(name, t);
         outputs_.push_back({name, t.elementType(), std::vector<double>(t.numElements())});
@@ -111,6 +117,8 @@ private:
             transferAs<poplar::half>(e, io, write);
         else if (io.type == poplar::INT)
             transferAs<int>(e, io, write);
+        else if (io.type == poplar::UNSIGNED_INT)
+            transferAs<unsigned>(e, io, write);
         else // BOOL: one byte per element
             transferAs<unsigned char>(e, io, write);
     }

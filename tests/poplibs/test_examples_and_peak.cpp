@@ -36,6 +36,51 @@ TEST_CASE("mlp_forward matches its host reference for several sizes", "[examples
     }
 }
 
+TEST_CASE("transformer_block matches its float host reference within the HALF tolerance",
+          "[examples]") {
+    // tiles, seq, d_model, heads, ff: small, sizes that divide nothing evenly, the full-IPU
+    // default (seq 256, d_model 512, 8 heads, ff 2048 on 1472 tiles).
+    for (const char* args : {"64 32 64 4 128", "100 37 60 3 90", ""}) {
+        const auto [status, output] =
+            runCommand(std::string(TRANSFORMER_BLOCK_EXAMPLE) + " " + args);
+        INFO(args << ": " << output);
+        CHECK(status == 0);
+        CHECK(output.find("\"ok\":true") != std::string::npos);
+    }
+    // Bad arguments are a clear usage error, not a crash.
+    const auto [status, output] = runCommand(std::string(TRANSFORMER_BLOCK_EXAMPLE) + " 64 x");
+    CHECK(status == 2);
+    CHECK(output.find("must be a positive integer") != std::string::npos);
+}
+
+TEST_CASE("logistic_regression learns and matches host training", "[examples]") {
+    // tiles, samples, features, classes, epochs: defaults, odd sizes, one tile.
+    for (const char* args : {"", "7 333 13 5 10", "1 60 3 3 8"}) {
+        const auto [status, output] =
+            runCommand(std::string(LOGISTIC_REGRESSION_EXAMPLE) + " " + args);
+        INFO(args << ": " << output);
+        CHECK(status == 0);
+        CHECK(output.find("\"ok\":true") != std::string::npos);
+    }
+    const auto [status, output] = runCommand(std::string(LOGISTIC_REGRESSION_EXAMPLE) + " 4 -3");
+    CHECK(status == 2);
+    CHECK(output.find("must be a positive integer") != std::string::npos);
+}
+
+TEST_CASE("mlp_training's loss falls over Repeat-ed FIFO batches and matches the host",
+          "[examples]") {
+    // tiles, batch, batches, hidden, epochs: defaults, odd sizes, one tile, more tiles than work.
+    for (const char* args : {"", "5 17 3 9 10", "1 8 4 16 15", "300 50 2 40 8"}) {
+        const auto [status, output] = runCommand(std::string(MLP_TRAINING_EXAMPLE) + " " + args);
+        INFO(args << ": " << output);
+        CHECK(status == 0);
+        CHECK(output.find("\"ok\":true") != std::string::npos);
+    }
+    const auto [status, output] = runCommand(std::string(MLP_TRAINING_EXAMPLE) + " 4 4 0");
+    CHECK(status == 2);
+    CHECK(output.find("must be a positive integer") != std::string::npos);
+}
+
 TEST_CASE("matmul_chain is exact for several shapes and tile counts", "[examples]") {
     // tiles, M, K, N, P: defaults (a few hundred rows), a deep reduction over a full IPU, 1x1.
     for (const char* args : {"", "1472 7 3000 5 2", "3 1 1 1 1", "16 33 17 65 9"}) {

@@ -42,6 +42,49 @@ TEST_CASE("matMul is exact for small integers in FLOAT, for many shapes") {
     }
 }
 
+TEST_CASE("matMulGrouped multiplies each group, FLOAT exactly and HALF within tolerance") {
+    // {G, M, K, N}: one group, shapes dividing nothing evenly, a broadcast B (stride-0 view).
+    const std::vector<std::array<std::size_t, 4>> shapes = {
+        {1, 4, 4, 4}, {3, 7, 5, 9}, {5, 2, 33, 3}};
+    for (auto type : {FLOAT, HALF}) {
+        for (const auto& [G, M, K, N] : shapes) {
+            INFO("type " << type << ", G M K N = " << G << " " << M << " " << K << " " << N);
+            Harness h(16);
+            // Small integers: exact in HALF inputs, and FLOAT accumulation keeps sums exact;
+            // HALF outputs round results (|c| <= 16 * 33) to HALF: relative 4.9e-4.
+            const auto av = integers(G * M * K, -4, 4, 11);
+            const auto bv = integers(G * K * N, -4, 4, 12);
+            auto a = h.input(type, {G, M, K}, av, "a");
+            auto b = h.input(type, {G, K, N}, bv, "b");
+            h.output(poplin::matMulGrouped(h.graph, a, b, h.prog, type, "mmg"), "c");
+            // The same B for every group, as a broadcast view of one matrix.
+            auto b0 =
+                h.input(type, {1, K, N}, std::vector<double>(bv.begin(), bv.begin() + K * N), "b0");
+            h.output(poplin::matMulGrouped(h.graph, a, b0.broadcast(unsigned(G), 0), h.prog, FLOAT,
+                                           "mmb"),
+                     "cb");
+            const auto r = h.run();
+            for (std::size_t g = 0; g < G; ++g) {
+                const std::vector<double> ag(av.begin() + g * M * K, av.begin() + (g + 1) * M * K);
+                const std::vector<double> bg(bv.begin() + g * K * N, bv.begin() + (g + 1) * K * N);
+                const auto want = reference(ag, bg, M, K, N);
+                const auto wantB =
+                    reference(ag, std::vector<double>(bv.begin(), bv.begin() + K * N), M, K, N);
+                for (std::size_t i = 0; i < M * N; ++i) {
+                    const double tol = type == HALF ? std::abs(want[i]) / 1024 : 0;
+                    CHECK(std::abs(r.at("c")[g * M * N + i] - want[i]) <= tol);
+                    CHECK(r.at("cb")[g * M * N + i] == wantB[i]);
+                }
+            }
+        }
+    }
+    Harness h(4);
+    auto a = h.input(FLOAT, {2, 3, 4}, std::vector<double>(24, 1), "a");
+    auto b = h.input(FLOAT, {3, 4, 5}, std::vector<double>(60, 1), "b");
+    CHECK_THROWS_WITH(poplin::matMulGrouped(h.graph, a, b, h.prog, FLOAT),
+                      Catch::Contains("'a'") && Catch::Contains("'b'"));
+}
+
 TEST_CASE("matMul with created inputs, HALF data and HALF output") {
     const std::size_t M = 24, K = 40, N = 18;
     Harness h(16);

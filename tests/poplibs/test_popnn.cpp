@@ -2,7 +2,10 @@
 
 #include "PoplibsHarness.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <poplin/MatMul.hpp>
+#include <popnn/LogSoftmax.hpp>
 #include <popnn/Loss.hpp>
 #include <popnn/NonLinearity.hpp>
 
@@ -83,9 +86,139 @@ TEST_CASE("nonLinearityInputGradient uses the forward outputs") {
     }
     checkClose(r.at("sig"), sig, 1e-5);
     checkClose(r.at("tanh"), th, 1e-5);
-    CHECK_THROWS_WITH(
-        popnn::nonLinearityInputGradient(h.graph, NonLinearityType::SOFTMAX, y, g, h.prog),
-        Catch::Contains("SOFTMAX"));
+}
+
+TEST_CASE("GELU input gradient takes the forward inputs and matches the host, FLOAT and HALF") {
+    // d/dx of the tanh approximation the forward pass uses, in double.
+    const auto geluDerivative = [](double x) {
+        const double c = std::sqrt(2 / M_PI);
+        const double t = std::tanh(c * (x + 0.044715 * x * x * x));
+        return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * c * (1 + 3 * 0.044715 * x * x);
+    };
+    // Also check the formula itself against a central difference of gelu().
+    for (double x : {-3.0, -0.7, 0.0, 0.4, 2.5})
+        CHECK(std::abs(geluDerivative(x) - (gelu(x + 1e-6) - gelu(x - 1e-6)) / 2e-6) < 1e-6);
+    for (auto type : {FLOAT, HALF}) {
+        // FLOAT: float evaluation of tanh and the polynomial, a few float ulps. HALF: x, dy and
+        // the result each rounded to HALF (relative 4.9e-4), derivatives up to ~1.13: 4e-3.
+        const double tol = type == HALF ? 4e-3 : 2e-6;
+        Harness h;
+        const std::size_t n = 37; // not a multiple of the vector width or the tile count
+        auto xv = values(n, -4, 4, 31);
+        auto gv = values(n, -1, 1, 32);
+        xv[0] = 0;
+        if (type == HALF) {
+            std::transform(xv.begin(), xv.end(), xv.begin(), toHalf);
+            std::transform(gv.begin(), gv.end(), gv.begin(), toHalf);
+        }
+        auto x = h.input(type, {n}, xv, "x");
+        auto g = h.input(type, {n}, gv, "g");
+        h.output(popnn::nonLinearityInputGradient(h.graph, NonLinearityType::GELU, x, g, h.prog),
+                 "dx");
+        const auto r = h.run();
+        std::vector<double> want;
+        for (std::size_t i = 0; i < n; ++i)
+            want.push_back(gv[i] * geluDerivative(xv[i]));
+        INFO("type " << type);
+        checkClose(r.at("dx"), want, tol);
+    }
+}
+
+namespace {
+
+/// Softmax of each row (innermost dimension of `cols` elements) of `x`, in double.
+std::vector<double> hostSoftmax(const std::vector<double>& x, std::size_t cols) {
+    std::vector<double> y(x.size());
+    for (std::size_t r = 0; r * cols < x.size(); ++r) {
+        double mx = -1e300, sum = 0;
+        for (std::size_t c = 0; c < cols; ++c)
+            mx = std::max(mx, x[r * cols + c]);
+        for (std::size_t c = 0; c < cols; ++c)
+            sum += std::exp(x[r * cols + c] - mx);
+        for (std::size_t c = 0; c < cols; ++c)
+            y[r * cols + c] = std::exp(x[r * cols + c] - mx) / sum;
+    }
+    return y;
+}
+
+} // namespace
+
+TEST_CASE("SOFTMAX input gradient matches the host for several shapes, FLOAT and HALF") {
+    // Shapes: one row, rows not a multiple of anything, rank 3, a single column.
+    const std::vector<std::vector<std::size_t>> shapes = {{11}, {7, 5}, {3, 4, 9}, {13, 1}};
+    for (auto type : {FLOAT, HALF}) {
+        // HALF: y, dy and the result are rounded to HALF (relative 4.9e-4 each), so a few
+        // HALF ulps of error relative to values of magnitude ~1.
+        const double tol = type == HALF ? 4e-3 : 1e-5;
+        for (const auto& shape : shapes) {
+            std::size_t n = 1;
+            for (auto d : shape)
+                n *= d;
+            const std::size_t cols = shape.back();
+            auto yv = hostSoftmax(values(n, -2, 2, 21), cols);
+            auto gv = values(n, -1, 1, 22);
+            if (type == HALF) {
+                std::transform(yv.begin(), yv.end(), yv.begin(), toHalf);
+                std::transform(gv.begin(), gv.end(), gv.begin(), toHalf);
+            }
+            Harness h(6);
+            auto y = h.input(type, shape, yv, "y");
+            auto g = h.input(type, shape, gv, "g");
+            h.output(
+                popnn::nonLinearityInputGradient(h.graph, NonLinearityType::SOFTMAX, y, g, h.prog),
+                "dx");
+            const auto r = h.run();
+            std::vector<double> want(n);
+            for (std::size_t row = 0; row * cols < n; ++row) {
+                double dot = 0;
+                for (std::size_t c = 0; c < cols; ++c)
+                    dot += yv[row * cols + c] * gv[row * cols + c];
+                for (std::size_t c = 0; c < cols; ++c)
+                    want[row * cols + c] = yv[row * cols + c] * (gv[row * cols + c] - dot);
+            }
+            INFO("type " << type << ", " << n << " elements, " << cols << " columns");
+            checkClose(r.at("dx"), want, tol);
+        }
+    }
+}
+
+TEST_CASE("logSoftmax matches the host for several shapes, FLOAT and HALF") {
+    const std::vector<std::vector<std::size_t>> shapes = {{1}, {9}, {7, 5}, {2, 3, 17}};
+    for (auto type : {FLOAT, HALF}) {
+        // HALF: inputs, the shifted values and the log-sum are each rounded to HALF; results
+        // of magnitude up to ~10 are within a few HALF ulps (relative 4.9e-4 each).
+        const double tol = type == HALF ? 5e-3 : 1e-5;
+        for (const auto& shape : shapes) {
+            std::size_t n = 1;
+            for (auto d : shape)
+                n *= d;
+            const std::size_t cols = shape.back();
+            auto xv = values(n, -6, 6, 31);
+            if (type == HALF)
+                std::transform(xv.begin(), xv.end(), xv.begin(), toHalf);
+            Harness h(5);
+            auto x = h.input(type, shape, xv, "x");
+            h.output(popnn::logSoftmax(h.graph, x, h.prog), "out");
+            auto inPlace = h.input(type, shape, xv, "x2");
+            popnn::logSoftmaxInPlace(h.graph, inPlace, h.prog);
+            h.output(inPlace, "inPlace");
+            const auto r = h.run();
+            auto want = hostSoftmax(xv, cols);
+            for (auto& v : want)
+                v = std::log(v);
+            INFO("type " << type << ", " << n << " elements, " << cols << " columns");
+            checkClose(r.at("out"), want, tol);
+            checkClose(r.at("inPlace"), want, tol);
+        }
+    }
+    // Very negative logits: softmax underflows to 0, logSoftmax stays finite.
+    Harness h(2);
+    auto x = h.input(FLOAT, {3}, {0, -200, -400}, "x");
+    h.output(popnn::logSoftmax(h.graph, x, h.prog), "out");
+    checkClose(h.run().at("out"), {0, -200, -400}, 1e-5);
+    Harness bad(2);
+    auto ints = bad.input(poplar::INT, {3}, {1, 2, 3}, "ints");
+    CHECK_THROWS_WITH(popnn::logSoftmax(bad.graph, ints, bad.prog), Catch::Contains("'ints'"));
 }
 
 TEST_CASE("calcLoss gives loss, deltas and the number correct") {
@@ -128,4 +261,38 @@ TEST_CASE("calcLoss gives loss, deltas and the number correct") {
         checkClose(r.at("deltas"), wantDeltas, 1e-6);
         CHECK(r.at("correct")[0] == numCorrect);
     }
+}
+
+TEST_CASE("the new operations are recorded as PopLibs operations with FLOPs") {
+    Harness h(8);
+    auto x = h.input(FLOAT, {4, 6}, values(24, -1, 1, 41), "x");
+    auto a = h.input(FLOAT, {2, 4, 3}, values(24, -1, 1, 42), "a");
+    auto b = h.input(FLOAT, {2, 3, 5}, values(30, -1, 1, 43), "b");
+    h.output(popnn::logSoftmax(h.graph, x, h.prog, "ls"), "ls");
+    auto y = popnn::nonLinearity(h.graph, NonLinearityType::SOFTMAX, x, h.prog, "sm");
+    h.output(popnn::nonLinearityInputGradient(h.graph, NonLinearityType::SOFTMAX, y, x, h.prog,
+                                              "smGrad"),
+             "grad");
+    h.output(poplin::matMulGrouped(h.graph, a, b, h.prog, FLOAT, "grouped"), "c");
+    poplar::Engine engine(h.graph, h.prog);
+    const auto& ops = engine.compileRecords().operations;
+    std::map<std::string, std::size_t> byName;
+    for (std::size_t i = 0; i < ops.size(); ++i)
+        byName[ops[i].name] = i;
+    for (const char* name : {"logSoftmax", "nonLinearityInputGradient", "matMulGrouped"}) {
+        INFO(name);
+        REQUIRE(byName.count(name) == 1);
+        const std::size_t id = byName[name];
+        CHECK(ops[id].layer == "PopLibs");
+        // Composite operations own their programs directly or through nested PopLibs calls.
+        const bool nested = std::any_of(ops.begin(), ops.end(), [&](const auto& op) {
+            return op.parent == std::int64_t(id) && !op.programs.empty();
+        });
+        CHECK((nested || !ops[id].programs.empty()));
+    }
+    CHECK(std::any_of(ops.begin(), ops.end(), [&](const auto& op) {
+        return op.parent == std::int64_t(byName["matMulGrouped"]) && op.name == "matMul";
+    }));
+    CHECK(ops[byName["logSoftmax"]].flops.value_or(0) > 0);
+    CHECK(ops[byName["nonLinearityInputGradient"]].flops.value_or(0) > 0);
 }

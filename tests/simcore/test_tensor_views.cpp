@@ -135,3 +135,141 @@ TEST_CASE("views share storage when the engine runs", "[tensor][engine]") {
     CHECK(out == std::vector<int>{1, 2, 3, 1, 5, 6, 3, 2, 1});
     CHECK(diag == std::vector<int>{1, 5, 1});
 }
+
+namespace {
+
+/// Naive reference: the source flat index of every element of a view, tracked as a host array
+/// transformed with the same operation, element by element.
+struct ReferenceView {
+    std::vector<std::size_t> shape;
+    std::vector<std::uint64_t> flat;
+
+    std::uint64_t at(const std::vector<std::size_t>& idx) const {
+        std::uint64_t f = 0;
+        for (std::size_t d = 0; d < shape.size(); ++d)
+            f = f * shape[d] + idx[d];
+        return flat[f];
+    }
+    /// Builds a view of `newShape` whose element idx is this view's element source(idx).
+    template <typename Fn> ReferenceView map(std::vector<std::size_t> newShape, Fn source) const {
+        ReferenceView out{newShape, {}};
+        std::size_t n = 1;
+        for (auto d : newShape)
+            n *= d;
+        std::vector<std::size_t> idx(newShape.size(), 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            std::size_t rem = i;
+            for (std::size_t d = newShape.size(); d-- > 0;) {
+                idx[d] = rem % newShape[d];
+                rem /= newShape[d];
+            }
+            out.flat.push_back(at(source(idx)));
+        }
+        return out;
+    }
+};
+
+} // namespace
+
+TEST_CASE("composed views match an element-by-element reference", "[tensor]") {
+    Graph g(Target::createIPUTarget(1, 4, "ipu2"));
+    Tensor base = g.addVariable(FLOAT, {5, 6, 7}, "t");
+    ReferenceView ref{{5, 6, 7}, iota(210)};
+    Tensor t = base;
+    std::uint32_t seed = 12345;
+    auto next = [&](std::uint32_t n) {
+        seed = seed * 1664525u + 1013904223u;
+        return (seed >> 8) % n;
+    };
+    for (int step = 0; step < 60; ++step) {
+        const unsigned dim = next(unsigned(ref.shape.size()));
+        const std::size_t size = ref.shape[dim];
+        switch (next(6)) {
+        case 0: { // slice, possibly not at the ends
+            const std::size_t b = next(unsigned(size)), e = b + 1 + next(unsigned(size - b));
+            t = t.slice(b, e, dim);
+            auto shape = ref.shape;
+            shape[dim] = e - b;
+            ref = ref.map(shape, [&](auto idx) {
+                idx[dim] += b;
+                return idx;
+            });
+            break;
+        }
+        case 1: { // transpose of two dimensions
+            const unsigned other = next(unsigned(ref.shape.size()));
+            std::vector<unsigned> perm(ref.shape.size());
+            std::iota(perm.begin(), perm.end(), 0u);
+            std::swap(perm[dim], perm[other]);
+            t = t.dimShuffle(perm);
+            auto shape = ref.shape;
+            std::swap(shape[dim], shape[other]);
+            ref = ref.map(shape, [&](auto idx) {
+                std::swap(idx[dim], idx[other]);
+                return idx;
+            });
+            break;
+        }
+        case 2: // reverse
+            t = t.reverse(dim);
+            ref = ref.map(ref.shape, [&](auto idx) {
+                idx[dim] = size - 1 - idx[dim];
+                return idx;
+            });
+            break;
+        case 3: { // subSample
+            const unsigned stride = 1 + next(3);
+            t = t.subSample(stride, dim);
+            auto shape = ref.shape;
+            shape[dim] = (size + stride - 1) / stride;
+            ref = ref.map(shape, [&](auto idx) {
+                idx[dim] *= stride;
+                return idx;
+            });
+            break;
+        }
+        case 4: // broadcast or upsample, kept small
+            if (t.numElements() < 400) {
+                const unsigned k = 2;
+                auto shape = ref.shape;
+                shape[dim] *= k;
+                if (next(2)) {
+                    t = t.broadcast(k, dim);
+                    ref = ref.map(shape, [&](auto idx) {
+                        idx[dim] %= size;
+                        return idx;
+                    });
+                } else {
+                    t = t.upsample(k, dim, UpsampleMethod::REPEAT);
+                    ref = ref.map(shape, [&](auto idx) {
+                        idx[dim] /= k;
+                        return idx;
+                    });
+                }
+            }
+            break;
+        default: // back to the full variable now and then, so shapes stay interesting
+            if (t.numElements() < 8) {
+                t = base;
+                ref = ReferenceView{{5, 6, 7}, iota(210)};
+            }
+            break;
+        }
+        REQUIRE(t.shape() == ref.shape);
+        REQUIRE(elements(t) == ref.flat);
+    }
+    // Concatenation along an inner dimension of two differently sliced views.
+    Tensor a = base.slice(1, 3, 1), b = base.slice(4, 6, 1).reverse(2);
+    ReferenceView full{{5, 6, 7}, iota(210)};
+    Tensor c = concat(a, b, 1);
+    ReferenceView rc = full.map({5, 4, 7}, [&](auto idx) {
+        if (idx[1] < 2)
+            idx[1] += 1;
+        else {
+            idx[1] += 2;
+            idx[2] = 6 - idx[2];
+        }
+        return idx;
+    });
+    CHECK(elements(c) == rc.flat);
+}

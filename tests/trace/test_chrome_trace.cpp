@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unistd.h>
 
 using namespace tilescope::report;
 namespace fs = std::filesystem;
@@ -20,8 +21,10 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path dir() {
+    // One folder per process: ctest runs the test cases as parallel processes.
     static const fs::path d = [] {
-        const fs::path p = fs::temp_directory_path() / "tilescope-chrome-trace-tests";
+        const fs::path p = fs::temp_directory_path() /
+                           ("tilescope-chrome-trace-tests-" + std::to_string(::getpid()));
         fs::remove_all(p);
         fs::create_directories(p);
         return p;

@@ -46,6 +46,15 @@ poplar::Tensor matMul(poplar::Graph& graph, const poplar::Tensor& A, const popla
                       const poplar::DebugContext& debugContext = {},
                       const poplar::OptionFlags& options = {}, PlanningCache* cache = nullptr);
 
+/// Independent products of groups: A of shape {G, M, K} and B of shape {G, K, N} give
+/// {G, M, N}, group g being A[g] x B[g]. Each group is planned and run as its own matMul (in
+/// sequence, each over all tiles), nested in one "matMulGrouped" operation.
+poplar::Tensor matMulGrouped(poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B,
+                             poplar::program::Sequence& prog, const poplar::Type& outputType,
+                             const poplar::DebugContext& debugContext = {},
+                             const poplar::OptionFlags& options = {},
+                             PlanningCache* cache = nullptr);
+
 /// A variable for the left operand of a matMul of these shapes, mapped the way the plan reads
 /// it (so the product needs little exchange).
 poplar::Tensor createMatMulInputLHS(poplar::Graph& graph, const poplar::Type& inputType,

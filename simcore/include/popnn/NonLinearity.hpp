@@ -22,9 +22,10 @@ void nonLinearityInPlace(poplar::Graph& graph, NonLinearityType nonLinearityType
                          poplar::program::Sequence& prog,
                          const poplar::DebugContext& debugContext = {},
                          const poplar::OptionFlags& options = {});
-/// The gradient with respect to the input, from the forward outputs `act` = f(x) and the
-/// gradient of the outputs: outGradient * f'(x). RELU, SIGMOID and TANH (whose derivatives are
-/// functions of f(x)); SOFTMAX's and GELU's gradients need more than f(x) and are refused.
+/// The gradient with respect to the input: outGradient * f'(x) for RELU, SIGMOID and TANH, where
+/// `act` is the forward output f(x) (their derivatives are functions of f(x)); for GELU `act` is
+/// the forward input x, as in PopLibs, and f' is the derivative of the same tanh approximation;
+/// for SOFTMAX (over the innermost dimension, `act` = y) y * (dy - sum(dy * y)).
 poplar::Tensor nonLinearityInputGradient(poplar::Graph& graph, NonLinearityType nonLinearityType,
                                          poplar::Tensor act, poplar::Tensor outGradient,
                                          poplar::program::Sequence& prog,

@@ -21,7 +21,8 @@ struct ReduceParams {
 };
 
 /// Reduces `in` over `dims` (any subset of its dimensions, in any order; the others keep their
-/// order) into a new tensor of `outType` mapped linearly. Reducing over no dimension copies.
+/// order) into a new tensor of `outType`, each element mapped to the tile holding most of its
+/// inputs (linearly if `in` is not fully mapped). Reducing over no dimension copies.
 poplar::Tensor reduce(poplar::Graph& graph, const poplar::Tensor& in, const poplar::Type& outType,
                       const std::vector<std::size_t>& dims, ReduceParams params,
                       poplar::program::Sequence& prog,

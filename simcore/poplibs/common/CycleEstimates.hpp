@@ -73,4 +73,23 @@ inline std::uint64_t matMulBlock(const poplar::Target& target, const poplar::Typ
     return kVertexOverhead + (tileCycles + workers - 1) / workers;
 }
 
+/// A dynamic slice or update of `regions` regions, each copying `subElements` rows of
+/// `regionSize` elements: reading the offset, then per row an address computation and one
+/// vector load and store per thread cycle.
+inline std::uint64_t dynamicSlice(const poplar::Target& target, const poplar::Type& type,
+                                  std::uint64_t regions, std::uint64_t subElements,
+                                  std::uint64_t regionSize) {
+    return kVertexOverhead + 2 + regions * subElements * (2 + vectors(target, type, regionSize));
+}
+
+/// Random values: the tile's generator yields 64 random bits per thread cycle, so a uniform
+/// draw costs one vector per cycle plus scaling; a normal draw transforms two draws with log,
+/// sqrt and cos, costed as a transcendental function per element.
+inline std::uint64_t randomValues(const poplar::Target& target, const poplar::Type& type,
+                                  std::uint64_t elements, bool normal) {
+    if (normal)
+        return kVertexOverhead + elements * kTranscendentalCyclesPerElement;
+    return kVertexOverhead + 2 * vectors(target, type, elements);
+}
+
 } // namespace tilescope::poplibs::cycles

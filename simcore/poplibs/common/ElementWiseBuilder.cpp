@@ -31,13 +31,15 @@ std::vector<std::vector<poplar::Interval>> splitIntervals(const std::vector<popl
     return out;
 }
 
-poplar::Tensor gather(const poplar::Tensor& flat, const std::vector<poplar::Interval>& intervals,
-                      std::size_t groupSize) {
-    std::vector<poplar::Tensor> parts;
-    parts.reserve(intervals.size());
+/// The elements of `intervals` (in groups of `groupSize`) of the tensor `reader` reads. One reader
+/// per tensor serves every vertex, so cutting a tensor with many ranges stays linear.
+poplar::Tensor gather(tilescope::sim::views::FlatIntervalReader& reader,
+                      const std::vector<poplar::Interval>& intervals, std::size_t groupSize) {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> flat;
+    flat.reserve(intervals.size());
     for (const auto& i : intervals)
-        parts.push_back(flat.slice(i.begin() * groupSize, i.end() * groupSize));
-    return parts.size() == 1 ? parts.front() : poplar::concat(parts);
+        flat.emplace_back(i.begin() * groupSize, i.end() * groupSize);
+    return poplar::Tensor(reader.gather(flat));
 }
 
 } // namespace
@@ -77,6 +79,10 @@ void addElementWiseVertices(poplar::Graph& graph, poplar::ComputeSet cs,
         }
         listRanges.emplace_back(first, flats.size());
     }
+    std::vector<tilescope::sim::views::FlatIntervalReader> readers;
+    readers.reserve(flats.size());
+    for (const auto& f : flats)
+        readers.emplace_back(f.view());
     const auto mapping = graph.getTileMapping(mapped);
     for (unsigned tile = 0; tile < mapping.size(); ++tile) {
         std::size_t onTile = 0;
@@ -92,11 +98,11 @@ void addElementWiseVertices(poplar::Graph& graph, poplar::ComputeSet cs,
                 elements += i.size();
             poplar::VertexRef v = graph.addVertex(cs, vertexType);
             for (std::size_t f = 0; f < fields.size(); ++f)
-                graph.connect(v[fields[f].first], gather(flats[f], intervals, groupSizes[f]));
+                graph.connect(v[fields[f].first], gather(readers[f], intervals, groupSizes[f]));
             for (std::size_t l = 0; l < listFields.size(); ++l) {
                 std::vector<poplar::Tensor> items;
                 for (auto f = listRanges[l].first; f < listRanges[l].second; ++f)
-                    items.push_back(gather(flats[f], intervals, 1));
+                    items.push_back(gather(readers[f], intervals, 1));
                 graph.connect(v[listFields[l].first], poplar::ArrayRef<poplar::Tensor>(items));
             }
             if (configure)

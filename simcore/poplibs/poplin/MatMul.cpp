@@ -240,6 +240,26 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
     return matMul(graph, A, B, prog, A.elementType(), debugContext, options, cache);
 }
 
+Tensor matMulGrouped(poplar::Graph& graph, const Tensor& A, const Tensor& B,
+                     poplar::program::Sequence& prog, const poplar::Type& outputType,
+                     const poplar::DebugContext& debugContext, const poplar::OptionFlags& options,
+                     PlanningCache* cache) {
+    pl::PoplibsOpDebugInfo di(debugContext, "matMulGrouped");
+    if (A.rank() != 3 || B.rank() != 3 || A.dim(0) != B.dim(0) || A.dim(0) == 0)
+        throw poplar::poplar_error("poplin::matMulGrouped: needs A {G, M, K} and B {G, K, N} "
+                                   "with the same G > 0, got '" +
+                                   A.getName() + "' " + A.shapeToString() + " and '" + B.getName() +
+                                   "' " + B.shapeToString());
+    std::vector<Tensor> groups;
+    for (std::size_t g = 0; g < A.dim(0); ++g) {
+        // matMul checks the inner shapes and types and records its own FLOPs under `di`.
+        Tensor c = matMul(graph, A[g], B[g], prog, outputType, {di, "group" + std::to_string(g)},
+                          options, cache);
+        groups.push_back(c.expand({0}));
+    }
+    return poplar::concat(groups, 0);
+}
+
 Tensor createMatMulInputLHS(poplar::Graph& graph, const poplar::Type& inputType,
                             const poplar::Type&, const std::vector<std::size_t>& aShape,
                             const std::vector<std::size_t>& bShape,

@@ -13,6 +13,7 @@
 #include <poplar/exceptions.hpp>
 #include <popops/Cast.hpp>
 #include <popops/ElementWise.hpp>
+#include <popops/Expr.hpp>
 #include <popops/Reduction.hpp>
 #include <poputil/VertexTemplates.hpp>
 
@@ -52,14 +53,23 @@ template <NonLinearityType NL> float apply(float x) {
         return 0.5f * x * (1.0f + std::tanh(0.7978845608f * (x + 0.044715f * x * x * x)));
 }
 
-/// f'(x) as a function of y = f(x).
-template <NonLinearityType NL> float derivativeFromOutput(float y) {
+/// f'(x) as a function of the vertex's `act` input: y = f(x) for SIGMOID, RELU and TANH, whose
+/// derivatives are functions of f(x); x itself for GELU (as PopLibs takes it), differentiating
+/// the same tanh approximation as the forward pass:
+/// 0.5 (1 + tanh(u)) + 0.5 x (1 - tanh(u)^2) sqrt(2/pi) (1 + 3 * 0.044715 x^2).
+template <NonLinearityType NL> float derivativeFromAct(float a) {
     if constexpr (NL == NonLinearityType::SIGMOID)
-        return y * (1.0f - y);
+        return a * (1.0f - a);
     else if constexpr (NL == NonLinearityType::RELU)
-        return y > 0.0f ? 1.0f : 0.0f;
-    else
-        return 1.0f - y * y;
+        return a > 0.0f ? 1.0f : 0.0f;
+    else if constexpr (NL == NonLinearityType::TANH)
+        return 1.0f - a * a;
+    else {
+        const float x2 = a * a;
+        const float th = std::tanh(0.7978845608f * (a + 0.044715f * x2 * a));
+        return 0.5f * (1.0f + th) +
+               0.5f * a * (1.0f - th * th) * 0.7978845608f * (1.0f + 3.0f * 0.044715f * x2);
+    }
 }
 
 template <typename T, NonLinearityType NL> class NonLinearity1D : public poplar::Vertex {
@@ -83,7 +93,7 @@ public:
     bool compute() {
         for (std::size_t i = 0; i < inGrad.size(); ++i)
             inGrad[i] = static_cast<T>(static_cast<float>(outGrad[i]) *
-                                       derivativeFromOutput<NL>(static_cast<float>(out[i])));
+                                       derivativeFromAct<NL>(static_cast<float>(out[i])));
         return true;
     }
     static void visit(void* o, FieldVisitor& f) {
@@ -102,10 +112,9 @@ template <typename T, NonLinearityType NL> void registerFor(poplar::Graph& graph
     const poplar::Type type = poplar::equivalent_device_type<T>().value;
     tilescope::sim::registerBuiltinVertex<NonLinearity1D<T, NL>>(
         graph, vertexName("popnn::NonLinearity1D", type, NL), &NonLinearity1D<T, NL>::visit);
-    if constexpr (NL != NonLinearityType::GELU)
-        tilescope::sim::registerBuiltinVertex<NonLinearityGrad1D<T, NL>>(
-            graph, vertexName("popnn::NonLinearityGrad1D", type, NL),
-            &NonLinearityGrad1D<T, NL>::visit);
+    tilescope::sim::registerBuiltinVertex<NonLinearityGrad1D<T, NL>>(
+        graph, vertexName("popnn::NonLinearityGrad1D", type, NL),
+        &NonLinearityGrad1D<T, NL>::visit);
 }
 
 template <typename T> void registerType(poplar::Graph& graph) {
@@ -146,6 +155,30 @@ void softmax(poplar::Graph& graph, const Tensor& t, const Tensor& out,
             : popops::cast(graph, sums, t.elementType(), prog, {di, "cast"}).reshape({rows, 1}),
         prog, {di, "normalise"});
     prog.add(poplar::program::Copy(normalised, out2d, false, {di, "copy"}));
+}
+
+/// Softmax's input gradient from its outputs y over the innermost dimension:
+/// dx = y * (dy - sum_j(dy_j * y_j)), the sum accumulated in FLOAT.
+Tensor softmaxInputGradient(poplar::Graph& graph, const Tensor& act, const Tensor& outGradient,
+                            poplar::program::Sequence& prog, pl::PoplibsOpDebugInfo& di) {
+    if (act.rank() == 0 || act.numElements() == 0)
+        throw poplar::poplar_error("popnn::nonLinearityInputGradient: SOFTMAX needs a non-empty "
+                                   "tensor of rank >= 1, got '" +
+                                   act.getName() + "' of shape " + act.shapeToString());
+    namespace pe = popops::expr;
+    const std::size_t cols = act.dim(act.rank() - 1);
+    const std::size_t rows = act.numElements() / cols;
+    const Tensor y = act.reshape({rows, cols});
+    const Tensor dy = outGradient.reshape({rows, cols});
+    const Tensor products = popops::mul(graph, dy, y, prog, {di, "products"});
+    Tensor sums = popops::reduce(graph, products, poplar::FLOAT, {1}, popops::Operation::ADD, prog,
+                                 {di, "sum"});
+    if (act.elementType() != poplar::FLOAT)
+        sums = popops::cast(graph, sums, act.elementType(), prog, {di, "cast"});
+    const Tensor dx = popops::map(graph, pe::_1 * (pe::_2 - pe::_3),
+                                  {y, dy, sums.reshape({rows, 1})}, prog, {di, "inGradient"});
+    di.addFlops(4 * act.numElements());
+    return dx.reshape(act.shape());
 }
 
 } // namespace
@@ -196,25 +229,24 @@ Tensor nonLinearityInputGradient(poplar::Graph& graph, NonLinearityType nl, Tens
     pl::PoplibsOpDebugInfo di(debugContext, "nonLinearityInputGradient");
     di.setValue("nonLinearityType", name(nl));
     checkType("nonLinearityInputGradient", act);
-    if (nl == NonLinearityType::SOFTMAX || nl == NonLinearityType::GELU)
-        throw poplar::poplar_error(std::string("popnn::nonLinearityInputGradient: ") + name(nl) +
-                                   " is not supported (its gradient is not a function of the "
-                                   "outputs alone)");
     if (act.shape() != outGradient.shape() || act.elementType() != outGradient.elementType())
         throw poplar::poplar_error("popnn::nonLinearityInputGradient: activations '" +
                                    act.getName() + "' " + act.shapeToString() + " and gradient '" +
                                    outGradient.getName() + "' " + outGradient.shapeToString() +
                                    " must have the same shape and type");
+    if (nl == NonLinearityType::SOFTMAX)
+        return softmaxInputGradient(graph, act, outGradient, prog, di);
     const poplar::Type type = act.elementType();
     Tensor inGrad = pl::createOutput(graph, type, act.shape(), outGradient, {di, "inGradient"});
     poplar::ComputeSet cs = graph.addComputeSet({di, std::string("nonLinearityGrad") + name(nl)});
     const auto& target = graph.getTarget();
+    const bool gelu = nl == NonLinearityType::GELU;
     pl::addElementWiseVertices(
         graph, cs, vertexName("popnn::NonLinearityGrad1D", type, nl), inGrad,
         {{"outGrad", outGradient}, {"out", act}, {"inGrad", inGrad}},
-        [&](std::size_t n) { return pl::cycles::elementWise(target, type, n, 2, false); });
+        [&](std::size_t n) { return pl::cycles::elementWise(target, type, n, 2, gelu); });
     prog.add(poplar::program::Execute(cs, {di}));
-    di.addFlops(2 * act.numElements());
+    di.addFlops(act.numElements() * (gelu ? 14 : 2));
     return inGrad;
 }
 

@@ -10,6 +10,7 @@ void addCodelets(poplar::Graph& graph) {
     detail::registerScaledAddVertices(graph);
     detail::registerReduceVertices(graph);
     detail::registerMapExprVertices(graph);
+    detail::registerDynamicSliceVertices(graph);
 }
 
 } // namespace popops

@@ -9,4 +9,5 @@ void registerFillAndCastVertices(poplar::Graph& graph);
 void registerScaledAddVertices(poplar::Graph& graph);
 void registerReduceVertices(poplar::Graph& graph);
 void registerMapExprVertices(poplar::Graph& graph);
+void registerDynamicSliceVertices(poplar::Graph& graph);
 } // namespace popops::detail

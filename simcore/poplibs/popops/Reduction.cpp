@@ -155,15 +155,8 @@ std::vector<std::size_t> reducedShape(const std::string& api, const poplar::Tens
     return out;
 }
 
-void reduceInto(poplar::Graph& graph, const poplar::Tensor& in, const poplar::Tensor& out,
-                const std::vector<std::size_t>& dims, ReduceParams params,
-                poplar::program::Sequence& prog, pl::PoplibsOpDebugInfo& di,
-                const std::string& api) {
-    if (!supportedPair(in.elementType(), out.elementType()))
-        throw poplar::poplar_error(api + ": cannot reduce tensor '" + in.getName() + "' of type " +
-                                   in.elementType().toString() + " into type " +
-                                   out.elementType().toString() +
-                                   " (FLOAT and HALF either way, or INT to INT)");
+/// `in` viewed as [outputs, partialsPerOutput]: kept dimensions first, reduced ones last.
+poplar::Tensor partialsView(const poplar::Tensor& in, const std::vector<std::size_t>& dims) {
     std::vector<unsigned> order, reduced;
     std::vector<bool> isReduced(in.rank(), false);
     for (auto d : dims)
@@ -178,11 +171,76 @@ void reduceInto(poplar::Graph& graph, const poplar::Tensor& in, const poplar::Te
         }
     }
     order.insert(order.end(), reduced.begin(), reduced.end());
+    const std::size_t outputs = in.numElements() / std::max<std::size_t>(partialsPerOutput, 1);
+    return in.dimShuffle(order).reshape({outputs, partialsPerOutput});
+}
+
+/// Maps each element of a new output to the tile holding most of its partials, so each output
+/// is reduced where its inputs already are. A linear mapping would put every row of a small
+/// output on the first few tiles and exchange the whole input there. Falls back to a linear
+/// mapping when the input is not completely mapped.
+void mapOutputByPartials(poplar::Graph& graph, const poplar::Tensor& in,
+                         const std::vector<std::size_t>& dims, const poplar::Tensor& out) {
+    const std::size_t outputs = out.numElements();
+    if (outputs == 0 || in.numElements() == 0) {
+        poputil::mapTensorLinearly(graph, out);
+        return;
+    }
+    const poplar::Tensor partials = partialsView(in, dims);
+    const std::size_t per = partials.dim(1);
+    const auto mapping = graph.getTileMapping(partials, false);
+    std::vector<std::size_t> bestCount(outputs, 0), count(outputs, 0);
+    std::vector<unsigned> bestTile(outputs, 0);
+    std::vector<std::size_t> touched;
+    std::size_t covered = 0;
+    for (unsigned tile = 0; tile < mapping.size(); ++tile) {
+        touched.clear();
+        for (const auto& i : mapping[tile]) {
+            covered += i.size();
+            for (std::size_t row = i.begin() / per; row * per < i.end(); ++row) {
+                const std::size_t lo = std::max(i.begin(), row * per);
+                const std::size_t hi = std::min(i.end(), (row + 1) * per);
+                if (count[row] == 0)
+                    touched.push_back(row);
+                count[row] += hi - lo;
+            }
+        }
+        for (auto row : touched) {
+            if (count[row] > bestCount[row]) {
+                bestCount[row] = count[row];
+                bestTile[row] = tile;
+            }
+            count[row] = 0;
+        }
+    }
+    if (covered != partials.numElements()) {
+        poputil::mapTensorLinearly(graph, out);
+        return;
+    }
+    const poplar::Tensor flat = out.flatten();
+    std::size_t begin = 0;
+    for (std::size_t row = 1; row <= outputs; ++row)
+        if (row == outputs || bestTile[row] != bestTile[begin]) {
+            graph.setTileMapping(flat.slice(begin, row), bestTile[begin]);
+            begin = row;
+        }
+}
+
+void reduceInto(poplar::Graph& graph, const poplar::Tensor& in, const poplar::Tensor& out,
+                const std::vector<std::size_t>& dims, ReduceParams params,
+                poplar::program::Sequence& prog, pl::PoplibsOpDebugInfo& di,
+                const std::string& api) {
+    if (!supportedPair(in.elementType(), out.elementType()))
+        throw poplar::poplar_error(api + ": cannot reduce tensor '" + in.getName() + "' of type " +
+                                   in.elementType().toString() + " into type " +
+                                   out.elementType().toString() +
+                                   " (FLOAT and HALF either way, or INT to INT)");
+    const poplar::Tensor partials = partialsView(in, dims);
+    const std::size_t partialsPerOutput = partials.dim(1);
     const std::size_t outputs = out.numElements();
     if (outputs == 0 || partialsPerOutput == 0)
         throw poplar::poplar_error(api + ": tensor '" + in.getName() + "' of shape " +
                                    in.shapeToString() + " gives an empty reduction");
-    const poplar::Tensor partials = in.dimShuffle(order).reshape({outputs, partialsPerOutput});
 
     const poplar::Type inType = in.elementType();
     poplar::ComputeSet cs = graph.addComputeSet({di, "reduce"});
@@ -224,7 +282,7 @@ poplar::Tensor reduce(poplar::Graph& graph, const poplar::Tensor& in, const popl
                                    in.getName() + "'");
     auto shape = reducedShape("popops::reduce", in, dims);
     poplar::Tensor out = graph.addVariable(outType, shape, {di, "out"});
-    poputil::mapTensorLinearly(graph, out);
+    mapOutputByPartials(graph, in, dims, out);
     reduceInto(graph, in, out, dims, params, prog, di, "popops::reduce");
     return out;
 }

@@ -58,6 +58,12 @@ public:
     /// Pyramid rows of one track at `level` for buckets overlapping [fromNs, toNs].
     std::vector<EventLodRow> eventLod(std::int64_t threadId, std::int32_t depth, std::int64_t level,
                                       std::int64_t fromNs, std::int64_t toNs) const;
+    /// Pyramid rows at `level` of several tracks of one thread, buckets [fromBucket, toBucket],
+    /// in one query (one primary-key range seek per depth), as (depth, row) in depth and bucket
+    /// order. For viewers that fetch every visible depth of a thread at once.
+    std::vector<std::pair<std::int32_t, EventLodRow>>
+    eventLodBuckets(std::int64_t threadId, const std::vector<std::int32_t>& depths,
+                    std::int64_t level, std::int64_t fromBucket, std::int64_t toBucket) const;
     /// Coarsest stored level whose buckets are at most `nsPerBucket` wide (-1: use raw events).
     std::int64_t eventLodLevelFor(double nsPerBucket) const;
 

@@ -45,6 +45,74 @@ struct RunStepSpan {
     std::string phase; // compute, exchange, sync, stream
 };
 
+/// An operation with totals over what it created (its programs' lowered steps and code, its
+/// variables), for the Operations view; `operation.programIds`/`variableIds` are left empty.
+struct OperationTotals {
+    OperationRecord operation;
+    std::uint64_t steps = 0;
+    std::uint64_t estimatedCycles = 0; // summed over its programs' steps (slowest tile each)
+    std::uint64_t codeBytes = 0;       // its programs' code, all tiles
+    std::uint64_t variableBytes = 0;   // its variables, all tiles
+};
+
+/// A lowered step with the name of the program it was lowered from.
+struct NamedStep {
+    StepRecord step;
+    std::string program;
+};
+
+/// One BSP phase of a run, summed over its executed steps (ProfileReader::runPhaseTotals).
+/// `tileBusyCycles` counts, per step, active tiles x tile balance x the step's cycles: the cycles
+/// the tiles spent working, since the balance is mean / max busy cycles over the active tiles and
+/// a step lasts as long as its slowest tile.
+struct RunPhaseTotals {
+    std::string phase; // compute, exchange, sync, stream
+    std::uint64_t steps = 0;
+    std::uint64_t cycles = 0;
+    double tileBusyCycles = 0;
+    double balanceWeightedCycles = 0; // sum of tile balance x cycles
+    std::uint64_t exchangeBytes = 0;  // bytes the steps move (stream: to and from the host)
+};
+
+/// An executed step with the program that lowered to it, for charts nested by program.
+struct RunStepProgram {
+    std::int64_t seq = 0;
+    std::int64_t stepId = 0;
+    std::int64_t programId = 0;
+    std::uint64_t startCycle = 0;
+    std::uint64_t cycles = 0;
+};
+
+/// A run_lod bucket with the program of the first step that starts in it.
+struct RunLodProgram {
+    std::int64_t bucket = 0;
+    std::uint64_t steps = 0;
+    std::int64_t programId = 0;
+};
+
+/// A program on the path from a root of the program tree, for flame rows.
+struct ProgramPathEntry {
+    std::int64_t id = 0;
+    std::string kind;
+    std::string name;
+};
+
+/// A program with its parent (-1: a root), for resolving many flame paths a tree level at a time.
+struct ProgramNode {
+    std::int64_t id = 0;
+    std::int64_t parentId = -1;
+    std::string kind;
+    std::string name;
+};
+
+/// A not-always-live variable's live range and its bytes summed per group of tiles (an IPU, or a
+/// set of selected tiles).
+struct LiveRangeBytes {
+    std::int64_t firstStep = 0;
+    std::int64_t lastStep = 0;
+    std::vector<std::uint64_t> bytesPerGroup;
+};
+
 /// Typed, lazy reader of a profile report. Opening validates the file (see ReportFile) and reads
 /// the small tables (metadata, target, regions); everything else is read on demand in pages, so
 /// memory and open time do not grow with the report. Not thread-safe: use one reader per thread.
@@ -110,6 +178,18 @@ public:
     /// Always-live variables, largest first.
     std::vector<VariableRecord> largestAlwaysLiveVariables(std::int64_t limit) const;
     std::vector<OperationRecord> operations(std::int64_t offset, std::int64_t limit) const;
+    /// Operations after id `offset` in id order, at most `limit`, with their totals (one query;
+    /// see ProfileReaderOperations.cpp).
+    std::vector<OperationTotals> operationTotals(std::int64_t offset, std::int64_t limit) const;
+    /// Lowered steps of the operation's programs, in step order.
+    std::vector<NamedStep> operationSteps(std::int64_t operationId) const;
+    /// Variables the operation created, largest first.
+    std::vector<VariableRecord> operationVariables(std::int64_t operationId,
+                                                   bool withPerTile = false) const;
+    /// Steps that move data (exchange_bytes > 0: exchanges and stream copies), largest first.
+    std::vector<NamedStep> largestExchangeSteps(std::int64_t limit) const;
+    /// Variables of every kind, largest first.
+    std::vector<VariableRecord> largestVariables(std::int64_t limit) const;
 
     // Execution.
     std::vector<RunRecord> runs() const;
@@ -126,6 +206,35 @@ public:
     std::uint64_t runLodBaseCycles() const { return runLodBase_; }
     /// Coarsest stored level whose buckets are at most `cyclesPerBucket` wide (-1: raw steps).
     std::int64_t runLodLevelFor(const RunRecord& run, double cyclesPerBucket) const;
+
+    // Execution analysis (ProfileReaderExecution.cpp).
+    /// Totals per phase of a run, one scan of its executed steps without the per-tile series.
+    std::vector<RunPhaseTotals> runPhaseTotals(const RunRecord& run) const;
+    /// Steps of a run overlapping cycles [fromCycle, toCycle) with their programs, at most `limit`.
+    std::vector<RunStepProgram> runStepPrograms(const RunRecord& run, std::uint64_t fromCycle,
+                                                std::uint64_t toCycle, std::int64_t limit) const;
+    /// run_lod buckets of a level overlapping [fromCycle, toCycle] with their first step's program.
+    std::vector<RunLodProgram> runLodPrograms(const RunRecord& run, std::int64_t level,
+                                              std::uint64_t fromCycle, std::uint64_t toCycle) const;
+    /// The programs from a root down to `programId` (empty if there is no such program).
+    std::vector<ProgramPathEntry> programPath(std::int64_t programId) const;
+    /// The programs among `ids` that exist, with their parents (one query per 500 ids).
+    std::vector<ProgramNode> programNodes(const std::vector<std::int64_t>& ids) const;
+    /// Per-tile cycles of steps [firstSeq, firstSeq + count) of a run, only tiles [firstTile,
+    /// firstTile + tileCount) of each (decoded without expanding the whole series); one vector
+    /// per step in order, empty where the step has no per-tile series.
+    std::vector<std::vector<std::uint64_t>> runStepTileCycles(const RunRecord& run,
+                                                              std::int64_t firstSeq,
+                                                              std::int64_t count,
+                                                              std::uint32_t firstTile,
+                                                              std::uint32_t tileCount) const;
+    /// Every not-always-live variable's live range with its bytes summed per group, where
+    /// `groupOfTile[t]` is the group of global tile t (negative: not counted) and groups are
+    /// 0..groups-1. Variables with no bytes in any group are left out.
+    std::vector<LiveRangeBytes> notAlwaysLiveRangesByGroup(const std::vector<int>& groupOfTile,
+                                                           int groups) const;
+    /// Always-live bytes per tile: every category whose liveness is "always", in every region.
+    PerTile alwaysLiveBytesPerTile() const;
 
 private:
     void load();

@@ -15,6 +15,7 @@ namespace tilescope::report {
 namespace sql {
 class Database;
 }
+struct SshOptions;
 
 /// A validated, read-only connection to a report or host-trace file. Opening treats the file as
 /// untrusted: it checks the SQLite header (and that the file is not cut short), opens read-only
@@ -22,9 +23,14 @@ class Database;
 /// schema object with the format's exact definition and checks kind and version. Each failure is a
 /// ReportError naming the file and the problem. Opening reads a handful of pages whatever the file
 /// size; everything else is read lazily by ProfileReader and HostTraceReader.
+///
+/// A location is a local path or an `ssh://[user@]host[:port]/path` URL (see RemoteStorage.hpp):
+/// a remote file is checked and read in place over SFTP, page by page, with the same checks.
 class ReportFile {
 public:
-    explicit ReportFile(const std::string& path);
+    /// Remote locations use defaultSshOptions().
+    explicit ReportFile(const std::string& location);
+    ReportFile(const std::string& location, const SshOptions& ssh);
     ~ReportFile();
     ReportFile(ReportFile&&) noexcept;
     ReportFile& operator=(ReportFile&&) noexcept;

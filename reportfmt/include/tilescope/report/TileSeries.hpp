@@ -37,6 +37,11 @@ struct TileSeries {
     static std::vector<std::uint64_t> decode(const void* data, std::size_t size);
     /// Decodes into `out` (resized to the element count).
     static void decode(const void* data, std::size_t size, std::vector<std::uint64_t>& out);
+    /// Elements [first, first + n) into `out` (resized to n; elements past the blob's count are
+    /// 0). Packed forms read only the range; run-length and sparse forms scan up to its end
+    /// without expanding the series.
+    static void decodeRange(const void* data, std::size_t size, std::size_t first, std::size_t n,
+                            std::vector<std::uint64_t>& out);
     /// Adds every element into `acc` (which must have the blob's element count); used to sum the
     /// per-tile bytes of many variables without a temporary vector each.
     static void accumulate(const void* data, std::size_t size, std::vector<std::uint64_t>& acc);

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,9 +33,11 @@ struct VariableInfo {
 };
 
 /// What one field of one vertex is connected to. Scalar and Vector fields have one item; List
-/// fields have as many as setFieldSize gave (or the connection implied).
+/// fields have as many as setFieldSize gave (or the connection implied). Items are immutable and
+/// shared (null: not connected), so the snapshot an Engine compiles copies pointers, not the
+/// element runs of every connection.
 struct FieldBinding {
-    std::vector<std::optional<TensorView>> items;
+    std::vector<std::shared_ptr<const TensorView>> items;
     bool sized = false;
     std::vector<std::byte> stateValue; ///< State fields: bytes set by setInitialValue
     std::uint64_t stateCount = 0;      ///< State vectors: element count

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tilescope::sim {
@@ -46,6 +47,25 @@ TensorView reverse(const TensorView& src, unsigned dim);
 TensorView subSample(const TensorView& src, unsigned stride, unsigned dim);
 TensorView upsample(const TensorView& src, unsigned scale, unsigned dim);
 TensorView concat(const std::vector<TensorView>& parts, unsigned dim);
+
+/// Reads flat element intervals of a view (its elements in row-major order) as variable ranges.
+/// Range starts are summed lazily and the last range used is remembered, so many increasing
+/// intervals of one view cost one pass over its ranges instead of one pass each: build one
+/// reader per view when cutting it into many pieces.
+class FlatIntervalReader {
+public:
+    explicit FlatIntervalReader(const TensorView& v);
+    /// Appends elements [lo, hi) (flat indices, hi <= the view's element count) to `out`.
+    void appendTo(TensorView& out, std::uint64_t lo, std::uint64_t hi);
+    /// A one-dimensional view of the given [lo, hi) element intervals, in order.
+    TensorView gather(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& intervals);
+
+private:
+    std::size_t find(std::uint64_t flat);
+    const TensorView& view_;
+    std::vector<std::uint64_t> starts_; ///< starts_[i]: flat index of range i's first element
+    std::size_t hint_ = 0;
+};
 
 /// Row-major strides of a shape.
 std::vector<std::uint64_t> strides(const std::vector<std::size_t>& shape);

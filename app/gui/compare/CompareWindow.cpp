@@ -1,0 +1,174 @@
+#include "CompareWindow.hpp"
+
+#include "CompareDialog.hpp"
+#include "CompareLoader.hpp"
+#include "ComparePane.hpp"
+#include "CompareSession.hpp"
+#include "CompareView.hpp"
+
+#include <QApplication>
+#include <QImageWriter>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPixmap>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStatusBar>
+
+namespace tilescope::gui {
+namespace {
+constexpr int kTimeoutMs = 300000; // the structural views align 200k-step runs before their frame
+constexpr int kSettleMs = 100;
+} // namespace
+
+CompareWindow::CompareWindow(QWidget* parent)
+    : QMainWindow(parent), loader_(new CompareLoader(this)) {
+    setWindowTitle(tr("TileScope — Compare"));
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Compare Two Reports…"), this, [this] {
+        CompareDialog dialog(this);
+        if (dialog.exec() == QDialog::Accepted)
+            openComparison(dialog.source(), dialog.target());
+    });
+    file->addSeparator();
+    file->addAction(tr("&Close Window"), QKeySequence::Close, this, &QWidget::close);
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    const QStringList names = ComparePane::viewNames(), titles = ComparePane::viewTitles();
+    for (int i = 0; i < names.size(); ++i)
+        view->addAction(titles[i], QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)), this,
+                        [this, name = names[i]] {
+                            if (pane_)
+                                pane_->showView(name);
+                        });
+
+    placeholder_ = new QLabel(tr("Opening the reports…"));
+    placeholder_->setAlignment(Qt::AlignCenter);
+    setCentralWidget(placeholder_);
+    progressLabel_ = new QLabel;
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 100);
+    progress_->setMaximumWidth(220);
+    cancel_ = new QPushButton(tr("Cancel"));
+    statusBar()->addPermanentWidget(progressLabel_);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
+    setLoadingUi(false);
+
+    connect(cancel_, &QPushButton::clicked, loader_, &CompareLoader::cancel);
+    connect(loader_, &CompareLoader::progress, this, [this](int percent, const QString& stage) {
+        progress_->setValue(percent);
+        progressLabel_->setText(stage);
+    });
+    connect(loader_, &CompareLoader::loaded, this, &CompareWindow::onLoaded);
+    connect(loader_, &CompareLoader::failed, this, [this](const QString& message) {
+        setLoadingUi(false);
+        statusBar()->showMessage(tr("Could not open the comparison"), 8000);
+        if (interactive_)
+            QMessageBox::critical(this, tr("Cannot compare the reports"), message);
+        emit openFailed(message);
+    });
+    connect(loader_, &CompareLoader::cancelled, this, [this] {
+        setLoadingUi(false);
+        statusBar()->showMessage(tr("Opening cancelled"), 4000);
+    });
+    resize(1280, 800);
+}
+
+CompareWindow::~CompareWindow() = default;
+
+bool CompareWindow::isLoading() const {
+    return loader_->isLoading();
+}
+
+void CompareWindow::openComparison(const QString& source, const QString& target) {
+    setLoadingUi(true);
+    loader_->start(source, target);
+}
+
+void CompareWindow::onLoaded(std::shared_ptr<CompareSession> session) {
+    setLoadingUi(false);
+    auto* pane = new ComparePane(session);
+    connect(pane, &ComparePane::viewFailed, this, [this](const QString& message) {
+        statusBar()->showMessage(message);
+        if (interactive_)
+            QMessageBox::warning(this, tr("Cannot read the reports"), message);
+    });
+    setCentralWidget(pane); // deletes the previous pane or placeholder
+    placeholder_ = nullptr;
+    pane_ = pane;
+    pane_->showView(ComparePane::viewNames().value(0));
+    const QString a = QString::fromStdString(session->source().path());
+    const QString b = QString::fromStdString(session->target().path());
+    setWindowTitle(tr("%1 ↔ %2 — TileScope Compare").arg(a, b));
+    statusBar()->showMessage(tr("Comparing %1 (source) with %2 (target)").arg(a, b), 6000);
+    emit comparisonOpened();
+}
+
+void CompareWindow::setLoadingUi(bool loading) {
+    progress_->setVisible(loading);
+    progressLabel_->setVisible(loading);
+    cancel_->setVisible(loading);
+    if (loading)
+        progress_->setValue(0);
+}
+
+CompareScreenshotRunner::CompareScreenshotRunner(CompareWindow& window, QString view,
+                                                 QString output, QSize size, QObject* parent)
+    : QObject(parent), window_(window), view_(std::move(view)), output_(std::move(output)),
+      size_(size) {
+    timeout_.setSingleShot(true);
+    connect(&timeout_, &QTimer::timeout, this, [this] {
+        fail(tr("timed out after %1 s waiting for the %2 compare view")
+                 .arg(kTimeoutMs / 1000)
+                 .arg(view_));
+    });
+}
+
+void CompareScreenshotRunner::start(const QString& source, const QString& target) {
+    window_.setInteractive(false);
+    window_.resize(size_);
+    window_.show();
+    connect(&window_, &CompareWindow::openFailed, this, &CompareScreenshotRunner::fail);
+    connect(&window_, &CompareWindow::comparisonOpened, this, &CompareScreenshotRunner::onOpened);
+    timeout_.start(kTimeoutMs);
+    window_.openComparison(source, target);
+}
+
+void CompareScreenshotRunner::onOpened() {
+    CompareView* view = window_.pane()->showView(view_);
+    if (!view)
+        return fail(tr("unknown compare view '%1'").arg(view_));
+    connect(view, &CompareView::failed, this, &CompareScreenshotRunner::fail);
+    if (view->isReady())
+        QTimer::singleShot(kSettleMs, this, &CompareScreenshotRunner::capture);
+    else
+        connect(view, &CompareView::ready, this,
+                [this] { QTimer::singleShot(kSettleMs, this, &CompareScreenshotRunner::capture); });
+}
+
+void CompareScreenshotRunner::capture() {
+    if (done_)
+        return;
+    const QImage image = window_.grab().toImage();
+    const QSize expected = size_ * window_.devicePixelRatio();
+    if (image.size() != expected)
+        return fail(
+            tr("the window could not be sized to %1x%2").arg(size_.width()).arg(size_.height()));
+    QImageWriter writer(output_, "png");
+    if (!writer.write(image))
+        return fail(tr("cannot write %1: %2").arg(output_, writer.errorString()));
+    done_ = true;
+    timeout_.stop();
+    emit finished(0, {});
+}
+
+void CompareScreenshotRunner::fail(const QString& message) {
+    if (done_)
+        return;
+    done_ = true;
+    timeout_.stop();
+    emit finished(1, message.simplified());
+}
+
+} // namespace tilescope::gui

@@ -1,0 +1,78 @@
+#pragma once
+
+#include <QMainWindow>
+#include <QSize>
+#include <QString>
+#include <QTimer>
+#include <memory>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace tilescope::gui {
+
+class CompareLoader;
+class ComparePane;
+class CompareSession;
+class CompareView;
+
+/// A window comparing two reports side by side: File › Compare Two Reports… (CompareDialog),
+/// Close; View menu for the compare views; the ComparePane of the open comparison. Opening runs in
+/// a CompareLoader with progress and Cancel in the status bar; failures show one dialog with the
+/// reader's message (only `openFailed` when not interactive, as in screenshot mode).
+class CompareWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit CompareWindow(QWidget* parent = nullptr);
+    ~CompareWindow() override;
+
+    void openComparison(const QString& source, const QString& target);
+    void setInteractive(bool interactive) { interactive_ = interactive; }
+    ComparePane* pane() const { return pane_; }
+    bool isLoading() const;
+
+signals:
+    void comparisonOpened();
+    void openFailed(const QString& message);
+
+private:
+    void onLoaded(std::shared_ptr<CompareSession> session);
+    void setLoadingUi(bool loading);
+
+    CompareLoader* loader_;
+    ComparePane* pane_ = nullptr;
+    QLabel* placeholder_;
+    QProgressBar* progress_;
+    QLabel* progressLabel_;
+    QPushButton* cancel_;
+    bool interactive_ = true;
+};
+
+/// Drives `tilescope --compare A B --view NAME --screenshot out.png [--size WxH]`: opens the
+/// comparison in a non-interactive CompareWindow of that size, shows the compare view, waits until
+/// it is ready (never a loading frame), grabs the window with its canvases and writes the PNG.
+/// `finished(exitCode, message)`: 0, or 1 with a one-line reason.
+class CompareScreenshotRunner : public QObject {
+    Q_OBJECT
+public:
+    CompareScreenshotRunner(CompareWindow& window, QString view, QString output, QSize size,
+                            QObject* parent = nullptr);
+    void start(const QString& source, const QString& target);
+
+signals:
+    void finished(int exitCode, const QString& message);
+
+private:
+    void onOpened();
+    void capture();
+    void fail(const QString& message);
+
+    CompareWindow& window_;
+    QString view_, output_;
+    QSize size_;
+    QTimer timeout_;
+    bool done_ = false;
+};
+
+} // namespace tilescope::gui

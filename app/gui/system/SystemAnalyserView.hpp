@@ -1,0 +1,71 @@
+#pragma once
+
+#include <QStringList>
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QTabWidget;
+class QTableView;
+class QTreeView;
+
+namespace tilescope::gui {
+
+class CallTreeModel;
+class EventSearchModel;
+class HostTraceSession;
+class TimelineCanvas;
+class TimelineModel;
+
+/// The system analyser for one or more open host traces: a Timeline tab (toolbar with name
+/// search, previous/next, absolute or relative time, collapse/expand all; the TimelineCanvas; the
+/// search results list) and a Call Tree tab (the call tree and the per-name statistics table of
+/// the whole trace or of the range selected on the timeline, sortable, filterable and exportable
+/// as CSV). Selecting a range shows its event count and total duration and recomputes the call
+/// tree for it.
+class SystemAnalyserView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SystemAnalyserView(std::vector<std::shared_ptr<HostTraceSession>> files,
+                                QWidget* parent = nullptr);
+    ~SystemAnalyserView() override;
+
+    /// Command-line names of the tabs: timeline, calltree.
+    static QStringList viewNames();
+    bool showView(const QString& name);
+    /// The shown tab has everything its first paint needs (no "Loading" frame).
+    bool isReady() const;
+
+    TimelineModel& timelineModel() { return *timeline_; }
+    TimelineCanvas& canvas() { return *canvas_; }
+    CallTreeModel& callTree() { return *callTree_; }
+    EventSearchModel& search() { return *search_; }
+
+signals:
+    void failed(const QString& message);
+
+private:
+    QWidget* buildTimelineTab();
+    QWidget* buildCallTreeTab();
+    void runSearch();
+    void showHit(int index);
+    void updateStatus();
+
+    std::vector<std::shared_ptr<HostTraceSession>> files_;
+    std::unique_ptr<TimelineModel> timeline_;
+    std::unique_ptr<CallTreeModel> callTree_;
+    std::unique_ptr<EventSearchModel> search_;
+    QTabWidget* tabs_ = nullptr;
+    TimelineCanvas* canvas_ = nullptr;
+    QLineEdit* searchText_ = nullptr;
+    QCheckBox* regex_ = nullptr;
+    QLabel* status_ = nullptr;
+    QLabel* treeStatus_ = nullptr;
+    QTreeView* tree_ = nullptr;
+    QTableView* results_ = nullptr;
+};
+
+} // namespace tilescope::gui

@@ -1,0 +1,132 @@
+#include "SystemAnalyserWindow.hpp"
+
+#include "Background.hpp"
+#include "HostTraceSession.hpp"
+#include "SystemAnalyserView.hpp"
+
+#include <QApplication>
+#include <QFileDialog>
+#include <QImageWriter>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPixmap>
+#include <QStatusBar>
+
+namespace tilescope::gui {
+namespace {
+constexpr int kTimeoutMs = 120000;
+constexpr int kPollMs = 50;
+constexpr int kSettleMs = 100;
+using Sessions = std::vector<std::shared_ptr<HostTraceSession>>;
+} // namespace
+
+SystemAnalyserWindow::SystemAnalyserWindow(QWidget* parent) : QMainWindow(parent) {
+    setWindowTitle(tr("TileScope System Analyser"));
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    const QString filter = tr("Host traces (*.pvti);;All files (*)");
+    file->addAction(tr("&Open Traces…"), QKeySequence::Open, this, [this, filter] {
+        const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open"), {}, filter);
+        if (!files.isEmpty())
+            openTraces(files);
+    });
+    file->addAction(tr("&Add Trace…"), this, [this, filter] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Add"), {}, filter);
+        if (!f.isEmpty())
+            openTraces(paths_ + QStringList{f});
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+    resize(1400, 900);
+}
+
+void SystemAnalyserWindow::openTraces(const QStringList& paths) {
+    std::vector<std::string> list;
+    for (const QString& p : paths)
+        list.push_back(p.toStdString());
+    statusBar()->showMessage(tr("Opening %1…").arg(paths.join(QStringLiteral(", "))));
+    runInBackground<Sessions>(
+        this,
+        [list] {
+            Sessions s;
+            for (const auto& p : list)
+                s.push_back(HostTraceSession::open(p));
+            return s;
+        },
+        [this, paths](Sessions sessions) {
+            statusBar()->clearMessage();
+            paths_ = paths;
+            auto* view = new SystemAnalyserView(std::move(sessions));
+            connect(view, &SystemAnalyserView::failed, this, [this](const QString& m) {
+                if (interactive_)
+                    QMessageBox::warning(this, tr("Cannot read the trace"), m);
+                emit openFailed(m);
+            });
+            setCentralWidget(view); // deletes the previous view
+            view_ = view;
+            setWindowTitle(
+                tr("%1 — TileScope System Analyser").arg(paths.join(QStringLiteral(", "))));
+            emit opened();
+        },
+        [this](const QString& message) {
+            statusBar()->clearMessage();
+            if (interactive_)
+                QMessageBox::warning(this, tr("Cannot open"), message);
+            emit openFailed(message);
+        });
+}
+
+SystemScreenshotRunner::SystemScreenshotRunner(SystemAnalyserWindow& window, QString view,
+                                               QString output, QSize size, QObject* parent)
+    : QObject(parent), window_(window), view_(std::move(view)), output_(std::move(output)),
+      size_(size) {
+    timeout_.setSingleShot(true);
+    connect(&timeout_, &QTimer::timeout, this, [this] {
+        fail(tr("timed out after %1 s waiting for the %2 view").arg(kTimeoutMs / 1000).arg(view_));
+    });
+    connect(&poll_, &QTimer::timeout, this, &SystemScreenshotRunner::poll);
+}
+
+void SystemScreenshotRunner::start(const QStringList& paths) {
+    window_.setInteractive(false);
+    window_.resize(size_);
+    window_.show();
+    connect(&window_, &SystemAnalyserWindow::openFailed, this, &SystemScreenshotRunner::fail);
+    connect(&window_, &SystemAnalyserWindow::opened, this, [this] {
+        if (!window_.view()->showView(view_))
+            return fail(tr("unknown view '%1'").arg(view_));
+        poll_.start(kPollMs);
+    });
+    timeout_.start(kTimeoutMs);
+    window_.openTraces(paths);
+}
+
+void SystemScreenshotRunner::poll() {
+
+    if (window_.view() && window_.view()->isReady()) {
+        poll_.stop();
+        QTimer::singleShot(kSettleMs, this, &SystemScreenshotRunner::capture);
+    }
+}
+
+void SystemScreenshotRunner::capture() {
+    if (done_)
+        return;
+    const QImage image = window_.grab().toImage();
+    QImageWriter writer(output_, "png");
+    if (!writer.write(image))
+        return fail(tr("cannot write %1: %2").arg(output_, writer.errorString()));
+    done_ = true;
+    timeout_.stop();
+    emit finished(0, {});
+}
+
+void SystemScreenshotRunner::fail(const QString& message) {
+    if (done_)
+        return;
+    done_ = true;
+    timeout_.stop();
+    poll_.stop();
+    emit finished(1, message.simplified());
+}
+
+} // namespace tilescope::gui

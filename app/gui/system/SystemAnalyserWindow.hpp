@@ -1,0 +1,64 @@
+#pragma once
+
+#include <QMainWindow>
+#include <QSize>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+
+namespace tilescope::gui {
+
+class SystemAnalyserView;
+
+/// The window of the system analyser: opens one or more host traces (*.pvti) together on one
+/// time axis, on a worker thread, and shows them in a SystemAnalyserView. File › Open Traces…
+/// replaces what is shown, Add Trace… adds a file to the same axis. Failures show one dialog with
+/// the reader's message (only `openFailed` when not interactive).
+class SystemAnalyserWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit SystemAnalyserWindow(QWidget* parent = nullptr);
+
+    void openTraces(const QStringList& paths);
+    void setInteractive(bool interactive) { interactive_ = interactive; }
+    SystemAnalyserView* view() const { return view_; }
+    const QStringList& paths() const { return paths_; }
+
+signals:
+    void opened();
+    void openFailed(const QString& message);
+
+private:
+    SystemAnalyserView* view_ = nullptr;
+    QStringList paths_;
+    bool interactive_ = true;
+};
+
+/// Drives `tilescope --view timeline|calltree --screenshot OUT.png FILE.pvti...`: opens the
+/// traces in a non-interactive window of the given size, shows the tab, waits until it is ready
+/// (never a loading frame), grabs the window with its canvas and writes the PNG.
+/// `finished(code, message)`: 0, or 1 with a one-line reason.
+class SystemScreenshotRunner : public QObject {
+    Q_OBJECT
+public:
+    SystemScreenshotRunner(SystemAnalyserWindow& window, QString view, QString output, QSize size,
+                           QObject* parent = nullptr);
+    void start(const QStringList& paths);
+
+signals:
+    void finished(int exitCode, const QString& message);
+
+private:
+    void poll();
+    void capture();
+    void fail(const QString& message);
+
+    SystemAnalyserWindow& window_;
+    QString view_, output_;
+    QSize size_;
+    QTimer poll_;
+    QTimer timeout_;
+    bool done_ = false;
+};
+
+} // namespace tilescope::gui

@@ -1,0 +1,592 @@
+#include "TimelineCanvas.hpp"
+
+#include "AxisTicks.hpp"
+#include "Format.hpp"
+#include "HostTraceSession.hpp"
+#include "SeriesColours.hpp"
+#include "TimelineModel.hpp"
+#include "TraceTime.hpp"
+
+#include <QDateTime>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+namespace tilescope::gui {
+namespace {
+
+constexpr float kLabelWidth = 230;
+constexpr float kOverviewHeight = 34;
+constexpr float kRulerHeight = 24;
+constexpr float kTrackHeight = 20;
+constexpr float kHeaderHeight = 20;
+constexpr float kChartHeight = 56;
+constexpr float kPinWidth = 16;
+constexpr double kMinimumSpanNs = 100;
+
+using Kind = TimelineModel::RowKind;
+
+void text(const QString& s) {
+    ImGui::TextUnformatted(s.toUtf8().constData());
+}
+
+QColor paletteColour(int index) {
+    return seriesColour(1 + index);
+}
+
+} // namespace
+
+TimelineCanvas::TimelineCanvas(TimelineModel& model, QWidget* parent)
+    : ImGuiCanvas(parent), model_(model) {
+    connect(&model_, &TimelineModel::windowChanged, this, qOverload<>(&QWidget::update));
+    connect(&model_, &TimelineModel::rowsChanged, this, qOverload<>(&QWidget::update));
+    connect(&model_, &TimelineModel::failed, this, qOverload<>(&QWidget::update));
+    resetExtent();
+}
+
+void TimelineCanvas::resetExtent() {
+    const double span = double(model_.endNs() - model_.beginNs());
+    viewport_.setExtent(span, std::min(kMinimumSpanNs, span));
+}
+
+std::int64_t TimelineCanvas::visibleFromNs() const {
+    return model_.beginNs() + std::int64_t(std::floor(viewport_.begin()));
+}
+
+std::int64_t TimelineCanvas::visibleToNs() const {
+    return model_.beginNs() + std::int64_t(std::ceil(viewport_.end()));
+}
+
+void TimelineCanvas::showRange(std::int64_t fromNs, std::int64_t toNs) {
+    viewport_.setWindow(double(fromNs - model_.beginNs()), double(toNs - model_.beginNs()));
+    notifyRange();
+}
+
+void TimelineCanvas::notifyRange() {
+    emit visibleRangeChanged(visibleFromNs(), visibleToNs());
+    update();
+}
+
+void TimelineCanvas::setRelativeTime(bool relative) {
+    relative_ = relative;
+    update();
+}
+
+void TimelineCanvas::setHighlight(int row, std::int64_t startNs, std::int64_t endNs) {
+    highlightRow_ = row;
+    highlightStart_ = startNs;
+    highlightEnd_ = endNs;
+    update();
+}
+
+void TimelineCanvas::clearSelection() {
+    selection_.reset();
+    update();
+}
+
+QString TimelineCanvas::formatTime(std::int64_t ns) const {
+    if (relative_)
+        return formatDuration(double(ns - model_.beginNs()));
+    // Time of day (UTC) with as many decimals as the zoom needs.
+    const std::int64_t seconds = ns / 1000000000, fraction = ns % 1000000000;
+    const QString day =
+        QDateTime::fromSecsSinceEpoch(seconds, Qt::UTC).toString(QStringLiteral("HH:mm:ss"));
+    const double span = viewport_.span();
+    const int digits = span > 1e10 ? 1 : span > 1e8 ? 3 : span > 1e5 ? 6 : 9;
+    QString frac = QStringLiteral("%1").arg(fraction, 9, 10, QLatin1Char('0')).left(digits);
+    return day + QLatin1Char('.') + frac;
+}
+
+double TimelineCanvas::timeAtPixel(double x) const {
+    return viewport_.toDomain(x - plot_.left(), plot_.width());
+}
+
+double TimelineCanvas::pixelAtTime(std::int64_t ns) const {
+    // Relative first: epoch nanoseconds do not fit a double's mantissa.
+    return plot_.left() + viewport_.toPixel(double(ns - model_.beginNs()), plot_.width());
+}
+
+double TimelineCanvas::relative(std::int64_t ns) const {
+    return double(ns - model_.beginNs());
+}
+
+float TimelineCanvas::rowHeight(int row) const {
+    switch (model_.rows()[std::size_t(row)].kind) {
+    case Kind::Track:
+        return kTrackHeight;
+    case Kind::Counter:
+        return kChartHeight;
+    default:
+        return kHeaderHeight;
+    }
+}
+
+void TimelineCanvas::layoutRows(float plotTop, float plotBottom) {
+    placed_.clear();
+    const std::vector<int> shown = model_.shownRows();
+    // Pinned rows stay at the top; the others scroll beneath them.
+    float y = plotTop;
+    std::size_t i = 0;
+    for (; i < shown.size() && model_.rows()[std::size_t(shown[i])].pinned; ++i) {
+        placed_.push_back({shown[i], y, y + rowHeight(shown[i])});
+        y += rowHeight(shown[i]);
+    }
+    const float scrollTop = y;
+    double total = 0;
+    for (std::size_t k = i; k < shown.size(); ++k)
+        total += rowHeight(shown[k]);
+    contentHeight_ = total;
+    scrollY_ = std::clamp(scrollY_, 0.0, std::max(0.0, total - double(plotBottom - scrollTop)));
+    float at = scrollTop - float(scrollY_);
+    for (; i < shown.size(); ++i) {
+        const float h = rowHeight(shown[i]);
+        if (at + h > scrollTop && at < plotBottom)
+            placed_.push_back({shown[i], std::max(at, scrollTop), at + h});
+        at += h;
+    }
+}
+
+const TimelineCanvas::Placed* TimelineCanvas::placedAt(double y) const {
+    for (const Placed& p : placed_)
+        if (y >= p.top && y < p.bottom)
+            return &p;
+    return nullptr;
+}
+
+void TimelineCanvas::drawFrame(ImDrawList& list, const QSizeF& size) {
+    const float w = float(size.width()), h = float(size.height());
+    overview_ = QRectF(kLabelWidth, 2, std::max(1.0f, w - kLabelWidth - 8), kOverviewHeight - 4);
+    ruler_ = QRectF(kLabelWidth, kOverviewHeight, overview_.width(), kRulerHeight);
+    plot_ = QRectF(kLabelWidth, kOverviewHeight + kRulerHeight, overview_.width(),
+                   std::max(1.0f, h - kOverviewHeight - kRulerHeight));
+    const ImU32 textColour = colour(palette().color(QPalette::Text));
+    if (model_.empty()) {
+        const char* msg = model_.files().empty() ? "No host trace is open."
+                                                 : "The host trace has no events or samples.";
+        list.AddText(ImVec2(20, 20), textColour, msg);
+        return;
+    }
+    layoutRows(float(plot_.top()), float(plot_.bottom()));
+    std::vector<int> rows;
+    rows.reserve(placed_.size());
+    for (const Placed& p : placed_)
+        rows.push_back(p.row);
+    model_.requestWindow(visibleFromNs(), visibleToNs(), std::max(1, int(plot_.width())), rows);
+    drawOverview(list);
+    drawRuler(list);
+    drawRows(list);
+    if (!model_.error().isEmpty())
+        list.AddText(ImVec2(float(plot_.left()) + 8, float(plot_.top()) + 8),
+                     colour(QColor(0xd0, 0x30, 0x30)),
+                     tr("Cannot read the trace: %1").arg(model_.error()).toUtf8().constData());
+}
+
+void TimelineCanvas::drawOverview(ImDrawList& list) {
+    const ImU32 fill = colour(palette().color(QPalette::Highlight), 0.7);
+    list.AddRectFilled(ImVec2(float(overview_.left()), float(overview_.top())),
+                       ImVec2(float(overview_.right()), float(overview_.bottom())),
+                       colour(palette().color(QPalette::AlternateBase)));
+    // Sum of every file's activity, drawn against the union of their spans.
+    std::vector<double> columns(HostTraceSession::kOverviewColumns, 0.0);
+    double peak = 0;
+    const double span = double(model_.endNs() - model_.beginNs());
+    for (const auto& f : model_.files()) {
+        if (f->empty())
+            continue;
+        const auto& ov = f->overview();
+        const double colNs = double(f->endNs() - f->beginNs()) / double(ov.size());
+        for (std::size_t c = 0; c < ov.size(); ++c) {
+            const double t = double(f->beginNs() - model_.beginNs()) + (double(c) + 0.5) * colNs;
+            const auto k = std::size_t(
+                std::clamp(t / span * double(columns.size()), 0.0, double(columns.size() - 1)));
+            columns[k] += ov[c];
+        }
+    }
+    for (double v : columns)
+        peak = std::max(peak, v);
+    const double colW = overview_.width() / double(columns.size());
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        if (columns[c] <= 0 || peak <= 0)
+            continue;
+        const double hgt = columns[c] / peak * overview_.height();
+        list.AddRectFilled(
+            ImVec2(float(overview_.left() + double(c) * colW), float(overview_.bottom() - hgt)),
+            ImVec2(float(overview_.left() + double(c + 1) * colW), float(overview_.bottom())),
+            fill);
+    }
+    const double x0 = overview_.left() + viewport_.begin() / span * overview_.width();
+    const double x1 = overview_.left() + viewport_.end() / span * overview_.width();
+    list.AddRectFilled(ImVec2(float(x0), float(overview_.top())),
+                       ImVec2(float(std::max(x1, x0 + 2)), float(overview_.bottom())),
+                       colour(palette().color(QPalette::Text), 0.12));
+    list.AddRect(ImVec2(float(x0), float(overview_.top())),
+                 ImVec2(float(std::max(x1, x0 + 2)), float(overview_.bottom())),
+                 colour(palette().color(QPalette::Text), 0.8));
+    list.AddText(ImVec2(8, float(overview_.top()) + 6), colour(palette().color(QPalette::Text)),
+                 tr("Overview").toUtf8().constData());
+}
+
+void TimelineCanvas::drawRuler(ImDrawList& list) {
+    const ImU32 textColour = colour(palette().color(QPalette::Text));
+    const ImU32 grid = colour(palette().color(QPalette::Mid), 0.35);
+    const int maxTicks = std::max(2, int(ruler_.width() / 140));
+    const double lo = viewport_.begin(), hi = viewport_.end();
+    for (const double t : niceTicks(lo, hi, maxTicks)) {
+        const float x = float(plot_.left() + viewport_.toPixel(t, plot_.width()));
+        list.AddLine(ImVec2(x, float(ruler_.top()) + 14), ImVec2(x, float(plot_.bottom())), grid);
+        list.AddText(ImVec2(x + 3, float(ruler_.top()) + 2), textColour,
+                     formatTime(model_.beginNs() + std::llround(t)).toUtf8().constData());
+    }
+    const QString mode = relative_ ? tr("Relative time (R)") : tr("Time of day, UTC (R)");
+    list.AddText(ImVec2(8, float(ruler_.top()) + 4), textColour, mode.toUtf8().constData());
+}
+
+void TimelineCanvas::drawRows(ImDrawList& list) {
+    const ImU32 textColour = colour(palette().color(QPalette::Text));
+    const ImU32 line = colour(palette().color(QPalette::Mid), 0.3);
+    const ImU32 header = colour(palette().color(QPalette::AlternateBase));
+    list.PushClipRect(ImVec2(0, float(plot_.top())),
+                      ImVec2(float(plot_.right()) + 8, float(plot_.bottom())));
+    for (const Placed& p : placed_) {
+        const auto& row = model_.rows()[std::size_t(p.row)];
+        const QRectF r(plot_.left(), p.top, plot_.width(), p.bottom - p.top);
+        if (row.kind == Kind::File || row.kind == Kind::Process || row.kind == Kind::Thread)
+            list.AddRectFilled(ImVec2(0, p.top), ImVec2(float(plot_.right()), p.bottom), header);
+        list.AddLine(ImVec2(0, p.bottom - 0.5f), ImVec2(float(plot_.right()), p.bottom - 0.5f),
+                     line);
+        QString label = row.label;
+        if (row.kind == Kind::Counter && !row.unit.isEmpty())
+            label += QStringLiteral(" [%1]").arg(row.unit);
+        const float x = 6 + float(row.indent) * 12;
+        const float mid = (p.top + p.bottom) / 2;
+        if (row.kind == Kind::File || row.kind == Kind::Process || row.kind == Kind::Thread) {
+            // Expander: a triangle pointing down when open, right when closed.
+            if (row.expanded)
+                list.AddTriangleFilled(ImVec2(x, mid - 3), ImVec2(x + 8, mid - 3),
+                                       ImVec2(x + 4, mid + 3), textColour);
+            else
+                list.AddTriangleFilled(ImVec2(x + 1, mid - 4), ImVec2(x + 7, mid),
+                                       ImVec2(x + 1, mid + 4), textColour);
+        }
+        list.PushClipRect(ImVec2(0, p.top), ImVec2(kLabelWidth - kPinWidth - 2, p.bottom), true);
+        list.AddText(ImVec2(x + 12, p.top + 3), textColour, label.toUtf8().constData());
+        list.PopClipRect();
+        const ImVec2 pin(kLabelWidth - kPinWidth / 2 - 2, mid);
+        if (row.pinned)
+            list.AddCircleFilled(pin, 4, textColour);
+        else
+            list.AddCircle(pin, 4, colour(palette().color(QPalette::Text), 0.3));
+        if (row.kind == Kind::Track)
+            drawTrack(list, p.row, r);
+        else if (row.kind == Kind::Counter)
+            drawChart(list, p.row, r);
+    }
+    if (selection_) {
+        const float x0 = float(pixelAtTime(selection_->first));
+        const float x1 = float(pixelAtTime(selection_->second));
+        list.AddRectFilled(ImVec2(x0, float(plot_.top())),
+                           ImVec2(std::max(x1, x0 + 1), float(plot_.bottom())),
+                           colour(palette().color(QPalette::Highlight), 0.18));
+    }
+    list.PopClipRect();
+    if (hasHover() && plot_.contains(hoverPosition()) && drag_ == Drag::None)
+        if (const Placed* p = placedAt(hoverPosition().y()))
+            drawTooltip(p->row, timeAtPixel(hoverPosition().x()));
+}
+
+void TimelineCanvas::drawTrack(ImDrawList& list, int row, const QRectF& r) {
+    const auto& window = model_.window();
+    const auto it = window.tracks.find(row);
+    if (it == window.tracks.end())
+        return;
+    const ImU32 textColour = colour(QColor(0x10, 0x10, 0x10));
+    const float top = float(r.top()) + 1, bottom = float(r.bottom()) - 1;
+    const float left = float(plot_.left()), right = float(plot_.right());
+    // Colours per palette entry and busy level, converted once per frame, not once per box.
+    constexpr int kShades = 8;
+    ImU32 solid[TimelineModel::kPaletteSize], marker[TimelineModel::kPaletteSize];
+    ImU32 shaded[TimelineModel::kPaletteSize][kShades];
+    for (int i = 0; i < TimelineModel::kPaletteSize; ++i) {
+        solid[i] = colour(paletteColour(i));
+        marker[i] = colour(paletteColour(i).darker(130));
+        for (int k = 0; k < kShades; ++k)
+            shaded[i][k] = colour(paletteColour(i), 0.3 + 0.7 * (k + 1) / kShades);
+    }
+    const ImU32 unfinished = colour(Qt::red);
+    for (const auto& b : it->second) {
+        float x0 = float(pixelAtTime(b.startNs));
+        float x1 = float(pixelAtTime(b.endNs));
+        if (x1 < left || x0 > right)
+            continue;
+        const int c = b.colour % TimelineModel::kPaletteSize;
+        if (b.kind == report::EventKind::Instant) {
+            list.AddTriangleFilled(ImVec2(x0, top), ImVec2(x0 - 4, bottom), ImVec2(x0 + 4, bottom),
+                                   marker[c]);
+            continue;
+        }
+        x0 = std::max(x0, left);
+        x1 = std::min(std::max(x1, x0 + 1), right);
+        const ImU32 fill =
+            b.aggregated
+                ? shaded[c][std::clamp(int(std::ceil(b.busy * kShades)) - 1, 0, kShades - 1)]
+                : solid[c];
+        list.AddRectFilled(ImVec2(x0, top), ImVec2(x1, bottom), fill);
+        if (!b.aggregated && x1 - x0 > 24) {
+            const QByteArray utf8 = model_.eventName(row, b.nameId).toUtf8();
+            const ImVec4 clip(x0 + 2, top, x1 - 2, bottom);
+            list.AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(x0 + 3, top + 2),
+                         textColour, utf8.constData(), utf8.constData() + utf8.size(), 0, &clip);
+        }
+        if (b.kind == report::EventKind::Unfinished)
+            list.AddLine(ImVec2(x1 - 1, top), ImVec2(x1 - 1, bottom), unfinished);
+    }
+    if (row == highlightRow_) {
+        const float x0 = float(pixelAtTime(highlightStart_));
+        const float x1 = std::max(float(pixelAtTime(highlightEnd_)), x0 + 2);
+        list.AddRect(ImVec2(x0 - 1, top - 1), ImVec2(x1 + 1, bottom + 1),
+                     colour(palette().color(QPalette::Text)), 0, 0, 2.0f);
+    }
+}
+
+void TimelineCanvas::drawChart(ImDrawList& list, int row, const QRectF& r) {
+    const auto& window = model_.window();
+    const auto it = window.charts.find(row);
+    if (it == window.charts.end())
+        return;
+    double lo = 0, hi = 0;
+    bool any = false;
+    for (const auto& s : it->second)
+        for (const auto& p : s.points) {
+            lo = any ? std::min(lo, p.min) : p.min;
+            hi = any ? std::max(hi, p.max) : p.max;
+            any = true;
+        }
+    if (!any)
+        return;
+    lo = std::min(lo, 0.0);
+    if (hi <= lo)
+        hi = lo + 1;
+    const float top = float(r.top()) + 4, bottom = float(r.bottom()) - 2;
+    auto y = [&](double v) { return bottom - float((v - lo) / (hi - lo)) * (bottom - top); };
+    int index = 0;
+    for (const auto& s : it->second) {
+        const QColor c = seriesColour(1 + index++);
+        const ImU32 area = colour(c, 0.35), stroke = colour(c);
+        float prevX = 0, prevY = 0;
+        bool first = true;
+        for (const auto& p : s.points) {
+            const float x =
+                std::clamp(float(pixelAtTime(p.tNs)), float(plot_.left()), float(plot_.right()));
+            if (!first) {
+                // Steps, as counters hold their value until the next sample.
+                list.AddRectFilled(ImVec2(prevX, prevY), ImVec2(std::max(x, prevX + 1), bottom),
+                                   area);
+                list.AddLine(ImVec2(prevX, prevY), ImVec2(x, prevY), stroke);
+                list.AddLine(ImVec2(x, prevY), ImVec2(x, y(p.mean)), stroke);
+            }
+            if (p.max > p.min)
+                list.AddLine(ImVec2(x, y(p.min)), ImVec2(x, y(p.max)), stroke);
+            prevX = x;
+            prevY = y(p.mean);
+            first = false;
+        }
+    }
+    const auto& rowInfo = model_.rows()[std::size_t(row)];
+    const QString scale = rowInfo.unit == QLatin1String("bytes")
+                              ? formatBytes(hi)
+                              : QStringLiteral("%1 %2").arg(hi, 0, 'g', 4).arg(rowInfo.unit);
+    list.AddText(ImVec2(float(plot_.right()) - 120, float(r.top()) + 2),
+                 colour(palette().color(QPalette::Text)), scale.toUtf8().constData());
+}
+
+void TimelineCanvas::drawTooltip(int row, double ns) {
+    const auto& rowInfo = model_.rows()[std::size_t(row)];
+    const auto& window = model_.window();
+    const double slop = viewport_.span() / plot_.width() * 3;
+    if (rowInfo.kind == Kind::Track) {
+        const auto it = window.tracks.find(row);
+        if (it == window.tracks.end())
+            return;
+        for (const auto& b : it->second) {
+            if (ns < relative(b.startNs) - slop || ns > relative(b.endNs) + slop)
+                continue;
+            ImGui::BeginTooltip();
+            if (b.aggregated) {
+                text(tr("%1 events, busy %2").arg(formatCount(b.count), formatPercent(b.busy)));
+                text(tr("Longest: %1").arg(model_.eventName(row, b.nameId)));
+                text(tr("Zoom in to see single events"));
+            } else {
+                text(model_.eventName(row, b.nameId));
+                text(tr("Start %1, duration %2")
+                         .arg(formatTime(b.startNs), formatDuration(double(b.endNs - b.startNs))));
+                if (b.kind == report::EventKind::Unfinished)
+                    text(tr("Unfinished: the trace ended first"));
+                text(tr("Double-click to zoom to it"));
+            }
+            ImGui::EndTooltip();
+            return;
+        }
+    } else if (rowInfo.kind == Kind::Counter) {
+        const auto it = window.charts.find(row);
+        if (it == window.charts.end())
+            return;
+        ImGui::BeginTooltip();
+        text(rowInfo.label);
+        for (const auto& s : it->second) {
+            // The last point at or before the cursor.
+            const auto p =
+                std::upper_bound(s.points.begin(), s.points.end(), ns,
+                                 [&](double t, const auto& q) { return t < relative(q.tNs); });
+            if (p == s.points.begin())
+                continue;
+            const auto& q = *(p - 1);
+            const QString v =
+                rowInfo.unit == QLatin1String("bytes")
+                    ? formatBytes(q.mean)
+                    : QStringLiteral("%1 %2").arg(q.mean, 0, 'g', 6).arg(rowInfo.unit);
+            text(QStringLiteral("%1: %2").arg(s.name, v));
+        }
+        ImGui::EndTooltip();
+    }
+}
+
+void TimelineCanvas::wheelEvent(QWheelEvent* event) {
+    const double steps = event->angleDelta().y() / 120.0;
+    if (event->modifiers() & Qt::ShiftModifier) {
+        scrollY_ -= steps * 3 * kTrackHeight;
+        update();
+        return;
+    }
+    const double anchor = viewport_.toDomain(event->position().x() - plot_.left(), plot_.width());
+    viewport_.zoom(std::pow(0.8, steps), anchor);
+    notifyRange();
+}
+
+void TimelineCanvas::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton)
+        return;
+    pressPos_ = event->position();
+    pressBegin_ = viewport_.begin();
+    pressEnd_ = viewport_.end();
+    pressScroll_ = scrollY_;
+    moved_ = false;
+    if (overview_.contains(pressPos_))
+        drag_ = Drag::Overview;
+    else if (plot_.contains(pressPos_))
+        drag_ = (event->modifiers() & Qt::ShiftModifier) ? Drag::Select : Drag::Pan;
+    else
+        drag_ = Drag::None;
+    if (drag_ == Drag::Overview) {
+        const double at =
+            (pressPos_.x() - overview_.left()) / overview_.width() * viewport_.extent();
+        viewport_.shift(at - (viewport_.begin() + viewport_.span() / 2));
+        notifyRange();
+    }
+}
+
+void TimelineCanvas::mouseMoveEvent(QMouseEvent* event) {
+    ImGuiCanvas::mouseMoveEvent(event);
+    if (drag_ == Drag::None || !(event->buttons() & Qt::LeftButton))
+        return;
+    const QPointF d = event->position() - pressPos_;
+    if (std::abs(d.x()) + std::abs(d.y()) > 3)
+        moved_ = true;
+    if (drag_ == Drag::Pan) {
+        const double perPixel = (pressEnd_ - pressBegin_) / plot_.width();
+        viewport_.setWindow(pressBegin_ - d.x() * perPixel, pressEnd_ - d.x() * perPixel);
+        scrollY_ = pressScroll_ - d.y();
+        notifyRange();
+    } else if (drag_ == Drag::Select) {
+        const double a = timeAtPixel(pressPos_.x()), b = timeAtPixel(event->position().x());
+        selection_ = std::pair{model_.beginNs() + std::llround(std::min(a, b)),
+                               model_.beginNs() + std::llround(std::max(a, b))};
+        update();
+    } else if (drag_ == Drag::Overview) {
+        const double at =
+            (event->position().x() - overview_.left()) / overview_.width() * viewport_.extent();
+        viewport_.shift(at - (viewport_.begin() + viewport_.span() / 2));
+        notifyRange();
+    }
+}
+
+void TimelineCanvas::mouseReleaseEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton)
+        return;
+    const Drag drag = std::exchange(drag_, Drag::None);
+    if (drag == Drag::Select && selection_ && moved_) {
+        emit rangeSelected(selection_->first, selection_->second);
+        return;
+    }
+    if (moved_ || drag == Drag::Overview)
+        return;
+    // A click: labels expand/collapse or pin; a click in the plot clears the selection.
+    const QPointF p = event->position();
+    if (p.x() < kLabelWidth && p.y() >= plot_.top()) {
+        if (const Placed* placed = placedAt(p.y())) {
+            const auto& row = model_.rows()[std::size_t(placed->row)];
+            if (p.x() >= kLabelWidth - kPinWidth - 2)
+                model_.setPinned(placed->row, !row.pinned);
+            else if (row.kind != Kind::Track && row.kind != Kind::Counter)
+                model_.setExpanded(placed->row, !row.expanded);
+        }
+    } else if (plot_.contains(p) && selection_) {
+        selection_.reset();
+        update();
+    }
+}
+
+void TimelineCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
+    const QPointF p = event->position();
+    const Placed* placed = plot_.contains(p) ? placedAt(p.y()) : nullptr;
+    if (!placed)
+        return;
+    const auto it = model_.window().tracks.find(placed->row);
+    if (it == model_.window().tracks.end())
+        return;
+    const double ns = timeAtPixel(p.x());
+    for (const auto& b : it->second)
+        if (ns >= relative(b.startNs) && ns <= relative(b.endNs) && b.endNs > b.startNs) {
+            const double margin = double(b.endNs - b.startNs) * 0.05;
+            viewport_.setWindow(double(b.startNs - model_.beginNs()) - margin,
+                                double(b.endNs - model_.beginNs()) + margin);
+            notifyRange();
+            return;
+        }
+}
+
+void TimelineCanvas::keyPressEvent(QKeyEvent* event) {
+    const double centre = viewport_.begin() + viewport_.span() / 2;
+    switch (event->key()) {
+    case Qt::Key_W:
+    case Qt::Key_Up:
+        viewport_.zoom(0.7, centre);
+        break;
+    case Qt::Key_S:
+    case Qt::Key_Down:
+        viewport_.zoom(1 / 0.7, centre);
+        break;
+    case Qt::Key_A:
+    case Qt::Key_Left:
+        viewport_.pan(-0.2);
+        break;
+    case Qt::Key_D:
+    case Qt::Key_Right:
+        viewport_.pan(0.2);
+        break;
+    case Qt::Key_Home:
+    case Qt::Key_0:
+        viewport_.reset();
+        break;
+    case Qt::Key_R:
+        setRelativeTime(!relative_);
+        return;
+    default:
+        ImGuiCanvas::keyPressEvent(event);
+        return;
+    }
+    notifyRange();
+}
+
+} // namespace tilescope::gui

@@ -1,0 +1,94 @@
+#pragma once
+
+#include "HorizontalViewport.hpp"
+#include "ImGuiCanvas.hpp"
+
+#include <QRectF>
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace tilescope::gui {
+
+class TimelineModel;
+
+/// The system analyser's timeline: an overview strip of the whole trace with the visible window
+/// marked, a time ruler (absolute time of day or relative to the trace start), then one row per
+/// shown row of TimelineModel (labels on the left, pinned rows first): events as flame boxes
+/// coloured by name with their names when they fit, instants as markers, pyramid columns shaded
+/// by how busy they are, counters as filled area charts with their unit. It only draws what the
+/// model's window holds. Interaction as in trace viewers: wheel zooms around the cursor (Shift:
+/// scrolls rows), drag pans, Shift+drag selects a range, W/S or Up/Down zoom, A/D or Left/Right
+/// pan, Home shows everything; double-clicking an event zooms to it; clicking a label expands or
+/// collapses its row, clicking its pin pins it; clicking the overview moves the window there.
+class TimelineCanvas : public ImGuiCanvas {
+    Q_OBJECT
+public:
+    explicit TimelineCanvas(TimelineModel& model, QWidget* parent = nullptr);
+
+    HorizontalViewport& viewport() { return viewport_; }
+    /// Shows [fromNs, toNs] (absolute) and repaints.
+    void showRange(std::int64_t fromNs, std::int64_t toNs);
+    std::int64_t visibleFromNs() const;
+    std::int64_t visibleToNs() const;
+    void setRelativeTime(bool relative);
+    bool relativeTime() const { return relative_; }
+    /// Outlines one event (a search hit); row -1 clears.
+    void setHighlight(int row, std::int64_t startNs, std::int64_t endNs);
+    std::optional<std::pair<std::int64_t, std::int64_t>> selection() const { return selection_; }
+    void clearSelection();
+    /// Text for a time on the ruler and in tooltips.
+    QString formatTime(std::int64_t ns) const;
+
+signals:
+    void visibleRangeChanged(std::int64_t fromNs, std::int64_t toNs);
+    void rangeSelected(std::int64_t fromNs, std::int64_t toNs);
+
+protected:
+    void drawFrame(ImDrawList& list, const QSizeF& size) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    struct Placed {
+        int row;
+        float top, bottom;
+    };
+    void resetExtent();
+    void layoutRows(float plotTop, float plotBottom);
+    void drawOverview(ImDrawList& list);
+    void drawRuler(ImDrawList& list);
+    void drawRows(ImDrawList& list);
+    void drawTrack(ImDrawList& list, int row, const QRectF& r);
+    void drawChart(ImDrawList& list, int row, const QRectF& r);
+    void drawTooltip(int row, double ns);
+    float rowHeight(int row) const;
+    const Placed* placedAt(double y) const;
+    /// Nanoseconds after the model's begin at plot pixel x, and the pixel of an absolute time.
+    double timeAtPixel(double x) const;
+    double pixelAtTime(std::int64_t ns) const;
+    double relative(std::int64_t ns) const;
+    void notifyRange();
+
+    TimelineModel& model_;
+    HorizontalViewport viewport_; // nanoseconds after the model's beginNs
+    QRectF plot_, overview_, ruler_;
+    std::vector<Placed> placed_;
+    double scrollY_ = 0;
+    double contentHeight_ = 0;
+    bool relative_ = true;
+    int highlightRow_ = -1;
+    std::int64_t highlightStart_ = 0, highlightEnd_ = 0;
+    std::optional<std::pair<std::int64_t, std::int64_t>> selection_;
+    enum class Drag { None, Pan, Select, Overview } drag_ = Drag::None;
+    bool moved_ = false;
+    QPointF pressPos_;
+    double pressBegin_ = 0, pressEnd_ = 0, pressScroll_ = 0;
+};
+
+} // namespace tilescope::gui

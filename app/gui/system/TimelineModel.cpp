@@ -1,0 +1,413 @@
+#include "TimelineModel.hpp"
+
+#include "Background.hpp"
+#include "HostTraceSession.hpp"
+
+#include <QHash>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+namespace tilescope::gui {
+namespace {
+
+using report::EventKind;
+
+/// Raw events are read only when a track holds at most this many per pixel in the window.
+constexpr double kRawEventsPerPixel = 0.5;
+/// ...and while all tracks of the window together read at most this many raw events (the
+/// tracks with fewest events first): raw rows cost an index seek each, pyramid rows far less,
+/// so this keeps any window's query within a frame. The others are drawn from the pyramid.
+constexpr std::uint64_t kRawBudget = 3000;
+/// Pyramid buckets are read at most this many pixels wide: with levels a factor 4 apart, each
+/// bucket spans 2 to 8 pixels, at most one row per 2 pixels of a track.
+constexpr double kPixelsPerBucket = 8;
+/// Without pyramids (a killed writer's file), or finer than the finest level, at most this many
+/// raw events per track and window.
+constexpr std::int64_t kRawLimit = 20000;
+constexpr std::int64_t kSampleLimitPerPixel = 2;
+
+double bucketWidth(std::int64_t base, std::int64_t level) {
+    return double(base) * std::pow(4.0, double(level));
+}
+
+/// Raw events as boxes; events narrower than a pixel that share a pixel column with the previous
+/// box are merged into it, so a box is never much narrower than a pixel.
+std::vector<TimelineModel::Box> boxesFromEvents(const std::vector<report::HostEvent>& events,
+                                                std::int64_t fromNs, std::int64_t toNs,
+                                                double nsPerPixel) {
+    std::vector<TimelineModel::Box> out;
+    out.reserve(events.size());
+    for (const auto& e : events) {
+        TimelineModel::Box b;
+        b.startNs = e.startNs;
+        b.endNs = e.kind == EventKind::Instant ? e.startNs : e.endNs.value_or(toNs);
+        b.nameId = e.nameId;
+        b.kind = e.kind;
+        b.eventId = e.id;
+        const bool tiny = double(b.endNs - b.startNs) < nsPerPixel && e.kind != EventKind::Instant;
+        if (tiny && !out.empty() && out.back().kind != EventKind::Instant &&
+            double(b.startNs - out.back().startNs) < nsPerPixel &&
+            double(out.back().endNs - out.back().startNs) < nsPerPixel) {
+            auto& last = out.back();
+            last.endNs = std::max(last.endNs, b.endNs);
+            ++last.count;
+            last.aggregated = true;
+            continue;
+        }
+        out.push_back(b);
+    }
+    (void)fromNs;
+    return out;
+}
+
+/// Pyramid buckets (each at most a pixel wide) gathered into one box per pixel column.
+std::vector<TimelineModel::Box> boxesFromLod(const std::vector<report::EventLodRow>& lod,
+                                             double width, std::int64_t fromNs, double nsPerPixel,
+                                             int widthPx) {
+    std::vector<TimelineModel::Box> out;
+    std::uint64_t longest = 0;
+    for (const auto& row : lod) {
+        if (row.events == 0)
+            continue;
+        const std::int64_t startNs = row.bucket * std::int64_t(width);
+        const int column =
+            std::clamp(int(std::floor(double(startNs - fromNs) / nsPerPixel)), 0, widthPx - 1);
+        const auto columnStart = std::int64_t(double(fromNs) + double(column) * nsPerPixel);
+        if (out.empty() || out.back().startNs != columnStart) {
+            TimelineModel::Box b;
+            b.startNs = columnStart;
+            b.endNs = std::int64_t(double(fromNs) + double(column + 1) * nsPerPixel);
+            b.count = 0;
+            b.busy = 0;
+            b.aggregated = true;
+            out.push_back(b);
+            longest = 0;
+        }
+        auto& b = out.back();
+        b.endNs = std::max(b.endNs, startNs + std::int64_t(width));
+        b.count += std::uint32_t(std::min<std::uint64_t>(row.events, 0xffffffffu - b.count));
+        // A bucket wider than the pixel (the finest stored level when zoomed in) is one box.
+        b.busy =
+            float(std::min(1.0, double(b.busy) + double(row.busyNs) / std::max(nsPerPixel, width)));
+        if (row.longestNs >= longest) {
+            longest = row.longestNs;
+            b.nameId = row.longestNameId;
+        }
+    }
+    return out;
+}
+
+std::int64_t floorDiv(std::int64_t a, std::int64_t b) {
+    return a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0);
+}
+
+/// The visible tracks of one thread of one file, fetched together.
+struct ThreadTracks {
+    int file = 0;
+    std::int64_t threadId = 0;
+    std::vector<int> rows;
+    std::vector<std::int32_t> depths;
+};
+
+/// Fills `w.tracks` for the tracks of `groups`: one pyramid read per thread (cached by the
+/// session), then raw events for the sparsest tracks within kRawBudget.
+void fetchTracks(const std::vector<std::shared_ptr<HostTraceSession>>& files,
+                 const std::vector<ThreadTracks>& groups, TimelineModel::Window& w) {
+    const double nsPerPixel = double(w.toNs - w.fromNs) / double(w.widthPx);
+    struct Candidate {
+        int row;
+        std::uint64_t events;
+        const ThreadTracks* group;
+        std::int32_t depth;
+    };
+    std::vector<Candidate> sparse;
+    for (const ThreadTracks& g : groups) {
+        const HostTraceSession& file = *files[std::size_t(g.file)];
+        std::int64_t level = file.eventLevelFor(kPixelsPerBucket * nsPerPixel);
+        if (level < 0)
+            level = file.finestEventLevel(); // wider than wanted, still cheaper than raw rows
+        if (level < 0) {
+            // No pyramids (a killed writer's file): bounded raw reads.
+            for (std::size_t i = 0; i < g.rows.size(); ++i)
+                sparse.push_back({g.rows[i], 0, &g, g.depths[i]});
+            continue;
+        }
+        const auto width = std::int64_t(bucketWidth(file.lodBaseNs(), level));
+        const auto lod = file.eventLodWindow(g.threadId, g.depths, level, floorDiv(w.fromNs, width),
+                                             floorDiv(w.toNs, width));
+        for (std::size_t i = 0; i < g.rows.size(); ++i) {
+            std::uint64_t events = 0;
+            for (const auto& r : lod[i])
+                events += r.events;
+            if (double(events) <= kRawEventsPerPixel * w.widthPx)
+                sparse.push_back({g.rows[i], events, &g, g.depths[i]});
+            w.tracks[g.rows[i]] =
+                boxesFromLod(lod[i], double(width), w.fromNs, nsPerPixel, w.widthPx);
+        }
+    }
+    std::stable_sort(sparse.begin(), sparse.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.events < b.events; });
+    std::uint64_t budget = kRawBudget;
+    for (const Candidate& c : sparse) {
+        const HostTraceSession& file = *files[std::size_t(c.group->file)];
+        const bool noPyramid = file.finestEventLevel() < 0;
+        if (!noPyramid && c.events > budget)
+            break;
+        budget -= noPyramid ? 0 : c.events;
+        w.tracks[c.row] = file.read([&](const report::HostTraceReader& reader) {
+            return boxesFromEvents(
+                reader.events(c.group->threadId, c.depth, w.fromNs, w.toNs, kRawLimit), w.fromNs,
+                w.toNs, nsPerPixel);
+        });
+        w.readRawEvents = true;
+    }
+}
+
+std::vector<TimelineModel::Series> fetchChart(const HostTraceSession& file,
+                                              const report::HostTraceReader& reader,
+                                              const TimelineModel::Row& row, std::int64_t fromNs,
+                                              std::int64_t toNs, int widthPx) {
+    std::vector<TimelineModel::Series> out;
+    const double nsPerPixel = double(toNs - fromNs) / double(widthPx);
+    const std::int64_t level = file.sampleLevelFor(nsPerPixel);
+    for (const auto& s : file.series()) {
+        if (s.graphId != row.graphId)
+            continue;
+        TimelineModel::Series series;
+        series.name = QString::fromStdString(s.name);
+        // One sample before the window, so the line enters from the left edge.
+        const std::int64_t lead = std::int64_t(nsPerPixel * 8);
+        if (level >= 0) {
+            const double width = bucketWidth(file.lodBaseNs(), level);
+            for (const auto& r : reader.sampleLod(s.id, level, fromNs - lead, toNs))
+                if (r.samples > 0)
+                    series.points.push_back(
+                        {r.bucket * std::int64_t(width) + std::int64_t(width) / 2, r.minValue,
+                         r.maxValue, r.sumValue / double(r.samples)});
+        }
+        if (series.points.empty())
+            for (const auto& [t, v] :
+                 reader.samples(s.id, fromNs - lead, toNs, kSampleLimitPerPixel * widthPx + 16))
+                series.points.push_back({t, v, v, v});
+        out.push_back(std::move(series));
+    }
+    return out;
+}
+
+} // namespace
+
+TimelineModel::TimelineModel(std::vector<std::shared_ptr<HostTraceSession>> files, QObject* parent)
+    : QObject(parent), files_(std::move(files)) {
+    bool first = true;
+    for (const auto& f : files_) {
+        if (f->empty())
+            continue;
+        beginNs_ = first ? f->beginNs() : std::min(beginNs_, f->beginNs());
+        endNs_ = first ? f->endNs() : std::max(endNs_, f->endNs());
+        first = false;
+    }
+    empty_ = first;
+    if (empty_) {
+        beginNs_ = 0;
+        endNs_ = 1;
+    }
+    buildRows();
+}
+
+void TimelineModel::buildRows() {
+    rows_.clear();
+    auto add = [&](Row r) {
+        rows_.push_back(std::move(r));
+        return int(rows_.size()) - 1;
+    };
+    for (int f = 0; f < int(files_.size()); ++f) {
+        const HostTraceSession& file = *files_[std::size_t(f)];
+        Row fileRow;
+        fileRow.kind = RowKind::File;
+        fileRow.file = f;
+        fileRow.label = file.fileName();
+        const int fileIndex = add(fileRow);
+        for (const auto& p : file.processes()) {
+            Row pr;
+            pr.kind = RowKind::Process;
+            pr.file = f;
+            pr.parent = fileIndex;
+            pr.indent = 1;
+            pr.processId = p.id;
+            pr.label = tr("%1 (pid %2)").arg(QString::fromStdString(p.name)).arg(p.pid);
+            const int processIndex = add(pr);
+            for (const auto& t : file.threads()) {
+                if (t.processId != p.id)
+                    continue;
+                Row tr_;
+                tr_.kind = RowKind::Thread;
+                tr_.file = f;
+                tr_.parent = processIndex;
+                tr_.indent = 2;
+                tr_.processId = p.id;
+                tr_.threadId = t.id;
+                tr_.label = tr("%1 (tid %2)").arg(QString::fromStdString(t.name)).arg(t.tid);
+                const int threadIndex = add(tr_);
+                for (std::int32_t d = 0; d <= file.maxDepth(t.id); ++d) {
+                    Row track = rows_[std::size_t(threadIndex)];
+                    track.kind = RowKind::Track;
+                    track.parent = threadIndex;
+                    track.indent = 3;
+                    track.depth = d;
+                    track.label = tr("depth %1").arg(d);
+                    add(track);
+                }
+            }
+            for (const auto& g : file.graphs()) {
+                if (g.processId != p.id)
+                    continue;
+                Row c;
+                c.kind = RowKind::Counter;
+                c.file = f;
+                c.parent = processIndex;
+                c.indent = 2;
+                c.processId = p.id;
+                c.graphId = g.id;
+                c.label = QString::fromStdString(g.name);
+                c.unit = QString::fromStdString(g.unit);
+                add(c);
+            }
+        }
+    }
+}
+
+std::vector<int> TimelineModel::shownRows() const {
+    std::vector<int> pinned, rest;
+    std::vector<char> visible(rows_.size(), 0);
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+        const Row& r = rows_[i];
+        const bool parentOpen = r.parent < 0 || (visible[std::size_t(r.parent)] &&
+                                                 rows_[std::size_t(r.parent)].expanded);
+        visible[i] = parentOpen;
+        if (r.pinned)
+            pinned.push_back(int(i));
+        else if (parentOpen)
+            rest.push_back(int(i));
+    }
+    pinned.insert(pinned.end(), rest.begin(), rest.end());
+    return pinned;
+}
+
+void TimelineModel::setExpanded(int row, bool expanded) {
+    if (row < 0 || row >= int(rows_.size()) || rows_[std::size_t(row)].expanded == expanded)
+        return;
+    rows_[std::size_t(row)].expanded = expanded;
+    emit rowsChanged();
+}
+
+void TimelineModel::setAllExpanded(bool expanded) {
+    for (Row& r : rows_)
+        if (r.kind != RowKind::Track && r.kind != RowKind::Counter)
+            // Collapsing all keeps files and processes open: threads are what there are many of.
+            r.expanded = expanded || r.kind != RowKind::Thread;
+    emit rowsChanged();
+}
+
+void TimelineModel::setPinned(int row, bool pinned) {
+    if (row < 0 || row >= int(rows_.size()) || rows_[std::size_t(row)].pinned == pinned)
+        return;
+    rows_[std::size_t(row)].pinned = pinned;
+    emit rowsChanged();
+}
+
+const QString& TimelineModel::eventName(int row, std::int64_t nameId) const {
+    return files_[std::size_t(rows_[std::size_t(row)].file)]->name(nameId);
+}
+
+TimelineModel::Window
+TimelineModel::fetchWindow(const std::vector<std::shared_ptr<HostTraceSession>>& files,
+                           const std::vector<Row>& rows, std::int64_t fromNs, std::int64_t toNs,
+                           int widthPx, const std::vector<int>& shown) {
+    Window w;
+    w.fromNs = fromNs;
+    w.toNs = std::max(toNs, fromNs + 1);
+    w.widthPx = std::max(1, widthPx);
+    w.rows = shown;
+    std::vector<ThreadTracks> groups;
+    for (const int index : shown) {
+        if (index < 0 || index >= int(rows.size()))
+            continue;
+        const Row& row = rows[std::size_t(index)];
+        const HostTraceSession& file = *files[std::size_t(row.file)];
+        if (row.kind == RowKind::Track) {
+            auto g = std::find_if(groups.begin(), groups.end(), [&](const ThreadTracks& t) {
+                return t.file == row.file && t.threadId == row.threadId;
+            });
+            if (g == groups.end())
+                g = groups.insert(groups.end(), ThreadTracks{row.file, row.threadId, {}, {}});
+            g->rows.push_back(index);
+            g->depths.push_back(row.depth);
+        } else if (row.kind == RowKind::Counter) {
+            w.charts[index] = file.read([&](const report::HostTraceReader& reader) {
+                return fetchChart(file, reader, row, w.fromNs, w.toNs, w.widthPx);
+            });
+        }
+    }
+    fetchTracks(files, groups, w);
+    // Colours by name text, so a name has one colour in every file; worked out here so the
+    // frame does no hashing.
+    for (auto& [index, boxes] : w.tracks) {
+        const HostTraceSession& file = *files[std::size_t(rows[std::size_t(index)].file)];
+        for (Box& b : boxes)
+            b.colour = std::uint8_t(qHash(file.name(b.nameId)) % kPaletteSize);
+    }
+    return w;
+}
+
+void TimelineModel::requestWindow(std::int64_t fromNs, std::int64_t toNs, int widthPx,
+                                  std::vector<int> rows) {
+    if (window_.fromNs == fromNs && window_.toNs == std::max(toNs, fromNs + 1) &&
+        window_.widthPx == widthPx && window_.rows == rows)
+        return;
+    if (requested_ && requested_->fromNs == fromNs && requested_->toNs == toNs &&
+        requested_->widthPx == widthPx && requested_->rows == rows)
+        return;
+    Window r;
+    r.fromNs = fromNs;
+    r.toNs = toNs;
+    r.widthPx = widthPx;
+    r.rows = std::move(rows);
+    requested_ = std::move(r);
+    if (!fetching_)
+        startNext();
+}
+
+void TimelineModel::startNext() {
+    if (!requested_)
+        return;
+    const Window r = std::move(*requested_);
+    requested_.reset();
+    fetching_ = true;
+    auto files = files_;
+    auto rows = rows_;
+    runInBackground<Window>(
+        this,
+        [files, rows, r] {
+            const auto started = std::chrono::steady_clock::now();
+            Window w = fetchWindow(files, rows, r.fromNs, r.toNs, r.widthPx, r.rows);
+            w.fetchMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                                  started)
+                            .count();
+            return w;
+        },
+        [this](Window w) {
+            fetching_ = false;
+            window_ = std::move(w);
+            emit windowChanged();
+            startNext();
+        },
+        [this](const QString& message) {
+            fetching_ = false;
+            error_ = message;
+            emit failed(message);
+        });
+}
+
+} // namespace tilescope::gui

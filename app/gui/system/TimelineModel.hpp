@@ -1,0 +1,126 @@
+#pragma once
+
+#include "tilescope/report/HostTraceTypes.hpp"
+
+#include <QObject>
+#include <QString>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace tilescope::gui {
+
+class HostTraceSession;
+
+/// The rows and the visible window of the system analyser's timeline, over one or more host
+/// traces on one time axis (nanoseconds since the Unix epoch). Rows form a tree: file > process >
+/// thread > one track per nesting depth, with a process's counter graphs after its threads; rows
+/// can be collapsed and pinned. The canvas asks for a time window at a pixel width for the rows
+/// it shows with requestWindow(); a worker answers with at most a few boxes per pixel per track:
+/// the raw events when the window holds few of them (each box one event, sub-pixel neighbours
+/// merged), otherwise one box per pixel column from the level-of-detail pyramid, so a zoomed-out
+/// window never reads raw events. Counters come from the sample pyramid likewise. Later requests
+/// replace queued ones.
+class TimelineModel : public QObject {
+    Q_OBJECT
+public:
+    enum class RowKind { File, Process, Thread, Track, Counter };
+    struct Row {
+        RowKind kind = RowKind::File;
+        int file = 0;
+        int parent = -1; ///< index of the enclosing row, -1 at the top
+        int indent = 0;
+        std::int64_t processId = 0;
+        std::int64_t threadId = 0;
+        std::int32_t depth = 0;
+        std::int64_t graphId = 0;
+        QString label;
+        QString unit; ///< counters
+        bool expanded = true;
+        bool pinned = false;
+    };
+    /// One drawn box of a track: an event, several sub-pixel events, or a pixel column of the
+    /// pyramid (`aggregated`; `busy` is the share of the box's time covered by events).
+    struct Box {
+        std::int64_t startNs = 0;
+        std::int64_t endNs = 0;
+        std::int64_t nameId = 0; ///< the event's name, or the longest event's in an aggregate
+        std::uint32_t count = 1;
+        float busy = 1.0f;
+        bool aggregated = false;
+        report::EventKind kind = report::EventKind::Complete;
+        std::int64_t eventId = 0; ///< single events only
+        std::uint8_t colour = 0;  ///< palette index from the name (same name, same colour)
+    };
+    static constexpr int kPaletteSize = 15;
+    /// One point of a counter series: a sample, or min/max/mean of a pyramid bucket.
+    struct Point {
+        std::int64_t tNs = 0;
+        double min = 0, max = 0, mean = 0;
+    };
+    struct Series {
+        QString name;
+        std::vector<Point> points;
+    };
+    struct Window {
+        std::int64_t fromNs = 0;
+        std::int64_t toNs = 0;
+        int widthPx = 0;
+        std::vector<int> rows;
+        std::map<int, std::vector<Box>> tracks;    ///< by row index
+        std::map<int, std::vector<Series>> charts; ///< by row index
+        bool readRawEvents = false;                ///< any track of the window from raw events
+        double fetchMs = 0; ///< how long the worker took to compute this window
+    };
+
+    explicit TimelineModel(std::vector<std::shared_ptr<HostTraceSession>> files,
+                           QObject* parent = nullptr);
+
+    const std::vector<std::shared_ptr<HostTraceSession>>& files() const { return files_; }
+    const std::vector<Row>& rows() const { return rows_; }
+    /// Rows not hidden by a collapsed ancestor, pinned rows first, each group in tree order.
+    std::vector<int> shownRows() const;
+    void setExpanded(int row, bool expanded);
+    void setAllExpanded(bool expanded);
+    void setPinned(int row, bool pinned);
+    /// Name of an event of the row's file.
+    const QString& eventName(int row, std::int64_t nameId) const;
+
+    /// The union of the files' time spans; [0, 1) when every file is empty.
+    std::int64_t beginNs() const { return beginNs_; }
+    std::int64_t endNs() const { return endNs_; }
+    bool empty() const { return empty_; }
+
+    void requestWindow(std::int64_t fromNs, std::int64_t toNs, int widthPx, std::vector<int> rows);
+    const Window& window() const { return window_; }
+    bool hasWindow() const { return window_.widthPx > 0; }
+    /// No window query running or queued.
+    bool isIdle() const { return !fetching_ && !requested_; }
+    QString error() const { return error_; }
+    /// What requestWindow's worker computes (public for tests and the benchmark).
+    static Window fetchWindow(const std::vector<std::shared_ptr<HostTraceSession>>& files,
+                              const std::vector<Row>& rows, std::int64_t fromNs, std::int64_t toNs,
+                              int widthPx, const std::vector<int>& shown);
+
+signals:
+    void rowsChanged();
+    void windowChanged();
+    void failed(const QString& message);
+
+private:
+    void buildRows();
+    void startNext();
+
+    std::vector<std::shared_ptr<HostTraceSession>> files_;
+    std::vector<Row> rows_;
+    std::int64_t beginNs_ = 0, endNs_ = 1;
+    bool empty_ = true;
+    Window window_;
+    bool fetching_ = false;
+    std::optional<Window> requested_;
+    QString error_;
+};
+
+} // namespace tilescope::gui

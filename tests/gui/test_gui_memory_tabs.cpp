@@ -1,0 +1,176 @@
+// The Memory view's tab models (Vertices on a tile selection, report-wide Exchanges and
+// Variables), the tile map's layout and hit-testing, and the Insights view's largest exchanges,
+// on the hand-written operations report whose figures are known.
+#include "InsightsModel.hpp"
+#include "OperationsReport.hpp"
+#include "ReportTableModel.hpp"
+#include "TestReports.hpp"
+#include "TileMapWidget.hpp"
+#include "TileMemoryModel.hpp"
+#include "TileVerticesModel.hpp"
+#include "tilescope/report/ProfileReader.hpp"
+
+#include <QMouseEvent>
+#include <QTest>
+#include <catch2/catch.hpp>
+
+using namespace tilescope;
+using namespace tilescope::gui;
+using F = gui::test::OperationsFigures;
+
+namespace {
+
+void select(TileVerticesModel& model, const TileSelection& tiles) {
+    QSignalSpy loaded(&model, &TileVerticesModel::loaded);
+    model.setSelection(tiles);
+    REQUIRE(gui::test::waitFor(loaded));
+}
+
+void load(ReportTableModel& model) {
+    QSignalSpy loaded(&model, &ReportTableModel::loadedChanged);
+    model.load();
+    REQUIRE(gui::test::waitFor(loaded));
+}
+
+} // namespace
+
+TEST_CASE("TileVerticesModel counts vertex instances on the selected tiles") {
+    auto session = gui::test::openSession(gui::test::operationsReport());
+    TileVerticesModel model(session);
+    using C = TileVerticesModel::ColumnIndex;
+
+    select(model, {}); // all tiles: the stored counts
+    REQUIRE(model.rowCount() == 2);
+    REQUIRE(model.value(0, C::Type).toString() == "Matmul"); // most state first
+    REQUIRE(model.value(0, C::ComputeSet).toString() == "matmul/cs");
+    REQUIRE(model.value(0, C::Count).toULongLong() == 12);
+    REQUIRE(model.value(0, C::State).toULongLong() == 12 * F::kMatmulState);
+    REQUIRE(model.value(0, C::CodePerTile).toULongLong() == F::kMatmulVertexCode);
+    REQUIRE(model.value(1, C::Count).toULongLong() == 8);
+    REQUIRE(model.value(1, C::State).toULongLong() == 8 * F::kAddState);
+
+    select(model, TileSelection::range(0, 1));
+    REQUIRE(model.rowCount() == 2);
+    REQUIRE(model.value(0, C::Count).toULongLong() == 6);
+    REQUIRE(model.value(0, C::Tiles).toULongLong() == 2);
+    REQUIRE(model.value(1, C::Type).toString() == "Add");
+    REQUIRE(model.value(1, C::Count).toULongLong() == 2);
+
+    select(model, *TileSelection::parse("3, 6-7", 8));
+    REQUIRE(model.rowCount() == 2);
+    REQUIRE(model.value(0, C::Count).toULongLong() == 3);
+    REQUIRE(model.value(0, C::Tiles).toULongLong() == 1);
+    REQUIRE(model.value(1, C::Count).toULongLong() == 3);
+
+    select(model, TileSelection::range(6, 7)); // no Matmul there: its row is left out
+    REQUIRE(model.rowCount() == 1);
+    REQUIRE(model.value(0, C::Type).toString() == "Add");
+    REQUIRE(model.value(0, C::State).toULongLong() == 2 * F::kAddState);
+}
+
+TEST_CASE("Exchanges and Variables tables list the largest first, up to their limit") {
+    auto session = gui::test::openSession(gui::test::operationsReport());
+    std::unique_ptr<ReportTableModel> exchanges(newExchangeStepsModel(session, 100, nullptr));
+    load(*exchanges);
+    REQUIRE(exchanges->rowCount() == 2);
+    REQUIRE_FALSE(exchanges->limitReached());
+    REQUIRE(exchanges->value(0, 0).toString() == "matmul/exchange");
+    REQUIRE(exchanges->value(0, 1).toString() == "DoExchange");
+    REQUIRE(exchanges->value(0, 2).toULongLong() == F::kExchangeBytes);
+    REQUIRE(exchanges->value(0, 3).toULongLong() == F::kMatmulCycles - 1000);
+    REQUIRE(exchanges->value(0, 4).toLongLong() == 1);
+    REQUIRE(exchanges->value(1, 0).toString() == "toHost");
+    REQUIRE(exchanges->value(1, 2).toULongLong() == F::kStreamBytes);
+
+    std::unique_ptr<ReportTableModel> one(newExchangeStepsModel(session, 1, nullptr));
+    load(*one);
+    REQUIRE(one->rowCount() == 1);
+    REQUIRE(one->limitReached());
+
+    std::unique_ptr<ReportTableModel> variables(newVariablesModel(session, 100, nullptr));
+    load(*variables);
+    REQUIRE(variables->rowCount() == 3);
+    REQUIRE(variables->value(0, 0).toString() == "weights");
+    REQUIRE(variables->value(0, 3).toULongLong() == F::kWeightsBytes);
+    REQUIRE(variables->value(0, 5).toString() == "yes");
+    REQUIRE(variables->value(2, 0).toString() == "out");
+    REQUIRE(variables->value(2, 6).toLongLong() == 2);
+    REQUIRE(variables->value(2, 7).toLongLong() == 3);
+}
+
+TEST_CASE("Insights lists the largest exchanges") {
+    for (const auto& path : {gui::test::operationsReport(), gui::test::smallReport()}) {
+        auto session = gui::test::openSession(path);
+        InsightsModel model(session);
+        QSignalSpy loaded(&model, &InsightsModel::loadedChanged);
+        model.load();
+        REQUIRE(gui::test::waitFor(loaded));
+        report::ProfileReader reader(path.string());
+        const auto expected = reader.largestExchangeSteps(InsightsModel::kLargestExchanges);
+        REQUIRE_FALSE(expected.empty());
+        auto& table = model.largestExchanges();
+        REQUIRE(table.rowCount() == int(expected.size()));
+        for (int r = 0; r < table.rowCount(); ++r) {
+            REQUIRE(table.value(r, 2).toULongLong() == expected[std::size_t(r)].step.exchangeBytes);
+            REQUIRE(table.value(r, 4).toLongLong() == expected[std::size_t(r)].step.id);
+            if (r > 0)
+                REQUIRE(table.value(r - 1, 2).toULongLong() >= table.value(r, 2).toULongLong());
+        }
+    }
+}
+
+TEST_CASE("Tile map lays IPUs out as blocks and maps points back to tiles") {
+    const auto mk2 = TileMapWidget::layoutFor(16, 1472);
+    REQUIRE(mk2.columnsPerIpu == 39);
+    REQUIRE(mk2.rowsPerIpu == 38);
+    REQUIRE(mk2.ipuColumns == 4);
+    REQUIRE(mk2.ipuRows == 4);
+    REQUIRE(mk2.columnsPerIpu * mk2.rowsPerIpu >= 1472);
+    const auto one = TileMapWidget::layoutFor(1, 8);
+    REQUIRE(one.columnsPerIpu == 3);
+    REQUIRE(one.rowsPerIpu == 3);
+    REQUIRE(TileMapWidget::colourFor(0, 100) != TileMapWidget::colourFor(100, 100));
+    REQUIRE(TileMapWidget::colourFor(101, 100) == QColor(0xc6, 0x28, 0x28));
+
+    // The small report: 2 IPUs x 64 tiles, 8 x 8 blocks side by side with one empty column.
+    auto session = gui::test::openSession(gui::test::smallReport());
+    TileMemoryModel memory(session);
+    QSignalSpy loaded(&memory, &TileMemoryModel::loadedChanged);
+    memory.load();
+    REQUIRE(gui::test::waitFor(loaded));
+    TileMapWidget map(memory);
+    map.resize(int(map.layout().widthCells()) * 10, int(map.layout().heightCells()) * 10);
+    REQUIRE(map.layout().widthCells() == 17);
+    REQUIRE(map.layout().heightCells() == 8);
+    REQUIRE(map.cellOf(9) == QPoint(1, 1));
+    REQUIRE(map.cellOf(64 + 2) == QPoint(9 + 2, 0));
+    const QRectF r = map.mapRect();
+    auto centre = [&](QPoint cell) {
+        const double s = r.width() / 17;
+        return QPointF(r.left() + (cell.x() + 0.5) * s, r.top() + (cell.y() + 0.5) * s);
+    };
+    for (std::uint32_t tile : {0u, 9u, 63u, 64u, 100u, 127u})
+        REQUIRE(map.tileAt(centre(map.cellOf(tile))) == tile);
+    REQUIRE_FALSE(map.tileAt(centre(QPoint(8, 3)))); // the gap between the IPUs
+
+    // Clicks select (shift extends); the widget shows what it is given.
+    std::vector<TileSelection> selected;
+    QObject::connect(&map, &TileMapWidget::selectionChanged,
+                     [&](const TileSelection& tiles) { selected.push_back(tiles); });
+    QTest::mouseClick(&map, Qt::LeftButton, {}, centre(map.cellOf(100)).toPoint());
+    REQUIRE(selected.size() == 1);
+    REQUIRE(selected.back() == TileSelection::single(100));
+    map.setSelection(TileSelection::single(100));
+    QTest::mouseClick(&map, Qt::LeftButton, Qt::ShiftModifier, centre(map.cellOf(103)).toPoint());
+    REQUIRE(selected.size() == 2);
+    REQUIRE(selected.back() == TileSelection::range(100, 103));
+    // A selected tile is painted in the highlight colour, others by their memory.
+    const QImage shot = map.grab().toImage();
+    const QPointF c100 = centre(map.cellOf(100)), c5 = centre(map.cellOf(5));
+    REQUIRE(QColor(shot.pixel(c100.toPoint())) == QColor(0xff, 0xd4, 0x00));
+    REQUIRE(QColor(shot.pixel(c5.toPoint())) ==
+            TileMapWidget::colourFor(memory.tileTotal(5), memory.bytesPerTile()));
+    // QTest keeps the last modifiers as the application's: release Shift for the tests after.
+    QTest::mouseClick(&map, Qt::LeftButton, {}, centre(map.cellOf(5)).toPoint());
+    REQUIRE(selected.back() == TileSelection::single(5));
+}

@@ -1,0 +1,127 @@
+// The tilescope binary under Xvfb on host traces: the timeline and call tree views rendered with
+// --screenshot give PNGs that are not blank (the timeline's event colours, drawn by OpenGL, are
+// present); bad input exits non-zero with one line.
+#include "TestReports.hpp"
+#include "tilescope/report/SyntheticReport.hpp"
+
+#include <QImage>
+#include <QProcess>
+#include <QSet>
+#include <catch2/catch.hpp>
+
+using namespace tilescope;
+using namespace tilescope::gui;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString stderrText;
+};
+
+Run runTilescope(const QStringList& args) {
+    REQUIRE(std::string(XVFB_RUN_PATH) != "");
+    QProcess p;
+    p.setProgram(QStringLiteral(XVFB_RUN_PATH));
+    p.setArguments(QStringList{"-a", "-s", "-screen 0 1920x1200x24", TILESCOPE_GUI_PATH} + args);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove("QT_QPA_PLATFORM"); // the app must use Xvfb's display, not offscreen
+    env.insert("XDG_RUNTIME_DIR", QString::fromStdString(test::scratchDir("runtime").string()));
+    p.setProcessEnvironment(env);
+    p.start();
+    REQUIRE(p.waitForStarted(10000));
+    REQUIRE(p.waitForFinished(180000));
+    Run r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.stderrText = QString::fromLocal8Bit(p.readAllStandardError()).trimmed();
+    return r;
+}
+
+/// A generated program's capture: profile.pop and host.pvti (4 threads, 6000 events).
+const report::SyntheticOutput& capture() {
+    static const report::SyntheticOutput out = [] {
+        report::SyntheticSpec spec;
+        spec.tilesPerIpu = 32;
+        spec.steps = 200;
+        spec.hostEvents = 6000;
+        spec.hostThreads = 4;
+        return report::generateSyntheticReport(test::scratchDir("system-capture"), spec);
+    }();
+    return out;
+}
+
+QImage screenshot(const QString& view, const QStringList& files) {
+    const auto out = test::scratchDir("system-shots") / (view.toStdString() + ".png");
+    const Run r =
+        runTilescope(QStringList{"--view", view, "--screenshot",
+                                 QString::fromStdString(out.string()), "--size", "1200x800"} +
+                     files);
+    INFO(r.stderrText.toStdString());
+    REQUIRE(r.exitCode == 0);
+    QImage image(QString::fromStdString(out.string()));
+    REQUIRE_FALSE(image.isNull());
+    REQUIRE(image.size() == QSize(1200, 800));
+    return image;
+}
+
+int distinctColours(const QImage& image) {
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2)
+            colours.insert(image.pixel(x, y));
+    return int(colours.size());
+}
+
+/// Pixels of the timeline's event palette (seriesColour), which widgets never use.
+int eventPixels(const QImage& image) {
+    static const QRgb palette[] = {qRgb(0x4e, 0x79, 0xa7), qRgb(0xf2, 0x8e, 0x2b),
+                                   qRgb(0xe1, 0x57, 0x59), qRgb(0x76, 0xb7, 0xb2),
+                                   qRgb(0x59, 0xa1, 0x4f), qRgb(0xed, 0xc9, 0x48)};
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            for (const QRgb c : palette)
+                if (image.pixel(x, y) == c)
+                    ++n;
+    return n;
+}
+
+QString str(const std::filesystem::path& p) {
+    return QString::fromStdString(p.string());
+}
+
+} // namespace
+
+TEST_CASE("Screenshot of the timeline of a host trace") {
+    const QImage image = screenshot("timeline", {str(capture().hostTrace)});
+    REQUIRE(distinctColours(image) > 20);
+    REQUIRE(eventPixels(image) > 5000);
+}
+
+TEST_CASE("Screenshot of the call tree of a host trace") {
+    const QImage image = screenshot("calltree", {str(capture().hostTrace)});
+    REQUIRE(distinctColours(image) > 10);
+    REQUIRE(eventPixels(image) == 0); // tables only: the canvas is on the other tab
+}
+
+TEST_CASE("Screenshot of two host traces on one time axis") {
+    const QImage image =
+        screenshot("timeline", {str(capture().hostTrace), str(capture().hostTrace)});
+    REQUIRE(eventPixels(image) > 5000);
+}
+
+TEST_CASE("The system views refuse bad input with one line and a non-zero status") {
+    const auto dir = test::scratchDir("system-bad");
+    const auto out = str(dir / "out.png");
+    SECTION("a missing trace") {
+        const Run r =
+            runTilescope({"--view", "timeline", "--screenshot", out, str(dir / "missing.pvti")});
+        REQUIRE(r.exitCode == 1);
+        REQUIRE(r.stderrText.contains("missing.pvti"));
+    }
+    SECTION("a profile view of a host trace") {
+        const Run r =
+            runTilescope({"--view", "memory", "--screenshot", out, str(capture().hostTrace)});
+        REQUIRE(r.exitCode == 2);
+    }
+}

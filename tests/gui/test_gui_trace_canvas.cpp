@@ -1,0 +1,191 @@
+// The Execution Trace's flame and BSP modes and the Liveness view's per-IPU curves and two-step
+// comparison, drawn in real windows under Xvfb: what the frame shows and what clicks select.
+#include "ExecutionCanvas.hpp"
+#include "ExecutionModel.hpp"
+#include "ExecutionView.hpp"
+#include "LivenessCanvas.hpp"
+#include "LivenessCompareModel.hpp"
+#include "LivenessModel.hpp"
+#include "LivenessView.hpp"
+#include "ReportSession.hpp"
+#include "SeriesColours.hpp"
+#include "TestReports.hpp"
+#include "tilescope/report/ProfileReader.hpp"
+
+#include <QComboBox>
+#include <QSpinBox>
+#include <QTest>
+#include <catch2/catch.hpp>
+
+using namespace tilescope;
+using namespace tilescope::gui;
+
+namespace {
+
+template <class View> void showReady(View& view) {
+    view.resize(1000, 700);
+    view.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy ready(&view, &ReportView::ready);
+    REQUIRE((view.isReady() || ready.wait(20000)));
+}
+
+/// Pixels of `frame` within `tolerance` of `c` on every channel.
+int countNear(const QImage& frame, QColor c, int tolerance) {
+    int n = 0;
+    for (int y = 0; y < frame.height(); ++y)
+        for (int x = 0; x < frame.width(); ++x) {
+            const QColor p = frame.pixelColor(x, y);
+            n += std::abs(p.red() - c.red()) <= tolerance &&
+                         std::abs(p.green() - c.green()) <= tolerance &&
+                         std::abs(p.blue() - c.blue()) <= tolerance
+                     ? 1
+                     : 0;
+        }
+    return n;
+}
+
+/// `c` drawn at `alpha` over `base`.
+QColor over(QColor c, double alpha, QColor base) {
+    return QColor(int(c.red() * alpha + base.red() * (1 - alpha) + 0.5),
+                  int(c.green() * alpha + base.green() * (1 - alpha) + 0.5),
+                  int(c.blue() * alpha + base.blue() * (1 - alpha) + 0.5));
+}
+
+bool waitUntil(const std::function<bool()>& done, int ms = 20000) {
+    QElapsedTimer t;
+    t.start();
+    while (!done()) {
+        if (t.elapsed() > ms)
+            return false;
+        QTest::qWait(10);
+    }
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("Execution Trace flame mode draws the program tree's rows, root on top") {
+    auto session = gui::test::openSession(gui::test::smallReport());
+    report::ProfileReader reader(gui::test::smallReport().string());
+    ExecutionView view(session);
+    showReady(view);
+    auto* mode = view.findChild<QComboBox*>();
+    REQUIRE(mode != nullptr);
+    // The first combo box is the run selector; the chart mode is the one with three modes.
+    for (auto* box : view.findChildren<QComboBox*>())
+        if (box->count() == 3)
+            mode = box;
+    mode->setCurrentIndex(ExecutionModel::Flame);
+    ExecutionCanvas& canvas = view.canvas();
+    canvas.update();
+    REQUIRE(waitUntil([&] {
+        canvas.grabFramebuffer();
+        return view.model().window().mode == ExecutionModel::Flame &&
+               !view.model().window().flame.rows.empty();
+    }));
+    const QImage frame = canvas.grabFramebuffer();
+    const auto& root = view.model().window().flame.rows.front();
+    REQUIRE(!root.empty());
+    // The root's bar fills the top row across the run, in its program's colour.
+    const QRectF plot = canvas.plotRect();
+    const QColor expected = over(seriesColour(1 + root.front().programId % 15), 0.85,
+                                 canvas.palette().color(QPalette::Base));
+    const QColor at = frame.pixelColor(int(plot.left() + plot.width() * 0.9), int(plot.top() + 4));
+    INFO("pixel " << at.name().toStdString() << " expected " << expected.name().toStdString());
+    REQUIRE(std::abs(at.red() - expected.red()) <= 6);
+    REQUIRE(std::abs(at.green() - expected.green()) <= 6);
+    REQUIRE(std::abs(at.blue() - expected.blue()) <= 6);
+    // The summary names the run's figures.
+    REQUIRE(view.summaryText().contains(QStringLiteral("parallel efficiency")));
+}
+
+TEST_CASE("Execution Trace BSP mode shows each tile's work and selects the clicked step") {
+    auto session = gui::test::openSession(gui::test::smallReport());
+    report::ProfileReader reader(gui::test::smallReport().string());
+    const report::RunRecord run = reader.runs().front();
+    const auto steps = reader.steps(0, reader.counts().steps);
+    const auto all = reader.runSteps(run, 0, std::int64_t(run.numSteps), true);
+    // A compute step and the first tile working in it: zoom onto it, that tile on the top row.
+    std::size_t pick = 0;
+    int tile = -1;
+    for (std::size_t i = 20; i < all.size() && tile < 0; ++i)
+        if (steps[std::size_t(all[i].stepId)].phase == "compute")
+            for (std::size_t t = 0; t < all[i].perTile.size() && tile < 0; ++t)
+                if (all[i].perTile[t] > 0) {
+                    pick = i;
+                    tile = int(t);
+                }
+    REQUIRE(tile >= 0);
+    ExecutionView view(session);
+    showReady(view);
+    for (auto* box : view.findChildren<QComboBox*>())
+        if (box->count() == 3)
+            box->setCurrentIndex(ExecutionModel::Bsp);
+    auto spins = view.findChildren<QSpinBox*>();
+    REQUIRE(spins.size() == 2);
+    spins[0]->setValue(tile);
+    spins[1]->setValue(8);
+    REQUIRE(view.model().tileCount() == 8);
+    ExecutionCanvas& canvas = view.canvas();
+    const auto& s = all[pick];
+    canvas.showWindow(double(s.startCycle), double(s.startCycle + s.cycles));
+    REQUIRE(waitUntil([&] {
+        canvas.grabFramebuffer();
+        const auto& w = view.model().window();
+        return w.mode == ExecutionModel::Bsp && !w.bsp.steps.empty() &&
+               w.firstCycle == s.startCycle;
+    }));
+    const QImage frame = canvas.grabFramebuffer();
+    const QRectF plot = canvas.plotRect();
+    const double rowH = plot.height() / 8;
+    // The tile works from the step's start for its own cycles: compute colour there.
+    const double busyFraction = double(s.perTile[std::size_t(tile)]) / double(s.cycles);
+    const QColor atWork = frame.pixelColor(int(plot.left() + plot.width() * busyFraction * 0.5),
+                                           int(plot.top() + rowH / 2));
+    const QColor compute = ExecutionCanvas::phaseColour(ExecutionModel::Compute);
+    INFO("pixel " << atWork.name().toStdString());
+    REQUIRE(std::abs(atWork.red() - compute.red()) <= 3);
+    REQUIRE(std::abs(atWork.blue() - compute.blue()) <= 3);
+    REQUIRE(countNear(frame, compute, 3) > 50);
+
+    QTest::mouseClick(&canvas, Qt::LeftButton, Qt::NoModifier,
+                      QPoint(int(plot.center().x()), int(plot.center().y())));
+    REQUIRE(session->state().selectedStep == s.stepId);
+}
+
+TEST_CASE("Liveness per IPU draws one curve per IPU; shift-click compares two steps") {
+    auto session = gui::test::openSession(gui::test::smallReport());
+    LivenessView view(session);
+    showReady(view);
+    QComboBox* grouping = view.findChild<QComboBox*>();
+    REQUIRE(grouping != nullptr);
+    QSignalSpy groups(&view.model(), &LivenessModel::groupsChanged);
+    grouping->setCurrentIndex(LivenessModel::PerIpu);
+    REQUIRE(waitUntil([&] { return view.model().groupSeries() != nullptr; }));
+    LivenessCanvas& canvas = view.canvas();
+    const QImage frame = canvas.grabFramebuffer();
+    // Both IPUs' colours appear (curves and legend swatches).
+    REQUIRE(countNear(frame, seriesColour(1), 8) > 20);
+    REQUIRE(countNear(frame, seriesColour(2), 8) > 20);
+
+    canvas.setFocus();
+    canvas.showWindow(0, 300);
+    canvas.grabFramebuffer();
+    const QRectF plot = canvas.plotRect();
+    auto xOf = [&](double step) {
+        return int(plot.left() +
+                   (step - canvas.viewport().begin()) / canvas.viewport().span() * plot.width());
+    };
+    QTest::mouseClick(&canvas, Qt::LeftButton, Qt::NoModifier,
+                      QPoint(xOf(10.5), int(plot.center().y())));
+    REQUIRE(session->state().selectedStep == 10);
+    QSignalSpy compared(&view.comparison(), &LivenessCompareModel::compared);
+    QTest::mouseClick(&canvas, Qt::LeftButton, Qt::ShiftModifier,
+                      QPoint(xOf(140.5), int(plot.center().y())));
+    REQUIRE(gui::test::waitFor(compared));
+    REQUIRE(view.comparison().comparison().fromStep == 10);
+    REQUIRE(view.comparison().comparison().toStep == 140);
+    REQUIRE(view.comparison().rowCount() > 0);
+    REQUIRE(session->state().selectedStep == 10); // the shift-click did not move the selection
+}
