@@ -9,6 +9,7 @@
 //                                     per IPU)
 //   rss_mb, rss_peak_mb               resident memory with every view of the big report open
 
+#include "BenchmarkProbes.hpp"
 #include "DisplayCheck.hpp"
 #include "ExecutionCanvas.hpp"
 #include "ExecutionModel.hpp"
@@ -38,43 +39,6 @@ using namespace tilescope;
 using namespace tilescope::gui;
 
 namespace {
-
-/// Renders one frame of `canvas` now and returns its preparation time. repaint() is not enough:
-/// QOpenGLWidget only schedules its frame, while grabFramebuffer() renders synchronously.
-double renderFrame(ImGuiCanvas& canvas) {
-    const auto before = canvas.framesRendered();
-    canvas.grabFramebuffer();
-    if (canvas.framesRendered() != before + 1)
-        throw std::runtime_error("the canvas did not render a frame");
-    return canvas.lastFramePrepMs();
-}
-
-/// Resident and peak resident memory of this process, in MiB.
-std::pair<double, double> residentMemoryMb() {
-    QFile status(QStringLiteral("/proc/self/status"));
-    double rss = 0, peak = 0;
-    if (status.open(QIODevice::ReadOnly))
-        for (const QByteArray& line : status.readAll().split('\n')) {
-            const auto kb = [&] {
-                return line.simplified().split(' ').value(1).toDouble() / 1024.0;
-            };
-            if (line.startsWith("VmRSS:"))
-                rss = kb();
-            else if (line.startsWith("VmHWM:"))
-                peak = kb();
-        }
-    return {rss, peak};
-}
-
-void waitUntil(const std::function<bool()>& done, const char* what) {
-    QElapsedTimer t;
-    t.start();
-    while (!done()) {
-        if (t.elapsed() > 120000)
-            throw std::runtime_error(std::string("timed out waiting for ") + what);
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-    }
-}
 
 /// Milliseconds from asking the window to open `report` until the Summary has been painted.
 double openToFirstPaint(MainWindow& window, const std::filesystem::path& report) {

@@ -9,6 +9,7 @@
 //   rss_mb                     resident memory with the trace open and the frames drawn
 //   json_import_events_per_s   report::importChromeTrace on a generated Chrome JSON file
 
+#include "BenchmarkProbes.hpp"
 #include "DisplayCheck.hpp"
 #include "HostTraceSession.hpp"
 #include "SystemAnalyserView.hpp"
@@ -37,33 +38,6 @@ namespace {
 constexpr std::uint64_t kEvents = 10'000'000;
 constexpr std::uint32_t kThreads = 64;
 constexpr std::uint64_t kJsonEvents = 1'000'000;
-
-double renderFrame(ImGuiCanvas& canvas) {
-    const auto before = canvas.framesRendered();
-    canvas.grabFramebuffer(); // renders synchronously, unlike repaint()
-    if (canvas.framesRendered() != before + 1)
-        throw std::runtime_error("the canvas did not render a frame");
-    return canvas.lastFramePrepMs();
-}
-
-double residentMemoryMb() {
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (status.open(QIODevice::ReadOnly))
-        for (const QByteArray& line : status.readAll().split('\n'))
-            if (line.startsWith("VmRSS:"))
-                return line.simplified().split(' ').value(1).toDouble() / 1024.0;
-    return 0;
-}
-
-void waitUntil(const std::function<bool()>& done, const char* what) {
-    QElapsedTimer t;
-    t.start();
-    while (!done()) {
-        if (t.elapsed() > 300000)
-            throw std::runtime_error(std::string("timed out waiting for ") + what);
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-    }
-}
 
 std::filesystem::path ensureTrace(const std::filesystem::path& dir) {
     if (std::filesystem::exists(dir / "host.pvti"))
@@ -179,7 +153,7 @@ int main(int argc, char** argv) {
                 worst = std::max(worst, queryMs + draw);
             }
         }
-        const double rss = residentMemoryMb();
+        const double rss = residentMemoryMb().first;
 
         const auto imported = work / "json" / "imported.pvti";
         QElapsedTimer importTimer;

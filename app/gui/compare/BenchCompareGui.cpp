@@ -10,6 +10,7 @@
 //   execution_compare_ready_ms  Execution compare view shown until the runs are aligned
 // Options: --ipus N (16), --steps N (200000), --dir DIR (where the reports are generated/kept).
 
+#include "BenchmarkProbes.hpp"
 #include "ComparePane.hpp"
 #include "CompareSeriesCanvas.hpp"
 #include "CompareView.hpp"
@@ -40,16 +41,6 @@ struct Options {
     std::filesystem::path dir =
         std::filesystem::temp_directory_path() / "tilescope-bench-compare-gui";
 };
-
-void waitUntil(const std::function<bool()>& done, const char* what) {
-    QElapsedTimer t;
-    t.start();
-    while (!done()) {
-        if (t.elapsed() > 600000)
-            throw std::runtime_error(std::string("timed out waiting for ") + what);
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-    }
-}
 
 std::filesystem::path ensureReport(const Options& o, const std::string& name, std::uint64_t seed) {
     const auto dir = o.dir / (name + "-" + std::to_string(o.ipus) + "x" + std::to_string(o.steps));
@@ -95,14 +86,6 @@ double compareFirstPaint(const std::filesystem::path& a, const std::filesystem::
     window.pane()->showView(QStringLiteral("summary"));
     window.repaint();
     return double(timer.nsecsElapsed()) / 1e6;
-}
-
-double renderFrame(ImGuiCanvas& canvas) {
-    const auto before = canvas.framesRendered();
-    canvas.grabFramebuffer();
-    if (canvas.framesRendered() != before + 1)
-        throw std::runtime_error("the canvas did not render a frame");
-    return canvas.lastFramePrepMs();
 }
 
 } // namespace
