@@ -1,6 +1,7 @@
 #include "tilescope/report/ProfileReader.hpp"
 
 #include "Sqlite.hpp"
+#include "VariableRows.hpp"
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/TileSeries.hpp"
 
@@ -324,14 +325,18 @@ std::int64_t ProfileReader::livenessLodLevelFor(double stepsPerBucket) const {
     return best;
 }
 
-namespace {
+namespace detail {
 
-constexpr const char* kVariableColumns =
-    "SELECT v.id, n.text, d.text, v.element_type, v.num_elements, v.bytes, v.category_id, "
-    "v.region_id, v.always_live, v.first_step, v.last_step, v.per_tile FROM variable v "
-    "LEFT JOIN name n ON n.id = v.name_id LEFT JOIN name d ON d.id = v.debug_id ";
+std::string variableRowQuery(bool withPerTile, const std::string& rest) {
+    return std::string("SELECT v.id, n.text, d.text, v.element_type, v.num_elements, v.bytes, "
+                       "v.category_id, v.region_id, v.always_live, v.first_step, v.last_step, ") +
+           (withPerTile ? "v.per_tile" : "NULL") +
+           " FROM variable v LEFT JOIN name n ON n.id = v.name_id "
+           "LEFT JOIN name d ON d.id = v.debug_id " +
+           rest;
+}
 
-VariableRecord variableFrom(const sql::Statement& st, bool withPerTile) {
+VariableRecord variableRowFrom(const sql::Statement& st, bool withPerTile) {
     VariableRecord v;
     v.id = st.int64(0);
     v.name = st.text(1);
@@ -351,18 +356,18 @@ VariableRecord variableFrom(const sql::Statement& st, bool withPerTile) {
     return v;
 }
 
-} // namespace
+} // namespace detail
 
 std::vector<VariableRecord> ProfileReader::variablesLiveAt(std::int64_t stepId,
                                                            bool withPerTile) const {
     std::vector<VariableRecord> out;
-    auto st = file_.database().prepare(
-        std::string(kVariableColumns) +
-        "WHERE v.first_step <= ?1 AND v.last_step >= ?1 AND v.always_live = 0 "
-        "ORDER BY v.bytes DESC, v.id");
+    auto st = file_.database().prepare(detail::variableRowQuery(
+        withPerTile, "WHERE v.first_step <= ?1 AND v.last_step >= ?1 AND v.always_live = 0 "
+                     "ORDER BY v.bytes DESC, v.id"));
     st.bind(1, stepId);
-    out = collectRows(path(), st,
-                      [&](const sql::Statement& row) { return variableFrom(row, withPerTile); });
+    out = collectRows(path(), st, [&](const sql::Statement& row) {
+        return detail::variableRowFrom(row, withPerTile);
+    });
     return out;
 }
 
@@ -433,21 +438,22 @@ ProfileReader::vertexInstances(std::optional<std::int64_t> computeSetId, bool wi
 std::vector<VariableRecord> ProfileReader::variables(std::int64_t offset, std::int64_t limit,
                                                      bool withPerTile) const {
     std::vector<VariableRecord> out;
-    auto st = file_.database().prepare(std::string(kVariableColumns) +
-                                       "WHERE v.id > ? ORDER BY v.id LIMIT ?");
+    auto st = file_.database().prepare(
+        detail::variableRowQuery(withPerTile, "WHERE v.id > ? ORDER BY v.id LIMIT ?"));
     st.bind(1, offset).bind(2, limit);
-    out = collectRows(path(), st,
-                      [&](const sql::Statement& row) { return variableFrom(row, withPerTile); });
+    out = collectRows(path(), st, [&](const sql::Statement& row) {
+        return detail::variableRowFrom(row, withPerTile);
+    });
     return out;
 }
 
 std::vector<VariableRecord> ProfileReader::largestAlwaysLiveVariables(std::int64_t limit) const {
     std::vector<VariableRecord> out;
-    auto st = file_.database().prepare(std::string(kVariableColumns) +
-                                       "WHERE v.always_live = 1 ORDER BY v.bytes DESC LIMIT ?");
+    auto st = file_.database().prepare(
+        detail::variableRowQuery(false, "WHERE v.always_live = 1 ORDER BY v.bytes DESC LIMIT ?"));
     st.bind(1, limit);
     while (st.step())
-        out.push_back(variableFrom(st, false));
+        out.push_back(detail::variableRowFrom(st, false));
     return out;
 }
 

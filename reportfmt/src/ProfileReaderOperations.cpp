@@ -4,6 +4,7 @@
 // step_by_program index), so an operation list costs one statement whatever the report size.
 
 #include "Sqlite.hpp"
+#include "VariableRows.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/TileSeries.hpp"
@@ -56,43 +57,12 @@ NamedStep namedStepFrom(const sql::Statement& st) {
     return out;
 }
 
-// The per-tile blob is selected only when wanted: a sort (ORDER BY bytes) would otherwise carry
-// every variable's blob through SQLite's sorter.
-std::string variableRowQuery(bool withPerTile, const char* where) {
-    return std::string("SELECT v.id, n.text, d.text, v.element_type, v.num_elements, v.bytes, "
-                       "v.category_id, v.region_id, v.always_live, v.first_step, v.last_step, ") +
-           (withPerTile ? "v.per_tile" : "NULL") +
-           " FROM variable v LEFT JOIN name n ON n.id = v.name_id "
-           "LEFT JOIN name d ON d.id = v.debug_id " +
-           where;
-}
-
-VariableRecord variableRowFrom(const sql::Statement& st, bool withPerTile) {
-    VariableRecord v;
-    v.id = st.int64(0);
-    v.name = st.text(1);
-    v.debugPath = st.text(2);
-    v.elementType = st.text(3);
-    v.numElements = unsignedAt(st, 4);
-    v.bytes = unsignedAt(st, 5);
-    v.categoryId = st.int64(6);
-    v.regionId = st.int64(7);
-    v.alwaysLive = st.int64(8) != 0;
-    v.firstStep = optionalAt(st, 9);
-    v.lastStep = optionalAt(st, 10);
-    if (withPerTile) {
-        const auto b = st.blob(11);
-        v.perTile = TileSeries::decode(b.data(), b.size());
-    }
-    return v;
-}
-
 std::vector<VariableRecord> variableRows(const std::string& path, sql::Statement& st,
                                          bool withPerTile) {
     std::vector<VariableRecord> out;
     namingFile(path, [&] {
         while (st.step())
-            out.push_back(variableRowFrom(st, withPerTile));
+            out.push_back(detail::variableRowFrom(st, withPerTile));
     });
     return out;
 }
@@ -145,9 +115,9 @@ std::vector<NamedStep> ProfileReader::operationSteps(std::int64_t operationId) c
 
 std::vector<VariableRecord> ProfileReader::operationVariables(std::int64_t operationId,
                                                               bool withPerTile) const {
-    auto st = file_.database().prepare(
-        variableRowQuery(withPerTile, "WHERE v.id IN (SELECT variable_id FROM operation_variable "
-                                      "WHERE operation_id = ?) ORDER BY v.bytes DESC, v.id"));
+    auto st = file_.database().prepare(detail::variableRowQuery(
+        withPerTile, "WHERE v.id IN (SELECT variable_id FROM operation_variable "
+                     "WHERE operation_id = ?) ORDER BY v.bytes DESC, v.id"));
     st.bind(1, operationId);
     return variableRows(path(), st, withPerTile);
 }
@@ -164,8 +134,8 @@ std::vector<NamedStep> ProfileReader::largestExchangeSteps(std::int64_t limit) c
 }
 
 std::vector<VariableRecord> ProfileReader::largestVariables(std::int64_t limit) const {
-    auto st =
-        file_.database().prepare(variableRowQuery(false, "ORDER BY v.bytes DESC, v.id LIMIT ?"));
+    auto st = file_.database().prepare(
+        detail::variableRowQuery(false, "ORDER BY v.bytes DESC, v.id LIMIT ?"));
     st.bind(1, limit);
     return variableRows(path(), st, false);
 }
