@@ -34,5 +34,16 @@ if [[ -x "$GUI" ]]; then
         xvfb-run -a "$GUI" --view "$view" --screenshot "demo/screenshots/$view.png" \
             --size 1600x1000 demo/report/*.pvti
     done
+    # The joint view: the host timeline with the report's device steps on the same axis, zoomed
+    # on the first engine run (from just before its host call starts to past its device time).
+    TRACE_START=$("$CLI" sql --format csv demo/report/*.pvti "SELECT min(start_ns) FROM event" | tail -1 | tr -d "\r")
+    IFS=, read -r RUN_START RUN_NS < <("$CLI" sql --format csv "$REPORT" \
+        "SELECT r.host_start_ns, CAST(r.total_cycles * 1e9 / t.clock_hz AS INTEGER)
+         FROM run r, target t ORDER BY r.id LIMIT 1" | tail -1 | tr -d "\r")
+    FROM=$(( RUN_START - TRACE_START - RUN_NS / 20 )); (( FROM < 0 )) && FROM=0
+    TO=$(( RUN_START - TRACE_START + RUN_NS + RUN_NS / 5 ))
+    xvfb-run -a "$GUI" --view timeline --range "${FROM}ns:${TO}ns" \
+        --screenshot demo/screenshots/joint-timeline.png --size 1600x1000 \
+        demo/report/*.pvti "$REPORT"
     echo "No display: the app's views were rendered to demo/screenshots/*.png"
 fi

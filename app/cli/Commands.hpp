@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tilescope::cli {
 
@@ -49,6 +50,7 @@ int runSynth(const SynthOptions& options);
 struct TraceConversionOptions {
     std::string input;
     std::string output;
+    std::vector<std::string> profiles; ///< export: profile reports joined as device processes
 };
 /// Chrome trace-event JSON to a host trace.
 int runImportTrace(const TraceConversionOptions& options);

@@ -38,7 +38,16 @@ int runImportTrace(const TraceConversionOptions& o) {
 int runExportTrace(const TraceConversionOptions& o) {
     refuseSameFile(o.input, o.output);
     const auto start = std::chrono::steady_clock::now();
-    const auto stats = report::exportChromeTrace(o.input, o.output);
+    std::vector<std::filesystem::path> profiles;
+    for (const auto& p : o.profiles) {
+        refuseSameFile(p, o.output);
+        // A report folder stands for its profile.pop, as everywhere else.
+        std::error_code ec;
+        profiles.push_back(std::filesystem::is_directory(p, ec)
+                               ? std::filesystem::path(p) / "profile.pop"
+                               : std::filesystem::path(p));
+    }
+    const auto stats = report::exportChromeTrace(o.input, o.output, profiles);
     printStats("exported", stats, o.output,
                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return kExitOk;

@@ -180,10 +180,15 @@ int main(int argc, char** argv) {
 
     TraceConversionOptions exportTrace;
     auto* exportTraceCommand = app.add_subcommand(
-        "export-trace", "Convert a host trace (.pvti) into Chrome trace-event JSON (Perfetto)");
+        "export-trace", "Convert a host trace (.pvti), with --profile also the device steps of "
+                        "the same run, into Chrome trace-event JSON (Perfetto)");
     exportTraceCommand->add_option("IN", exportTrace.input, "Host trace")->required();
     exportTraceCommand->add_option("-o,--output", exportTrace.output, "JSON file to write")
         ->required();
+    exportTraceCommand->add_option(
+        "--profile", exportTrace.profiles,
+        "Profile report (or report folder) of the same run: its engine runs and device steps "
+        "join the trace as a device process on the same time axis (repeatable)");
     exportTraceCommand->callback([&] { command = [&] { return runExportTrace(exportTrace); }; });
 
     CompareOptions compare;

@@ -8,6 +8,10 @@
 //                                     Execution Trace in flat, flame and BSP modes, Liveness also
 //                                     per IPU)
 //   rss_mb, rss_peak_mb               resident memory with every view of the big report open
+// With --vertices REPORT it only times the Memory view's Vertices tab (TileVerticesModel) for a
+// few tile selections of REPORT and prints those figures (no display needed). With --step-filter
+// REPORT it times the Execution Trace's step filter on REPORT's first run (resolving it, and the
+// matching share of a 1,600-column window) and a per-IPU window of 2,000 steps.
 
 #include "BenchmarkProbes.hpp"
 #include "DisplayCheck.hpp"
@@ -23,6 +27,7 @@
 #include "ReportSession.hpp"
 #include "TileMemoryCanvas.hpp"
 #include "TileMemoryModel.hpp"
+#include "TileVerticesModel.hpp"
 #include "tilescope/report/SyntheticReport.hpp"
 
 #include <QApplication>
@@ -187,11 +192,122 @@ std::filesystem::path ensureReport(const std::filesystem::path& dir, std::uint32
     return report::generateSyntheticReport(dir, spec).profile;
 }
 
+/// Milliseconds until the Vertices tab's rows for `tiles` have arrived, best of three.
+double verticesMs(const std::shared_ptr<ReportSession>& session, const TileSelection& tiles,
+                  int* rows) {
+    double best = 1e300;
+    for (int i = 0; i < 3; ++i) {
+        TileVerticesModel model(session);
+        QSignalSpy loaded(&model, &TileVerticesModel::loaded);
+        QElapsedTimer timer;
+        timer.start();
+        model.setSelection(tiles);
+        waitUntil([&] { return !loaded.isEmpty(); }, "the vertices of a selection");
+        best = std::min(best, double(timer.nsecsElapsed()) / 1e6);
+        *rows = model.rowCount();
+    }
+    return best;
+}
+
+int benchVertices(const std::string& report) {
+    const auto session = ReportSession::open(report, {}, {});
+    const std::uint32_t tiles = session->target().numTiles();
+    const std::uint32_t perIpu = session->target().tilesPerIpu;
+    int allRows = 0, ipuRows = 0, fewRows = 0;
+    const double all = verticesMs(session, {}, &allRows);
+    const double ipu = verticesMs(session, TileSelection::range(perIpu, 2 * perIpu - 1), &ipuRows);
+    TileSelection few = TileSelection::range(0, 15);
+    few.add({tiles / 2, tiles / 2 + 63});
+    const double some = verticesMs(session, few, &fewRows);
+    std::printf("{\n  \"vertices_all_tiles_ms\": %.1f,\n  \"vertices_one_ipu_ms\": %.1f,\n"
+                "  \"vertices_80_tiles_ms\": %.1f,\n  \"rows_all\": %d,\n  \"rows_one_ipu\": %d,\n"
+                "  \"rows_80_tiles\": %d,\n  \"tiles\": %u\n}\n",
+                all, ipu, some, allRows, ipuRows, fewRows, tiles);
+    return 0;
+}
+
+double msSince(const QElapsedTimer& timer) {
+    return double(timer.nsecsElapsed()) / 1e6;
+}
+
+int benchStepFilter(const std::string& report) {
+    const auto session = ReportSession::open(report, {}, {});
+    report::ProfileReader reader(report);
+    const report::RunRecord run = reader.runs().at(0);
+    struct Case {
+        const char* name;
+        StepFilter filter;
+    };
+    StepFilter exchange;
+    exchange.phases = {false, true, false, false};
+    StepFilter text;
+    text.text = "cs1";
+    std::printf("{\n");
+    for (const Case& c : {Case{"exchange_phase", exchange}, Case{"text_cs1", text}}) {
+        double build = 1e300, window = 1e300;
+        std::uint64_t matched = 0;
+        for (int i = 0; i < 3; ++i) {
+            QElapsedTimer timer;
+            timer.start();
+            const StepFilterIndex index = StepFilterIndex::build(reader, run, c.filter);
+            build = std::min(build, msSince(timer));
+            matched = index.figures().totalCycles();
+            ExecutionModel::Layers layers;
+            layers.filter = &index;
+            timer.restart();
+            ExecutionModel::fetchWindow(*session, run, 0, run.totalCycles, 1600, layers);
+            window = std::min(window, msSince(timer));
+        }
+        std::printf("  \"filter_%s_build_ms\": %.1f,\n  \"filter_%s_window_ms\": %.2f,\n"
+                    "  \"filter_%s_matched_cycles\": %llu,\n",
+                    c.name, build, c.name, window, c.name, (unsigned long long)matched);
+    }
+    double plain = 1e300, ipu = 1e300;
+    const auto spans = reader.runStepSpans(run, 0, run.totalCycles, ExecutionModel::kMaxIpuSteps);
+    const std::uint64_t end = spans.back().startCycle;
+    const ExecutionModel::Layers rows{ExecutionModel::PerIpu, 0, 0, nullptr};
+    for (int i = 0; i < 3; ++i) {
+        QElapsedTimer timer;
+        timer.start();
+        ExecutionModel::fetchWindow(*session, run, 0, run.totalCycles, 1600);
+        plain = std::min(plain, msSince(timer));
+        timer.restart();
+        ExecutionModel::fetchWindow(*session, run, 0, end, 1600, rows);
+        ipu = std::min(ipu, msSince(timer));
+    }
+    std::printf("  \"unfiltered_window_ms\": %.2f,\n  \"per_ipu_window_ms\": %.1f,\n"
+                "  \"run_steps\": %llu\n}\n",
+                plain, ipu, (unsigned long long)run.numSteps);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 2 && std::string(argv[1]) == "--step-filter") {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+        try {
+            return benchStepFilter(argv[2]);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "tilescope-bench-gui: %s\n", e.what());
+            return 1;
+        }
+    }
+    if (argc > 2 && std::string(argv[1]) == "--vertices") {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+        try {
+            return benchVertices(argv[2]);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "tilescope-bench-gui: %s\n", e.what());
+            return 1;
+        }
+    }
     if (argc > 1 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
-        std::printf("usage: tilescope-bench-gui [WORK_DIR]\nOpens a generated 16-IPU and 1-IPU "
+        std::printf("usage: tilescope-bench-gui [WORK_DIR]\n       tilescope-bench-gui --vertices "
+                    "REPORT\n       tilescope-bench-gui --step-filter REPORT\nOpens a generated "
+                    "16-IPU and 1-IPU "
                     "report, measures open to first paint, canvas frame preparation and resident "
                     "memory, and prints one JSON object. Needs a display: run it under "
                     "'xvfb-run -a'.\n");

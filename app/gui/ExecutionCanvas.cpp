@@ -37,6 +37,7 @@ ExecutionCanvas::ExecutionCanvas(ExecutionModel& model, QWidget* parent)
     connect(&model_, &ExecutionModel::windowChanged, this, qOverload<>(&QWidget::update));
     connect(&model_, &ExecutionModel::failed, this, qOverload<>(&QWidget::update));
     connect(&model_, &ExecutionModel::modeChanged, this, qOverload<>(&QWidget::update));
+    connect(&model_, &ExecutionModel::filterChanged, this, qOverload<>(&QWidget::update));
 }
 
 double ExecutionCanvas::yAxisMaximum() const {
@@ -45,6 +46,8 @@ double ExecutionCanvas::yAxisMaximum() const {
         return 0; // rows, not values
     case ExecutionModel::Bsp:
         return double(std::max<std::uint32_t>(1, model_.window().bsp.tileCount));
+    case ExecutionModel::PerIpu:
+        return double(std::max<std::uint32_t>(1, model_.window().ipu.ipus));
     default:
         return 1.0;
     }
@@ -73,6 +76,11 @@ QString ExecutionCanvas::message() const {
             .arg(ExecutionModel::kMaxBspSteps);
     if (w.mode == ExecutionModel::Bsp && !w.bsp.perTileRecorded)
         return tr("This run has no per-tile cycles (captured without per-tile instrumentation).");
+    if (w.mode == ExecutionModel::PerIpu && w.ipu.tooManySteps)
+        return tr("Per-IPU rows show at most %1 steps: zoom in (W or the mouse wheel).")
+            .arg(ExecutionModel::kMaxIpuSteps);
+    if (w.mode == ExecutionModel::PerIpu && !w.ipu.recorded)
+        return tr("This run has no per-IPU cycles (captured without per-IPU instrumentation).");
     return {};
 }
 
@@ -81,6 +89,8 @@ QString ExecutionCanvas::formatY(double value) const {
     if (w.mode == ExecutionModel::Bsp) // a tick is the top edge of the row of the tile it names
         return QStringLiteral("tile %1").arg(
             std::llround(double(w.bsp.firstTile) + double(w.bsp.tileCount) - value));
+    if (w.mode == ExecutionModel::PerIpu) // likewise, rows of IPUs
+        return QStringLiteral("IPU %1").arg(std::llround(double(w.ipu.ipus) - value));
     return formatPercent(value);
 }
 
@@ -140,6 +150,9 @@ void ExecutionCanvas::drawChart(ImDrawList& list, const QRectF& plot) {
         break;
     case ExecutionModel::Bsp:
         drawBsp(list, plot);
+        break;
+    case ExecutionModel::PerIpu:
+        drawIpuRows(list, plot);
         break;
     default:
         drawFlat(list, plot);
@@ -250,7 +263,10 @@ void ExecutionCanvas::drawBsp(ImDrawList& list, const QRectF& plot) {
         const float x1 = float(xToPixel(double(s.startCycle + s.cycles)));
         if (x1 < float(plot.left()) || x0 > float(plot.right()))
             continue;
-        const ImU32 fill = colours[ExecutionModel::phaseFromName(s.phase)];
+        const StepFilterIndex* filter = model_.stepFilter();
+        const ImU32 fill = filter && !filter->matches(s.stepId)
+                               ? colour(phaseColour(ExecutionModel::phaseFromName(s.phase)), 0.2)
+                               : colours[ExecutionModel::phaseFromName(s.phase)];
         for (std::size_t t = 0; t < s.tileCycles.size(); ++t) {
             if (s.tileCycles[t] == 0)
                 continue;
@@ -287,6 +303,10 @@ void ExecutionCanvas::drawFlat(ImDrawList& list, const QRectF& plot) {
     ImU32 colours[ExecutionModel::PhaseCount];
     for (int p = 0; p < ExecutionModel::PhaseCount; ++p)
         colours[p] = colour(phaseColour(p));
+    ImU32 dimmed[ExecutionModel::PhaseCount];
+    for (int p = 0; p < ExecutionModel::PhaseCount; ++p)
+        dimmed[p] = colour(phaseColour(p), 0.2);
+    const bool filtered = model_.window().filtered;
     const auto& cols = model_.window().columns;
     for (const auto& col : cols) {
         float x0 = float(xToPixel(double(col.firstCycle)));
@@ -303,6 +323,18 @@ void ExecutionCanvas::drawFlat(ImDrawList& list, const QRectF& plot) {
             if (col.cycles[std::size_t(p)] <= 0)
                 continue;
             const double share = col.cycles[std::size_t(p)] / whole;
+            list.AddRectFilled(ImVec2(x0, float(yToPixel(acc + share))),
+                               ImVec2(x1, float(yToPixel(acc))), filtered ? dimmed[p] : colours[p]);
+            acc += share;
+        }
+        if (!filtered)
+            continue;
+        // The matching steps' cycles, as a share of the column, in full colour from the bottom.
+        acc = 0;
+        for (int p = 0; p < ExecutionModel::PhaseCount; ++p) {
+            const double share = std::min(1.0 - acc, col.matched[std::size_t(p)] / whole);
+            if (share <= 0)
+                continue;
             list.AddRectFilled(ImVec2(x0, float(yToPixel(acc + share))),
                                ImVec2(x1, float(yToPixel(acc))), colours[p]);
             acc += share;
@@ -367,6 +399,13 @@ void ExecutionCanvas::drawTooltip(int column) {
                      .arg(ExecutionModel::phaseName(p),
                           formatCount(std::llround(col.cycles[std::size_t(p)])),
                           formatPercent(col.cycles[std::size_t(p)] / sum)));
+    if (model_.window().filtered) {
+        double matched = 0;
+        for (double c : col.matched)
+            matched += c;
+        text(tr("Matching the step filter: %1 cycles (%2)")
+                 .arg(formatCount(std::llround(matched)), formatPercent(sum ? matched / sum : 0)));
+    }
     ImGui::EndTooltip();
 }
 
@@ -375,6 +414,11 @@ void ExecutionCanvas::clickedAt(double x, Qt::KeyboardModifiers modifiers) {
     if (model_.window().mode == ExecutionModel::Bsp) {
         if (const int i = bspStepAt(x); i >= 0)
             emit stepClicked(model_.window().bsp.steps[std::size_t(i)].stepId);
+        return;
+    }
+    if (model_.window().mode == ExecutionModel::PerIpu) {
+        if (const int i = ipuStepAt(x); i >= 0)
+            emit stepClicked(model_.window().ipu.steps[std::size_t(i)].stepId);
         return;
     }
     const int c = columnAt(x);

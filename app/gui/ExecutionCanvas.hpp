@@ -14,7 +14,10 @@ class ExecutionModel;
 /// the tooltip names the step, its phase, start, length and tile balance. In Flame mode it draws
 /// one row per level of the program tree (root on top), each bar the cycles spent under one
 /// program; in BSP mode one row per tile of the model's tile range, each step drawn as the
-/// tile's own cycles in the phase colour followed by its wait for the slowest tile.
+/// tile's own cycles in the phase colour followed by its wait for the slowest tile; in per-IPU
+/// mode one row per IPU the same way with each IPU's cycles. With a step filter, steps that do
+/// not match are dimmed: flat columns draw their matching share in full colour over the dimmed
+/// whole (ExecutionModel's exact matching cycles, so zoomed out too).
 class ExecutionCanvas : public ChartCanvas {
     Q_OBJECT
 public:
@@ -46,6 +49,8 @@ private:
     void drawFlat(ImDrawList& list, const QRectF& plot);
     void drawFlame(ImDrawList& list, const QRectF& plot);
     void drawBsp(ImDrawList& list, const QRectF& plot);
+    void drawIpuRows(ImDrawList& list, const QRectF& plot); // ExecutionCanvasRows.cpp
+    int ipuStepAt(double cycle) const;
     double flameRowHeight(const QRectF& plot) const;
 
     ExecutionModel& model_;

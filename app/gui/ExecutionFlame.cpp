@@ -94,6 +94,56 @@ report::ProgramPathEntry ProgramPathCache::entry(std::int64_t programId) const {
     return {programId, {}, {}};
 }
 
+std::vector<report::RunLodProgram>
+ProgramPathCache::lodPrograms(const report::ProfileReader& reader, const report::RunRecord& run,
+                              std::int64_t level, std::int64_t firstBucket, std::int64_t lastBucket,
+                              double bucketCycles) {
+    const auto cyclesOf = [&](std::int64_t bucket) {
+        return std::uint64_t(double(bucket) * bucketCycles);
+    };
+    const auto buckets = std::int64_t(std::ceil(double(run.totalCycles) / bucketCycles));
+    firstBucket = std::max<std::int64_t>(firstBucket, 0);
+    lastBucket = std::min(lastBucket, buckets - 1);
+    if (lastBucket < firstBucket)
+        return {};
+    if (buckets > kMaxCachedBuckets)
+        return reader.runLodPrograms(run, level, cyclesOf(firstBucket), cyclesOf(lastBucket));
+    const auto key = std::make_pair(run.id, level);
+    std::int64_t firstUnread = -1, lastUnread = -1;
+    {
+        std::lock_guard lock(mutex_);
+        auto& table = lod_[key];
+        if (table.empty())
+            table.assign(std::size_t(buckets), report::RunLodProgram{0, 0, kUnread});
+        for (std::int64_t b = firstBucket; b <= lastBucket; ++b)
+            if (table[std::size_t(b)].programId == kUnread) {
+                if (firstUnread < 0)
+                    firstUnread = b;
+                lastUnread = b;
+            }
+    }
+    if (firstUnread >= 0) {
+        // Read outside the lock (the caller holds the reader's); a bucket the query does not
+        // return holds no step.
+        const auto rows =
+            reader.runLodPrograms(run, level, cyclesOf(firstUnread), cyclesOf(lastUnread));
+        std::lock_guard lock(mutex_);
+        auto& table = lod_[key];
+        for (std::int64_t b = firstUnread; b <= lastUnread; ++b)
+            table[std::size_t(b)] = {b, 0, -1};
+        for (const auto& r : rows)
+            if (r.bucket >= 0 && r.bucket < buckets)
+                table[std::size_t(r.bucket)] = r;
+    }
+    std::vector<report::RunLodProgram> out;
+    std::lock_guard lock(mutex_);
+    const auto& table = lod_[key];
+    for (std::int64_t b = firstBucket; b <= lastBucket; ++b)
+        if (table[std::size_t(b)].steps > 0)
+            out.push_back(table[std::size_t(b)]);
+    return out;
+}
+
 FlameRows FlameRows::fetch(const report::ProfileReader& reader, const report::RunRecord& run,
                            std::uint64_t firstCycle, std::uint64_t endCycle, std::int64_t lodLevel,
                            std::int64_t stepLimit, ProgramPathCache& cache) {
@@ -104,8 +154,17 @@ FlameRows FlameRows::fetch(const report::ProfileReader& reader, const report::Ru
     };
     std::vector<Unit> units;
     if (lodLevel >= 0) {
-        const double width = double(reader.runLodBaseCycles()) * std::pow(4.0, double(lodLevel));
-        for (const auto& b : reader.runLodPrograms(run, lodLevel, firstCycle, endCycle - 1)) {
+        // The columns' level has one to four buckets per pixel; a flame needs at most one bar
+        // per pixel, so it reads the next coarser level when stored: a quarter of the buckets,
+        // each a random lookup of its first step's program, which is what a zoomed-out frame
+        // waits for.
+        const double base = double(reader.runLodBaseCycles());
+        lodLevel = std::max(lodLevel, reader.runLodLevelFor(
+                                          run, base * std::pow(4.0, double(lodLevel + 1)) * 1.001));
+        const double width = base * std::pow(4.0, double(lodLevel));
+        for (const auto& b :
+             cache.lodPrograms(reader, run, lodLevel, std::int64_t(double(firstCycle) / width),
+                               std::int64_t(double(endCycle - 1) / width), width)) {
             const auto begin = std::uint64_t(double(b.bucket) * width);
             const auto end = std::min(std::uint64_t(double(b.bucket + 1) * width), run.totalCycles);
             units.push_back({std::max(begin, firstCycle), std::min(end, endCycle), b.programId,

@@ -153,6 +153,8 @@ void ExecutionModel::load() {
                 return;
             }
             loadTotals();
+            if (filterRequest_.active())
+                buildFilter();
         },
         [this](const QString& message) {
             error_ = message;
@@ -168,7 +170,56 @@ void ExecutionModel::setCurrentRun(int index) {
     window_ = {};
     pending_.reset();
     requested_.reset();
+    filter_.reset();
     loadTotals();
+    buildFilter();
+}
+
+void ExecutionModel::setStepFilter(const StepFilter& filter) {
+    if (filter == filterRequest_)
+        return;
+    filterRequest_ = filter;
+    buildFilter();
+}
+
+void ExecutionModel::buildFilter() {
+    const std::uint64_t generation = ++filterGeneration_;
+    const report::RunRecord* current = run();
+    if (!filterRequest_.active() || !current) {
+        filterBuilding_ = false;
+        filter_.reset();
+        requested_.reset();
+        emit filterChanged();
+        return;
+    }
+    filterBuilding_ = true;
+    auto side = sideReader_;
+    const report::RunRecord r = *current;
+    const StepFilter filter = filterRequest_;
+    // A scan of the run's executed steps: on the side reader, so frames' windows do not wait.
+    runInBackground<std::shared_ptr<const StepFilterIndex>>(
+        this,
+        [side, r, filter] {
+            return side->read([&](const report::ProfileReader& reader) {
+                return std::make_shared<const StepFilterIndex>(
+                    StepFilterIndex::build(reader, r, filter));
+            });
+        },
+        [this, generation](std::shared_ptr<const StepFilterIndex> index) {
+            if (generation != filterGeneration_)
+                return;
+            filterBuilding_ = false;
+            filter_ = std::move(index);
+            requested_.reset(); // the next frame fetches its columns' matching share
+            emit filterChanged();
+        },
+        [this, generation](const QString& message) {
+            if (generation != filterGeneration_)
+                return;
+            filterBuilding_ = false;
+            error_ = message;
+            emit failed(message);
+        });
 }
 
 void ExecutionModel::loadTotals() {
@@ -261,6 +312,12 @@ ExecutionModel::Window ExecutionModel::fetchWindow(const ReportSession& session,
             }
         }
     });
+    if (layers.filter) {
+        // Exact at any zoom: the index holds the matching executed steps themselves.
+        for (Column& col : cols)
+            col.matched = layers.filter->matchedCycles(col.firstCycle, col.endCycle);
+        w.filtered = true;
+    }
     w.columns = std::move(cols);
     if (layers.mode == Flame && layers.programs)
         session.read([&](const report::ProfileReader& reader) {
@@ -271,6 +328,10 @@ ExecutionModel::Window ExecutionModel::fetchWindow(const ReportSession& session,
         session.read([&](const report::ProfileReader& reader) {
             w.bsp = BspBands::fetch(reader, run, firstCycle, endCycle, layers.firstTile,
                                     layers.tileCount, kMaxBspSteps);
+        });
+    else if (layers.mode == PerIpu)
+        session.read([&](const report::ProfileReader& reader) {
+            w.ipu = IpuRows::fetch(reader, run, firstCycle, endCycle, kMaxIpuSteps);
         });
     return w;
 }
@@ -305,14 +366,15 @@ void ExecutionModel::startNext() {
     fetching_ = true;
     auto session = session_;
     auto programs = programs_;
+    auto filter = filter_;
     const report::RunRecord r = *run();
     const std::uint64_t generation = generation_;
     runInBackground<Window>(
         this,
-        [session, programs, r, request] {
+        [session, programs, filter, r, request] {
             return fetchWindow(
                 *session, r, request.firstCycle, request.endCycle, request.widthPx,
-                {request.mode, request.firstTile, request.tileCount, programs.get()});
+                {request.mode, request.firstTile, request.tileCount, programs.get(), filter.get()});
         },
         [this, generation](Window w) {
             fetching_ = false;

@@ -2,7 +2,9 @@
 
 #include "ExecutionBsp.hpp"
 #include "ExecutionFigures.hpp"
+#include "ExecutionFilter.hpp"
 #include "ExecutionFlame.hpp"
+#include "ExecutionIpuRows.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
 #include <QObject>
@@ -48,17 +50,21 @@ private:
 /// reads a few thousand rows at most. Long queries (summary figures, program paths) run on an
 /// ExecutionSideReader so windows never wait for them. Later requests replace queued ones. The mode
 /// adds a layer to the window: Flame nests the cycles by program (FlameRows, from the same steps or
-/// pyramid buckets), Bsp shows a tile range step by step (BspBands, zoomed in only). load() also
-/// reads the run's summary figures (RunFigures).
+/// pyramid buckets), Bsp shows a tile range step by step (BspBands, zoomed in only), PerIpu each
+/// IPU's busy cycles step by step (IpuRows, zoomed in only). load() also reads the run's summary
+/// figures (RunFigures). setStepFilter() resolves a step filter against the run once, on the side
+/// reader (StepFilterIndex); windows then carry each column's matching cycles, exact at any zoom.
 class ExecutionModel : public QObject {
     Q_OBJECT
 public:
     enum Phase { Compute, Exchange, Sync, Stream, PhaseCount };
-    enum Mode { Flat, Flame, Bsp };
+    enum Mode { Flat, Flame, Bsp, PerIpu };
     /// Most executed steps a BSP window reads per-tile cycles for.
     static constexpr std::int64_t kMaxBspSteps = 400;
     /// Most tiles the BSP view shows at once (one row each).
     static constexpr std::uint32_t kMaxBspTiles = 64;
+    /// Most executed steps a per-IPU window reads per-IPU cycles for.
+    static constexpr std::int64_t kMaxIpuSteps = 2000;
     static Phase phaseFromName(const std::string& name);
     static QString phaseName(int phase);
 
@@ -67,7 +73,8 @@ public:
         std::uint64_t endCycle = 0;              // exclusive
         std::array<double, PhaseCount> cycles{}; // pyramid buckets are shared out by overlap
         double steps = 0;
-        std::optional<report::RunStepSpan> step; // zoomed in: the step this column shows
+        std::optional<report::RunStepSpan> step;  // zoomed in: the step this column shows
+        std::array<double, PhaseCount> matched{}; // cycles of steps matching the filter
     };
     struct Window {
         std::uint64_t firstCycle = 0;
@@ -79,13 +86,16 @@ public:
         std::uint32_t firstTile = 0, tileCount = 0; // Bsp: the tile range asked for
         FlameRows flame;                            // Flame only
         BspBands bsp;                               // Bsp only
+        IpuRows ipu;                                // PerIpu only
+        bool filtered = false; // columns' `matched` hold the step filter's share
     };
     /// What a window adds to its columns.
     struct Layers {
         Mode mode = Flat;
         std::uint32_t firstTile = 0;
         std::uint32_t tileCount = 0;
-        ProgramPathCache* programs = nullptr; // needed by Flame
+        ProgramPathCache* programs = nullptr;    // needed by Flame
+        const StepFilterIndex* filter = nullptr; // fills Column::matched when set
     };
 
     explicit ExecutionModel(std::shared_ptr<ReportSession> session, QObject* parent = nullptr);
@@ -114,6 +124,14 @@ public:
     void setTileRange(std::uint32_t firstTile, std::uint32_t count);
     ProgramPathCache& programs() const { return *programs_; }
 
+    /// Resolves `filter` against the current run on a worker (and again when the run changes);
+    /// filterChanged is emitted once stepFilter() answers for it.
+    void setStepFilter(const StepFilter& filter);
+    const StepFilter& requestedFilter() const { return filterRequest_; }
+    /// The resolved filter of the current run; null when no filter is active.
+    const StepFilterIndex* stepFilter() const { return filter_.get(); }
+    bool isFiltering() const { return filterBuilding_; }
+
     void requestWindow(std::uint64_t firstCycle, std::uint64_t endCycle, int widthPx);
     const Window& window() const { return window_; }
     bool hasWindow() const { return !window_.columns.empty(); }
@@ -133,6 +151,7 @@ signals:
     void runChanged();
     void windowChanged();
     void modeChanged();
+    void filterChanged();
     void failed(const QString& message);
 
 private:
@@ -140,6 +159,7 @@ private:
     void startNext();
     /// Reads the paths the window's flame lacked on the side reader, then fetches it again.
     void resolvePrograms(const Window& w);
+    void buildFilter();
 
     std::shared_ptr<ReportSession> session_;
     bool loaded_ = false;
@@ -159,6 +179,10 @@ private:
     std::optional<Window> pending_;
     std::optional<Window> requested_;
     std::uint64_t generation_ = 0; // bumped when the run changes: older answers are dropped
+    StepFilter filterRequest_;
+    std::shared_ptr<const StepFilterIndex> filter_;
+    bool filterBuilding_ = false;
+    std::uint64_t filterGeneration_ = 0;
 };
 
 } // namespace tilescope::gui

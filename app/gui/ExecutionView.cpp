@@ -5,10 +5,13 @@
 #include "Format.hpp"
 #include "ReportSession.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSpinBox>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace tilescope::gui {
@@ -21,10 +24,12 @@ ExecutionView::ExecutionView(std::shared_ptr<ReportSession> session, QWidget* pa
     runs_->setToolTip(tr("Engine run to show"));
     runs_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     mode_ = new QComboBox;
-    mode_->addItems({tr("Flat: phase shares"), tr("Flame: by program"), tr("BSP: per tile")});
+    mode_->addItems({tr("Flat: phase shares"), tr("Flame: by program"), tr("BSP: per tile"),
+                     tr("Per IPU: busy cycles")});
     mode_->setToolTip(tr("Flat: share of each pixel's cycles by phase. Flame: the programs each "
                          "step runs under, root on top. BSP: for a range of tiles, each tile's "
-                         "own cycles of every step, then its wait at the sync."));
+                         "own cycles of every step, then its wait at the sync. Per IPU: each "
+                         "IPU's own cycles of every step, then its wait for the slowest IPU."));
     const auto tiles = int(this->session().target().numTiles());
     firstTile_ = new QSpinBox;
     firstTile_->setRange(0, std::max(0, tiles - 1));
@@ -40,6 +45,29 @@ ExecutionView::ExecutionView(std::shared_ptr<ReportSession> session, QWidget* pa
     totals_ = new QLabel;
     totals_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     totals_->setWordWrap(true);
+    filter_ = new QLineEdit;
+    filter_->setPlaceholderText(tr("Filter steps by program name or step kind"));
+    filter_->setClearButtonEnabled(true);
+    filter_->setToolTip(tr("Steps whose program name or step kind contains this text (case "
+                           "ignored) and whose phase is ticked keep their colour; the others are "
+                           "dimmed in the flat, BSP and per-IPU charts (not in the flame chart)."));
+    auto* filterRow = new QHBoxLayout;
+    filterRow->addWidget(new QLabel(tr("Steps:")));
+    filterRow->addWidget(filter_, 1);
+    for (int p = 0; p < ExecutionModel::PhaseCount; ++p) {
+        phaseBoxes_[p] = new QCheckBox(ExecutionModel::phaseName(p));
+        phaseBoxes_[p]->setChecked(true);
+        filterRow->addWidget(phaseBoxes_[p]);
+        connect(phaseBoxes_[p], &QCheckBox::toggled, this, &ExecutionView::applyFilter);
+    }
+    filterFigures_ = new QLabel;
+    filterFigures_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    filterFigures_->setWordWrap(true);
+    filterFigures_->hide();
+    filterTyping_ = new QTimer(this);
+    filterTyping_->setSingleShot(true);
+    filterTyping_->setInterval(250);
+    connect(filterTyping_, &QTimer::timeout, this, &ExecutionView::applyFilter);
 
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Run:")));
@@ -56,6 +84,8 @@ ExecutionView::ExecutionView(std::shared_ptr<ReportSession> session, QWidget* pa
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(totals_);
+    layout->addLayout(filterRow);
+    layout->addWidget(filterFigures_);
     layout->addWidget(hint);
     layout->addWidget(canvas_, 1);
 
@@ -79,6 +109,8 @@ ExecutionView::ExecutionView(std::shared_ptr<ReportSession> session, QWidget* pa
     connect(mode_, &QComboBox::currentIndexChanged, this, [this](int index) {
         model_->setMode(ExecutionModel::Mode(index));
         firstTile_->setEnabled(index == ExecutionModel::Bsp);
+        firstTile_->setVisible(index != ExecutionModel::PerIpu);
+        tileCount_->setVisible(index != ExecutionModel::PerIpu);
         tileCount_->setEnabled(index == ExecutionModel::Bsp);
     });
     auto tilesChanged = [this] {
@@ -87,6 +119,8 @@ ExecutionView::ExecutionView(std::shared_ptr<ReportSession> session, QWidget* pa
     };
     connect(firstTile_, &QSpinBox::valueChanged, this, tilesChanged);
     connect(tileCount_, &QSpinBox::valueChanged, this, tilesChanged);
+    connect(filter_, &QLineEdit::textChanged, filterTyping_, qOverload<>(&QTimer::start));
+    connect(model_, &ExecutionModel::filterChanged, this, &ExecutionView::showFilterFigures);
     connect(canvas_, &ExecutionCanvas::stepClicked, this,
             [this](std::int64_t step) { this->session().state().selectedStep = step; });
     model_->load();
@@ -118,6 +152,53 @@ void ExecutionView::showTotals() {
 
 QString ExecutionView::summaryText() const {
     return totals_->text();
+}
+
+} // namespace tilescope::gui
+
+namespace tilescope::gui {
+
+void ExecutionView::applyFilter() {
+    StepFilter f;
+    f.text = filter_->text().trimmed().toStdString();
+    for (int p = 0; p < ExecutionModel::PhaseCount; ++p)
+        f.phases[std::size_t(p)] = phaseBoxes_[p]->isChecked();
+    model_->setStepFilter(f);
+}
+
+void ExecutionView::showFilterFigures() {
+    const StepFilterIndex* index = model_->stepFilter();
+    const auto* run = model_->run();
+    if (!index || !run) {
+        filterFigures_->clear();
+        filterFigures_->hide();
+        return;
+    }
+    // Restricted to the matching steps: steps, cycles, phase shares, compute tile balance and
+    // bytes moved. Parallel efficiency stays a whole-run figure (tiles x the run's cycles).
+    const auto& f = index->figures();
+    const std::uint64_t cycles = f.totalCycles();
+    QStringList parts;
+    for (int p = 0; p < ExecutionModel::PhaseCount; ++p)
+        if (f.cycles[std::size_t(p)] > 0)
+            parts << QStringLiteral("%1 %2").arg(
+                ExecutionModel::phaseName(p),
+                formatPercent(double(f.cycles[std::size_t(p)]) / double(cycles)));
+    filterFigures_->setText(
+        tr("Matching steps only: %1 executed steps (of %2 program steps), %3 cycles = %4 of the "
+           "run · %5 · compute tile balance %6 · exchanges %7, stream copies %8 · parallel "
+           "efficiency above is for the whole run")
+            .arg(formatCount(std::int64_t(f.totalSteps())),
+                 formatCount(std::int64_t(f.loweredSteps)), formatCount(std::int64_t(cycles)),
+                 formatPercent(run->totalCycles ? double(cycles) / double(run->totalCycles) : 0),
+                 parts.isEmpty() ? tr("no cycles") : parts.join(", "),
+                 formatPercent(f.computeTileBalance()), formatBytes(double(f.exchangeBytes)),
+                 formatBytes(double(f.streamCopyBytes))));
+    filterFigures_->show();
+}
+
+QString ExecutionView::filterText() const {
+    return filterFigures_->text();
 }
 
 } // namespace tilescope::gui

@@ -7,24 +7,22 @@ namespace tilescope::gui {
 LivenessGroupSeries LivenessGroupSeries::build(const report::ProfileReader& reader,
                                                const std::vector<int>& groupOfTile,
                                                std::vector<QString> names) {
-    LivenessGroupSeries s;
     const int groups = int(names.size());
-    s.names_ = std::move(names);
-    s.steps_ = reader.counts().steps;
-    s.alwaysLive_.assign(std::size_t(groups), 0);
+    const std::int64_t steps = reader.counts().steps;
+    std::vector<double> alwaysLive(std::size_t(groups), 0);
     const report::PerTile always = reader.alwaysLiveBytesPerTile();
     for (std::size_t t = 0; t < std::min(always.size(), groupOfTile.size()); ++t)
         if (groupOfTile[t] >= 0 && groupOfTile[t] < groups)
-            s.alwaysLive_[std::size_t(groupOfTile[t])] += double(always[t]);
+            alwaysLive[std::size_t(groupOfTile[t])] += double(always[t]);
 
     // Difference arrays: + bytes at the first live step, - after the last; prefix sums give the
     // bytes live at every step.
-    const auto n = std::size_t(std::max<std::int64_t>(0, s.steps_));
+    const auto n = std::size_t(std::max<std::int64_t>(0, steps));
     std::vector<std::vector<std::int64_t>> diff(std::size_t(groups),
                                                 std::vector<std::int64_t>(n + 1, 0));
     for (const auto& r : reader.notAlwaysLiveRangesByGroup(groupOfTile, groups)) {
-        const auto first = std::size_t(std::clamp<std::int64_t>(r.firstStep, 0, s.steps_));
-        const auto end = std::size_t(std::clamp<std::int64_t>(r.lastStep + 1, 0, s.steps_));
+        const auto first = std::size_t(std::clamp<std::int64_t>(r.firstStep, 0, steps));
+        const auto end = std::size_t(std::clamp<std::int64_t>(r.lastStep + 1, 0, steps));
         if (end <= first)
             continue;
         for (int g = 0; g < groups; ++g) {
@@ -32,53 +30,103 @@ LivenessGroupSeries LivenessGroupSeries::build(const report::ProfileReader& read
             diff[std::size_t(g)][end] -= std::int64_t(r.bytesPerGroup[std::size_t(g)]);
         }
     }
-    s.values_.resize(std::size_t(groups));
+    std::vector<std::vector<std::uint64_t>> values(static_cast<std::size_t>(groups));
     for (int g = 0; g < groups; ++g) {
-        auto& v = s.values_[std::size_t(g)];
+        auto& v = values[std::size_t(g)];
         v.resize(n);
         std::int64_t acc = 0;
         for (std::size_t i = 0; i < n; ++i) {
             acc += diff[std::size_t(g)][i];
             v[i] = std::uint64_t(std::max<std::int64_t>(0, acc));
-            s.peakTotal_ = std::max(s.peakTotal_, s.alwaysLive_[std::size_t(g)] + double(v[i]));
         }
         diff[std::size_t(g)] = {};
     }
-    // The pyramid: each level's buckets cover kFanout buckets of the level below.
-    for (std::int64_t width = kFanout; width < s.steps_ * kFanout && width > 0; width *= kFanout) {
-        std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> level(
-            static_cast<std::size_t>(groups));
-        const std::size_t buckets = (n + std::size_t(width) - 1) / std::size_t(width);
-        for (int g = 0; g < groups; ++g) {
-            auto& out = level[std::size_t(g)];
+    return fromSteps(std::move(names), std::move(alwaysLive), std::move(values));
+}
+
+LivenessGroupSeries
+LivenessGroupSeries::fromSteps(std::vector<QString> names, std::vector<double> alwaysLive,
+                               std::vector<std::vector<std::uint64_t>> notAlwaysLive) {
+    LivenessGroupSeries s;
+    const std::size_t groups = names.size();
+    s.names_ = std::move(names);
+    s.alwaysLive_ = std::move(alwaysLive);
+    s.alwaysLive_.resize(groups, 0);
+    s.values_ = std::move(notAlwaysLive);
+    s.values_.resize(groups);
+    const std::size_t n = groups ? s.values_.front().size() : 0;
+    for (auto& v : s.values_)
+        v.resize(n, 0);
+    s.steps_ = std::int64_t(n);
+    for (std::size_t g = 0; g < groups; ++g)
+        for (std::uint64_t v : s.values_[g])
+            s.peakTotal_ = std::max(s.peakTotal_, s.alwaysLive_[g] + double(v));
+    // The pyramid: level 0 covers kFanout steps per bucket, each level above kFanout buckets of
+    // the one below, up to a level of one bucket.
+    for (std::size_t below = n; below > 1;) {
+        const std::size_t buckets = (below + kFanout - 1) / kFanout;
+        std::vector<std::vector<Bucket>> level(groups);
+        for (std::size_t g = 0; g < groups; ++g) {
+            auto& out = level[g];
             out.resize(buckets);
             for (std::size_t b = 0; b < buckets; ++b) {
-                std::uint64_t lo = ~std::uint64_t(0), hi = 0;
-                if (s.levels_.empty()) {
-                    const auto& v = s.values_[std::size_t(g)];
-                    for (std::size_t i = b * std::size_t(width);
-                         i < std::min(n, (b + 1) * std::size_t(width)); ++i)
-                        lo = std::min(lo, v[i]), hi = std::max(hi, v[i]);
-                } else {
-                    const auto& below = s.levels_.back()[std::size_t(g)];
-                    for (std::size_t i = b * kFanout; i < std::min(below.size(), (b + 1) * kFanout);
-                         ++i)
-                        lo = std::min(lo, below[i].first), hi = std::max(hi, below[i].second);
+                Bucket r{~std::uint64_t(0), 0};
+                for (std::size_t i = b * kFanout; i < std::min(below, (b + 1) * kFanout); ++i) {
+                    const Bucket in = s.levels_.empty() ? Bucket{s.values_[g][i], s.values_[g][i]}
+                                                        : s.levels_.back()[g][i];
+                    r.first = std::min(r.first, in.first);
+                    r.second = std::max(r.second, in.second);
                 }
-                out[b] = {lo, hi};
+                out[b] = r;
             }
         }
         s.levels_.push_back(std::move(level));
-        if (buckets <= 1)
-            break;
+        below = buckets;
     }
     return s;
+}
+
+std::int64_t LivenessGroupSeries::bucketSteps(int level) {
+    std::int64_t width = kFanout;
+    for (int k = 0; k < level; ++k)
+        width *= kFanout;
+    return width;
+}
+
+int LivenessGroupSeries::levelForColumn(double stepsPerColumn) const {
+    int level = -1;
+    while (level + 1 < levels() && double(bucketSteps(level + 1)) <= 2 * stepsPerColumn)
+        ++level;
+    return level;
 }
 
 double LivenessGroupSeries::notAlwaysLiveAt(int group, std::int64_t step) const {
     if (group < 0 || group >= groups() || step < 0 || step >= steps_)
         return 0;
     return double(values_[std::size_t(group)][std::size_t(step)]);
+}
+
+LivenessGroupSeries::Range LivenessGroupSeries::range(int group, std::int64_t firstStep,
+                                                      std::int64_t lastStep) const {
+    firstStep = std::max<std::int64_t>(firstStep, 0);
+    lastStep = std::min(lastStep, steps_ - 1);
+    if (group < 0 || group >= groups() || lastStep < firstStep)
+        return {};
+    // Whole buckets where they fit, single steps at the ragged ends: a few dozen reads at most.
+    Bucket r{~std::uint64_t(0), 0};
+    const auto& v = values_[std::size_t(group)];
+    for (std::int64_t at = firstStep; at <= lastStep;) {
+        int level = -1;
+        while (level + 1 < levels() && at % bucketSteps(level + 1) == 0 &&
+               at + bucketSteps(level + 1) - 1 <= lastStep)
+            ++level;
+        const Bucket b = level < 0 ? Bucket{v[std::size_t(at)], v[std::size_t(at)]}
+                                   : bucket(level, group, at / bucketSteps(level));
+        r.first = std::min(r.first, b.first);
+        r.second = std::max(r.second, b.second);
+        at += level < 0 ? 1 : bucketSteps(level);
+    }
+    return {double(r.first), double(r.second)};
 }
 
 std::vector<LivenessGroupSeries::Column>
@@ -90,36 +138,27 @@ LivenessGroupSeries::window(std::int64_t firstStep, std::int64_t endStep, int wi
     if (span <= 0 || widthPx <= 0 || groups() == 0)
         return out;
     const std::int64_t columns = std::min<std::int64_t>(span, widthPx);
+    // One level for the whole window, from the mean column width.
+    const int level = levelForColumn(double(span) / double(columns));
+    const std::int64_t width = level < 0 ? 1 : bucketSteps(level);
     out.reserve(std::size_t(columns));
     for (std::int64_t c = 0; c < columns; ++c) {
         Column col;
         col.firstStep = firstStep + c * span / columns;
         col.lastStep = firstStep + (c + 1) * span / columns - 1;
-        const std::int64_t count = col.lastStep - col.firstStep + 1;
-        // The coarsest level whose buckets fit in the column; the buckets at its edges may reach
-        // past it (an envelope that never hides a peak).
-        int level = -1;
-        for (std::int64_t w = kFanout; level + 1 < int(levels_.size()) && w <= count; w *= kFanout)
-            ++level;
         col.minNotAlwaysLive.resize(std::size_t(groups()));
         col.maxNotAlwaysLive.resize(std::size_t(groups()));
         for (int g = 0; g < groups(); ++g) {
-            std::uint64_t lo = ~std::uint64_t(0), hi = 0;
-            if (level < 0) {
-                const auto& v = values_[std::size_t(g)];
-                for (std::int64_t i = col.firstStep; i <= col.lastStep; ++i)
-                    lo = std::min(lo, v[std::size_t(i)]), hi = std::max(hi, v[std::size_t(i)]);
-            } else {
-                std::int64_t width = kFanout;
-                for (int k = 0; k < level; ++k)
-                    width *= kFanout;
-                const auto& b = levels_[std::size_t(level)][std::size_t(g)];
-                for (std::int64_t i = col.firstStep / width; i <= col.lastStep / width; ++i)
-                    lo = std::min(lo, b[std::size_t(i)].first),
-                    hi = std::max(hi, b[std::size_t(i)].second);
+            Bucket r{~std::uint64_t(0), 0};
+            for (std::int64_t i = col.firstStep / width; i <= col.lastStep / width; ++i) {
+                const Bucket b = level < 0 ? Bucket{values_[std::size_t(g)][std::size_t(i)],
+                                                    values_[std::size_t(g)][std::size_t(i)]}
+                                           : bucket(level, g, i);
+                r.first = std::min(r.first, b.first);
+                r.second = std::max(r.second, b.second);
             }
-            col.minNotAlwaysLive[std::size_t(g)] = double(lo);
-            col.maxNotAlwaysLive[std::size_t(g)] = double(hi);
+            col.minNotAlwaysLive[std::size_t(g)] = double(r.first);
+            col.maxNotAlwaysLive[std::size_t(g)] = double(r.second);
         }
         out.push_back(std::move(col));
     }

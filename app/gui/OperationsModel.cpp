@@ -1,6 +1,7 @@
 #include "OperationsModel.hpp"
 
 #include "Background.hpp"
+#include "OperationRollup.hpp"
 #include "ReportSession.hpp"
 #include "VariableRows.hpp"
 
@@ -49,7 +50,14 @@ OperationsModel::OperationsModel(std::shared_ptr<ReportSession> session, QObject
                    {tr("Cycles"), RecordTableModel::countCell, true},
                    {tr("Code"), RecordTableModel::bytesCell, true},
                    {tr("Memory"), RecordTableModel::bytesCell, true},
-                   {tr("FLOPs"), RecordTableModel::countCell, true}}),
+                   {tr("FLOPs"), RecordTableModel::countCell, true},
+                   {tr("Within"), {}, false},
+                   {tr("Sub-ops"), RecordTableModel::countCell, true},
+                   {tr("Steps (incl.)"), RecordTableModel::countCell, true},
+                   {tr("Cycles (incl.)"), RecordTableModel::countCell, true},
+                   {tr("Code (incl.)"), RecordTableModel::bytesCell, true},
+                   {tr("Memory (incl.)"), RecordTableModel::bytesCell, true},
+                   {tr("FLOPs (incl.)"), RecordTableModel::countCell, true}}),
       steps_({{tr("Step"), RecordTableModel::countCell, true},
               {tr("Program"), {}, false},
               {tr("Kind"), {}, false},
@@ -65,9 +73,14 @@ void OperationsModel::load() {
         [session] {
             return session->read([](const report::ProfileReader& reader) {
                 LoadedList out;
-                for (const auto& t :
-                     reader.operationTotals(0, std::numeric_limits<std::int64_t>::max())) {
+                const auto totals =
+                    reader.operationTotals(0, std::numeric_limits<std::int64_t>::max());
+                const OperationRollup rollup = OperationRollup::compute(totals);
+                for (std::size_t i = 0; i < totals.size(); ++i) {
+                    const report::OperationTotals& t = totals[i];
                     const report::OperationRecord& o = t.operation;
+                    const OperationRollup::Totals& in = rollup.inclusive[i];
+                    const int parent = rollup.parent[i];
                     out.hasFlops = out.hasFlops || o.flops.has_value();
                     out.ids.push_back(o.id);
                     out.rows.push_back(
@@ -75,7 +88,15 @@ void OperationsModel::load() {
                          QString::fromStdString(o.layer), RecordTableModel::u64(t.steps),
                          RecordTableModel::u64(t.estimatedCycles),
                          RecordTableModel::u64(t.codeBytes), RecordTableModel::u64(t.variableBytes),
-                         o.flops ? RecordTableModel::u64(*o.flops) : QVariant()});
+                         o.flops ? RecordTableModel::u64(*o.flops) : QVariant(),
+                         parent >= 0 ? QString::fromStdString(OperationRollup::pathOf(
+                                           totals[std::size_t(parent)].operation))
+                                     : QString(),
+                         RecordTableModel::u64(std::uint64_t(rollup.descendants[i])),
+                         RecordTableModel::u64(in.steps), RecordTableModel::u64(in.cycles),
+                         RecordTableModel::u64(in.codeBytes),
+                         RecordTableModel::u64(in.variableBytes),
+                         in.flops ? RecordTableModel::u64(*in.flops) : QVariant()});
                 }
                 return out;
             });

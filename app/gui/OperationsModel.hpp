@@ -15,15 +15,32 @@ class ReportSession;
 
 /// The Operations view's data: every user-level operation (a PopLibs call, a layer) with what it
 /// cost (estimated cycles and count of its programs' lowered steps, their code, the bytes of its
-/// variables, its FLOPs when recorded), and for the selected operation its steps with cycles
-/// each and its variables. load() reads the list in one query on a worker thread;
+/// variables, its FLOPs when recorded), the operation it nests in by debug path and the same
+/// costs including its descendants (OperationRollup), and for the selected operation its steps with
+/// cycles each and its variables. load() reads the list in one query on a worker thread;
 /// selectOperation() reads the operation's steps and variables (with the tiles each variable
 /// occupies, for cross-highlighting in the Memory view), a newer selection superseding an older
 /// one still running.
 class OperationsModel : public QObject {
     Q_OBJECT
 public:
-    enum OperationColumn { Name, DebugPath, Layer, Steps, Cycles, Code, Memory, Flops };
+    enum OperationColumn {
+        Name,
+        DebugPath,
+        Layer,
+        Steps,
+        Cycles,
+        Code,
+        Memory,
+        Flops,
+        Parent,         // debug path of the enclosing operation
+        SubOperations,  // descendants, all levels
+        InclusiveSteps, // this and the following: own figures plus every descendant's
+        InclusiveCycles,
+        InclusiveCode,
+        InclusiveMemory,
+        InclusiveFlops
+    };
     enum StepColumn { StepId, StepProgram, StepKind, StepPhase, StepCycles, StepExchanged };
 
     explicit OperationsModel(std::shared_ptr<ReportSession> session, QObject* parent = nullptr);

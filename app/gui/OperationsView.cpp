@@ -113,6 +113,7 @@ OperationsView::OperationsView(std::shared_ptr<ReportSession> session, QWidget* 
 
 void OperationsView::onOperationsLoaded() {
     operations_->setColumnHidden(OperationsModel::Flops, !model_->hasFlops());
+    operations_->setColumnHidden(OperationsModel::InclusiveFlops, !model_->hasFlops());
     operations_->resizeColumnsToContents();
     const int count = model_->operations().rowCount();
     if (count == 0) {
@@ -160,6 +161,19 @@ void OperationsView::showOperationInfo() {
                  formatBytes(double(ops.value(row, OperationsModel::Code).toULongLong())),
                  formatCount(model_->variables().rowCount()),
                  formatBytes(double(ops.value(row, OperationsModel::Memory).toULongLong()))));
+    if (const auto subOps = ops.value(row, OperationsModel::SubOperations).toULongLong())
+        operationLabel_->setText(
+            operationLabel_->text() +
+            tr(" · with its %1 sub-operations: %2 steps, %3, code %4, variables %5")
+                .arg(formatCount(std::int64_t(subOps)),
+                     formatCount(std::int64_t(
+                         ops.value(row, OperationsModel::InclusiveSteps).toULongLong())),
+                     formatCycles(ops.value(row, OperationsModel::InclusiveCycles).toULongLong(),
+                                  clock),
+                     formatBytes(
+                         double(ops.value(row, OperationsModel::InclusiveCode).toULongLong())),
+                     formatBytes(
+                         double(ops.value(row, OperationsModel::InclusiveMemory).toULongLong()))));
     steps_->resizeColumnsToContents();
     variables_->resizeColumnsToContents();
 }

@@ -12,9 +12,10 @@ class ReportSession;
 /// The Memory view's Vertices tab: vertex instances on the selected tiles (all tiles when nothing
 /// is selected), one row per (vertex type, compute set) with instances there: count, their state
 /// bytes (count x state per instance), the type's code per tile and the selected tiles that hold
-/// them. setSelection() reads on a worker thread, one compute set at a time so that memory stays
-/// bounded; with no selection the stored counts are used and no per-tile data is decoded. A newer
-/// selection supersedes an older one still running.
+/// them. setSelection() reads on a worker thread: with a selection, one scan that decodes only
+/// the selected tile ranges of each per-tile series (ProfileReader::vertexInstancesOnTiles); with
+/// none, the stored counts and no per-tile data. A newer selection supersedes an older one still
+/// running.
 class TileVerticesModel : public RecordTableModel {
     Q_OBJECT
 public:

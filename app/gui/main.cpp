@@ -18,6 +18,7 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QSurfaceFormat>
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 
@@ -37,6 +38,8 @@ struct Options {
 
     QString view;
     QString screenshot;
+    // --range: the timeline's window, nanoseconds after the start of the traces.
+    std::optional<std::pair<std::int64_t, std::int64_t>> range;
     QSize size{1280, 800};
 
     // ssh:// files: as tilescope-cli's options of the same names.
@@ -50,6 +53,38 @@ int printError(const QString& message, int code) {
     return code;
 }
 
+/// A time like "8.5ms", "120us", "2s" or "3" (milliseconds) in nanoseconds.
+std::optional<std::int64_t> parseTime(const QString& text) {
+    static const QRegularExpression re(
+        QStringLiteral("^\\s*([0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)\\s*(ns|us|µs|ms|s)?\\s*$"));
+    const auto m = re.match(text);
+    if (!m.hasMatch())
+        return std::nullopt;
+    const QString unit = m.captured(2);
+    const double scale = unit == QLatin1String("ns")                                   ? 1.0
+                         : unit == QLatin1String("us") || unit == QStringLiteral("µs") ? 1e3
+                         : unit == QLatin1String("s")                                  ? 1e9
+                                                                                       : 1e6;
+    const double ns = m.captured(1).toDouble() * scale;
+    if (!(ns < 9e18))
+        return std::nullopt;
+    return std::int64_t(std::llround(ns));
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> parseRange(const QString& text,
+                                                                QString* error) {
+    const QStringList parts = text.split(QLatin1Char(':'));
+    const auto from = parts.size() == 2 ? parseTime(parts[0]) : std::nullopt;
+    const auto to = parts.size() == 2 ? parseTime(parts[1]) : std::nullopt;
+    if (!from || !to || *to <= *from) {
+        *error = QStringLiteral("--range must be FROM:TO with FROM < TO, each a non-negative "
+                                "number with an optional unit ns, us, ms or s (got '%1')")
+                     .arg(text);
+        return std::nullopt;
+    }
+    return std::pair{*from, *to};
+}
+
 std::optional<Options> parse(const QStringList& arguments, QString* error, bool* exitNow,
                              QCommandLineParser& parser) {
     parser.setApplicationDescription(
@@ -59,8 +94,9 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
     parser.addPositionalArgument(
         QStringLiteral("FILE"),
         QStringLiteral("A profile report (profile.pop), a report folder, or host traces "
-                       "(*.pvti) to open together; any of them may be on another machine as "
-                       "ssh://[user@]host[:port]/path"));
+                       "(*.pvti) to open together, optionally with the profile reports of the "
+                       "same run for the joint host and device timeline; any of them may be on "
+                       "another machine as ssh://[user@]host[:port]/path"));
     const QCommandLineOption view(
         QStringLiteral("view"),
         QStringLiteral("View to show: %1").arg(ReportPane::viewNames().join(", ")),
@@ -88,7 +124,13 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         QStringLiteral("Compare two reports: FILE is the source (baseline), a second FILE the "
                        "target; views: %1")
             .arg(ComparePane::viewNames().join(", ")));
-    parser.addOptions({view, screenshot, size, sshConfig, knownHosts, acceptNewHostKey, compare});
+    const QCommandLineOption range(
+        QStringLiteral("range"),
+        QStringLiteral("Timeline window to show, from the start of the traces: FROM:TO, each a "
+                       "number with a unit ns, us, ms or s (default ms), e.g. 8.5ms:9ms"),
+        QStringLiteral("FROM:TO"));
+    parser.addOptions(
+        {view, screenshot, size, sshConfig, knownHosts, acceptNewHostKey, compare, range});
     *exitNow = false;
     if (!parser.parse(arguments)) {
         *error = parser.errorText();
@@ -104,7 +146,9 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
     // Host traces (or the timeline and calltree views) go to the system analyser, which takes
     // several files.
     const bool system = SystemAnalyserView::viewNames().contains(o.view) ||
-                        (!positional.isEmpty() && positional.front().endsWith(".pvti"));
+                        std::any_of(positional.begin(), positional.end(), [](const QString& f) {
+                            return f.endsWith(QLatin1String(".pvti"));
+                        });
     if (parser.isSet(compare)) {
         if (positional.size() != 2) {
             *error = QStringLiteral("--compare expects two reports, SOURCE and TARGET (got %1)")
@@ -119,13 +163,16 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         o.compared = positional;
         o.file = positional.front();
     } else if (system) {
-        for (const QString& f : positional) {
-            if (!f.endsWith(".pvti")) {
-                *error = QStringLiteral("'%1' is not a host trace (*.pvti): the timeline and "
-                                        "call tree views open host traces only")
-                             .arg(f);
-                return std::nullopt;
-            }
+        // Profile reports next to the traces add their device steps to the timeline (the
+        // joint view); at least one host trace is what the system analyser shows.
+        if (!positional.isEmpty() &&
+            std::none_of(positional.begin(), positional.end(),
+                         [](const QString& f) { return f.endsWith(QLatin1String(".pvti")); })) {
+            *error = QStringLiteral("the timeline and call tree views need a host trace "
+                                    "(*.pvti); a profile report (%1) joins one, it is not shown "
+                                    "alone there")
+                         .arg(positional.front());
+            return std::nullopt;
         }
         o.traces = positional;
         if (!positional.isEmpty())
@@ -144,6 +191,15 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
     if (system && !o.view.isEmpty() && !SystemAnalyserView::viewNames().contains(o.view)) {
         *error = QStringLiteral("view '%1' shows a profile report, not a host trace").arg(o.view);
         return std::nullopt;
+    }
+    if (parser.isSet(range)) {
+        if (!system || (!o.view.isEmpty() && o.view != QLatin1String("timeline"))) {
+            *error = QStringLiteral("--range applies to the timeline view of host traces");
+            return std::nullopt;
+        }
+        o.range = parseRange(parser.value(range), error);
+        if (!o.range)
+            return std::nullopt;
     }
     o.screenshot = parser.value(screenshot);
     if (parser.isSet(size)) {
@@ -225,14 +281,22 @@ int main(int argc, char** argv) {
         SystemAnalyserWindow window;
         if (options->screenshot.isEmpty()) {
             window.show();
-            if (!options->view.isEmpty())
-                QObject::connect(
-                    &window, &SystemAnalyserWindow::opened, &window,
-                    [&] { window.view()->showView(options->view); }, Qt::SingleShotConnection);
+            QObject::connect(
+                &window, &SystemAnalyserWindow::opened, &window,
+                [&] {
+                    if (!options->view.isEmpty())
+                        window.view()->showView(options->view);
+                    if (options->range)
+                        window.view()->showRelativeRange(options->range->first,
+                                                         options->range->second);
+                },
+                Qt::SingleShotConnection);
             window.openTraces(options->traces);
             return app.exec();
         }
         SystemScreenshotRunner runner(window, options->view, options->screenshot, options->size);
+        if (options->range)
+            runner.setRange(*options->range);
         int exitCode = 0;
         QObject::connect(&runner, &SystemScreenshotRunner::finished, &app,
                          [&](int code, const QString& message) {

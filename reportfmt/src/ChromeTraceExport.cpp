@@ -1,73 +1,25 @@
 // Export of a host trace as Chrome trace-event JSON, streamed row by row from SQLite.
 
+#include "ChromeTraceJsonOut.hpp"
 #include "Sqlite.hpp"
 #include "tilescope/report/ChromeTrace.hpp"
 #include "tilescope/report/HostTraceTypes.hpp"
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/ReportFile.hpp"
 
-#include <cstdio>
 #include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 namespace tilescope::report {
-namespace {
 
-// Nanoseconds as microseconds with three decimals: exact, whatever the magnitude.
-std::string micros(std::int64_t ns) {
-    const bool negative = ns < 0;
-    const std::uint64_t a = negative ? 0 - static_cast<std::uint64_t>(ns) : ns;
-    return fmt::format("{}{}.{:03}", negative ? "-" : "", a / 1000, a % 1000);
-}
-
-std::string quoted(const std::string& s) {
-    return nlohmann::json(s).dump();
-}
-
-/// Buffered output that fails loudly.
-class JsonOut {
-public:
-    explicit JsonOut(const std::filesystem::path& path) : path_(path.string()) {
-        f_ = std::fopen(path_.c_str(), "wb");
-        if (!f_)
-            throw ReportError(path_, "cannot write: " + std::string(std::strerror(errno)));
-        std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
-    }
-    ~JsonOut() {
-        if (f_)
-            std::fclose(f_);
-    }
-    void event(const std::string& json) {
-        write(first_ ? "\n" : ",\n");
-        first_ = false;
-        write(json);
-    }
-    void write(const std::string& s) {
-        if (std::fwrite(s.data(), 1, s.size(), f_) != s.size())
-            throw ReportError(path_, "write failed: " + std::string(std::strerror(errno)));
-        bytes_ += s.size();
-    }
-    void close() {
-        if (std::fclose(f_) != 0) {
-            f_ = nullptr;
-            throw ReportError(path_, "write failed: " + std::string(std::strerror(errno)));
-        }
-        f_ = nullptr;
-    }
-    std::uint64_t bytes() const { return bytes_; }
-
-private:
-    std::string path_;
-    std::FILE* f_ = nullptr;
-    bool first_ = true;
-    std::uint64_t bytes_ = 0;
-};
-
-} // namespace
+using detail::JsonOut;
+using detail::micros;
+using detail::quoted;
 
 ChromeTraceStats exportChromeTrace(const std::filesystem::path& input,
-                                   const std::filesystem::path& output) {
+                                   const std::filesystem::path& output,
+                                   const std::vector<std::filesystem::path>& profiles) {
     ReportFile file(input.string());
     if (file.kind() != FileKind::HostTrace)
         throw ReportError(input.string(), "is a profile report, not a host trace (.pvti)");
@@ -135,6 +87,13 @@ ChromeTraceStats exportChromeTrace(const std::filesystem::path& input,
                                   nlohmann::json(samples.real(4)).dump()));
             ++stats.samples;
         }
+        // Device processes get ids above every host pid, so they never merge with one.
+        std::int64_t devicePid = 0;
+        auto maxPid = db.prepare("SELECT coalesce(max(pid), 0) FROM process");
+        if (maxPid.step())
+            devicePid = maxPid.int64(0);
+        for (const auto& profile : profiles)
+            stats.events += detail::exportDeviceEvents(profile, ++devicePid, out);
         out.write("\n]}\n");
         stats.bytes = out.bytes();
         out.close();

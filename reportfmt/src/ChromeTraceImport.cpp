@@ -30,30 +30,36 @@ using detail::TraceScalar;
 
 /// Microseconds as written in the JSON ("12.345", "1.7e3") to whole nanoseconds, exactly when the
 /// text has no exponent (doubles cannot hold epoch nanoseconds exactly); digits past the third
-/// decimal are dropped.
+/// decimal are dropped. One pass over the characters: this runs twice per event.
 std::optional<std::int64_t> microsToNanos(std::string_view text, double value) {
-    if (text.find_first_of("eE") == std::string_view::npos) {
-        const auto dot = text.find('.');
-        const std::string_view intPart = text.substr(0, dot);
-        std::int64_t whole = 0;
-        const auto [p, ec] =
-            std::from_chars(intPart.data(), intPart.data() + intPart.size(), whole);
-        if (ec == std::errc() && p == intPart.data() + intPart.size()) {
-            std::int64_t ns = 0;
-            const std::string_view frac =
-                dot == std::string_view::npos ? std::string_view{} : text.substr(dot + 1);
-            for (std::size_t i = 0; i < 3; ++i)
-                ns = ns * 10 + (i < frac.size() ? frac[i] - '0' : 0);
-            constexpr auto limit = std::numeric_limits<std::int64_t>::max() / 1000 - 1;
-            if (whole > limit || whole < -limit)
-                return std::nullopt;
-            return whole * 1000 + (text[0] == '-' ? -ns : ns);
-        }
+    constexpr std::int64_t limit = std::numeric_limits<std::int64_t>::max() / 1000 - 1;
+    const char* p = text.data();
+    const char* const end = p + text.size();
+    const bool negative = p != end && *p == '-';
+    p += negative ? 1 : 0;
+    bool exact = p != end;
+    std::int64_t whole = 0;
+    for (; exact && p != end && *p >= '0' && *p <= '9'; ++p) {
+        whole = whole * 10 + (*p - '0');
+        exact = whole <= limit; // beyond: out of range, which the double path reports
     }
-    const double ns = value * 1000.0;
-    if (!std::isfinite(ns) || std::fabs(ns) > 9.0e18)
+    std::int64_t ns = 0;
+    int decimals = 0;
+    if (exact && p != end && *p == '.')
+        for (++p; p != end && *p >= '0' && *p <= '9'; ++p)
+            if (decimals < 3) {
+                ns = ns * 10 + (*p - '0');
+                ++decimals;
+            }
+    if (exact && p == end) { // no exponent
+        for (; decimals < 3; ++decimals)
+            ns *= 10;
+        return negative ? -(whole * 1000 + ns) : whole * 1000 + ns;
+    }
+    const double nanos = value * 1000.0;
+    if (!std::isfinite(nanos) || std::fabs(nanos) > 9.0e18)
         return std::nullopt;
-    return static_cast<std::int64_t>(std::llround(ns));
+    return static_cast<std::int64_t>(std::llround(nanos));
 }
 
 struct Interval {
@@ -173,10 +179,13 @@ private:
         static const std::string fallback = "default";
         const std::string& name =
             cat.type == TraceScalar::Type::String && !cat.text.empty() ? cat.text : fallback;
+        if (lastChannel_ && lastChannel_->first == name) // runs of events share a category
+            return lastChannel_->second;
         auto it = channels_.find(name);
-        if (it != channels_.end())
-            return it->second;
-        return channels_.emplace(name, w_.addChannel(name)).first->second;
+        if (it == channels_.end())
+            it = channels_.emplace(name, w_.addChannel(name)).first;
+        lastChannel_ = &*it;
+        return it->second;
     }
 
     std::int64_t name(const std::string& text) {
@@ -280,6 +289,7 @@ private:
     std::map<Key, ThreadState> threads_;
     std::pair<const Key, ThreadState>* lastThread_ = nullptr;
     std::unordered_map<std::string, std::int64_t> channels_, names_;
+    const std::pair<const std::string, std::int64_t>* lastChannel_ = nullptr; // in channels_
     std::map<Key, std::int64_t> graphs_;
     std::map<std::pair<std::int64_t, std::string>, std::int64_t> series_;
     std::map<Key, std::string> units_;
@@ -400,7 +410,9 @@ ChromeTraceStats importChromeTrace(const std::filesystem::path& input,
     const std::filesystem::path partial = output.string() + ".partial";
     ChromeTraceStats stats;
     try {
-        HostTraceWriter writer(partial);
+        HostTraceWriterOptions options;
+        options.scratchFile = true; // renamed into place only once complete, deleted otherwise
+        HostTraceWriter writer(partial, options);
         writer.setMetadata("imported_from", input.filename().string());
         TraceEventImporter importer(writer, input.string());
         detail::ChromeTraceScanner scanner(file);

@@ -90,7 +90,14 @@ struct Span {
 
 } // namespace
 
+struct HostTraceReader::CachedStatements {
+    std::optional<sql::Statement> eventLod;
+};
+
 HostTraceReader::HostTraceReader(const std::string& path) : HostTraceReader(ReportFile(path)) {}
+HostTraceReader::~HostTraceReader() = default;
+HostTraceReader::HostTraceReader(HostTraceReader&&) noexcept = default;
+HostTraceReader& HostTraceReader::operator=(HostTraceReader&&) noexcept = default;
 
 HostTraceReader::HostTraceReader(ReportFile file) : file_(std::move(file)) {
     if (file_.kind() != FileKind::HostTrace)
@@ -317,10 +324,17 @@ HostTraceReader::eventLodBuckets(std::int64_t threadId, const std::vector<std::i
     for (std::size_t i = 0; i < depths.size(); ++i)
         list += (i ? "," : "") + std::to_string(depths[i]);
     list += "]";
-    auto st = file_.database().prepare(
-        "SELECT depth, level, bucket, events, busy_ns, longest_ns, longest_name_id FROM event_lod "
-        "WHERE thread_id = ? AND depth IN (SELECT value FROM json_each(?)) AND level = ? "
-        "AND bucket BETWEEN ? AND ? ORDER BY depth, bucket");
+    // Prepared once: the timeline asks this of every visible thread at every zoom, and preparing
+    // cost more than reading the few rows.
+    if (!cached_)
+        cached_ = std::make_unique<CachedStatements>();
+    if (!cached_->eventLod)
+        cached_->eventLod.emplace(file_.database().prepare(
+            "SELECT depth, level, bucket, events, busy_ns, longest_ns, longest_name_id FROM "
+            "event_lod WHERE thread_id = ? AND depth IN (SELECT value FROM json_each(?)) AND "
+            "level = ? AND bucket BETWEEN ? AND ? ORDER BY depth, bucket"));
+    auto& st = *cached_->eventLod;
+    st.reset();
     st.bind(1, threadId).bind(2, std::string_view(list)).bind(3, level);
     st.bind(4, fromBucket).bind(5, toBucket);
     while (st.step())

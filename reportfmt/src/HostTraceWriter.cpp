@@ -5,7 +5,9 @@
 #include "WriterSession.hpp"
 #include "tilescope/report/ReportError.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
+#include <vector>
 
 namespace tilescope::report {
 namespace {
@@ -20,21 +22,49 @@ constexpr std::size_t kLodBudget = 1u << 19;
 // Track keys pack the thread row and the nesting depth.
 constexpr int kDepthBits = detail::LodAccumulator<detail::EventLodValue>::kMinorBits;
 
-/// Writes the levels of a pyramid worth storing, coarsening until every track is a screenful.
-/// `insert` binds one row: (track key, level, bucket index, value).
+/// Writes the levels of a pyramid worth storing (kLodReduction times smaller than the raw rows, or
+/// a screenful), coarsening until every track is a screenful. Rows go out track by track, then
+/// level by level: the lod tables' primary-key order, so every insert appends to the B-tree (with
+/// multi-row inserts, 1.5x faster than level by level over all tracks). `insert` takes one row:
+/// (track key, level, bucket index, value).
 template <class Value, class Insert>
-void storePyramid(detail::LodAccumulator<Value>& acc, std::size_t rawRows, Insert&& insert) {
+void storePyramid(const detail::LodAccumulator<Value>& acc, std::size_t rawRows, Insert&& insert) {
+    using Acc = detail::LodAccumulator<Value>;
     if (acc.buckets() == 0)
         return;
-    for (;;) {
-        const std::size_t rows = acc.buckets();
-        if (rows * kLodReduction <= rawRows || rows <= kTopLevelBuckets)
-            for (const auto& track : acc.tracks())
-                for (const auto& b : track.buckets)
-                    insert(track.key, acc.level(), b.index, b.value);
-        if (acc.widestTrack() <= kTopLevelBuckets)
-            break;
-        acc.coarsen();
+    std::vector<const typename Acc::Track*> tracks;
+    for (const auto& track : acc.tracks())
+        tracks.push_back(&track);
+    std::sort(tracks.begin(), tracks.end(), [](auto* a, auto* b) { return a->key < b->key; });
+
+    // Which levels are stored depends on the rows of all tracks at each level: count them first.
+    std::vector<typename Acc::Bucket> work;
+    std::size_t topLevel = 0; // levels above acc.level() until the widest track is a screenful
+    for (const auto* track : tracks) {
+        work = track->buckets;
+        std::size_t level = 0;
+        for (; work.size() > kTopLevelBuckets; ++level)
+            Acc::coarsenBuckets(work);
+        topLevel = std::max(topLevel, level);
+    }
+    std::vector<std::size_t> rows(topLevel + 1, 0);
+    for (const auto* track : tracks) {
+        work = track->buckets;
+        for (std::size_t level = 0; level <= topLevel; ++level) {
+            rows[level] += work.size();
+            if (level < topLevel)
+                Acc::coarsenBuckets(work);
+        }
+    }
+    for (const auto* track : tracks) {
+        work = track->buckets;
+        for (std::size_t level = 0; level <= topLevel; ++level) {
+            if (rows[level] * kLodReduction <= rawRows || rows[level] <= kTopLevelBuckets)
+                for (const auto& b : work)
+                    insert(track->key, acc.level() + static_cast<int>(level), b.index, b.value);
+            if (level < topLevel)
+                Acc::coarsenBuckets(work);
+        }
     }
 }
 
@@ -52,8 +82,9 @@ struct HostTraceWriter::Impl {
     std::size_t eventRows = 0, sampleRows = 0;
 
     Impl(const std::filesystem::path& path, HostTraceWriterOptions o)
-        : session(path, FileKind::HostTrace, o.replaceExisting, o.rowsPerTransaction), options(o),
-          eventLod(std::max<std::int64_t>(o.lodBaseNs, 1), kLodBudget),
+        : session(path, FileKind::HostTrace, o.replaceExisting, o.rowsPerTransaction,
+                  o.scratchFile ? detail::WriteMode::Scratch : detail::WriteMode::Shared),
+          options(o), eventLod(std::max<std::int64_t>(o.lodBaseNs, 1), kLodBudget),
           sampleLod(std::max<std::int64_t>(o.lodBaseNs, 1), kLodBudget) {
         events =
             detail::RowBatch(session.db(), "event",
@@ -231,37 +262,42 @@ void HostTraceWriter::close() {
         if (o.createdAtClose)
             db.exec(o.sql);
     {
-        auto insert = db.prepare("INSERT INTO event_lod(thread_id, depth, level, bucket, events, "
-                                 "busy_ns, longest_ns, longest_name_id) VALUES(?,?,?,?,?,?,?,?)");
+        detail::RowBatch rows(db, "event_lod",
+                              "thread_id, depth, level, bucket, events, busy_ns, longest_ns, "
+                              "longest_name_id",
+                              8);
         storePyramid(
             im.eventLod, im.eventRows,
             [&](std::int64_t key, int level, std::int64_t bucket, const detail::EventLodValue& v) {
-                insert.bind(1, key >> kDepthBits)
-                    .bind(2, key & ((std::int64_t{1} << kDepthBits) - 1))
-                    .bind(3, std::int64_t{level})
-                    .bind(4, bucket)
-                    .bind(5, v.events)
-                    .bind(6, v.busyNs)
-                    .bind(7, v.longestNs)
-                    .bind(8, v.longestNameId)
-                    .run();
+                rows.value(key >> kDepthBits)
+                    .value(key & ((std::int64_t{1} << kDepthBits) - 1))
+                    .value(std::int64_t{level})
+                    .value(bucket)
+                    .value(v.events)
+                    .value(v.busyNs)
+                    .value(v.longestNs)
+                    .value(v.longestNameId)
+                    .endRow();
             });
+        rows.flush();
     }
     {
-        auto insert = db.prepare("INSERT INTO sample_lod(series_id, level, bucket, samples, "
-                                 "min_value, max_value, sum_value) VALUES(?,?,?,?,?,?,?)");
+        detail::RowBatch rows(db, "sample_lod",
+                              "series_id, level, bucket, samples, min_value, max_value, sum_value",
+                              7);
         storePyramid(
             im.sampleLod, im.sampleRows,
             [&](std::int64_t key, int level, std::int64_t bucket, const detail::SampleLodValue& v) {
-                insert.bind(1, key >> kDepthBits)
-                    .bind(2, std::int64_t{level})
-                    .bind(3, bucket)
-                    .bind(4, v.samples)
-                    .bind(5, v.minValue)
-                    .bind(6, v.maxValue)
-                    .bind(7, v.sumValue)
-                    .run();
+                rows.value(key >> kDepthBits)
+                    .value(std::int64_t{level})
+                    .value(bucket)
+                    .value(v.samples)
+                    .value(v.minValue)
+                    .value(v.maxValue)
+                    .value(v.sumValue)
+                    .endRow();
             });
+        rows.flush();
     }
     im.session.close();
 }

@@ -94,33 +94,32 @@ public:
 
     int level() const { return level_; }
     std::size_t buckets() const { return total_; }
-    std::size_t widestTrack() const {
-        std::size_t w = 0;
-        for (const Track& t : tracks_)
-            w = std::max(w, t.buckets.size());
-        return w;
-    }
     const std::vector<Track>& tracks() const { return tracks_; }
 
     /// Merges groups of four buckets: the next level.
     void coarsen() {
         total_ = 0;
         for (Track& t : tracks_) {
-            std::size_t out = 0;
-            for (std::size_t i = 0; i < t.buckets.size(); ++i) {
-                const std::int64_t b = floorDiv(t.buckets[i].index, 4);
-                if (out > 0 && t.buckets[out - 1].index == b) {
-                    t.buckets[out - 1].value.merge(t.buckets[i].value);
-                } else {
-                    t.buckets[out] = {b, t.buckets[i].value};
-                    ++out;
-                }
-            }
-            t.buckets.resize(out);
-            total_ += out;
+            coarsenBuckets(t.buckets);
+            total_ += t.buckets.size();
         }
         ++level_;
         width_ *= 4;
+    }
+
+    /// One track's buckets (ascending index) to the next level, in place.
+    static void coarsenBuckets(std::vector<Bucket>& buckets) {
+        std::size_t out = 0;
+        for (std::size_t i = 0; i < buckets.size(); ++i) {
+            const std::int64_t b = floorDiv(buckets[i].index, 4);
+            if (out > 0 && buckets[out - 1].index == b) {
+                buckets[out - 1].value.merge(buckets[i].value);
+            } else {
+                buckets[out] = {b, buckets[i].value};
+                ++out;
+            }
+        }
+        buckets.resize(out);
     }
 
 private:

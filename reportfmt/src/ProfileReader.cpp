@@ -578,8 +578,9 @@ std::vector<RunStepSpan> ProfileReader::runStepSpans(const RunRecord& run, std::
         return out;
     const std::int64_t first = runStepAtCycle(run, fromCycle);
     auto st = file_.database().prepare(
-        "SELECT r.id, r.step_id, r.start_cycle, r.cycles, r.tile_balance, s.phase FROM run_step r "
-        "LEFT JOIN step s ON s.id = r.step_id WHERE r.id >= ? AND r.id < ? ORDER BY r.id");
+        "SELECT r.id, r.step_id, r.start_cycle, r.cycles, r.tile_balance, s.phase, s.program_id "
+        "FROM run_step r LEFT JOIN step s ON s.id = r.step_id WHERE r.id >= ? AND r.id < ? "
+        "ORDER BY r.id");
     st.bind(1, run.firstRow + first)
         .bind(2, run.firstRow + static_cast<std::int64_t>(run.numSteps));
     while (st.step() && static_cast<std::int64_t>(out.size()) < limit) {
@@ -588,7 +589,8 @@ std::vector<RunStepSpan> ProfileReader::runStepSpans(const RunRecord& run, std::
                       u64(st, 2),
                       u64(st, 3),
                       st.real(4),
-                      st.text(5)};
+                      st.text(5),
+                      st.isNull(6) ? -1 : st.int64(6)};
         if (s.startCycle >= toCycle)
             break;
         out.push_back(std::move(s));

@@ -152,6 +152,57 @@ ProfileReader::runStepTileCycles(const RunRecord& run, std::int64_t firstSeq, st
     return out;
 }
 
+std::vector<std::vector<std::uint64_t>> ProfileReader::runStepIpuCycles(const RunRecord& run,
+                                                                        std::int64_t firstSeq,
+                                                                        std::int64_t count) const {
+    std::vector<std::vector<std::uint64_t>> out;
+    firstSeq = std::max<std::int64_t>(0, firstSeq);
+    const std::int64_t end = std::min<std::int64_t>(firstSeq + std::max<std::int64_t>(0, count),
+                                                    static_cast<std::int64_t>(run.numSteps));
+    if (end <= firstSeq)
+        return out;
+    out.resize(static_cast<std::size_t>(end - firstSeq));
+    // per_ipu precedes per_tile in the row, so SQLite stops before the per-tile blob's pages.
+    auto st = file_.database().prepare(
+        "SELECT id, per_ipu FROM run_step WHERE id >= ? AND id < ? ORDER BY id");
+    st.bind(1, run.firstRow + firstSeq).bind(2, run.firstRow + end);
+    inFile(path(), [&] {
+        while (st.step()) {
+            const std::int64_t i = st.int64(0) - run.firstRow - firstSeq;
+            if (i < 0 || i >= end - firstSeq || st.isNull(1))
+                continue;
+            const auto b = st.blob(1);
+            TileSeries::decode(b.data(), b.size(), out[static_cast<std::size_t>(i)]);
+        }
+    });
+    return out;
+}
+
+std::vector<StepMatch> ProfileReader::stepsMatching(const std::string& text,
+                                                    const std::vector<std::string>& phases) const {
+    std::vector<StepMatch> out;
+    // lower() and instr() are ASCII-only without ICU, which is what the doc promises.
+    std::string sql = "SELECT s.id, s.phase, s.exchange_bytes FROM step s "
+                      "LEFT JOIN program p ON p.id = s.program_id "
+                      "LEFT JOIN name n ON n.id = p.name_id WHERE "
+                      "(instr(lower(coalesce(n.text, '')), lower(?1)) > 0 "
+                      "OR instr(lower(s.kind), lower(?1)) > 0)";
+    if (!phases.empty()) {
+        sql += " AND s.phase IN (?2";
+        for (std::size_t i = 1; i < phases.size(); ++i)
+            sql += ",?" + std::to_string(i + 2);
+        sql += ")";
+    }
+    sql += " ORDER BY s.id";
+    auto st = file_.database().prepare(sql);
+    st.bind(1, text);
+    for (std::size_t i = 0; i < phases.size(); ++i)
+        st.bind(static_cast<int>(i + 2), phases[i]);
+    while (st.step())
+        out.push_back({st.int64(0), st.text(1), u64(st, 2)});
+    return out;
+}
+
 std::vector<LiveRangeBytes>
 ProfileReader::notAlwaysLiveRangesByGroup(const std::vector<int>& groupOfTile, int groups) const {
     std::vector<LiveRangeBytes> out;

@@ -1,5 +1,6 @@
-// ProfileReader's queries for the Operations view and for the exchange and variable tables of the
-// Memory and Insights views: what each operation created, and the largest steps and variables.
+// ProfileReader's queries for the Operations view and for the exchange, variable and vertex tables
+// of the Memory and Insights views: what each operation created, the largest steps and variables,
+// and the vertices on a set of tiles.
 // Totals are computed by SQLite (correlated subqueries over the operation_* link tables and the
 // step_by_program index), so an operation list costs one statement whatever the report size.
 
@@ -10,6 +11,7 @@
 #include "tilescope/report/TileSeries.hpp"
 
 #include <string>
+#include <utility>
 
 namespace tilescope::report {
 namespace {
@@ -120,6 +122,36 @@ std::vector<VariableRecord> ProfileReader::operationVariables(std::int64_t opera
                      "WHERE operation_id = ?) ORDER BY v.bytes DESC, v.id"));
     st.bind(1, operationId);
     return variableRows(path(), st, withPerTile);
+}
+
+std::vector<VertexInstancesOnTiles> ProfileReader::vertexInstancesOnTiles(
+    const std::vector<std::pair<std::uint32_t, std::uint32_t>>& ranges) const {
+    std::vector<VertexInstancesOnTiles> out;
+    if (ranges.empty())
+        return out;
+    // One scan; each blob is decoded over the selected ranges only (a packed blob is read at the
+    // ranges, a run-length one walked to the last range's end), never expanded to every tile.
+    auto st = file_.database().prepare(
+        "SELECT vi.compute_set_id, vi.vertex_type_id, vi.per_tile, n.text "
+        "FROM vertex_instances vi LEFT JOIN compute_set cs ON cs.id = vi.compute_set_id "
+        "LEFT JOIN name n ON n.id = cs.name_id ORDER BY vi.compute_set_id, vi.vertex_type_id");
+    std::vector<std::uint64_t> part;
+    namingFile(path(), [&] {
+        while (st.step()) {
+            const auto b = st.blob(2);
+            std::uint64_t count = 0, holding = 0;
+            for (const auto& [first, n] : ranges) {
+                TileSeries::decodeRange(b.data(), b.size(), first, n, part);
+                for (std::uint64_t v : part) {
+                    count += v;
+                    holding += v > 0;
+                }
+            }
+            if (count > 0)
+                out.push_back({st.int64(0), st.text(3), st.int64(1), count, holding});
+        }
+    });
+    return out;
 }
 
 std::vector<NamedStep> ProfileReader::largestExchangeSteps(std::int64_t limit) const {

@@ -32,8 +32,9 @@ std::string utcNowIso8601() {
 }
 
 WriterSession::WriterSession(const std::filesystem::path& path, FileKind kind, bool replaceExisting,
-                             std::size_t rowsPerTransaction)
-    : db_(openForWriting(path, replaceExisting)), rowsPerTransaction_(rowsPerTransaction) {
+                             std::size_t rowsPerTransaction, WriteMode mode)
+    : db_(openForWriting(path, replaceExisting)), rowsPerTransaction_(rowsPerTransaction),
+      mode_(mode) {
     // 16 KiB pages (set before the first table and before WAL): bulk appends touch a quarter as
     // many pages as with the default 4 KiB (~10% faster); remote reads fetch fewer, larger pages.
     db_.exec("PRAGMA page_size=16384");
@@ -43,8 +44,14 @@ WriterSession::WriterSession(const std::filesystem::path& path, FileKind kind, b
     // Checkpoints copy WAL pages into the file a second time: letting the WAL reach 256 MiB between
     // them (instead of SQLite's 16 MiB at this page size) halves the bytes written by large bulk
     // writes; the last checkpoint happens when the writer closes.
-    db_.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536; "
-             "PRAGMA wal_autocheckpoint=16384; PRAGMA foreign_keys=OFF");
+    // A scratch file is written once, straight into place: no WAL pages copied again by the
+    // checkpoints, no syncs until close() (a fifth of a bulk import's time).
+    if (mode == WriteMode::Scratch)
+        db_.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536; "
+                 "PRAGMA foreign_keys=OFF");
+    else
+        db_.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536; "
+                 "PRAGMA wal_autocheckpoint=16384; PRAGMA foreign_keys=OFF");
     db_.exec("BEGIN");
     for (const SchemaObject& o :
          kind == FileKind::Profile ? Schema::profile() : Schema::hostTrace())
@@ -101,6 +108,15 @@ void WriterSession::commit() {
 void WriterSession::close() {
     if (closed_)
         return;
+    if (mode_ == WriteMode::Scratch) {
+        // The last, tiny transaction syncs (the whole file), so the file is on disk before its
+        // owner renames it into place.
+        db_.exec("COMMIT; PRAGMA synchronous=NORMAL; BEGIN");
+        setMetadata("writer_state", "complete");
+        db_.exec("COMMIT");
+        closed_ = true;
+        return;
+    }
     setMetadata("writer_state", "complete");
     db_.exec("COMMIT");
     closed_ = true;

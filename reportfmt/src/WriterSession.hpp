@@ -13,10 +13,20 @@
 
 namespace tilescope::report::detail {
 
+/// How the file is protected while it is written.
+enum class WriteMode {
+    /// WAL, every commit kept across a killed process; readers may open the file meanwhile.
+    Shared,
+    /// Nobody sees the file before close() (it is written under a temporary name and renamed
+    /// on success, or deleted on failure): no journal and no syncs while writing, one sync at
+    /// close. A killed writer leaves an unusable file, which its owner discards anyway.
+    Scratch,
+};
+
 class WriterSession {
 public:
     WriterSession(const std::filesystem::path& path, FileKind kind, bool replaceExisting,
-                  std::size_t rowsPerTransaction);
+                  std::size_t rowsPerTransaction, WriteMode mode = WriteMode::Shared);
     ~WriterSession();
 
     sql::Database& db() { return db_; }
@@ -47,6 +57,7 @@ private:
     std::unordered_map<std::string, std::int64_t> names_;
     std::size_t rowsPerTransaction_;
     std::size_t pendingRows_ = 0;
+    WriteMode mode_;
     bool closed_ = false;
 };
 

@@ -174,3 +174,31 @@ TEST_CASE("Tile map lays IPUs out as blocks and maps points back to tiles") {
     QTest::mouseClick(&map, Qt::LeftButton, {}, centre(map.cellOf(5)).toPoint());
     REQUIRE(selected.back() == TileSelection::single(5));
 }
+
+TEST_CASE("Vertex instances on tile ranges equal the same tiles of the whole per-tile series") {
+    report::ProfileReader reader(gui::test::smallReport().string());
+    // Two ranges, the second across the boundary between the two IPUs (64 tiles each).
+    const std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges = {{3, 10}, {60, 8}};
+    std::vector<report::VertexInstancesOnTiles> expected;
+    for (const auto& inst : reader.vertexInstances(std::nullopt, true)) {
+        std::uint64_t count = 0, holding = 0;
+        for (const auto& [first, n] : ranges)
+            for (std::uint32_t t = first; t < first + n && t < inst.perTile.size(); ++t) {
+                count += inst.perTile[t];
+                holding += inst.perTile[t] > 0;
+            }
+        if (count > 0)
+            expected.push_back({inst.computeSetId, {}, inst.vertexTypeId, count, holding});
+    }
+    const auto got = reader.vertexInstancesOnTiles(ranges);
+    REQUIRE(!expected.empty());
+    REQUIRE(got.size() == expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        REQUIRE(got[i].computeSetId == expected[i].computeSetId);
+        REQUIRE(got[i].vertexTypeId == expected[i].vertexTypeId);
+        REQUIRE(got[i].count == expected[i].count);
+        REQUIRE(got[i].holdingTiles == expected[i].holdingTiles);
+        REQUIRE(!got[i].computeSet.empty());
+    }
+    REQUIRE(reader.vertexInstancesOnTiles({}).empty());
+}

@@ -1,7 +1,10 @@
 // The tilescope binary under Xvfb on host traces: the timeline and call tree views rendered with
 // --screenshot give PNGs that are not blank (the timeline's event colours, drawn by OpenGL, are
 // present); bad input exits non-zero with one line.
+#include "CapturedExample.hpp"
 #include "TestReports.hpp"
+#include "tilescope/report/HostTraceReader.hpp"
+#include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/SyntheticReport.hpp"
 
 #include <QImage>
@@ -50,12 +53,12 @@ const report::SyntheticOutput& capture() {
     return out;
 }
 
-QImage screenshot(const QString& view, const QStringList& files) {
+QImage screenshot(const QString& view, const QStringList& files, const QStringList& options = {}) {
     const auto out = test::scratchDir("system-shots") / (view.toStdString() + ".png");
     const Run r =
         runTilescope(QStringList{"--view", view, "--screenshot",
                                  QString::fromStdString(out.string()), "--size", "1200x800"} +
-                     files);
+                     options + files);
     INFO(r.stderrText.toStdString());
     REQUIRE(r.exitCode == 0);
     QImage image(QString::fromStdString(out.string()));
@@ -110,6 +113,45 @@ TEST_CASE("Screenshot of two host traces on one time axis") {
     REQUIRE(eventPixels(image) > 5000);
 }
 
+/// Pixels of the BSP phase colours the device steps use (compute, exchange, stream).
+int phasePixels(const QImage& image) {
+    static const QRgb phases[] = {qRgb(0x59, 0xa1, 0x4f), qRgb(0x4e, 0x79, 0xa7),
+                                  qRgb(0xf2, 0x8e, 0x2b)};
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            for (const QRgb c : phases)
+                if (image.pixel(x, y) == c)
+                    ++n;
+    return n;
+}
+
+TEST_CASE("Screenshots of the timeline and call tree of a captured example") {
+    const auto& capture = test::capturedTraining();
+    CHECK(eventPixels(screenshot("timeline", {str(capture.hostTrace)})) > 2000);
+    const QImage tree = screenshot("calltree", {str(capture.hostTrace)});
+    CHECK(distinctColours(tree) > 10);
+}
+
+TEST_CASE("Screenshot of the joint host and device timeline of a captured example") {
+    const auto& capture = test::capturedTraining();
+    // Zoom on the first engine run: from just before its host start to past its device end.
+    const report::ProfileReader profile(capture.profile.string());
+    const report::HostTraceReader host(capture.hostTrace.string());
+    const auto run = profile.runs().front();
+    const std::int64_t begin = std::min(host.timeSpan()->first, run.hostStartNs);
+    const auto deviceNs = std::int64_t(double(run.totalCycles) * 1e9 / profile.target().clockHz);
+    const std::int64_t from = run.hostStartNs - begin - deviceNs / 10;
+    const std::int64_t to = run.hostStartNs - begin + deviceNs + deviceNs / 5;
+    const QString range = QStringLiteral("%1ns:%2ns").arg(std::max<std::int64_t>(from, 0)).arg(to);
+    const QImage joint =
+        screenshot("timeline", {str(capture.hostTrace), str(capture.profile)}, {"--range", range});
+    const QImage hostOnly = screenshot("timeline", {str(capture.hostTrace)}, {"--range", range});
+    // The device's steps add their phase colours under the host's Engine::run.
+    CHECK(distinctColours(joint) > 20);
+    CHECK(phasePixels(joint) > phasePixels(hostOnly) + 5000);
+}
+
 TEST_CASE("The system views refuse bad input with one line and a non-zero status") {
     const auto dir = test::scratchDir("system-bad");
     const auto out = str(dir / "out.png");
@@ -118,6 +160,25 @@ TEST_CASE("The system views refuse bad input with one line and a non-zero status
             runTilescope({"--view", "timeline", "--screenshot", out, str(dir / "missing.pvti")});
         REQUIRE(r.exitCode == 1);
         REQUIRE(r.stderrText.contains("missing.pvti"));
+    }
+    SECTION("a profile report without a host trace") {
+        const Run r = runTilescope(
+            {"--view", "timeline", "--screenshot", out, str(test::capturedTraining().profile)});
+        REQUIRE(r.exitCode == 2);
+        REQUIRE(r.stderrText.contains("host trace"));
+    }
+    SECTION("a joined file that is not a profile report") {
+        const Run r =
+            runTilescope({"--view", "timeline", "--screenshot", out, str(capture().hostTrace),
+                          str(capture().hostTrace.parent_path() / "nothing.pop")});
+        REQUIRE(r.exitCode == 1);
+        REQUIRE(r.stderrText.contains("nothing.pop"));
+    }
+    SECTION("a bad --range") {
+        const Run r = runTilescope({"--view", "timeline", "--range", "5ms:2ms", "--screenshot", out,
+                                    str(capture().hostTrace)});
+        REQUIRE(r.exitCode == 2);
+        REQUIRE(r.stderrText.contains("--range"));
     }
     SECTION("a profile view of a host trace") {
         const Run r =

@@ -12,7 +12,9 @@
 #include "TestReports.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QLineEdit>
 #include <QSpinBox>
 #include <QTest>
 #include <catch2/catch.hpp>
@@ -72,9 +74,9 @@ TEST_CASE("Execution Trace flame mode draws the program tree's rows, root on top
     showReady(view);
     auto* mode = view.findChild<QComboBox*>();
     REQUIRE(mode != nullptr);
-    // The first combo box is the run selector; the chart mode is the one with three modes.
+    // The first combo box is the run selector; the chart mode is the one with four modes.
     for (auto* box : view.findChildren<QComboBox*>())
-        if (box->count() == 3)
+        if (box->count() == 4)
             mode = box;
     mode->setCurrentIndex(ExecutionModel::Flame);
     ExecutionCanvas& canvas = view.canvas();
@@ -120,7 +122,7 @@ TEST_CASE("Execution Trace BSP mode shows each tile's work and selects the click
     ExecutionView view(session);
     showReady(view);
     for (auto* box : view.findChildren<QComboBox*>())
-        if (box->count() == 3)
+        if (box->count() == 4) // the chart mode (the run selector has one entry per run)
             box->setCurrentIndex(ExecutionModel::Bsp);
     auto spins = view.findChildren<QSpinBox*>();
     REQUIRE(spins.size() == 2);
@@ -152,6 +154,67 @@ TEST_CASE("Execution Trace BSP mode shows each tile's work and selects the click
     QTest::mouseClick(&canvas, Qt::LeftButton, Qt::NoModifier,
                       QPoint(int(plot.center().x()), int(plot.center().y())));
     REQUIRE(session->state().selectedStep == s.stepId);
+}
+
+TEST_CASE("Execution Trace per-IPU rows fill each IPU's own cycles; the step filter dims") {
+    auto session = gui::test::openSession(gui::test::smallReport());
+    report::ProfileReader reader(gui::test::smallReport().string());
+    const report::RunRecord run = reader.runs().front();
+    const auto steps = reader.steps(0, reader.counts().steps);
+    const auto all = reader.runSteps(run, 0, std::int64_t(run.numSteps));
+    // A step that keeps IPU 1 idle while IPU 0 works.
+    std::size_t pick = all.size();
+    for (std::size_t i = 0; i < all.size() && pick == all.size(); ++i)
+        if (all[i].perIpu.size() == 2 && all[i].perIpu[0] == all[i].cycles &&
+            all[i].perIpu[1] == 0 && all[i].cycles > 100)
+            pick = i;
+    REQUIRE(pick < all.size());
+    const auto& s = all[pick];
+    const int phase = ExecutionModel::phaseFromName(steps[std::size_t(s.stepId)].phase);
+    ExecutionView view(session);
+    showReady(view);
+    for (auto* box : view.findChildren<QComboBox*>())
+        if (box->count() == 4)
+            box->setCurrentIndex(ExecutionModel::PerIpu);
+    ExecutionCanvas& canvas = view.canvas();
+    canvas.showWindow(double(s.startCycle), double(s.startCycle + s.cycles));
+    REQUIRE(waitUntil([&] {
+        canvas.grabFramebuffer();
+        const auto& w = view.model().window();
+        return w.mode == ExecutionModel::PerIpu && !w.ipu.steps.empty() &&
+               w.firstCycle == s.startCycle;
+    }));
+    const QRectF plot = canvas.plotRect();
+    const QPoint ipu0(int(plot.center().x()), int(plot.top() + plot.height() / 4));
+    const QPoint ipu1(int(plot.center().x()), int(plot.top() + plot.height() * 3 / 4));
+    auto near = [](QColor a, QColor b) {
+        return std::abs(a.red() - b.red()) <= 3 && std::abs(a.green() - b.green()) <= 3 &&
+               std::abs(a.blue() - b.blue()) <= 3;
+    };
+    const QColor colour = ExecutionCanvas::phaseColour(phase);
+    QImage frame = canvas.grabFramebuffer();
+    INFO("IPU 0 " << frame.pixelColor(ipu0).name().toStdString() << ", IPU 1 "
+                  << frame.pixelColor(ipu1).name().toStdString());
+    REQUIRE(near(frame.pixelColor(ipu0), colour));       // busy for the whole step
+    REQUIRE_FALSE(near(frame.pixelColor(ipu1), colour)); // idle: waiting colour only
+
+    // A filter the step does not match dims it; the figures line appears.
+    QSignalSpy filtered(&view.model(), &ExecutionModel::filterChanged);
+    view.filterEdit().setText(QStringLiteral("no program is called this"));
+    REQUIRE(filtered.wait(20000));
+    REQUIRE(view.model().stepFilter() != nullptr);
+    REQUIRE(view.filterText().contains(QStringLiteral("0 executed steps")));
+    frame = canvas.grabFramebuffer();
+    REQUIRE_FALSE(near(frame.pixelColor(ipu0), colour));
+    // Matching it by its phase alone brings the colour back.
+    filtered.clear();
+    view.filterEdit().clear();
+    for (int p = 0; p < ExecutionModel::PhaseCount; ++p)
+        view.phaseBox(p).setChecked(p == phase);
+    REQUIRE(waitUntil(
+        [&] { return view.model().stepFilter() && view.model().stepFilter()->matches(s.stepId); }));
+    frame = canvas.grabFramebuffer();
+    REQUIRE(near(frame.pixelColor(ipu0), colour));
 }
 
 TEST_CASE("Liveness per IPU draws one curve per IPU; shift-click compares two steps") {

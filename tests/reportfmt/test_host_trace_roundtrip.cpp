@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <set>
@@ -242,5 +244,59 @@ TEST_CASE("every stored level of detail accounts for every event and sample") {
             CHECK(rowsSum == Approx(total));
         }
         CHECK(levels >= 1);
+    }
+}
+
+TEST_CASE("a scratch file holds the same trace as a shared one, finished as one file") {
+    TempDir dir("tilescope-pvti-scratch");
+    const auto sharedPath = dir / "shared.pvti", scratchPath = dir / "scratch.pvti";
+    HostTraceWriterOptions scratch;
+    scratch.scratchFile = true;
+    // Large enough for several stored pyramid levels (see the level-of-detail test).
+    const HostTraceContent c = tilescope::testing::writeSmallHostTrace(sharedPath, 3 * 8192);
+    tilescope::testing::writeSmallHostTrace(scratchPath, 3 * 8192, scratch);
+    for (const char* suffix : {"-wal", "-shm", "-journal"})
+        CHECK_FALSE(std::filesystem::exists(scratchPath.string() + suffix));
+    {
+        // SQLite's header bytes 18 and 19 are 2 in WAL mode: a finished file must not need one.
+        std::ifstream in(scratchPath, std::ios::binary);
+        char header[20] = {};
+        REQUIRE(in.read(header, sizeof header));
+        CHECK(header[18] == 1);
+        CHECK(header[19] == 1);
+    }
+
+    const HostTraceReader shared(sharedPath.string()), scratchReader(scratchPath.string());
+    REQUIRE(scratchReader.hasLevelOfDetail());
+    CHECK(scratchReader.counts().events == shared.counts().events);
+    CHECK(scratchReader.timeSpan() == shared.timeSpan());
+    int levelsCompared = 0;
+    for (const auto& [track, events] : byTrack(c.events)) {
+        INFO("thread " << track.first << " depth " << track.second);
+        const auto got = scratchReader.events(track.first, track.second, kMin, kMax, 1 << 20);
+        REQUIRE(got.size() == events.size());
+        for (std::size_t i = 0; i < got.size(); ++i)
+            checkEvent(got[i], events[i]);
+        for (std::int64_t level = 0; level <= 40; ++level) {
+            const auto want = shared.eventLod(track.first, track.second, level, kMin, kMax);
+            const auto rows = scratchReader.eventLod(track.first, track.second, level, kMin, kMax);
+            REQUIRE(rows.size() == want.size());
+            for (std::size_t i = 0; i < rows.size(); ++i) {
+                CHECK(rows[i].bucket == want[i].bucket);
+                CHECK(rows[i].events == want[i].events);
+                CHECK(rows[i].busyNs == want[i].busyNs);
+                CHECK(rows[i].longestNs == want[i].longestNs);
+                CHECK(rows[i].longestNameId == want[i].longestNameId);
+            }
+            levelsCompared += rows.empty() ? 0 : 1;
+        }
+    }
+    CHECK(levelsCompared >= 2);
+    for (const std::int64_t series : c.seriesIds) {
+        CHECK(scratchReader.samples(series, kMin, kMax, 10'000) ==
+              shared.samples(series, kMin, kMax, 10'000));
+        for (std::int64_t level = 0; level <= 40; ++level)
+            CHECK(scratchReader.sampleLod(series, level, kMin, kMax).size() ==
+                  shared.sampleLod(series, level, kMin, kMax).size());
     }
 }

@@ -4,13 +4,17 @@
 #include "tilescope/report/ChromeTrace.hpp"
 #include "tilescope/report/HostTraceReader.hpp"
 #include "tilescope/report/HostTraceWriter.hpp"
+#include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/ReportError.hpp"
+#include "tilescope/report/SyntheticReport.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <tuple>
 #include <unistd.h>
@@ -90,6 +94,30 @@ TEST_CASE("import reads every phase with exact timestamps and nesting") {
     CHECK(r.graphs().at(0).name == "memory");
 }
 
+TEST_CASE("timestamps convert to nanoseconds exactly, in every number form") {
+    // One event per thread, so that each may start anywhere; names say the expected start.
+    const char* trace = R"([
+{"ph":"i","name":"-1500","tid":1,"ts":-1.5},
+{"ph":"i","name":"-250","tid":2,"ts":-0.25},
+{"ph":"i","name":"0","tid":3,"ts":0.0009},
+{"ph":"i","name":"2999","tid":4,"ts":2.99999},
+{"ph":"i","name":"7000","tid":5,"ts":7},
+{"ph":"i","name":"1500000","tid":6,"ts":1.5e3},
+{"ph":"i","name":"-20","tid":7,"ts":-2E-2},
+{"ph":"X","name":"9223372036854774000","tid":8,"ts":9223372036854774,"dur":0}
+])";
+    const fs::path out = dir() / "numbers.pvti";
+    importChromeTrace(write("numbers.json", trace), out);
+    const HostTraceReader r(out.string());
+    int checked = 0;
+    for (const auto& key : eventsOf(r)) {
+        INFO(std::get<1>(key));
+        CHECK(std::to_string(std::get<2>(key)) == std::get<1>(key));
+        ++checked;
+    }
+    CHECK(checked == 8);
+}
+
 TEST_CASE("export then import gives back the same trace") {
     const fs::path original = dir() / "original.pvti";
     {
@@ -162,6 +190,83 @@ TEST_CASE("malformed input is refused with its byte offset and leaves nothing be
             if (problem != "empty" && problem != "malformed JSON at byte")
                 CHECK_THAT(e.what(), Catch::Contains("at byte"));
         }
+        CHECK_FALSE(fs::exists(out));
+        CHECK_FALSE(fs::exists(out.string() + ".partial"));
+    }
+}
+
+TEST_CASE("the joint export adds each run and executed step of a profile on the host axis") {
+    SyntheticSpec spec;
+    spec.ipus = 1;
+    spec.tilesPerIpu = 16;
+    spec.steps = 300;
+    spec.runs = 2;
+    spec.hostEvents = 500;
+    spec.hostThreads = 2;
+    const auto synth = generateSyntheticReport(dir() / "joint", spec);
+    const auto json = dir() / "joint.json";
+    const auto stats = exportChromeTrace(synth.hostTrace, json, {synth.profile});
+
+    const ProfileReader profile(synth.profile.string());
+    const auto runs = profile.runs();
+    REQUIRE(runs.size() == 2);
+    const double nsPerCycle = 1e9 / profile.target().clockHz;
+    std::uint64_t deviceEvents = 0;
+    for (const auto& run : runs)
+        deviceEvents += 1 + run.numSteps;
+    const HostTraceReader host(synth.hostTrace.string());
+    CHECK(stats.events == host.counts().events + deviceEvents);
+
+    // Read back: the device process, its two threads, and a step's place and length.
+    std::ifstream in(json);
+    const auto doc = nlohmann::json::parse(in);
+    std::int64_t devicePid = -1;
+    std::set<std::string> threadNames;
+    for (const auto& e : doc["traceEvents"])
+        if (e["ph"] == "M" && e["name"] == "process_name" &&
+            e["args"]["name"] == "device: profile.pop")
+            devicePid = e["pid"];
+    REQUIRE(devicePid > 0);
+    const auto firstRun = runs.front();
+    const auto spans = profile.runStepSpans(firstRun, 0, firstRun.totalCycles, 1);
+    REQUIRE(spans.size() == 1);
+    const double expectedTs =
+        double(firstRun.hostStartNs + std::llround(double(spans[0].startCycle) * nsPerCycle)) /
+        1000.0;
+    std::uint64_t steps = 0, runEvents = 0;
+    bool sawFirstStep = false;
+    for (const auto& e : doc["traceEvents"]) {
+        if (!e.contains("pid") || e["pid"] != devicePid)
+            continue;
+        if (e["ph"] == "M" && e["name"] == "thread_name")
+            threadNames.insert(e["args"]["name"].get<std::string>());
+        if (e["ph"] != "X")
+            continue;
+        if (e["cat"] == "run") {
+            ++runEvents;
+            continue;
+        }
+        ++steps;
+        if (!sawFirstStep) {
+            sawFirstStep = true;
+            CHECK(e["cat"] == spans[0].phase);
+            CHECK(e["args"]["cycles"] == spans[0].cycles);
+            CHECK(std::abs(e["ts"].get<double>() - expectedTs) < 0.002);
+        }
+    }
+    CHECK(threadNames == std::set<std::string>{"engine runs", "steps"});
+    CHECK(runEvents == runs.size());
+    CHECK(steps == deviceEvents - runs.size());
+
+    // The joint file imports like any trace: host events plus the device's.
+    const auto back = dir() / "joint.pvti";
+    importChromeTrace(json, back);
+    CHECK(std::uint64_t(HostTraceReader(back.string()).counts().events) == stats.events);
+
+    SECTION("a missing profile leaves no output") {
+        const auto out = dir() / "joint-missing.json";
+        CHECK_THROWS_AS(exportChromeTrace(synth.hostTrace, out, {dir() / "nothing.pop"}),
+                        ReportError);
         CHECK_FALSE(fs::exists(out));
         CHECK_FALSE(fs::exists(out.string() + ".partial"));
     }

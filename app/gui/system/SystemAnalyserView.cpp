@@ -1,6 +1,7 @@
 #include "SystemAnalyserView.hpp"
 
 #include "CallTreeModel.hpp"
+#include "DeviceTraceSession.hpp"
 #include "EventSearchModel.hpp"
 #include "Format.hpp"
 #include "HostTraceSession.hpp"
@@ -25,8 +26,10 @@
 namespace tilescope::gui {
 
 SystemAnalyserView::SystemAnalyserView(std::vector<std::shared_ptr<HostTraceSession>> files,
+                                       std::vector<std::shared_ptr<DeviceTraceSession>> devices,
                                        QWidget* parent)
-    : QWidget(parent), files_(std::move(files)), timeline_(std::make_unique<TimelineModel>(files_)),
+    : QWidget(parent), files_(std::move(files)),
+      timeline_(std::make_unique<TimelineModel>(files_, std::move(devices))),
       callTree_(std::make_unique<CallTreeModel>(files_)),
       search_(std::make_unique<EventSearchModel>(files_)) {
     tabs_ = new QTabWidget;
@@ -58,6 +61,10 @@ bool SystemAnalyserView::showView(const QString& name) {
     if (tab == 1 && !callTree_->isLoaded() && !callTree_->isComputing())
         callTree_->compute();
     return true;
+}
+
+void SystemAnalyserView::showRelativeRange(std::int64_t fromNs, std::int64_t toNs) {
+    canvas_->showRange(timeline_->beginNs() + fromNs, timeline_->beginNs() + toNs);
 }
 
 bool SystemAnalyserView::isReady() const {

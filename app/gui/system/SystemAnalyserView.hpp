@@ -2,6 +2,7 @@
 
 #include <QStringList>
 #include <QWidget>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -15,6 +16,7 @@ class QTreeView;
 namespace tilescope::gui {
 
 class CallTreeModel;
+class DeviceTraceSession;
 class EventSearchModel;
 class HostTraceSession;
 class TimelineCanvas;
@@ -29,13 +31,17 @@ class TimelineModel;
 class SystemAnalyserView : public QWidget {
     Q_OBJECT
 public:
+    /// `devices`: profile reports of the same run, shown on the timeline under the host traces.
     explicit SystemAnalyserView(std::vector<std::shared_ptr<HostTraceSession>> files,
+                                std::vector<std::shared_ptr<DeviceTraceSession>> devices = {},
                                 QWidget* parent = nullptr);
     ~SystemAnalyserView() override;
 
     /// Command-line names of the tabs: timeline, calltree.
     static QStringList viewNames();
     bool showView(const QString& name);
+    /// Shows the timeline window [fromNs, toNs] after the start of the traces.
+    void showRelativeRange(std::int64_t fromNs, std::int64_t toNs);
     /// The shown tab has everything its first paint needs (no "Loading" frame).
     bool isReady() const;
 

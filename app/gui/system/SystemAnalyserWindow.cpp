@@ -1,6 +1,7 @@
 #include "SystemAnalyserWindow.hpp"
 
 #include "Background.hpp"
+#include "DeviceTraceSession.hpp"
 #include "HostTraceSession.hpp"
 #include "SystemAnalyserView.hpp"
 
@@ -17,13 +18,17 @@ namespace {
 constexpr int kTimeoutMs = 120000;
 constexpr int kPollMs = 50;
 constexpr int kSettleMs = 100;
-using Sessions = std::vector<std::shared_ptr<HostTraceSession>>;
+struct Sessions {
+    std::vector<std::shared_ptr<HostTraceSession>> hosts;
+    std::vector<std::shared_ptr<DeviceTraceSession>> devices;
+};
 } // namespace
 
 SystemAnalyserWindow::SystemAnalyserWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle(tr("TileScope System Analyser"));
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    const QString filter = tr("Host traces (*.pvti);;All files (*)");
+    const QString filter =
+        tr("Host traces and profile reports (*.pvti *.pop);;Host traces (*.pvti);;All files (*)");
     file->addAction(tr("&Open Traces…"), QKeySequence::Open, this, [this, filter] {
         const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open"), {}, filter);
         if (!files.isEmpty())
@@ -47,15 +52,21 @@ void SystemAnalyserWindow::openTraces(const QStringList& paths) {
     runInBackground<Sessions>(
         this,
         [list] {
+            // Anything but a host trace is a profile report (or a report folder) whose device
+            // steps join the timeline.
             Sessions s;
             for (const auto& p : list)
-                s.push_back(HostTraceSession::open(p));
+                if (p.size() >= 5 && p.compare(p.size() - 5, 5, ".pvti") == 0)
+                    s.hosts.push_back(HostTraceSession::open(p));
+                else
+                    s.devices.push_back(DeviceTraceSession::open(p));
             return s;
         },
         [this, paths](Sessions sessions) {
             statusBar()->clearMessage();
             paths_ = paths;
-            auto* view = new SystemAnalyserView(std::move(sessions));
+            auto* view =
+                new SystemAnalyserView(std::move(sessions.hosts), std::move(sessions.devices));
             connect(view, &SystemAnalyserView::failed, this, [this](const QString& m) {
                 if (interactive_)
                     QMessageBox::warning(this, tr("Cannot read the trace"), m);
@@ -94,6 +105,9 @@ void SystemScreenshotRunner::start(const QStringList& paths) {
     connect(&window_, &SystemAnalyserWindow::opened, this, [this] {
         if (!window_.view()->showView(view_))
             return fail(tr("unknown view '%1'").arg(view_));
+        // Before the first frame, so no frame of the whole trace is mistaken for the result.
+        if (range_)
+            window_.view()->showRelativeRange(range_->first, range_->second);
         poll_.start(kPollMs);
     });
     timeout_.start(kTimeoutMs);

@@ -5,6 +5,9 @@
 #include <QString>
 #include <QStringList>
 #include <QTimer>
+#include <cstdint>
+#include <optional>
+#include <utility>
 
 namespace tilescope::gui {
 
@@ -44,6 +47,8 @@ public:
     SystemScreenshotRunner(SystemAnalyserWindow& window, QString view, QString output, QSize size,
                            QObject* parent = nullptr);
     void start(const QStringList& paths);
+    /// The timeline window to capture, nanoseconds after the start of the traces.
+    void setRange(std::pair<std::int64_t, std::int64_t> range) { range_ = range; }
 
 signals:
     void finished(int exitCode, const QString& message);
@@ -56,6 +61,7 @@ private:
     SystemAnalyserWindow& window_;
     QString view_, output_;
     QSize size_;
+    std::optional<std::pair<std::int64_t, std::int64_t>> range_;
     QTimer poll_;
     QTimer timeout_;
     bool done_ = false;

@@ -1,6 +1,7 @@
 #include "TimelineModel.hpp"
 
 #include "Background.hpp"
+#include "DeviceTraceSession.hpp"
 #include "HostTraceSession.hpp"
 
 #include <QHash>
@@ -198,16 +199,20 @@ std::vector<TimelineModel::Series> fetchChart(const HostTraceSession& file,
 
 } // namespace
 
-TimelineModel::TimelineModel(std::vector<std::shared_ptr<HostTraceSession>> files, QObject* parent)
-    : QObject(parent), files_(std::move(files)) {
+TimelineModel::TimelineModel(HostFiles files, DeviceFiles devices, QObject* parent)
+    : QObject(parent), files_(std::move(files)), devices_(std::move(devices)) {
     bool first = true;
-    for (const auto& f : files_) {
+    auto extend = [&](const auto& f) {
         if (f->empty())
-            continue;
+            return;
         beginNs_ = first ? f->beginNs() : std::min(beginNs_, f->beginNs());
         endNs_ = first ? f->endNs() : std::max(endNs_, f->endNs());
         first = false;
-    }
+    };
+    for (const auto& f : files_)
+        extend(f);
+    for (const auto& d : devices_)
+        extend(d);
     empty_ = first;
     if (empty_) {
         beginNs_ = 0;
@@ -276,6 +281,28 @@ void TimelineModel::buildRows() {
             }
         }
     }
+    for (int d = 0; d < int(devices_.size()); ++d) {
+        const DeviceTraceSession& device = *devices_[std::size_t(d)];
+        Row header;
+        header.kind = RowKind::Device;
+        header.file = d;
+        header.label = tr("%1: %2 × %3, %4 GHz")
+                           .arg(device.fileName())
+                           .arg(device.target().numIpus)
+                           .arg(QString::fromStdString(device.target().ipuVersion).toUpper())
+                           .arg(device.target().clockHz / 1e9, 0, 'g', 4);
+        const int headerIndex = add(header);
+        for (const auto track : {DeviceTraceSession::Runs, DeviceTraceSession::Steps}) {
+            Row r;
+            r.kind = RowKind::DeviceTrack;
+            r.file = d;
+            r.parent = headerIndex;
+            r.indent = 1;
+            r.depth = track;
+            r.label = track == DeviceTraceSession::Runs ? tr("engine runs") : tr("steps");
+            add(r);
+        }
+    }
 }
 
 std::vector<int> TimelineModel::shownRows() const {
@@ -304,7 +331,7 @@ void TimelineModel::setExpanded(int row, bool expanded) {
 
 void TimelineModel::setAllExpanded(bool expanded) {
     for (Row& r : rows_)
-        if (r.kind != RowKind::Track && r.kind != RowKind::Counter)
+        if (!isTrack(r.kind) && r.kind != RowKind::Counter)
             // Collapsing all keeps files and processes open: threads are what there are many of.
             r.expanded = expanded || r.kind != RowKind::Thread;
     emit rowsChanged();
@@ -318,13 +345,24 @@ void TimelineModel::setPinned(int row, bool pinned) {
 }
 
 const QString& TimelineModel::eventName(int row, std::int64_t nameId) const {
-    return files_[std::size_t(rows_[std::size_t(row)].file)]->name(nameId);
+    const Row& r = rows_[std::size_t(row)];
+    if (r.kind == RowKind::DeviceTrack)
+        return devices_[std::size_t(r.file)]->name(nameId);
+    return files_[std::size_t(r.file)]->name(nameId);
 }
 
-TimelineModel::Window
-TimelineModel::fetchWindow(const std::vector<std::shared_ptr<HostTraceSession>>& files,
-                           const std::vector<Row>& rows, std::int64_t fromNs, std::int64_t toNs,
-                           int widthPx, const std::vector<int>& shown) {
+QString TimelineModel::describeBox(int row, const Box& box) const {
+    const Row& r = rows_[std::size_t(row)];
+    if (r.kind != RowKind::DeviceTrack)
+        return {};
+    return devices_[std::size_t(r.file)]->describe(r.depth, box);
+}
+
+TimelineModel::Window TimelineModel::fetchWindow(const HostFiles& files,
+                                                 const std::vector<Row>& rows, std::int64_t fromNs,
+                                                 std::int64_t toNs, int widthPx,
+                                                 const std::vector<int>& shown,
+                                                 const DeviceFiles& devices) {
     Window w;
     w.fromNs = fromNs;
     w.toNs = std::max(toNs, fromNs + 1);
@@ -335,6 +373,13 @@ TimelineModel::fetchWindow(const std::vector<std::shared_ptr<HostTraceSession>>&
         if (index < 0 || index >= int(rows.size()))
             continue;
         const Row& row = rows[std::size_t(index)];
+        if (row.kind == RowKind::DeviceTrack) {
+            w.tracks[index] =
+                devices[std::size_t(row.file)]->boxes(row.depth, w.fromNs, w.toNs, w.widthPx);
+            continue;
+        }
+        if (row.kind == RowKind::Device)
+            continue;
         const HostTraceSession& file = *files[std::size_t(row.file)];
         if (row.kind == RowKind::Track) {
             auto g = std::find_if(groups.begin(), groups.end(), [&](const ThreadTracks& t) {
@@ -354,6 +399,8 @@ TimelineModel::fetchWindow(const std::vector<std::shared_ptr<HostTraceSession>>&
     // Colours by name text, so a name has one colour in every file; worked out here so the
     // frame does no hashing.
     for (auto& [index, boxes] : w.tracks) {
+        if (rows[std::size_t(index)].kind == RowKind::DeviceTrack)
+            continue; // coloured by phase
         const HostTraceSession& file = *files[std::size_t(rows[std::size_t(index)].file)];
         for (Box& b : boxes)
             b.colour = std::uint8_t(qHash(file.name(b.nameId)) % kPaletteSize);
@@ -386,12 +433,13 @@ void TimelineModel::startNext() {
     requested_.reset();
     fetching_ = true;
     auto files = files_;
+    auto devices = devices_;
     auto rows = rows_;
     runInBackground<Window>(
         this,
-        [files, rows, r] {
+        [files, devices, rows, r] {
             const auto started = std::chrono::steady_clock::now();
-            Window w = fetchWindow(files, rows, r.fromNs, r.toNs, r.widthPx, r.rows);
+            Window w = fetchWindow(files, rows, r.fromNs, r.toNs, r.widthPx, r.rows, devices);
             w.fetchMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                                   started)
                             .count();

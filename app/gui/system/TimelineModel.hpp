@@ -12,6 +12,7 @@
 
 namespace tilescope::gui {
 
+class DeviceTraceSession;
 class HostTraceSession;
 
 /// The rows and the visible window of the system analyser's timeline, over one or more host
@@ -23,18 +24,21 @@ class HostTraceSession;
 /// merged), otherwise one box per pixel column from the level-of-detail pyramid, so a zoomed-out
 /// window never reads raw events. Counters come from the sample pyramid likewise. Later requests
 /// replace queued ones.
+/// Profile reports opened with the traces (the joint view) add, after the files, a Device row per
+/// report with two tracks on the same axis: its engine runs, and their executed steps coloured by
+/// BSP phase (see DeviceTraceSession).
 class TimelineModel : public QObject {
     Q_OBJECT
 public:
-    enum class RowKind { File, Process, Thread, Track, Counter };
+    enum class RowKind { File, Process, Thread, Track, Counter, Device, DeviceTrack };
     struct Row {
         RowKind kind = RowKind::File;
-        int file = 0;
+        int file = 0;    ///< index into files(), or into devices() for Device and DeviceTrack rows
         int parent = -1; ///< index of the enclosing row, -1 at the top
         int indent = 0;
         std::int64_t processId = 0;
         std::int64_t threadId = 0;
-        std::int32_t depth = 0;
+        std::int32_t depth = 0; ///< tracks: nesting depth; device tracks: DeviceTraceSession::Track
         std::int64_t graphId = 0;
         QString label;
         QString unit; ///< counters
@@ -53,6 +57,7 @@ public:
         report::EventKind kind = report::EventKind::Complete;
         std::int64_t eventId = 0; ///< single events only
         std::uint8_t colour = 0;  ///< palette index from the name (same name, same colour)
+        std::uint64_t cycles = 0; ///< device boxes: the cycles of the step, run or aggregate
     };
     static constexpr int kPaletteSize = 15;
     /// One point of a counter series: a sample, or min/max/mean of a pyramid bucket.
@@ -75,10 +80,17 @@ public:
         double fetchMs = 0; ///< how long the worker took to compute this window
     };
 
-    explicit TimelineModel(std::vector<std::shared_ptr<HostTraceSession>> files,
-                           QObject* parent = nullptr);
+    using HostFiles = std::vector<std::shared_ptr<HostTraceSession>>;
+    using DeviceFiles = std::vector<std::shared_ptr<DeviceTraceSession>>;
 
-    const std::vector<std::shared_ptr<HostTraceSession>>& files() const { return files_; }
+    explicit TimelineModel(HostFiles files, DeviceFiles devices = {}, QObject* parent = nullptr);
+
+    const HostFiles& files() const { return files_; }
+    const DeviceFiles& devices() const { return devices_; }
+    /// Rows that hold boxes: host event tracks and device tracks.
+    static bool isTrack(RowKind kind) {
+        return kind == RowKind::Track || kind == RowKind::DeviceTrack;
+    }
     const std::vector<Row>& rows() const { return rows_; }
     /// Rows not hidden by a collapsed ancestor, pinned rows first, each group in tree order.
     std::vector<int> shownRows() const;
@@ -87,6 +99,8 @@ public:
     void setPinned(int row, bool pinned);
     /// Name of an event of the row's file.
     const QString& eventName(int row, std::int64_t nameId) const;
+    /// A further tooltip line for a box of the row (device tracks: cycles, phase); empty if none.
+    QString describeBox(int row, const Box& box) const;
 
     /// The union of the files' time spans; [0, 1) when every file is empty.
     std::int64_t beginNs() const { return beginNs_; }
@@ -100,9 +114,9 @@ public:
     bool isIdle() const { return !fetching_ && !requested_; }
     QString error() const { return error_; }
     /// What requestWindow's worker computes (public for tests and the benchmark).
-    static Window fetchWindow(const std::vector<std::shared_ptr<HostTraceSession>>& files,
-                              const std::vector<Row>& rows, std::int64_t fromNs, std::int64_t toNs,
-                              int widthPx, const std::vector<int>& shown);
+    static Window fetchWindow(const HostFiles& files, const std::vector<Row>& rows,
+                              std::int64_t fromNs, std::int64_t toNs, int widthPx,
+                              const std::vector<int>& shown, const DeviceFiles& devices = {});
 
 signals:
     void rowsChanged();
@@ -113,7 +127,8 @@ private:
     void buildRows();
     void startNext();
 
-    std::vector<std::shared_ptr<HostTraceSession>> files_;
+    HostFiles files_;
+    DeviceFiles devices_;
     std::vector<Row> rows_;
     std::int64_t beginNs_ = 0, endNs_ = 1;
     bool empty_ = true;

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <vector>
 
 namespace tilescope::report {
 
@@ -28,7 +29,12 @@ ChromeTraceStats importChromeTrace(const std::filesystem::path& input,
 /// chrome://tracing open: M events name processes and threads, complete events become X,
 /// instants i, unfinished events B, samples C. Importing the result gives back the same events,
 /// names, nesting and timestamps.
+/// `profiles`: profile reports of the same run to join on the same time axis (the joint view):
+/// each becomes a process "device: FILE" with a thread of engine runs and a thread of executed
+/// steps, placed at each run's host start with cycles converted at the target's clock; a step's
+/// category is its BSP phase and its args hold its cycles.
 ChromeTraceStats exportChromeTrace(const std::filesystem::path& input,
-                                   const std::filesystem::path& output);
+                                   const std::filesystem::path& output,
+                                   const std::vector<std::filesystem::path>& profiles = {});
 
 } // namespace tilescope::report

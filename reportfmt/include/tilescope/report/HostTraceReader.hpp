@@ -4,6 +4,7 @@
 #include "tilescope/report/ReportFile.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,9 @@ class HostTraceReader {
 public:
     explicit HostTraceReader(const std::string& path);
     explicit HostTraceReader(ReportFile file);
+    ~HostTraceReader();
+    HostTraceReader(HostTraceReader&&) noexcept;
+    HostTraceReader& operator=(HostTraceReader&&) noexcept;
 
     const ReportFile& file() const { return file_; }
     const std::string& path() const { return file_.path(); }
@@ -81,6 +85,10 @@ private:
     std::vector<std::int64_t> storedLevels(const char* table, const char* key) const;
 
     ReportFile file_;
+    /// Statements of the timeline's per-frame queries, prepared once (after file_: destroyed
+    /// before the database they belong to).
+    struct CachedStatements;
+    mutable std::unique_ptr<CachedStatements> cached_;
     std::int64_t lodBaseNs_ = 1000;
     bool hasTrackIndex_ = false;  // event_by_track, built by the writer's close()
     bool hasSeriesIndex_ = false; // sample_by_series, likewise

@@ -13,6 +13,11 @@ struct HostTraceWriterOptions {
     std::size_t rowsPerTransaction = 1u << 18;
     /// Width of a level-0 bucket of the event and sample pyramids; level L is 4^L wider.
     std::int64_t lodBaseNs = 1000;
+    /// The file is private until close(): its owner writes it under a temporary name, renames it
+    /// once closed and deletes it on failure (as the Chrome trace import does). It is then written
+    /// without journal or syncs (one sync at close); readers must not open it before close(), and
+    /// a killed writer leaves an unusable file instead of its committed rows.
+    bool scratchFile = false;
 };
 
 /// Writes one host-trace file (`*.pvti`): processes, threads, channels, nested events and counter

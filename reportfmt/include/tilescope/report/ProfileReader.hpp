@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tilescope::report {
@@ -42,7 +43,8 @@ struct RunStepSpan {
     std::uint64_t startCycle = 0;
     std::uint64_t cycles = 0;
     double tileBalance = 1.0;
-    std::string phase; // compute, exchange, sync, stream
+    std::string phase;           // compute, exchange, sync, stream
+    std::int64_t programId = -1; // the program lowered to the step (-1: unknown)
 };
 
 /// An operation with totals over what it created (its programs' lowered steps and code, its
@@ -103,6 +105,23 @@ struct ProgramNode {
     std::int64_t parentId = -1;
     std::string kind;
     std::string name;
+};
+
+/// A lowered step matched by a step filter (ProfileReader::stepsMatching): its phase and the
+/// bytes it moves, so that a run's matching figures need no further lookup per executed step.
+struct StepMatch {
+    std::int64_t stepId = 0;
+    std::string phase;
+    std::uint64_t exchangeBytes = 0;
+};
+
+/// Vertex instances of one (compute set, vertex type) pair counted on a set of tiles only.
+struct VertexInstancesOnTiles {
+    std::int64_t computeSetId = 0;
+    std::string computeSet;
+    std::int64_t vertexTypeId = 0;
+    std::uint64_t count = 0;        // instances on the tiles
+    std::uint64_t holdingTiles = 0; // tiles among them with at least one instance
 };
 
 /// A not-always-live variable's live range and its bytes summed per group of tiles (an IPU, or a
@@ -173,6 +192,10 @@ public:
     std::vector<VertexTypeRecord> vertexTypes() const;
     std::vector<VertexInstancesRecord> vertexInstances(std::optional<std::int64_t> computeSetId,
                                                        bool withPerTile = false) const;
+    /// Instances of every (compute set, vertex type) pair on tiles [first, first + count) of each
+    /// range, pairs with none there left out: one scan decoding only the ranges of each blob.
+    std::vector<VertexInstancesOnTiles> vertexInstancesOnTiles(
+        const std::vector<std::pair<std::uint32_t, std::uint32_t>>& ranges) const;
     std::vector<VariableRecord> variables(std::int64_t offset, std::int64_t limit,
                                           bool withPerTile = false) const;
     /// Always-live variables, largest first.
@@ -223,11 +246,17 @@ public:
     /// Per-tile cycles of steps [firstSeq, firstSeq + count) of a run, only tiles [firstTile,
     /// firstTile + tileCount) of each (decoded without expanding the whole series); one vector
     /// per step in order, empty where the step has no per-tile series.
-    std::vector<std::vector<std::uint64_t>> runStepTileCycles(const RunRecord& run,
-                                                              std::int64_t firstSeq,
-                                                              std::int64_t count,
-                                                              std::uint32_t firstTile,
-                                                              std::uint32_t tileCount) const;
+    std::vector<std::vector<std::uint64_t>>
+    runStepTileCycles(const RunRecord& run, std::int64_t firstSeq, std::int64_t count,
+                      std::uint32_t firstTile, std::uint32_t tileCount) const;
+    /// Cycles of each IPU in steps [firstSeq, firstSeq + count) of a run, only the per-IPU series
+    /// decoded; one vector per step in order, empty where the step has none recorded.
+    std::vector<std::vector<std::uint64_t>>
+    runStepIpuCycles(const RunRecord& run, std::int64_t firstSeq, std::int64_t count) const;
+    /// Lowered steps whose program name or step kind contains `text` (ASCII case ignored; empty
+    /// matches all) and whose phase is one of `phases` (empty: any), in id order.
+    std::vector<StepMatch> stepsMatching(const std::string& text,
+                                         const std::vector<std::string>& phases) const;
     /// Every not-always-live variable's live range with its bytes summed per group, where
     /// `groupOfTile[t]` is the group of global tile t (negative: not counted) and groups are
     /// 0..groups-1. Variables with no bytes in any group are left out.

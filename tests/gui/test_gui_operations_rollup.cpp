@@ -1,0 +1,136 @@
+// Operations nested by debug path and their totals including descendants (OperationRollup,
+// OperationsModel's inclusive columns), on a hand-written report with known figures.
+#include "OperationRollup.hpp"
+#include "OperationsModel.hpp"
+#include "ReportSession.hpp"
+#include "TestReports.hpp"
+#include "tilescope/report/ProfileReader.hpp"
+#include "tilescope/report/ProfileWriter.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace tilescope;
+using namespace tilescope::gui;
+
+namespace {
+
+/// One operation of the nested report: its path and what its single program and variable cost.
+struct NestedOp {
+    const char* name;
+    const char* path;
+    std::uint64_t cycles, code, bytes;
+    std::optional<std::uint64_t> flops;
+};
+
+// "encoder/attention/head0" is no operation: "scores" nests directly in "attention". The two
+// "encoder/ffn" are siblings, and "encoder2" only shares a prefix with "encoder".
+const NestedOp kOps[] = {
+    {"encoder", "encoder", 10, 100, 64, std::nullopt},
+    {"attention", "encoder/attention", 200, 400, 256, 1000},
+    {"matMul", "encoder/attention/head0/scores", 3000, 1200, 1024, 50000},
+    {"matMul", "encoder/attention/q", 40, 80, 128, std::nullopt},
+    {"ffn", "encoder/ffn", 500, 600, 512, std::nullopt},
+    {"ffn", "encoder/ffn", 700, 800, 512, 7},
+    {"encoder2", "encoder2", 9, 90, 32, std::nullopt},
+};
+
+std::filesystem::path nestedReport() {
+    static const std::filesystem::path path = [] {
+        const auto p = gui::test::scratchDir("nested-operations") / "profile.pop";
+        report::ProfileWriter w(p);
+        report::TargetInfo target;
+        target.numIpus = 1;
+        target.tilesPerIpu = 4;
+        target.bytesPerTile = 64 * 1024;
+        target.regions = {{1, "interleaved", true, 0, 64 * 1024}};
+        w.setTarget(target);
+        report::ProgramRecord root;
+        root.kind = "Sequence";
+        root.name = "main";
+        const auto main = w.addProgram(root);
+        w.addControlProgram({0, main, false, "main"});
+        std::int64_t position = 0;
+        for (const NestedOp& op : kOps) {
+            report::ProgramRecord p;
+            p.parentId = main;
+            p.position = position++;
+            p.kind = "Execute";
+            p.name = std::string(op.path) + "/cs";
+            p.codeBytes = op.code;
+            const auto program = w.addProgram(p);
+            report::StepRecord s;
+            s.programId = program;
+            s.kind = "OnTileExecute";
+            s.estimatedCycles = op.cycles;
+            w.addStep(s);
+            report::VariableRecord v;
+            v.name = std::string(op.path) + "/out";
+            v.elementType = "float";
+            v.perTile = {op.bytes, 0, 0, 0};
+            v.bytes = op.bytes;
+            v.numElements = op.bytes / 4;
+            v.categoryId = report::memoryCategoryId("always_live_variables");
+            v.regionId = 1;
+            v.alwaysLive = true;
+            const auto variable = w.addVariable(v);
+            w.addOperation({0, op.name, op.path, "model", op.flops, {program}, {variable}});
+        }
+        w.finishCompilation();
+        w.close();
+        return p;
+    }();
+    return path;
+}
+
+} // namespace
+
+TEST_CASE("OperationRollup nests operations by debug path and sums their descendants") {
+    report::ProfileReader reader(nestedReport().string());
+    const auto totals = reader.operationTotals(0, 100);
+    REQUIRE(totals.size() == std::size(kOps));
+    const OperationRollup r = OperationRollup::compute(totals);
+    REQUIRE(r.parent == std::vector<int>{-1, 0, 1, 1, 0, 0, -1});
+    REQUIRE(r.depth == std::vector<int>{0, 1, 2, 2, 1, 1, 0});
+    REQUIRE(r.descendants == std::vector<int>{5, 2, 0, 0, 0, 0, 0});
+    // encoder: 10 + 200 + 3000 + 40 + 500 + 700.
+    REQUIRE(r.inclusive[0].cycles == 4450);
+    REQUIRE(r.inclusive[0].steps == 6);
+    REQUIRE(r.inclusive[0].codeBytes == 100 + 400 + 1200 + 80 + 600 + 800);
+    REQUIRE(r.inclusive[0].variableBytes == 64 + 256 + 1024 + 128 + 512 + 512);
+    REQUIRE(r.inclusive[0].flops == 1000 + 50000 + 7);
+    REQUIRE(r.inclusive[1].cycles == 3240);
+    REQUIRE(r.inclusive[1].flops == 51000);
+    REQUIRE(r.inclusive[3].cycles == 40); // a leaf: its own figures
+    REQUIRE_FALSE(r.inclusive[3].flops);
+    REQUIRE(r.inclusive[6].cycles == 9); // encoder2 is not inside encoder
+    // Inclusive totals of the top level cover every operation exactly once.
+    std::uint64_t all = 0, top = 0;
+    for (std::size_t i = 0; i < totals.size(); ++i) {
+        all += totals[i].estimatedCycles;
+        if (r.parent[i] < 0)
+            top += r.inclusive[i].cycles;
+    }
+    REQUIRE(top == all);
+}
+
+TEST_CASE("OperationsModel shows self and inclusive columns side by side") {
+    auto session = gui::test::openSession(nestedReport());
+    OperationsModel model(session);
+    QSignalSpy loaded(&model, &OperationsModel::loadedChanged);
+    model.load();
+    REQUIRE(gui::test::waitFor(loaded));
+    const auto& ops = model.operations();
+    REQUIRE(ops.rowCount() == int(std::size(kOps)));
+    REQUIRE(ops.value(0, OperationsModel::Cycles).toULongLong() == 10);
+    REQUIRE(ops.value(0, OperationsModel::InclusiveCycles).toULongLong() == 4450);
+    REQUIRE(ops.value(0, OperationsModel::InclusiveSteps).toULongLong() == 6);
+    REQUIRE(ops.value(0, OperationsModel::SubOperations).toULongLong() == 5);
+    REQUIRE(ops.value(0, OperationsModel::InclusiveFlops).toULongLong() == 51007);
+    REQUIRE_FALSE(ops.value(0, OperationsModel::Flops).isValid());
+    REQUIRE(ops.value(0, OperationsModel::Parent).toString().isEmpty());
+    REQUIRE(ops.value(2, OperationsModel::Parent).toString() == "encoder/attention");
+    REQUIRE(ops.value(2, OperationsModel::InclusiveMemory).toULongLong() == 1024);
+    REQUIRE(ops.value(1, OperationsModel::InclusiveMemory).toULongLong() == 256 + 1024 + 128);
+    REQUIRE(ops.value(1, OperationsModel::InclusiveCode).toULongLong() == 400 + 1200 + 80);
+    REQUIRE(ops.value(6, OperationsModel::InclusiveCycles).toULongLong() == 9);
+}
