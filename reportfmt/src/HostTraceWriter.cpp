@@ -2,11 +2,13 @@
 
 #include "LodAccumulator.hpp"
 #include "RowBatch.hpp"
+#include "TrackRunBuffer.hpp"
 #include "WriterSession.hpp"
 #include "tilescope/report/ReportError.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <span>
 #include <vector>
 
 namespace tilescope::report {
@@ -80,12 +82,14 @@ struct HostTraceWriter::Impl {
     detail::LodAccumulator<detail::EventLodValue> eventLod;
     detail::LodAccumulator<detail::SampleLodValue> sampleLod;
     std::size_t eventRows = 0, sampleRows = 0;
+    detail::TrackRunBuffer eventRuns;
 
     Impl(const std::filesystem::path& path, HostTraceWriterOptions o)
         : session(path, FileKind::HostTrace, o.replaceExisting, o.rowsPerTransaction,
                   o.scratchFile ? detail::WriteMode::Scratch : detail::WriteMode::Shared),
           options(o), eventLod(std::max<std::int64_t>(o.lodBaseNs, 1), kLodBudget),
-          sampleLod(std::max<std::int64_t>(o.lodBaseNs, 1), kLodBudget) {
+          sampleLod(std::max<std::int64_t>(o.lodBaseNs, 1), kLodBudget),
+          eventRuns(o.rowsPerTransaction) {
         events =
             detail::RowBatch(session.db(), "event",
                              "thread_id, channel_id, name_id, kind, start_ns, end_ns, depth", 7);
@@ -101,16 +105,29 @@ struct HostTraceWriter::Impl {
                                           "of range",
                                           depth, thread));
         const std::int64_t duration = end ? *end - start : 0;
-        eventLod.add((thread << kDepthBits) | depth, start, {1, duration, duration, name});
+        const std::int64_t track = (thread << kDepthBits) | depth;
+        eventLod.add(track, start, {1, duration, duration, name});
         ++eventRows;
-        events.value(thread).value(channel).value(name);
-        events.value(std::int64_t{static_cast<int>(kind)}).value(start);
-        if (end)
-            events.value(*end);
+        const detail::BufferedEvent e{thread, channel, name, static_cast<int>(kind),
+                                      start,  end,     depth};
+        // A scratch file is deleted unless it closes, so only it can hold rows back for runs;
+        // a shared file keeps call order, and a killed writer's rows are a prefix of the calls.
+        if (options.scratchFile)
+            eventRuns.add(e, [this](const auto& run) { writeEvents(run); });
         else
-            events.null();
-        events.value(std::int64_t{depth});
-        session.countRows(events.endRow());
+            writeEvents({&e, 1});
+    }
+
+    void writeEvents(std::span<const detail::BufferedEvent> run) {
+        for (const detail::BufferedEvent& e : run) {
+            events.value(e.thread).value(e.channel).value(e.name).value(e.kind).value(e.start);
+            if (e.end)
+                events.value(*e.end);
+            else
+                events.null();
+            events.value(std::int64_t{e.depth});
+            session.countRows(events.endRow());
+        }
     }
 
     ~Impl() {
@@ -121,6 +138,7 @@ struct HostTraceWriter::Impl {
     }
 
     void flush() {
+        eventRuns.drain([this](const auto& run) { writeEvents(run); });
         session.countRows(events.flush());
         session.countRows(samples.flush());
     }

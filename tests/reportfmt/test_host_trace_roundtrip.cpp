@@ -35,9 +35,12 @@ std::map<Track, std::vector<HostEvent>> byTrack(const std::vector<HostEvent>& ev
     return tracks;
 }
 
-void checkEvent(const HostEvent& got, const HostEvent& want) {
+// A scratch writer numbers events in the order it writes them (runs of one track), not in the
+// order of the calls: `sameIds` is false there.
+void checkEvent(const HostEvent& got, const HostEvent& want, bool sameIds = true) {
     INFO("event " << want.id);
-    REQUIRE(got.id == want.id);
+    if (sameIds)
+        REQUIRE(got.id == want.id);
     REQUIRE(got.threadId == want.threadId);
     REQUIRE(got.channelId == want.channelId);
     REQUIRE(got.nameId == want.nameId);
@@ -276,7 +279,7 @@ TEST_CASE("a scratch file holds the same trace as a shared one, finished as one 
         const auto got = scratchReader.events(track.first, track.second, kMin, kMax, 1 << 20);
         REQUIRE(got.size() == events.size());
         for (std::size_t i = 0; i < got.size(); ++i)
-            checkEvent(got[i], events[i]);
+            checkEvent(got[i], events[i], false);
         for (std::int64_t level = 0; level <= 40; ++level) {
             const auto want = shared.eventLod(track.first, track.second, level, kMin, kMax);
             const auto rows = scratchReader.eventLod(track.first, track.second, level, kMin, kMax);

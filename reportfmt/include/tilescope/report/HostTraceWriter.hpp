@@ -16,7 +16,10 @@ struct HostTraceWriterOptions {
     /// The file is private until close(): its owner writes it under a temporary name, renames it
     /// once closed and deletes it on failure (as the Chrome trace import does). It is then written
     /// without journal or syncs (one sync at close); readers must not open it before close(), and
-    /// a killed writer leaves an unusable file instead of its committed rows.
+    /// a killed writer leaves an unusable file instead of its committed rows. Events are also held
+    /// back per track and written in runs of one track (the index built at close then sorts
+    /// presorted runs, a fifth of an import's time saved), so event ids follow that order, not
+    /// the order of the calls.
     bool scratchFile = false;
 };
 
