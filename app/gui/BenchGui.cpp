@@ -5,13 +5,16 @@
 //   worst_frame_prep_ms               worst canvas frame preparation across zoom levels, breakdowns
 //                                     and the three canvases (for Liveness and Execution Trace: the
 //                                     window query plus the frame, since zooming waits for both;
-//                                     Execution Trace in flat, flame and BSP modes, Liveness also
-//                                     per IPU)
+//                                     Execution Trace in flat, flame, BSP and per-IPU modes,
+//                                     Liveness also per IPU)
 //   rss_mb, rss_peak_mb               resident memory with every view of the big report open
 // With --vertices REPORT it only times the Memory view's Vertices tab (TileVerticesModel) for a
 // few tile selections of REPORT and prints those figures (no display needed). With --step-filter
 // REPORT it times the Execution Trace's step filter on REPORT's first run (resolving it, and the
-// matching share of a 1,600-column window) and a per-IPU window of 2,000 steps.
+// matching share of a 1,600-column window) and a per-IPU window of 2,000 steps. With --ipu-rows
+// [WORK_DIR] it times only the Execution Trace in per-IPU mode on the 16-IPU report at every zoom
+// level (window query plus frame), split into zoomed-out windows (run_ipu_lod columns) and
+// zoomed-in ones (steps); needs a display like the full run.
 
 #include "BenchmarkProbes.hpp"
 #include "DisplayCheck.hpp"
@@ -39,6 +42,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 using namespace tilescope;
 using namespace tilescope::gui;
@@ -146,7 +150,15 @@ double worstLivenessGroupFrame(MainWindow& window, double* buildMs) {
     return worst;
 }
 
-double worstExecutionFrame(MainWindow& window, ExecutionModel::Mode mode = ExecutionModel::Flat) {
+/// Worst per-IPU frames by how their rows were read.
+struct IpuFrames {
+    double pyramid = 0; // zoomed out: columns from run_ipu_lod
+    double steps = 0;   // zoomed in: step by step
+    int pyramidWindows = 0, stepWindows = 0;
+};
+
+double worstExecutionFrame(MainWindow& window, ExecutionModel::Mode mode = ExecutionModel::Flat,
+                           IpuFrames* ipuFrames = nullptr) {
     auto* view = static_cast<ExecutionView*>(window.pane()->showView(QStringLiteral("execution")));
     waitUntil([&] { return view->isReady(); }, "the Execution Trace view");
     ExecutionCanvas& canvas = view->canvas();
@@ -156,6 +168,9 @@ double worstExecutionFrame(MainWindow& window, ExecutionModel::Mode mode = Execu
                                         &model.programs()};
     const report::RunRecord run = *model.run();
     const double cycles = double(run.totalCycles);
+    // The chart takes the run's extent once its totals arrive; windows asked before would be
+    // clamped to the initial one-cycle extent.
+    waitUntil([&] { return canvas.viewport().extent() >= cycles; }, "the run's extent");
     double worst = 0;
     for (double span = cycles; span >= 256; span /= 4) {
         for (double at : {0.0, 0.5, 1.0}) {
@@ -175,7 +190,15 @@ double worstExecutionFrame(MainWindow& window, ExecutionModel::Mode mode = Execu
                            model.window().mode == mode;
                 },
                 "an execution window");
-            worst = std::max(worst, queryMs + renderFrame(canvas));
+            const double frameMs = queryMs + renderFrame(canvas);
+            worst = std::max(worst, frameMs);
+            if (ipuFrames && model.window().ipu.lodLevel >= 0) {
+                ipuFrames->pyramid = std::max(ipuFrames->pyramid, frameMs);
+                ++ipuFrames->pyramidWindows;
+            } else if (ipuFrames) {
+                ipuFrames->steps = std::max(ipuFrames->steps, frameMs);
+                ++ipuFrames->stepWindows;
+            }
         }
     }
     return worst;
@@ -281,6 +304,36 @@ int benchStepFilter(const std::string& report) {
     return 0;
 }
 
+/// The per-IPU rows of the 16-IPU report at every zoom level, best and worst of three passes.
+int benchIpuRows(const std::filesystem::path& work) {
+    const auto big = ensureReport(work / "big", 16);
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(1600, 1000);
+    window.show();
+    openToFirstPaint(window, big);
+    worstExecutionFrame(window); // warms up the run's pages as a user's first look would
+    std::vector<IpuFrames> passes(3);
+    for (IpuFrames& pass : passes)
+        worstExecutionFrame(window, ExecutionModel::PerIpu, &pass);
+    auto best = passes.front(), worst = passes.front();
+    for (const IpuFrames& p : passes) {
+        best.pyramid = std::min(best.pyramid, p.pyramid);
+        best.steps = std::min(best.steps, p.steps);
+        worst.pyramid = std::max(worst.pyramid, p.pyramid);
+        worst.steps = std::max(worst.steps, p.steps);
+    }
+    std::printf("{\n  \"ipu_rows_zoomed_out_worst_frame_ms\": %.2f,\n"
+                "  \"ipu_rows_zoomed_out_worst_frame_ms_worst_pass\": %.2f,\n"
+                "  \"ipu_rows_zoomed_in_worst_frame_ms\": %.2f,\n"
+                "  \"ipu_rows_zoomed_in_worst_frame_ms_worst_pass\": %.2f,\n"
+                "  \"zoomed_out_windows\": %d,\n  \"zoomed_in_windows\": %d,\n"
+                "  \"report_bytes\": %llu,\n  \"tiles\": %u,\n  \"steps\": 200000\n}\n",
+                best.pyramid, worst.pyramid, best.steps, worst.steps, best.pyramidWindows,
+                best.stepWindows, (unsigned long long)std::filesystem::file_size(big), 16u * 1472u);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -306,7 +359,8 @@ int main(int argc, char** argv) {
     }
     if (argc > 1 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
         std::printf("usage: tilescope-bench-gui [WORK_DIR]\n       tilescope-bench-gui --vertices "
-                    "REPORT\n       tilescope-bench-gui --step-filter REPORT\nOpens a generated "
+                    "REPORT\n       tilescope-bench-gui --step-filter REPORT\n"
+                    "       tilescope-bench-gui --ipu-rows [WORK_DIR]\nOpens a generated "
                     "16-IPU and 1-IPU "
                     "report, measures open to first paint, canvas frame preparation and resident "
                     "memory, and prints one JSON object. Needs a display: run it under "
@@ -318,6 +372,16 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("TileScopeBench"));
     const QStringList args = app.arguments();
+    if (args.size() > 1 && args[1] == QStringLiteral("--ipu-rows")) {
+        try {
+            return benchIpuRows(args.size() > 2 ? std::filesystem::path(args[2].toStdString())
+                                                : std::filesystem::temp_directory_path() /
+                                                      "tilescope-bench-gui");
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "tilescope-bench-gui: %s\n", e.what());
+            return 1;
+        }
+    }
     const std::filesystem::path work =
         args.size() > 1 ? std::filesystem::path(args[1].toStdString())
                         : std::filesystem::temp_directory_path() / "tilescope-bench-gui";
@@ -347,7 +411,8 @@ int main(int argc, char** argv) {
         const double flatFrame = worstExecutionFrame(window);
         const double flameFrame = worstExecutionFrame(window, ExecutionModel::Flame);
         const double bspFrame = worstExecutionFrame(window, ExecutionModel::Bsp);
-        const double executionFrame = std::max({flatFrame, flameFrame, bspFrame});
+        const double ipuFrame = worstExecutionFrame(window, ExecutionModel::PerIpu);
+        const double executionFrame = std::max({flatFrame, flameFrame, bspFrame, ipuFrame});
         window.pane()->showView(QStringLiteral("programs"));
         window.pane()->showView(QStringLiteral("insights"));
         QCoreApplication::processEvents();
@@ -361,6 +426,7 @@ int main(int argc, char** argv) {
                     "  \"worst_execution_flat_frame_prep_ms\": %.2f,\n"
                     "  \"worst_execution_flame_frame_prep_ms\": %.2f,\n"
                     "  \"worst_execution_bsp_frame_prep_ms\": %.2f,\n"
+                    "  \"worst_execution_per_ipu_frame_prep_ms\": %.2f,\n"
                     "  \"worst_liveness_per_ipu_frame_prep_ms\": %.2f,\n"
                     "  \"liveness_per_ipu_build_ms\": %.1f,\n"
                     "  \"rss_mb\": %.1f,\n  \"rss_peak_mb\": %.1f,\n"
@@ -368,7 +434,7 @@ int main(int argc, char** argv) {
                     firstBig, firstSmall,
                     std::max({memoryFrame, livenessFrame, executionFrame, livenessGroupFrame}),
                     memoryFrame, livenessFrame, executionFrame, flatFrame, flameFrame, bspFrame,
-                    livenessGroupFrame, groupBuildMs, rss, peak, 16u * 1472u);
+                    ipuFrame, livenessGroupFrame, groupBuildMs, rss, peak, 16u * 1472u);
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "tilescope-bench-gui: %s\n", e.what());

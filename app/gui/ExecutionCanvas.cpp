@@ -77,7 +77,8 @@ QString ExecutionCanvas::message() const {
     if (w.mode == ExecutionModel::Bsp && !w.bsp.perTileRecorded)
         return tr("This run has no per-tile cycles (captured without per-tile instrumentation).");
     if (w.mode == ExecutionModel::PerIpu && w.ipu.tooManySteps)
-        return tr("Per-IPU rows show at most %1 steps: zoom in (W or the mouse wheel).")
+        return tr("Per-IPU rows of a run still being written show at most %1 steps: zoom in (W "
+                  "or the mouse wheel).")
             .arg(ExecutionModel::kMaxIpuSteps);
     if (w.mode == ExecutionModel::PerIpu && !w.ipu.recorded)
         return tr("This run has no per-IPU cycles (captured without per-IPU instrumentation).");

@@ -15,7 +15,8 @@ class ExecutionModel;
 /// one row per level of the program tree (root on top), each bar the cycles spent under one
 /// program; in BSP mode one row per tile of the model's tile range, each step drawn as the
 /// tile's own cycles in the phase colour followed by its wait for the slowest tile; in per-IPU
-/// mode one row per IPU the same way with each IPU's cycles. With a step filter, steps that do
+/// mode one row per IPU the same way with each IPU's cycles, or zoomed out one bar per pixel
+/// column as high as the IPU's busy share of it. With a step filter, steps that do
 /// not match are dimmed: flat columns draw their matching share in full colour over the dimmed
 /// whole (ExecutionModel's exact matching cycles, so zoomed out too).
 class ExecutionCanvas : public ChartCanvas {
@@ -50,6 +51,7 @@ private:
     void drawFlame(ImDrawList& list, const QRectF& plot);
     void drawBsp(ImDrawList& list, const QRectF& plot);
     void drawIpuRows(ImDrawList& list, const QRectF& plot); // ExecutionCanvasRows.cpp
+    void drawIpuColumns(ImDrawList& list, const QRectF& plot);
     int ipuStepAt(double cycle) const;
     double flameRowHeight(const QRectF& plot) const;
 

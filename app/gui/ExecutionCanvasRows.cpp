@@ -4,6 +4,7 @@
 #include "Format.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tilescope::gui {
 
@@ -17,8 +18,86 @@ int ExecutionCanvas::ipuStepAt(double cycle) const {
     return cycle < double(it->startCycle + it->cycles) ? int(it - steps.begin()) : -1;
 }
 
+void ExecutionCanvas::drawIpuColumns(ImDrawList& list, const QRectF& plot) {
+    const IpuRows& rows = model_.window().ipu;
+    const double rowH = plot.height() / double(rows.ipus);
+    const ImU32 waiting = colour(phaseColour(ExecutionModel::Sync), 0.35);
+    const ImU32 busy = colour(phaseColour(ExecutionModel::Compute));
+    const auto& cols = rows.columns;
+    const float left =
+        std::max(float(xToPixel(double(cols.front().firstCycle))), float(plot.left()));
+    const float right =
+        std::min(float(xToPixel(double(cols.back().endCycle))), float(plot.right()));
+    // Each IPU's row: waiting as the background, a bar per column as high as the IPU's busy share.
+    // Neighbouring columns whose bars end on the same half pixel merge into one rectangle, so a
+    // steady stretch costs one rectangle, not one per pixel.
+    for (std::uint32_t ipu = 0; ipu < rows.ipus; ++ipu) {
+        const double top = plot.top() + double(ipu) * rowH;
+        const double height = std::max(1.0, rowH - 2);
+        const float bottom = float(top + height);
+        list.AddRectFilled(ImVec2(left, float(top)), ImVec2(right, bottom), waiting);
+        float runX0 = 0, runX1 = -1, runTop = 0;
+        auto flush = [&] {
+            if (runX1 > runX0 && runTop < bottom)
+                list.AddRectFilled(ImVec2(runX0, runTop), ImVec2(runX1, bottom), busy);
+            runX1 = -1;
+        };
+        for (std::size_t c = 0; c < cols.size(); ++c) {
+            const float x0 = float(xToPixel(double(cols[c].firstCycle)));
+            const float x1 = std::max(float(xToPixel(double(cols[c].endCycle))), x0 + 0.5f);
+            if (x1 < float(plot.left()) || x0 > float(plot.right()))
+                continue;
+            const float y =
+                std::round(2.0f * float(top + height * (1 - rows.busyShare(c, ipu)))) / 2.0f;
+            if (runX1 >= x0 - 0.5f && y == runTop) {
+                runX1 = x1;
+                continue;
+            }
+            flush();
+            runX0 = x0;
+            runX1 = x1;
+            runTop = y;
+        }
+        flush();
+    }
+    if (!hasHover() || !plot.contains(hoverPosition()))
+        return;
+    const double cycle = viewport().toDomain(hoverPosition().x() - plot.left(), plot.width());
+    auto it = std::upper_bound(cols.begin(), cols.end(), cycle, [](double x, const auto& col) {
+        return x < double(col.firstCycle);
+    });
+    const auto ipu = std::uint32_t((hoverPosition().y() - plot.top()) / rowH);
+    if (it == cols.begin() || ipu >= rows.ipus)
+        return;
+    const auto c = std::size_t(it - cols.begin() - 1);
+    const auto& col = cols[c];
+    if (cycle >= double(col.endCycle))
+        return;
+    list.AddRectFilled(ImVec2(float(xToPixel(double(col.firstCycle))), float(plot.top())),
+                       ImVec2(std::max(float(xToPixel(double(col.endCycle))),
+                                       float(xToPixel(double(col.firstCycle))) + 1),
+                              float(plot.bottom())),
+                       colour(palette().color(QPalette::Text), 0.15));
+    auto line = [](const QString& t) { ImGui::TextUnformatted(t.toUtf8().constData()); };
+    ImGui::BeginTooltip();
+    line(tr("IPU %1, cycles %2–%3")
+             .arg(formatCount(std::int64_t(ipu)), formatCount(std::int64_t(col.firstCycle)),
+                  formatCount(std::int64_t(col.endCycle))));
+    line(tr("Busy %1 of %2 cycles (%3), waiting for the slowest IPU the rest")
+             .arg(formatCount(std::llround(rows.busyCycles(c, ipu))),
+                  formatCount(std::int64_t(col.endCycle - col.firstCycle)),
+                  formatPercent(rows.busyShare(c, ipu))));
+    line(tr("%1 steps (pyramid level %2: buckets shared out between the pixels they cover)")
+             .arg(formatCount(std::llround(col.steps)), formatCount(rows.lodLevel)));
+    if (model_.stepFilter())
+        line(tr("Zoomed out, per-IPU rows are not dimmed by the step filter"));
+    ImGui::EndTooltip();
+}
+
 void ExecutionCanvas::drawIpuRows(ImDrawList& list, const QRectF& plot) {
     const IpuRows& rows = model_.window().ipu;
+    if (rows.lodLevel >= 0 && !rows.columns.empty() && rows.ipus > 0)
+        return drawIpuColumns(list, plot);
     if (rows.steps.empty() || rows.ipus == 0)
         return;
     const double rowH = plot.height() / double(rows.ipus);

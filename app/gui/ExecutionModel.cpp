@@ -1,6 +1,7 @@
 #include "ExecutionModel.hpp"
 
 #include "Background.hpp"
+#include "ColumnOverlap.hpp"
 #include "ReportSession.hpp"
 
 #include <algorithm>
@@ -23,35 +24,14 @@ std::size_t columnOf(std::uint64_t c, std::uint64_t first, std::uint64_t span, s
 /// to the overlap, so buckets wider or narrower than a pixel both draw without gaps.
 void spread(std::vector<ExecutionModel::Column>& cols, double begin, double end,
             const report::RunLodRow& row) {
-    if (end <= begin || cols.empty())
-        return;
     const std::array<double, ExecutionModel::PhaseCount> cycles = {
         double(row.computeCycles), double(row.exchangeCycles), double(row.syncCycles),
         double(row.streamCycles)};
-    auto it = std::upper_bound(cols.begin(), cols.end(), begin,
-                               [](double b, const auto& c) { return b < double(c.firstCycle); });
-    if (it != cols.begin())
-        --it;
-    for (; it != cols.end() && double(it->firstCycle) < end; ++it) {
-        const double overlap =
-            std::min(double(it->endCycle), end) - std::max(double(it->firstCycle), begin);
-        if (overlap <= 0)
-            continue;
-        const double share = overlap / (end - begin);
+    forEachOverlappedColumn(cols, begin, end, [&](ExecutionModel::Column& column, double share) {
         for (std::size_t p = 0; p < cycles.size(); ++p)
-            it->cycles[p] += cycles[p] * share;
-        it->steps += double(row.steps) * share;
-    }
-}
-
-/// The finest pyramid level stored for a run (-1: none).
-std::int64_t finestLevel(const report::ProfileReader& reader, const report::RunRecord& run) {
-    double width = double(reader.runLodBaseCycles());
-    for (int k = 0; k < 40 && width <= 4.0 * double(std::max<std::uint64_t>(1, run.totalCycles));
-         ++k, width *= 4)
-        if (const std::int64_t level = reader.runLodLevelFor(run, width); level >= 0)
-            return level;
-    return -1;
+            column.cycles[p] += cycles[p] * share;
+        column.steps += double(row.steps) * share;
+    });
 }
 
 } // namespace
@@ -278,9 +258,7 @@ ExecutionModel::Window ExecutionModel::fetchWindow(const ReportSession& session,
         // window never reads more than a few thousand rows whatever the steps' lengths.
         const double meanStep = run.numSteps ? double(run.totalCycles) / double(run.numSteps) : 1.0;
         if (double(span) / std::max(1.0, meanStep) > kStepsPerColumn * double(n)) {
-            w.lodLevel = reader.runLodLevelFor(run, double(span) / double(n));
-            if (w.lodLevel < 0)
-                w.lodLevel = finestLevel(reader, run);
+            w.lodLevel = pyramidLevelForColumns(reader, run, double(span) / double(n));
         }
         if (w.lodLevel >= 0) {
             const double width =
@@ -331,7 +309,7 @@ ExecutionModel::Window ExecutionModel::fetchWindow(const ReportSession& session,
         });
     else if (layers.mode == PerIpu)
         session.read([&](const report::ProfileReader& reader) {
-            w.ipu = IpuRows::fetch(reader, run, firstCycle, endCycle, kMaxIpuSteps);
+            w.ipu = IpuRows::fetch(reader, run, firstCycle, endCycle, kMaxIpuSteps, widthPx);
         });
     return w;
 }

@@ -51,9 +51,10 @@ private:
 /// ExecutionSideReader so windows never wait for them. Later requests replace queued ones. The mode
 /// adds a layer to the window: Flame nests the cycles by program (FlameRows, from the same steps or
 /// pyramid buckets), Bsp shows a tile range step by step (BspBands, zoomed in only), PerIpu each
-/// IPU's busy cycles step by step (IpuRows, zoomed in only). load() also reads the run's summary
-/// figures (RunFigures). setStepFilter() resolves a step filter against the run once, on the side
-/// reader (StepFilterIndex); windows then carry each column's matching cycles, exact at any zoom.
+/// IPU's busy cycles (IpuRows: step by step zoomed in, per column from run_ipu_lod zoomed out).
+/// load() also reads the run's summary figures (RunFigures). setStepFilter() resolves a step
+/// filter against the run once, on the side reader (StepFilterIndex); windows then carry each
+/// column's matching cycles, exact at any zoom.
 class ExecutionModel : public QObject {
     Q_OBJECT
 public:
@@ -63,7 +64,7 @@ public:
     static constexpr std::int64_t kMaxBspSteps = 400;
     /// Most tiles the BSP view shows at once (one row each).
     static constexpr std::uint32_t kMaxBspTiles = 64;
-    /// Most executed steps a per-IPU window reads per-IPU cycles for.
+    /// Most executed steps a per-IPU window reads step by step (beyond: the pyramid).
     static constexpr std::int64_t kMaxIpuSteps = 2000;
     static Phase phaseFromName(const std::string& name);
     static QString phaseName(int phase);

@@ -1,5 +1,6 @@
 #include "tilescope/report/ProfileReader.hpp"
 
+#include "RunPyramid.hpp"
 #include "Sqlite.hpp"
 #include "VariableRows.hpp"
 #include "tilescope/report/ReportError.hpp"
@@ -9,6 +10,8 @@
 #include <charconv>
 #include <cmath>
 #include <fmt/format.h>
+#include <memory>
+#include <set>
 
 namespace tilescope::report {
 namespace {
@@ -53,7 +56,22 @@ std::int64_t scalar(sql::Database& db, const char* q) {
 
 } // namespace
 
+struct ProfileReader::CachedStatements {
+    std::optional<sql::Statement> runLodSteps, runIpuLod;
+    std::set<std::int64_t> ipuPyramidsBuilt; // files before v3: runs migrated so far
+};
+
 ProfileReader::ProfileReader(const std::string& path) : ProfileReader(ReportFile(path)) {}
+ProfileReader::~ProfileReader() = default;
+ProfileReader::ProfileReader(ProfileReader&&) noexcept = default;
+ProfileReader& ProfileReader::operator=(ProfileReader&& other) noexcept {
+    // Member-wise assignment would close this connection before finalizing its statements.
+    if (this != &other) {
+        std::destroy_at(this);
+        std::construct_at(this, std::move(other));
+    }
+    return *this;
+}
 
 ProfileReader::ProfileReader(ReportFile file) : file_(std::move(file)) {
     if (file_.kind() != FileKind::Profile)
@@ -598,15 +616,24 @@ std::vector<RunStepSpan> ProfileReader::runStepSpans(const RunRecord& run, std::
     return out;
 }
 
+std::optional<std::pair<std::int64_t, std::int64_t>>
+ProfileReader::runLodBuckets(std::int64_t level, std::uint64_t fromCycle,
+                             std::uint64_t toCycle) const {
+    if (level < 0 || level > 40)
+        return std::nullopt;
+    const double width =
+        static_cast<double>(runLodBase_) * std::pow(4.0, static_cast<double>(level));
+    return std::pair{static_cast<std::int64_t>(static_cast<double>(fromCycle) / width),
+                     static_cast<std::int64_t>(static_cast<double>(toCycle) / width)};
+}
+
 std::vector<RunLodRow> ProfileReader::runLod(const RunRecord& run, std::int64_t level,
                                              std::uint64_t fromCycle, std::uint64_t toCycle) const {
     std::vector<RunLodRow> out;
-    if (level < 0 || level > 40)
+    const auto buckets = runLodBuckets(level, fromCycle, toCycle);
+    if (!buckets)
         return out;
-    const double width =
-        static_cast<double>(runLodBase_) * std::pow(4.0, static_cast<double>(level));
-    const auto firstBucket = static_cast<std::int64_t>(static_cast<double>(fromCycle) / width);
-    const auto lastBucket = static_cast<std::int64_t>(static_cast<double>(toCycle) / width);
+    const auto [firstBucket, lastBucket] = *buckets;
     auto st = file_.database().prepare(
         "SELECT level, bucket, first_row, steps, compute_cycles, exchange_cycles, sync_cycles, "
         "stream_cycles, max_step_cycles FROM run_lod WHERE run_id = ? AND level = ? "
@@ -629,6 +656,54 @@ std::int64_t ProfileReader::runLodLevelFor(const RunRecord& run, double cyclesPe
     if (st.step() && !st.isNull(0))
         return st.int64(0);
     return -1;
+}
+
+std::vector<RunIpuLodRow> ProfileReader::runIpuLod(const RunRecord& run, std::int64_t level,
+                                                   std::uint64_t fromCycle,
+                                                   std::uint64_t toCycle) const {
+    std::vector<RunIpuLodRow> out;
+    const auto buckets = runLodBuckets(level, fromCycle, toCycle);
+    if (!buckets)
+        return out;
+    const auto [firstBucket, lastBucket] = *buckets;
+    if (!cached_)
+        cached_ = std::make_unique<CachedStatements>();
+    auto& db = file_.database();
+    if (file_.formatVersion() < 3 && !cached_->ipuPyramidsBuilt.count(run.id) &&
+        detail::buildRunIpuPyramid(db, "temp", run.id))
+        cached_->ipuPyramidsBuilt.insert(run.id);
+    // Two range scans merged here: a join would seek run_ipu_lod once per bucket, which costs
+    // several times the scan for the thousands of buckets of a zoomed-out window.
+    if (!cached_->runLodSteps)
+        cached_->runLodSteps.emplace(
+            db.prepare("SELECT bucket, steps FROM run_lod WHERE run_id = ? AND level = ? "
+                       "AND bucket BETWEEN ? AND ? ORDER BY bucket"));
+    if (!cached_->runIpuLod)
+        cached_->runIpuLod.emplace(
+            db.prepare("SELECT bucket, busy FROM run_ipu_lod WHERE run_id = ? AND level = ? "
+                       "AND bucket BETWEEN ? AND ? ORDER BY bucket"));
+    auto& steps = *cached_->runLodSteps;
+    auto& busy = *cached_->runIpuLod;
+    for (sql::Statement* st : {&steps, &busy}) {
+        st->reset();
+        st->bind(1, run.id).bind(2, level).bind(3, firstBucket).bind(4, lastBucket);
+    }
+    inFile(path(), [&] {
+        bool haveBusy = busy.step();
+        while (steps.step()) {
+            RunIpuLodRow r{level, steps.int64(0), u64(steps, 1), {}};
+            while (haveBusy && busy.int64(0) < r.bucket)
+                haveBusy = busy.step();
+            if (haveBusy && busy.int64(0) == r.bucket) {
+                const auto b = busy.blob(1);
+                r.busyCycles = detail::decodeIpuBusy(b.data(), b.size());
+            }
+            out.push_back(std::move(r));
+        }
+    });
+    steps.reset();
+    busy.reset();
+    return out;
 }
 
 } // namespace tilescope::report

@@ -75,18 +75,14 @@ std::vector<RunLodProgram> ProfileReader::runLodPrograms(const RunRecord& run, s
                                                          std::uint64_t fromCycle,
                                                          std::uint64_t toCycle) const {
     std::vector<RunLodProgram> out;
-    if (level < 0 || level > 40)
+    const auto buckets = runLodBuckets(level, fromCycle, toCycle);
+    if (!buckets)
         return out;
-    const double width =
-        static_cast<double>(runLodBase_) * std::pow(4.0, static_cast<double>(level));
     auto st = file_.database().prepare(
         "SELECT l.bucket, l.steps, s.program_id FROM run_lod l "
         "LEFT JOIN run_step r ON r.id = l.first_row LEFT JOIN step s ON s.id = r.step_id "
         "WHERE l.run_id = ? AND l.level = ? AND l.bucket BETWEEN ? AND ? ORDER BY l.bucket");
-    st.bind(1, run.id)
-        .bind(2, level)
-        .bind(3, static_cast<std::int64_t>(static_cast<double>(fromCycle) / width))
-        .bind(4, static_cast<std::int64_t>(static_cast<double>(toCycle) / width));
+    st.bind(1, run.id).bind(2, level).bind(3, buckets->first).bind(4, buckets->second);
     while (st.step())
         out.push_back({st.int64(0), u64(st, 1), st.isNull(2) ? -1 : st.int64(2)});
     return out;

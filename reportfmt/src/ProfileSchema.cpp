@@ -111,6 +111,12 @@ constexpr SchemaObject kProfile[] = {
      "min_not_always_live_bytes INTEGER NOT NULL, max_not_always_live_bytes INTEGER NOT NULL, "
      "max_tile_not_always_live_bytes INTEGER NOT NULL, PRIMARY KEY(level, bucket)) WITHOUT ROWID",
      false, 2},
+    // Beside run_lod (same levels and buckets): each IPU's busy cycles, little-endian uint64s.
+    {"table", "run_ipu_lod",
+     "CREATE TABLE run_ipu_lod(run_id INTEGER NOT NULL, level INTEGER NOT NULL, "
+     "bucket INTEGER NOT NULL, busy BLOB NOT NULL, PRIMARY KEY(run_id, level, bucket)) "
+     "WITHOUT ROWID",
+     false, 3},
 };
 
 constexpr SchemaObject kHostTrace[] = {

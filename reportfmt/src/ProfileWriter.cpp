@@ -2,6 +2,7 @@
 
 #include "LivenessPyramid.hpp"
 #include "RowBatch.hpp"
+#include "RunPyramid.hpp"
 #include "WriterSession.hpp"
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/TileSeries.hpp"
@@ -56,12 +57,13 @@ struct ProfileWriter::Impl {
     sql::Statement insertProgram, insertStep, insertVariable;
     detail::RowBatch runSteps; // the hot path: multi-row inserts, flushed before every commit
     detail::RowBatch lodRows;
+    detail::RowBatch ipuLodRows;
     std::string blobA;
 
     // The run being written.
     std::optional<RunRecord> run;
     std::uint64_t lastStartCycle = 0;
-    std::vector<RunLodRow> level0;
+    detail::RunPyramid pyramid; // run_lod and run_ipu_lod of the run, level 0 until endRun()
     std::int64_t nextRow = 1;
 
     Impl(const std::filesystem::path& path, ProfileWriterOptions o)
@@ -86,6 +88,7 @@ struct ProfileWriter::Impl {
                                    "run_id, level, bucket, first_row, steps, compute_cycles, "
                                    "exchange_cycles, sync_cycles, stream_cycles, max_step_cycles",
                                    10);
+        ipuLodRows = detail::RowBatch(db, "run_ipu_lod", "run_id, level, bucket, busy", 4);
         auto st = db.prepare("SELECT coalesce(max(id), 0) + 1 FROM run_step");
         st.step();
         nextRow = st.int64(0);
@@ -142,45 +145,25 @@ struct ProfileWriter::Impl {
     }
 
     void writeRunLod() {
-        std::vector<RunLodRow> level = std::move(level0);
-        // Coarsen by 4 until a whole run fits in a screenful of buckets. A level is stored only
-        // when it is at least 4x smaller than the raw steps (or is the top): a finer one costs as
-        // much to read as the steps themselves, and writing it cost more than the steps did
-        // (readers fall back to raw steps below the finest stored level).
-        for (std::int64_t lv = 0;; ++lv) {
-            const bool worthStoring = level.size() * 4 <= run->numSteps || level.size() <= 1024;
+        const std::uint32_t ipus = pyramid.ipus();
+        pyramid.takeLevels(run->numSteps, [&](std::int64_t lv, const std::vector<RunLodRow>& level,
+                                              const std::vector<std::uint64_t>& busy) {
             for (const RunLodRow& r : level) {
-                if (!worthStoring)
-                    break;
                 lodRows.value(run->id).value(lv).value(r.bucket).value(r.firstRow);
                 lodRows.value(r.steps).value(r.computeCycles).value(r.exchangeCycles);
                 lodRows.value(r.syncCycles).value(r.streamCycles).value(r.maxStepCycles);
                 lodRows.endRow();
             }
-            if (level.size() <= 1024)
-                break;
-            std::vector<RunLodRow> up;
-            for (const RunLodRow& r : level) {
-                const std::int64_t b = r.bucket / 4;
-                if (up.empty() || up.back().bucket != b) {
-                    RunLodRow n = r;
-                    n.level = lv + 1;
-                    n.bucket = b;
-                    up.push_back(n);
-                } else {
-                    RunLodRow& u = up.back();
-                    u.steps += r.steps;
-                    u.computeCycles += r.computeCycles;
-                    u.exchangeCycles += r.exchangeCycles;
-                    u.syncCycles += r.syncCycles;
-                    u.streamCycles += r.streamCycles;
-                    u.maxStepCycles = std::max(u.maxStepCycles, r.maxStepCycles);
-                }
+            // Only when steps carried per-IPU cycles (busy is empty otherwise).
+            for (std::size_t k = 0; k < level.size() && !busy.empty(); ++k) {
+                ipuLodRows.value(run->id).value(lv).value(level[k].bucket);
+                detail::encodeIpuBusy(std::span(busy).subspan(k * ipus, ipus),
+                                      ipuLodRows.blobSlot());
+                ipuLodRows.endRow();
             }
-            level = std::move(up);
-        }
+        });
         lodRows.flush();
-        level0.clear();
+        ipuLodRows.flush();
     }
 };
 
@@ -442,6 +425,8 @@ std::int64_t ProfileWriter::beginRun(std::int64_t programIndex, std::int64_t hos
         .run();
     r.id = db.lastInsertRowid();
     im.run = r;
+    im.pyramid =
+        detail::RunPyramid(im.options.lodBaseCycles, im.haveTarget ? im.target.numIpus : 0);
     return r.id;
 }
 
@@ -490,15 +475,7 @@ void ProfileWriter::addRunStep(const RunStepRecord& s) {
     else
         TileSeries::encode(s.perTile, row.blobSlot());
 
-    const std::int64_t bucket = static_cast<std::int64_t>(s.startCycle / im.options.lodBaseCycles);
-    if (im.level0.empty() || im.level0.back().bucket != bucket) {
-        RunLodRow r;
-        r.bucket = bucket;
-        r.firstRow = im.nextRow;
-        im.level0.push_back(r);
-    }
-    RunLodRow& b = im.level0.back();
-    ++b.steps;
+    RunLodRow& b = im.pyramid.addStep(im.nextRow, s.startCycle, s.cycles, s.perIpu);
     switch (im.stepPhases[static_cast<std::size_t>(s.stepId)]) {
     case Phase::Compute:
         b.computeCycles += s.cycles;
@@ -513,7 +490,6 @@ void ProfileWriter::addRunStep(const RunStepRecord& s) {
         b.streamCycles += s.cycles;
         break;
     }
-    b.maxStepCycles = std::max(b.maxStepCycles, s.cycles);
 
     ++im.nextRow;
     ++run.numSteps;

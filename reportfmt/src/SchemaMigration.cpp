@@ -15,20 +15,34 @@ std::vector<SchemaObject> schemaOf(FileKind kind, int version) {
     return out;
 }
 
+namespace {
+
+// Creates a table of the current schema in the temp database.
+void createInTemp(sql::Database& db, std::string_view table) {
+    for (const SchemaObject& o : Schema::profile()) {
+        if (o.name == table) {
+            std::string ddl(o.sql);
+            ddl.replace(0, std::string("CREATE TABLE ").size(), "CREATE TEMP TABLE ");
+            db.exec(ddl);
+        }
+    }
+}
+
+} // namespace
+
 void upgradeInTemp(sql::Database& db, FileKind kind, int version) {
     if (kind != FileKind::Profile)
         return;
     // v1 -> v2: liveness_lod did not exist; the same routine the writer uses computes it.
     if (version < 2) {
-        for (const SchemaObject& o : Schema::profile()) {
-            if (o.name == "liveness_lod") {
-                std::string ddl(o.sql);
-                ddl.replace(0, std::string("CREATE TABLE ").size(), "CREATE TEMP TABLE ");
-                db.exec(ddl);
-            }
-        }
+        createInTemp(db, "liveness_lod");
         detail::buildLivenessPyramid(db, "temp");
     }
+    // v2 -> v3: run_ipu_lod did not exist. It is computed from run_step.per_ipu by the writer's
+    // pyramid, but a run at a time when ProfileReader::runIpuLod first needs it: it scans every
+    // executed step, which at open would make opening (remote files above all) grow with the run.
+    if (version < 3)
+        createInTemp(db, "run_ipu_lod");
 }
 
 } // namespace tilescope::report::migration

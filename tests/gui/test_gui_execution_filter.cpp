@@ -3,6 +3,7 @@
 #include "ExecutionModel.hpp"
 #include "TestReports.hpp"
 #include "tilescope/report/ProfileReader.hpp"
+#include "tilescope/report/SyntheticReport.hpp"
 
 #include <algorithm>
 #include <array>
@@ -191,7 +192,7 @@ TEST_CASE("ExecutionModel resolves the step filter on a worker and clears it") {
     REQUIRE(model.stepFilter() == nullptr);
 }
 
-TEST_CASE("Per-IPU rows give each IPU's cycles of each step, zoomed in only") {
+TEST_CASE("Per-IPU rows give each IPU's cycles of each step zoomed in, columns beyond") {
     auto session = openSession(smallReport());
     report::ProfileReader reader(smallReport().string());
     const report::RunRecord run = reader.runs().front();
@@ -237,10 +238,68 @@ TEST_CASE("Per-IPU rows give each IPU's cycles of each step, zoomed in only") {
     }
     REQUIRE(oneIpuIdle > 0);
     REQUIRE(oneIpuIdle < run.numSteps);
-    // Past the step limit nothing is read (the canvas says to zoom in).
-    const IpuRows capped = IpuRows::fetch(reader, run, 0, run.totalCycles, 50);
-    REQUIRE(capped.tooManySteps);
+    // Past the step limit the rows come per pixel column from the pyramid, no steps are read.
+    const IpuRows capped = IpuRows::fetch(reader, run, 0, run.totalCycles, 50, 800);
+    REQUIRE_FALSE(capped.tooManySteps);
     REQUIRE(capped.steps.empty());
-    REQUIRE(IpuRows::fetch(reader, run, all[10].startCycle, all[20].startCycle, 50).steps.size() ==
-            10);
+    REQUIRE(capped.lodLevel >= 0);
+    REQUIRE(capped.columns.size() == 800);
+    REQUIRE(capped.busy.size() == 800 * 2);
+    REQUIRE(
+        IpuRows::fetch(reader, run, all[10].startCycle, all[20].startCycle, 50, 800).steps.size() ==
+        10);
+}
+
+TEST_CASE("Per-IPU rows zoomed out give each IPU's busy cycles of the run from run_ipu_lod") {
+    report::SyntheticSpec spec;
+    spec.ipus = 4;
+    spec.tilesPerIpu = 16;
+    spec.steps = 6000;
+    spec.runs = 1;
+    spec.perTileCycles = false;
+    const auto dir = gui::test::scratchDir("per-ipu-zoomed-out");
+    const auto path = report::generateSyntheticReport(dir, spec).profile;
+    auto session = openSession(path);
+    report::ProfileReader reader(path.string());
+    const report::RunRecord run = reader.runs().front();
+    REQUIRE(run.numSteps > std::uint64_t(ExecutionModel::kMaxIpuSteps));
+    const ExecutionModel::Layers rows{ExecutionModel::PerIpu, 0, 0, nullptr};
+
+    // The run's per-IPU totals, from every executed step.
+    std::vector<double> totals(4, 0.0);
+    for (const auto& s : reader.runSteps(run, 0, std::int64_t(run.numSteps))) {
+        REQUIRE(s.perIpu.size() == 4);
+        for (std::size_t i = 0; i < 4; ++i)
+            totals[i] += double(s.perIpu[i]);
+    }
+    REQUIRE(totals[0] != totals[3]); // the generator's stream copies keep IPUs 1-3 idle
+
+    const auto w = ExecutionModel::fetchWindow(*session, run, 0, run.totalCycles, 1000, rows);
+    const IpuRows& ipu = w.ipu;
+    REQUIRE(ipu.ipus == 4);
+    REQUIRE(ipu.recorded);
+    REQUIRE(ipu.steps.empty());
+    REQUIRE(ipu.lodLevel >= w.lodLevel); // as coarse as the flat chart's level or coarser
+    REQUIRE(ipu.lodLevel <= w.lodLevel + 1);
+    REQUIRE(ipu.columns.size() == 1000);
+    for (std::uint32_t i = 0; i < 4; ++i) {
+        double sum = 0;
+        for (std::size_t c = 0; c < ipu.columns.size(); ++c) {
+            sum += ipu.busyCycles(c, i);
+            REQUIRE(ipu.busyShare(c, i) >= 0);
+            REQUIRE(ipu.busyShare(c, i) <= 1);
+        }
+        CHECK(sum == Approx(totals[i]).epsilon(1e-9));
+    }
+    double steps = 0;
+    for (const auto& c : ipu.columns)
+        steps += c.steps;
+    CHECK(steps == Approx(double(run.numSteps)).epsilon(1e-9));
+
+    // Zoomed in to a few hundred steps: step by step again.
+    const auto all = reader.runSteps(run, 0, 400);
+    const auto in = ExecutionModel::fetchWindow(*session, run, all[100].startCycle,
+                                                all[399].startCycle, 1000, rows);
+    REQUIRE(in.ipu.lodLevel == -1);
+    REQUIRE(in.ipu.steps.size() == 299);
 }

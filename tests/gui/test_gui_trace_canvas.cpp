@@ -11,6 +11,7 @@
 #include "SeriesColours.hpp"
 #include "TestReports.hpp"
 #include "tilescope/report/ProfileReader.hpp"
+#include "tilescope/report/SyntheticReport.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -215,6 +216,59 @@ TEST_CASE("Execution Trace per-IPU rows fill each IPU's own cycles; the step fil
         [&] { return view.model().stepFilter() && view.model().stepFilter()->matches(s.stepId); }));
     frame = canvas.grabFramebuffer();
     REQUIRE(near(frame.pixelColor(ipu0), colour));
+}
+
+TEST_CASE("Execution Trace per-IPU rows zoomed out draw each IPU's busy share per column") {
+    report::SyntheticSpec spec;
+    spec.ipus = 4;
+    spec.tilesPerIpu = 16;
+    spec.steps = 6000;
+    spec.runs = 1;
+    spec.perTileCycles = false;
+    const auto path =
+        report::generateSyntheticReport(gui::test::scratchDir("per-ipu-canvas"), spec).profile;
+    auto session = gui::test::openSession(path);
+    ExecutionView view(session);
+    showReady(view);
+    for (auto* box : view.findChildren<QComboBox*>())
+        if (box->count() == 4)
+            box->setCurrentIndex(ExecutionModel::PerIpu);
+    ExecutionCanvas& canvas = view.canvas();
+    const report::RunRecord run = *view.model().run();
+    canvas.showWindow(0, double(run.totalCycles));
+    REQUIRE(waitUntil([&] {
+        canvas.grabFramebuffer();
+        const auto& w = view.model().window();
+        return w.mode == ExecutionModel::PerIpu && w.ipu.lodLevel >= 0 && w.firstCycle == 0 &&
+               w.endCycle == run.totalCycles;
+    }));
+    const IpuRows& rows = view.model().window().ipu;
+    REQUIRE(rows.ipus == 4);
+    REQUIRE(rows.recorded);
+    const QRectF plot = canvas.plotRect();
+    REQUIRE(rows.columns.size() == std::size_t(std::max(1, int(plot.width()))));
+    // Each row's busy-coloured area is its columns' busy shares times the bar height (columns
+    // are one pixel wide here), within rasterisation slack.
+    const QImage frame = canvas.grabFramebuffer();
+    const QColor busy = ExecutionCanvas::phaseColour(ExecutionModel::Compute);
+    const double rowH = plot.height() / 4;
+    std::vector<double> drawn(4, 0), expected(4, 0);
+    for (std::uint32_t i = 0; i < 4; ++i) {
+        const QRect band(int(plot.left()), int(plot.top() + i * rowH), int(plot.width()),
+                         int(rowH));
+        drawn[i] = countNear(frame.copy(band), busy, 3);
+        for (std::size_t c = 0; c < rows.columns.size(); ++c)
+            expected[i] += rows.busyShare(c, i) * (rowH - 2);
+        INFO("IPU " << i << ": " << drawn[i] << " busy pixels, expected " << expected[i]);
+        REQUIRE(expected[i] > 100);
+        CHECK(drawn[i] == Approx(expected[i]).epsilon(0.05).margin(2 * plot.width()));
+    }
+    // The IPUs' loads differ (the generator's layers cover different tile ranges): the frame
+    // ranks them as their figures do.
+    const auto busiest = std::max_element(expected.begin(), expected.end()) - expected.begin();
+    const auto idlest = std::min_element(expected.begin(), expected.end()) - expected.begin();
+    REQUIRE(expected[std::size_t(busiest)] > expected[std::size_t(idlest)] + 4 * plot.width());
+    CHECK(drawn[std::size_t(busiest)] > drawn[std::size_t(idlest)]);
 }
 
 TEST_CASE("Liveness per IPU draws one curve per IPU; shift-click compares two steps") {

@@ -4,6 +4,7 @@
 #include "tilescope/report/ReportFile.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -92,6 +93,16 @@ struct RunLodProgram {
     std::int64_t programId = 0;
 };
 
+/// A bucket of a run's execution-trace pyramid with each IPU's busy cycles in it: run_ipu_lod read
+/// beside run_lod (same levels and buckets), for per-IPU rows zoomed out. Each IPU's figure sums
+/// its own cycles (RunStepRecord::perIpu) over the steps starting in the bucket.
+struct RunIpuLodRow {
+    std::int64_t level = 0;
+    std::int64_t bucket = 0; // covers cycles [bucket * w, (bucket + 1) * w), w = base * 4^level
+    std::uint64_t steps = 0;
+    std::vector<std::uint64_t> busyCycles; // one per IPU; empty: the run has no per-IPU cycles
+};
+
 /// A program on the path from a root of the program tree, for flame rows.
 struct ProgramPathEntry {
     std::int64_t id = 0;
@@ -140,6 +151,9 @@ class ProfileReader {
 public:
     explicit ProfileReader(const std::string& path);
     explicit ProfileReader(ReportFile file);
+    ~ProfileReader();
+    ProfileReader(ProfileReader&&) noexcept;
+    ProfileReader& operator=(ProfileReader&&) noexcept;
 
     const ReportFile& file() const { return file_; }
     const std::string& path() const { return file_.path(); }
@@ -229,6 +243,11 @@ public:
     std::uint64_t runLodBaseCycles() const { return runLodBase_; }
     /// Coarsest stored level whose buckets are at most `cyclesPerBucket` wide (-1: raw steps).
     std::int64_t runLodLevelFor(const RunRecord& run, double cyclesPerBucket) const;
+    /// The run_lod buckets of a level overlapping cycles [fromCycle, toCycle] with each IPU's busy
+    /// cycles from run_ipu_lod (busyCycles empty where the run has none). In files older than v3
+    /// the first call for a run computes its buckets from its steps (one scan of the run).
+    std::vector<RunIpuLodRow> runIpuLod(const RunRecord& run, std::int64_t level,
+                                        std::uint64_t fromCycle, std::uint64_t toCycle) const;
 
     // Execution analysis (ProfileReaderExecution.cpp).
     /// Totals per phase of a run, one scan of its executed steps without the per-tile series.
@@ -267,12 +286,20 @@ public:
 
 private:
     void load();
+    /// First and last run_lod bucket of `level` overlapping [fromCycle, toCycle]; nullopt for a
+    /// level outside 0..40.
+    std::optional<std::pair<std::int64_t, std::int64_t>>
+    runLodBuckets(std::int64_t level, std::uint64_t fromCycle, std::uint64_t toCycle) const;
 
     ReportFile file_;
     TargetInfo target_;
     std::vector<MemoryCategory> categories_;
     std::uint64_t runLodBase_ = 4096;
     std::int64_t livenessLodBase_ = 1;
+    // Prepared once per reader, for queries every zoomed frame runs; after file_, so that the
+    // statements are finalized before their connection closes.
+    struct CachedStatements;
+    mutable std::unique_ptr<CachedStatements> cached_;
 };
 
 } // namespace tilescope::report
