@@ -134,16 +134,6 @@ int ExecutionCanvas::columnAt(double cycle) const {
     return cycle < double(it->endCycle) ? int(it - cols.begin()) : -1;
 }
 
-int ExecutionCanvas::bspStepAt(double cycle) const {
-    const auto& steps = model_.window().bsp.steps;
-    auto it = std::upper_bound(steps.begin(), steps.end(), cycle,
-                               [](double c, const auto& s) { return c < double(s.startCycle); });
-    if (it == steps.begin())
-        return -1;
-    --it;
-    return cycle < double(it->startCycle + it->cycles) ? int(it - steps.begin()) : -1;
-}
-
 void ExecutionCanvas::drawChart(ImDrawList& list, const QRectF& plot) {
     switch (model_.window().mode) {
     case ExecutionModel::Flame:
@@ -248,41 +238,19 @@ void ExecutionCanvas::drawBsp(ImDrawList& list, const QRectF& plot) {
     if (bsp.steps.empty() || bsp.tileCount == 0)
         return;
     const double rowH = plot.height() / double(bsp.tileCount);
-    ImU32 colours[ExecutionModel::PhaseCount];
-    for (int p = 0; p < ExecutionModel::PhaseCount; ++p)
-        colours[p] = colour(phaseColour(p));
-    const ImU32 waiting = colour(phaseColour(ExecutionModel::Sync), 0.35);
-    const ImU32 boundary = colour(palette().color(QPalette::Text), 0.25);
-    // Waiting is the background of the steps' extent; each tile's own cycles are drawn over it.
-    const float left = float(xToPixel(double(bsp.steps.front().startCycle)));
-    const float right =
-        float(xToPixel(double(bsp.steps.back().startCycle) + double(bsp.steps.back().cycles)));
-    list.AddRectFilled(ImVec2(left, float(plot.top())), ImVec2(right, float(plot.bottom())),
-                       waiting);
+    const StepFilterIndex* filter = model_.stepFilter();
+    drawWaitingBand(list, plot, bsp.steps.front().startCycle,
+                    bsp.steps.back().startCycle + bsp.steps.back().cycles);
     for (const auto& s : bsp.steps) {
-        const float x0 = float(xToPixel(double(s.startCycle)));
-        const float x1 = float(xToPixel(double(s.startCycle + s.cycles)));
-        if (x1 < float(plot.left()) || x0 > float(plot.right()))
-            continue;
-        const StepFilterIndex* filter = model_.stepFilter();
-        const ImU32 fill = filter && !filter->matches(s.stepId)
-                               ? colour(phaseColour(ExecutionModel::phaseFromName(s.phase)), 0.2)
-                               : colours[ExecutionModel::phaseFromName(s.phase)];
-        for (std::size_t t = 0; t < s.tileCycles.size(); ++t) {
-            if (s.tileCycles[t] == 0)
-                continue;
-            const float xb =
-                std::max(float(xToPixel(double(s.startCycle + s.tileCycles[t]))), x0 + 0.5f);
-            const float y0 = float(plot.top() + double(t) * rowH);
-            list.AddRectFilled(ImVec2(x0, y0), ImVec2(xb, float(y0 + std::max(1.0, rowH - 1))),
-                               fill);
-        }
-        if (x1 - x0 > 4)
-            list.AddLine(ImVec2(x0, float(plot.top())), ImVec2(x0, float(plot.bottom())), boundary);
+        const int phase = ExecutionModel::phaseFromName(s.phase);
+        drawStepRowBars(
+            list, plot, rowH, 1, s.startCycle, s.cycles, s.tileCycles,
+            colour(phaseColour(phase), filter && !filter->matches(s.stepId) ? 0.2 : 1.0));
     }
     if (!hasHover() || !plot.contains(hoverPosition()))
         return;
-    const int i = bspStepAt(viewport().toDomain(hoverPosition().x() - plot.left(), plot.width()));
+    const int i = stepIndexAt(model_.window().bsp.steps,
+                              viewport().toDomain(hoverPosition().x() - plot.left(), plot.width()));
     const auto t = std::size_t((hoverPosition().y() - plot.top()) / rowH);
     if (i < 0 || t >= bsp.tileCount)
         return;
@@ -413,12 +381,12 @@ void ExecutionCanvas::drawTooltip(int column) {
 void ExecutionCanvas::clickedAt(double x, Qt::KeyboardModifiers modifiers) {
     Q_UNUSED(modifiers);
     if (model_.window().mode == ExecutionModel::Bsp) {
-        if (const int i = bspStepAt(x); i >= 0)
+        if (const int i = stepIndexAt(model_.window().bsp.steps, x); i >= 0)
             emit stepClicked(model_.window().bsp.steps[std::size_t(i)].stepId);
         return;
     }
     if (model_.window().mode == ExecutionModel::PerIpu) {
-        if (const int i = ipuStepAt(x); i >= 0)
+        if (const int i = stepIndexAt(model_.window().ipu.steps, x); i >= 0)
             emit stepClicked(model_.window().ipu.steps[std::size_t(i)].stepId);
         return;
     }

@@ -2,7 +2,9 @@
 
 #include "ChartCanvas.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <span>
 
 namespace tilescope::gui {
 
@@ -45,14 +47,29 @@ protected:
 private:
     void resetExtent();
     int columnAt(double cycle) const;
-    int bspStepAt(double cycle) const;
+    /// Index of the step of `steps` (sorted by startCycle) that covers `cycle`, or -1.
+    template <class Steps> static int stepIndexAt(const Steps& steps, double cycle) {
+        auto it = std::upper_bound(steps.begin(), steps.end(), cycle, [](double c, const auto& s) {
+            return c < double(s.startCycle);
+        });
+        if (it == steps.begin())
+            return -1;
+        --it;
+        return cycle < double(it->startCycle + it->cycles) ? int(it - steps.begin()) : -1;
+    }
     void drawTooltip(int column);
     void drawFlat(ImDrawList& list, const QRectF& plot);
     void drawFlame(ImDrawList& list, const QRectF& plot);
     void drawBsp(ImDrawList& list, const QRectF& plot);
+    // BSP and per-IPU rows share one picture: the steps' extent as a waiting band, then each
+    // row's own cycles of every step from the step's start (ExecutionCanvasRows.cpp).
+    void drawWaitingBand(ImDrawList& list, const QRectF& plot, std::uint64_t firstCycle,
+                         std::uint64_t endCycle);
+    void drawStepRowBars(ImDrawList& list, const QRectF& plot, double rowHeight, double rowGap,
+                         std::uint64_t startCycle, std::uint64_t cycles,
+                         std::span<const std::uint64_t> rowCycles, std::uint32_t fill);
     void drawIpuRows(ImDrawList& list, const QRectF& plot); // ExecutionCanvasRows.cpp
     void drawIpuColumns(ImDrawList& list, const QRectF& plot);
-    int ipuStepAt(double cycle) const;
     double flameRowHeight(const QRectF& plot) const;
 
     ExecutionModel& model_;

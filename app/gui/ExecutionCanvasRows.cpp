@@ -1,4 +1,4 @@
-// ExecutionCanvas's per-IPU rows (kept apart from the flat, flame and BSP drawing).
+// ExecutionCanvas's row views: the step-row bars BSP and per-IPU modes share, and the per-IPU rows.
 #include "ExecutionCanvas.hpp"
 #include "ExecutionModel.hpp"
 #include "Format.hpp"
@@ -7,16 +7,6 @@
 #include <cmath>
 
 namespace tilescope::gui {
-
-int ExecutionCanvas::ipuStepAt(double cycle) const {
-    const auto& steps = model_.window().ipu.steps;
-    auto it = std::upper_bound(steps.begin(), steps.end(), cycle,
-                               [](double c, const auto& s) { return c < double(s.startCycle); });
-    if (it == steps.begin())
-        return -1;
-    --it;
-    return cycle < double(it->startCycle + it->cycles) ? int(it - steps.begin()) : -1;
-}
 
 void ExecutionCanvas::drawIpuColumns(ImDrawList& list, const QRectF& plot) {
     const IpuRows& rows = model_.window().ipu;
@@ -94,6 +84,34 @@ void ExecutionCanvas::drawIpuColumns(ImDrawList& list, const QRectF& plot) {
     ImGui::EndTooltip();
 }
 
+void ExecutionCanvas::drawWaitingBand(ImDrawList& list, const QRectF& plot,
+                                      std::uint64_t firstCycle, std::uint64_t endCycle) {
+    list.AddRectFilled(ImVec2(float(xToPixel(double(firstCycle))), float(plot.top())),
+                       ImVec2(float(xToPixel(double(endCycle))), float(plot.bottom())),
+                       colour(phaseColour(ExecutionModel::Sync), 0.35));
+}
+
+void ExecutionCanvas::drawStepRowBars(ImDrawList& list, const QRectF& plot, double rowHeight,
+                                      double rowGap, std::uint64_t startCycle, std::uint64_t cycles,
+                                      std::span<const std::uint64_t> rowCycles,
+                                      std::uint32_t fill) {
+    const float x0 = float(xToPixel(double(startCycle)));
+    const float x1 = float(xToPixel(double(startCycle + cycles)));
+    if (x1 < float(plot.left()) || x0 > float(plot.right()))
+        return;
+    const double barHeight = std::max(1.0, rowHeight - rowGap);
+    for (std::size_t i = 0; i < rowCycles.size(); ++i) {
+        if (rowCycles[i] == 0)
+            continue;
+        const float xb = std::max(float(xToPixel(double(startCycle + rowCycles[i]))), x0 + 0.5f);
+        const float y0 = float(plot.top() + double(i) * rowHeight);
+        list.AddRectFilled(ImVec2(x0, y0), ImVec2(xb, float(y0 + barHeight)), fill);
+    }
+    if (x1 - x0 > 4)
+        list.AddLine(ImVec2(x0, float(plot.top())), ImVec2(x0, float(plot.bottom())),
+                     colour(palette().color(QPalette::Text), 0.25));
+}
+
 void ExecutionCanvas::drawIpuRows(ImDrawList& list, const QRectF& plot) {
     const IpuRows& rows = model_.window().ipu;
     if (rows.lodLevel >= 0 && !rows.columns.empty() && rows.ipus > 0)
@@ -102,37 +120,18 @@ void ExecutionCanvas::drawIpuRows(ImDrawList& list, const QRectF& plot) {
         return;
     const double rowH = plot.height() / double(rows.ipus);
     const StepFilterIndex* filter = model_.stepFilter();
-    const ImU32 waiting = colour(phaseColour(ExecutionModel::Sync), 0.35);
-    const ImU32 boundary = colour(palette().color(QPalette::Text), 0.25);
-    // As in the BSP bands: waiting is the background, each IPU's own cycles are drawn over it.
-    const float left = float(xToPixel(double(rows.steps.front().startCycle)));
-    const float right =
-        float(xToPixel(double(rows.steps.back().startCycle) + double(rows.steps.back().cycles)));
-    list.AddRectFilled(ImVec2(left, float(plot.top())), ImVec2(right, float(plot.bottom())),
-                       waiting);
+    drawWaitingBand(list, plot, rows.steps.front().startCycle,
+                    rows.steps.back().startCycle + rows.steps.back().cycles);
     for (const auto& s : rows.steps) {
-        const float x0 = float(xToPixel(double(s.startCycle)));
-        const float x1 = float(xToPixel(double(s.startCycle + s.cycles)));
-        if (x1 < float(plot.left()) || x0 > float(plot.right()))
-            continue;
         const int phase = ExecutionModel::phaseFromName(s.phase);
-        const ImU32 fill =
-            colour(phaseColour(phase), filter && !filter->matches(s.stepId) ? 0.2 : 1.0);
-        for (std::size_t i = 0; i < s.ipuCycles.size(); ++i) {
-            if (s.ipuCycles[i] == 0)
-                continue;
-            const float xb =
-                std::max(float(xToPixel(double(s.startCycle + s.ipuCycles[i]))), x0 + 0.5f);
-            const float y0 = float(plot.top() + double(i) * rowH);
-            list.AddRectFilled(ImVec2(x0, y0), ImVec2(xb, float(y0 + std::max(1.0, rowH - 2))),
-                               fill);
-        }
-        if (x1 - x0 > 4)
-            list.AddLine(ImVec2(x0, float(plot.top())), ImVec2(x0, float(plot.bottom())), boundary);
+        drawStepRowBars(
+            list, plot, rowH, 2, s.startCycle, s.cycles, s.ipuCycles,
+            colour(phaseColour(phase), filter && !filter->matches(s.stepId) ? 0.2 : 1.0));
     }
     if (!hasHover() || !plot.contains(hoverPosition()))
         return;
-    const int at = ipuStepAt(viewport().toDomain(hoverPosition().x() - plot.left(), plot.width()));
+    const int at = stepIndexAt(
+        rows.steps, viewport().toDomain(hoverPosition().x() - plot.left(), plot.width()));
     const auto ipu = std::size_t((hoverPosition().y() - plot.top()) / rowH);
     if (at < 0 || ipu >= rows.ipus)
         return;
