@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
+#include <functional>
 
 namespace tilescope::report {
 namespace {
@@ -125,32 +127,26 @@ std::vector<ProgramNode> ProfileReader::programNodes(const std::vector<std::int6
 std::vector<std::vector<std::uint64_t>>
 ProfileReader::runStepTileCycles(const RunRecord& run, std::int64_t firstSeq, std::int64_t count,
                                  std::uint32_t firstTile, std::uint32_t tileCount) const {
-    std::vector<std::vector<std::uint64_t>> out;
-    firstSeq = std::max<std::int64_t>(0, firstSeq);
-    const std::int64_t end = std::min<std::int64_t>(firstSeq + std::max<std::int64_t>(0, count),
-                                                    static_cast<std::int64_t>(run.numSteps));
-    if (end <= firstSeq)
-        return out;
-    out.resize(static_cast<std::size_t>(end - firstSeq));
-    auto st = file_.database().prepare(
-        "SELECT id, per_tile FROM run_step WHERE id >= ? AND id < ? ORDER BY id");
-    st.bind(1, run.firstRow + firstSeq).bind(2, run.firstRow + end);
-    inFile(path(), [&] {
-        while (st.step()) {
-            const std::int64_t i = st.int64(0) - run.firstRow - firstSeq;
-            if (i < 0 || i >= end - firstSeq || st.isNull(1))
-                continue;
-            const auto b = st.blob(1);
-            TileSeries::decodeRange(b.data(), b.size(), firstTile, tileCount,
-                                    out[static_cast<std::size_t>(i)]);
-        }
-    });
-    return out;
+    return runStepSeries(run, firstSeq, count, "per_tile",
+                         [&](const void* data, std::size_t size, auto& values) {
+                             TileSeries::decodeRange(data, size, firstTile, tileCount, values);
+                         });
 }
 
 std::vector<std::vector<std::uint64_t>> ProfileReader::runStepIpuCycles(const RunRecord& run,
                                                                         std::int64_t firstSeq,
                                                                         std::int64_t count) const {
+    // per_ipu precedes per_tile in the row, so SQLite stops before the per-tile blob's pages.
+    return runStepSeries(run, firstSeq, count, "per_ipu",
+                         [](const void* data, std::size_t size, auto& values) {
+                             TileSeries::decode(data, size, values);
+                         });
+}
+
+std::vector<std::vector<std::uint64_t>> ProfileReader::runStepSeries(
+    const RunRecord& run, std::int64_t firstSeq, std::int64_t count, std::string_view column,
+    const std::function<void(const void*, std::size_t, std::vector<std::uint64_t>&)>& decode)
+    const {
     std::vector<std::vector<std::uint64_t>> out;
     firstSeq = std::max<std::int64_t>(0, firstSeq);
     const std::int64_t end = std::min<std::int64_t>(firstSeq + std::max<std::int64_t>(0, count),
@@ -158,9 +154,8 @@ std::vector<std::vector<std::uint64_t>> ProfileReader::runStepIpuCycles(const Ru
     if (end <= firstSeq)
         return out;
     out.resize(static_cast<std::size_t>(end - firstSeq));
-    // per_ipu precedes per_tile in the row, so SQLite stops before the per-tile blob's pages.
     auto st = file_.database().prepare(
-        "SELECT id, per_ipu FROM run_step WHERE id >= ? AND id < ? ORDER BY id");
+        fmt::format("SELECT id, {} FROM run_step WHERE id >= ? AND id < ? ORDER BY id", column));
     st.bind(1, run.firstRow + firstSeq).bind(2, run.firstRow + end);
     inFile(path(), [&] {
         while (st.step()) {
@@ -168,7 +163,7 @@ std::vector<std::vector<std::uint64_t>> ProfileReader::runStepIpuCycles(const Ru
             if (i < 0 || i >= end - firstSeq || st.isNull(1))
                 continue;
             const auto b = st.blob(1);
-            TileSeries::decode(b.data(), b.size(), out[static_cast<std::size_t>(i)]);
+            decode(b.data(), b.size(), out[static_cast<std::size_t>(i)]);
         }
     });
     return out;

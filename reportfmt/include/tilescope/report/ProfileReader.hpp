@@ -4,9 +4,11 @@
 #include "tilescope/report/ReportFile.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -286,6 +288,12 @@ public:
 
 private:
     void load();
+    /// A run_step series column (`per_tile` or `per_ipu`) of steps [firstSeq, firstSeq + count),
+    /// each blob decoded by `decode`; steps without the series stay empty.
+    std::vector<std::vector<std::uint64_t>> runStepSeries(
+        const RunRecord& run, std::int64_t firstSeq, std::int64_t count, std::string_view column,
+        const std::function<void(const void*, std::size_t, std::vector<std::uint64_t>&)>& decode)
+        const;
     /// First and last run_lod bucket of `level` overlapping [fromCycle, toCycle]; nullopt for a
     /// level outside 0..40.
     std::optional<std::pair<std::int64_t, std::int64_t>>
