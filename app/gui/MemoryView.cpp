@@ -18,8 +18,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolTip>
@@ -64,6 +66,8 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
     includeGaps_ = new QCheckBox(tr("Include gaps"));
     includeGaps_->setChecked(state.includeGaps);
     includeGaps_->setToolTip(tr("Count the unusable gaps between memory regions as used"));
+    tileOrder_ = new QComboBox;
+    tileOrder_->addItems({tr("Software order"), tr("Physical order")});
     showMax_ = new QCheckBox(tr("Show max memory"));
     showMax_->setChecked(state.showMaxMemory);
     zoomRange_ = new QLineEdit;
@@ -78,6 +82,7 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
     toolbar->addWidget(breakdown_);
     toolbar->addWidget(includeGaps_);
     toolbar->addWidget(showMax_);
+    toolbar->addWidget(tileOrder_);
     toolbar->addSpacing(12);
     toolbar->addWidget(zoomRange_, 1);
     toolbar->addWidget(selectTiles_, 1);
@@ -160,6 +165,10 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
         this->session().state().showMaxMemory = on;
         canvas_->setShowMaxMemory(on);
     });
+    connect(tileOrder_, &QComboBox::currentIndexChanged, this, [this](int index) {
+        this->session().state().tileOrder = index;
+        model_->setTileOrder(TileMemoryModel::TileOrder(index));
+    });
     connect(zoomRange_, &QLineEdit::returnPressed, this, &MemoryView::zoomToRange);
     connect(selectTiles_, &QLineEdit::returnPressed, this, &MemoryView::selectFromText);
     connect(canvas_, &TileMemoryCanvas::selectionChanged, this, &MemoryView::applySelection);
@@ -168,6 +177,7 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
     });
     connect(model_, &TileMemoryModel::loadedChanged, this, [this] {
         const ViewState& s = this->session().state();
+        updateTileOrderChoice();
         if (s.tileWindow)
             canvas_->showWindow(s.tileWindow->first, s.tileWindow->second);
         details_->setSelection(s.selectedTiles);
@@ -256,6 +266,28 @@ void MemoryView::showEvent(QShowEvent* event) {
         applySelection(wanted);
 }
 
+void MemoryView::updateTileOrderChoice() {
+    // Physical order needs the report's tile placement; without one the item stays disabled and
+    // its tooltip says why.
+    auto* items = qobject_cast<QStandardItemModel*>(tileOrder_->model());
+    QStandardItem* physical =
+        items ? items->item(int(TileMemoryModel::TileOrder::Physical)) : nullptr;
+    if (physical) {
+        physical->setEnabled(model_->hasPhysicalOrder());
+        physical->setToolTip(model_->placementProblem());
+    }
+    int& wanted = session().state().tileOrder;
+    if (!model_->hasPhysicalOrder())
+        wanted = int(TileMemoryModel::TileOrder::Software);
+    tileOrder_->setToolTip(model_->hasPhysicalOrder()
+                               ? tr("Tiles by their software id, or by their place on the die "
+                                    "(column by column, top to bottom)")
+                               : model_->placementProblem());
+    const QSignalBlocker block(tileOrder_);
+    tileOrder_->setCurrentIndex(wanted);
+    model_->setTileOrder(TileMemoryModel::TileOrder(wanted));
+}
+
 void MemoryView::updateSelectionLabel() {
     const TileSelection& tiles = session().state().selectedTiles;
     if (tiles.empty())
@@ -278,8 +310,8 @@ void MemoryView::zoomToRange() {
                            zoomRange_);
         return;
     }
-    const auto& r = tiles->ranges();
-    canvas_->showWindow(r.front().first, double(r.back().last) + 1);
+    const auto [first, end] = model_->positionSpan(*tiles);
+    canvas_->showWindow(first, end);
     canvas_->setFocus();
 }
 

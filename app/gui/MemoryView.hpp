@@ -22,13 +22,14 @@ class TileMemoryCanvas;
 class TileMemoryModel;
 class TileVerticesModel;
 
-/// The Memory view: a toolbar (breakdown, Include Gaps, Show Max Memory, zoom to a tile range,
-/// select tiles by list), the TileMemoryCanvas, and below it tabs: Details (categories of the
-/// selected tiles), Vertices (vertex instances on the selected tiles), Exchanges and Variables
-/// (report-wide, largest first) and the Tile map (floor plan coloured by memory; clicking selects).
-/// The tables sort and filter; each tab reads its data the first time it is shown (Vertices again
-/// when the selection changes). Its settings live in the session's ViewState, so a selection made
-/// in another view (a variable's tiles in the Operations view) shows here.
+/// The Memory view: a toolbar (breakdown, Include Gaps, Show Max Memory, software or physical tile
+/// order, zoom to a tile range, select tiles by list), the TileMemoryCanvas, and below it tabs:
+/// Details (categories of the selected tiles), Vertices (vertex instances on the selected tiles),
+/// Exchanges and Variables (report-wide, largest first) and the Tile map (floor plan coloured by
+/// memory; clicking selects). The tables sort and filter; each tab reads its data the first time it
+/// is shown (Vertices again when the selection changes). Its settings live in the session's
+/// ViewState, so a selection made in another view (a variable's tiles in the Operations view) shows
+/// here.
 class MemoryView : public ReportView {
     Q_OBJECT
 public:
@@ -41,6 +42,7 @@ public:
     ReportTableModel& exchanges() const { return *exchanges_; }
     ReportTableModel& variables() const { return *variables_; }
     TileMapWidget& tileMap() const { return *tileMap_; }
+    QComboBox& tileOrder() const { return *tileOrder_; }
     QTabWidget& tabs() const { return *tabs_; }
 
     /// Rows the Exchanges and Variables tabs keep (largest first).
@@ -54,6 +56,7 @@ private:
     void zoomToRange();
     void selectFromText();
     void updateSelectionLabel();
+    void updateTileOrderChoice();
     void loadTab(int index);
 
     TileMemoryModel* model_;
@@ -62,6 +65,7 @@ private:
     QComboBox* breakdown_;
     QCheckBox* includeGaps_;
     QCheckBox* showMax_;
+    QComboBox* tileOrder_;
     QLineEdit* zoomRange_;
     QLineEdit* selectTiles_;
     QLabel* selectionLabel_;

@@ -7,6 +7,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
+#include <algorithm>
 #include <cmath>
 
 namespace tilescope::gui {
@@ -32,6 +33,19 @@ TileMapWidget::Layout TileMapWidget::layoutFor(std::uint32_t numIpus, std::uint3
     l.rowsPerIpu = (std::max(1u, tilesPerIpu) + l.columnsPerIpu - 1) / l.columnsPerIpu;
     l.ipuColumns = ceilSqrt(std::max(1u, numIpus));
     l.ipuRows = (std::max(1u, numIpus) + l.ipuColumns - 1) / l.ipuColumns;
+    return l;
+}
+
+TileMapWidget::Layout TileMapWidget::dieLayout(std::uint32_t numIpus, std::uint32_t columns,
+                                               std::uint32_t rows) {
+    Layout l;
+    l.columnsPerIpu = std::max(1u, columns);
+    l.rowsPerIpu = std::max(1u, rows);
+    numIpus = std::max(1u, numIpus);
+    // Block columns that make the whole map closest to square: sqrt(n * blockH / blockW).
+    const double ideal = std::sqrt(double(numIpus) * (l.rowsPerIpu + 1) / (l.columnsPerIpu + 1));
+    l.ipuColumns = std::clamp<std::uint32_t>(std::uint32_t(std::lround(ideal)), 1, numIpus);
+    l.ipuRows = (numIpus + l.ipuColumns - 1) / l.ipuColumns;
     return l;
 }
 
@@ -63,22 +77,28 @@ void TileMapWidget::setSelection(const TileSelection& tiles) {
 QPoint TileMapWidget::cellOf(std::uint32_t tile) const {
     const std::uint32_t perIpu = std::max(1u, model_.tilesPerIpu());
     const std::uint32_t ipu = tile / perIpu, t = tile % perIpu;
-    const std::uint32_t x =
-        (ipu % layout_.ipuColumns) * (layout_.columnsPerIpu + 1) + t % layout_.columnsPerIpu;
-    const std::uint32_t y =
-        (ipu / layout_.ipuColumns) * (layout_.rowsPerIpu + 1) + t / layout_.columnsPerIpu;
-    return {int(x), int(y)};
+    const report::TilePlacement& place = model_.placement();
+    const bool placed = tile < place.x.size();
+    const std::uint32_t cx = placed ? place.x[tile] : t % layout_.columnsPerIpu;
+    const std::uint32_t cy = placed ? place.y[tile] : t / layout_.columnsPerIpu;
+    return {int((ipu % layout_.ipuColumns) * (layout_.columnsPerIpu + 1) + cx),
+            int((ipu / layout_.ipuColumns) * (layout_.rowsPerIpu + 1) + cy)};
 }
 
 void TileMapWidget::rebuild() {
     const std::uint32_t tiles = model_.tileCount();
     const std::uint32_t perIpu = std::max(1u, model_.tilesPerIpu());
-    layout_ = layoutFor(tiles ? (tiles + perIpu - 1) / perIpu : 1, perIpu);
+    const std::uint32_t ipus = tiles ? (tiles + perIpu - 1) / perIpu : 1;
+    const report::TilePlacement& place = model_.placement();
+    layout_ = place.empty() ? layoutFor(ipus, perIpu) : dieLayout(ipus, place.columns, place.rows);
     image_ = QImage(int(layout_.widthCells()), int(layout_.heightCells()), QImage::Format_ARGB32);
     image_.fill(Qt::transparent);
+    cellTile_.assign(std::size_t(image_.width()) * std::size_t(image_.height()), -1);
     const std::uint64_t capacity = model_.bytesPerTile();
     for (std::uint32_t t = 0; t < tiles; ++t) {
         const QPoint c = cellOf(t);
+        cellTile_[std::size_t(c.y()) * std::size_t(image_.width()) + std::size_t(c.x())] =
+            std::int32_t(t);
         const QColor colour =
             selection_.contains(t) ? kSelected : colourFor(model_.tileTotal(t), capacity);
         image_.setPixel(c, colour.rgb());
@@ -101,17 +121,13 @@ std::optional<std::uint32_t> TileMapWidget::tileAt(QPointF pos) const {
     if (!model_.isLoaded() || r.isEmpty() || !r.contains(pos))
         return std::nullopt;
     const double scale = r.width() / image_.width();
-    const auto x = std::uint32_t((pos.x() - r.left()) / scale);
-    const auto y = std::uint32_t((pos.y() - r.top()) / scale);
-    const std::uint32_t blockW = layout_.columnsPerIpu + 1, blockH = layout_.rowsPerIpu + 1;
-    const std::uint32_t col = x % blockW, row = y % blockH;
-    if (col >= layout_.columnsPerIpu || row >= layout_.rowsPerIpu)
-        return std::nullopt; // the gap between IPUs
-    const std::uint32_t ipu = (y / blockH) * layout_.ipuColumns + x / blockW;
-    const std::uint32_t tile = ipu * model_.tilesPerIpu() + row * layout_.columnsPerIpu + col;
-    if (row * layout_.columnsPerIpu + col >= model_.tilesPerIpu() || tile >= model_.tileCount())
-        return std::nullopt;
-    return tile;
+    const auto x = std::min(int((pos.x() - r.left()) / scale), image_.width() - 1);
+    const auto y = std::min(int((pos.y() - r.top()) / scale), image_.height() - 1);
+    const std::int32_t tile =
+        cellTile_[std::size_t(y) * std::size_t(image_.width()) + std::size_t(x)];
+    if (tile < 0)
+        return std::nullopt; // a gap between IPUs or an empty cell of a die
+    return std::uint32_t(tile);
 }
 
 void TileMapWidget::paintEvent(QPaintEvent*) {
@@ -160,14 +176,14 @@ bool TileMapWidget::event(QEvent* event) {
     }
     const std::uint32_t perIpu = model_.tilesPerIpu();
     const std::uint64_t bytes = model_.tileTotal(*tile), capacity = model_.bytesPerTile();
-    QToolTip::showText(help->globalPos(),
-                       tr("Tile %1 (IPU %2, tile %3)\n%4 of %5 (%6)")
-                           .arg(*tile)
-                           .arg(*tile / perIpu)
-                           .arg(*tile % perIpu)
-                           .arg(formatBytes(double(bytes)), formatBytes(double(capacity)),
-                                formatPercent(capacity ? double(bytes) / double(capacity) : 0.0)),
-                       this);
+    QString text =
+        tr("Tile %1 (IPU %2, tile %3)").arg(*tile).arg(*tile / perIpu).arg(*tile % perIpu);
+    if (const report::TilePlacement& place = model_.placement(); *tile < place.x.size())
+        text += tr("\nOn the die: column %1, row %2").arg(place.x[*tile]).arg(place.y[*tile]);
+    text += tr("\n%1 of %2 (%3)")
+                .arg(formatBytes(double(bytes)), formatBytes(double(capacity)),
+                     formatPercent(capacity ? double(bytes) / double(capacity) : 0.0));
+    QToolTip::showText(help->globalPos(), text, this);
     return true;
 }
 

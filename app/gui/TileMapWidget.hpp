@@ -7,6 +7,7 @@
 #include <QWidget>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace tilescope::gui {
 
@@ -14,13 +15,13 @@ class TileMemoryModel;
 
 /// The machine's floor plan coloured by memory used per tile (TileMemoryModel's totals under its
 /// gaps setting): pale for empty, dark blue for full, red for tiles over their memory, yellow for
-/// selected tiles. Layout, in software tile order (the report records no physical placement):
-/// each IPU is a block of `columnsPerIpu` = ceil(sqrt(tiles per IPU)) columns, tile t of the IPU
-/// at row t / columnsPerIpu, column t % columnsPerIpu (an Mk2 IPU of 1472 tiles is 39 x 38); the
-/// IPUs are blocks in a near-square grid, IPU i at block row i / ipuColumns, block column
-/// i % ipuColumns, one empty cell apart. The map is one pixel per tile in an image rebuilt only
-/// when the data or selection changes, and scaled to the widget once per size, so a repaint of
-/// 23,552 tiles is one pixmap copy.
+/// selected tiles. Each IPU is a block, the blocks one empty cell apart in a grid as near square
+/// as the blocks allow, IPU i at block row i / ipuColumns, block column i % ipuColumns. With the
+/// report's tile placement a block is the IPU's die grid and each tile sits in its cell (an Mk2
+/// die as simulated is 23 columns x 64 rows); without one, tiles fill a block of
+/// ceil(sqrt(tiles per IPU)) columns row by row in software order. The map is one pixel per tile
+/// in an image rebuilt only when the data or selection changes, and scaled to the widget once
+/// per size, so a repaint of 23,552 tiles is one pixmap copy.
 /// Hovering shows a tile's figures; clicking selects it (shift extends, ctrl toggles).
 class TileMapWidget : public QWidget {
     Q_OBJECT
@@ -30,7 +31,10 @@ public:
         std::uint32_t widthCells() const { return ipuColumns * (columnsPerIpu + 1) - 1; }
         std::uint32_t heightCells() const { return ipuRows * (rowsPerIpu + 1) - 1; }
     };
+    /// Blocks of near-square shape for reports without a tile placement.
     static Layout layoutFor(std::uint32_t numIpus, std::uint32_t tilesPerIpu);
+    /// Blocks of `columns` x `rows` cells (the die grid of a tile placement).
+    static Layout dieLayout(std::uint32_t numIpus, std::uint32_t columns, std::uint32_t rows);
     /// Colour of a tile using `bytes` of `capacity`.
     static QColor colourFor(std::uint64_t bytes, std::uint64_t capacity);
 
@@ -63,6 +67,7 @@ private:
     Layout layout_;
     TileSelection selection_;
     QImage image_;
+    std::vector<std::int32_t> cellTile_; // per image pixel: the tile drawn there, or -1
     QPixmap scaled_; // image_ at the size of mapRect(), made on the first paint after a change
 };
 

@@ -30,7 +30,7 @@ TileMemoryCanvas::TileMemoryCanvas(TileMemoryModel& model, QWidget* parent)
     : ChartCanvas(parent), model_(model) {
     connect(&model_, &TileMemoryModel::loadedChanged, this, &TileMemoryCanvas::onModelChanged);
     connect(&model_, &TileMemoryModel::seriesChanged, this, [this] {
-        dirty_ = true;
+        dirty_ = true; // also sent when the tile order changes
         update();
     });
     connect(&model_, &TileMemoryModel::failed, this, [this] { update(); });
@@ -51,6 +51,7 @@ void TileMemoryCanvas::onModelChanged() {
 
 void TileMemoryCanvas::setSelection(const TileSelection& tiles) {
     selection_ = tiles;
+    selectionDirty_ = true;
     if (!tiles.empty())
         anchorTile_ = tiles.ranges().front().first;
     update();
@@ -92,6 +93,14 @@ void TileMemoryCanvas::refreshColumns(double plotWidth) {
         cachedEnd_ = end;
         cachedWidth_ = widthPx;
         dirty_ = false;
+        selectionDirty_ = true;
+    }
+    if (selectionDirty_) {
+        columnSelected_.resize(columns_.columns.size());
+        for (std::size_t c = 0; c < columns_.columns.size(); ++c)
+            columnSelected_[c] =
+                model_.anySelected(selection_, columns_.columns[c].first, columns_.columns[c].end);
+        selectionDirty_ = false;
     }
 }
 
@@ -106,11 +115,11 @@ void TileMemoryCanvas::prepareFrame(const QRectF& plot) {
 int TileMemoryCanvas::columnAt(double x) const {
     const auto& cols = columns_.columns;
     auto it = std::upper_bound(cols.begin(), cols.end(), x,
-                               [](double v, const auto& c) { return v < double(c.firstTile); });
+                               [](double v, const auto& c) { return v < double(c.first); });
     if (it == cols.begin())
         return -1;
     --it;
-    return x < double(it->endTile) ? int(it - cols.begin()) : -1;
+    return x < double(it->end) ? int(it - cols.begin()) : -1;
 }
 
 void TileMemoryCanvas::drawChart(ImDrawList& list, const QRectF& plot) {
@@ -131,14 +140,14 @@ void TileMemoryCanvas::drawChart(ImDrawList& list, const QRectF& plot) {
 
     for (std::size_t c = 0; c < columns_.columns.size(); ++c) {
         const auto& col = columns_.columns[c];
-        float x0 = float(xToPixel(col.firstTile));
-        float x1 = float(xToPixel(col.endTile));
+        float x0 = float(xToPixel(col.first));
+        float x1 = float(xToPixel(col.end));
         if (x1 - x0 > 4) // separate bars once a tile is wide enough to see
             x0 += 1, x1 -= 1;
         x1 = std::max(x1, x0 + 1);
         if (int(c) == hovered)
             list.AddRectFilled(ImVec2(x0, float(plot.top())), ImVec2(x1, bottom), hoverFill);
-        if (!selection_.empty() && selection_.intersects(col.firstTile, col.endTile - 1))
+        if (columnSelected_[c])
             list.AddRectFilled(ImVec2(x0, float(plot.top())), ImVec2(x1, bottom), selectionFill);
         double acc = 0;
         for (int s = 0; s < seriesCount; ++s) {
@@ -151,7 +160,7 @@ void TileMemoryCanvas::drawChart(ImDrawList& list, const QRectF& plot) {
         }
         // Columns of several tiles: show the spread up to the fullest tile, since the fullest
         // tile is what goes out of memory.
-        if (col.endTile - col.firstTile > 1 && col.maxTotal > acc)
+        if (col.end - col.first > 1 && col.maxTotal > acc)
             list.AddRectFilled(ImVec2(x0, float(yToPixel(col.maxTotal))),
                                ImVec2(x1, float(yToPixel(acc))), rangeFill);
     }
@@ -207,17 +216,30 @@ void TileMemoryCanvas::drawOverlay(ImDrawList& list, const QRectF& plot) {
 
 void TileMemoryCanvas::drawTooltip(int column) {
     const auto& col = columns_.columns[std::size_t(column)];
-    const std::uint32_t tiles = col.endTile - col.firstTile;
+    const std::uint32_t tiles = col.end - col.first;
     const std::uint32_t perIpu = std::max<std::uint32_t>(1, model_.tilesPerIpu());
+    const bool physical = model_.tileOrder() == TileMemoryModel::TileOrder::Physical;
+    const report::TilePlacement& place = model_.placement();
     ImGui::BeginTooltip();
     if (tiles == 1) {
-        text(tr("Tile %1 (IPU %2, tile %3)")
-                 .arg(col.firstTile)
-                 .arg(col.firstTile / perIpu)
-                 .arg(col.firstTile % perIpu));
+        const std::uint32_t tile = model_.tileAt(col.first);
+        text(tr("Tile %1 (IPU %2, tile %3)").arg(tile).arg(tile / perIpu).arg(tile % perIpu));
+        if (physical)
+            text(tr("On the die: column %1, row %2").arg(place.x[tile]).arg(place.y[tile]));
         text(tr("Total: %1").arg(formatBytes(col.maxTotal)));
     } else {
-        text(tr("Tiles %1–%2 (%3 tiles)").arg(col.firstTile).arg(col.endTile - 1).arg(tiles));
+        if (physical) {
+            const std::uint32_t a = model_.tileAt(col.first), b = model_.tileAt(col.end - 1);
+            text(a / perIpu == b / perIpu
+                     ? tr("%1 tiles of IPU %2, die columns %3–%4")
+                           .arg(tiles)
+                           .arg(a / perIpu)
+                           .arg(place.x[a])
+                           .arg(place.x[b])
+                     : tr("%1 tiles of IPUs %2–%3").arg(tiles).arg(a / perIpu).arg(b / perIpu));
+        } else {
+            text(tr("Tiles %1–%2 (%3 tiles)").arg(col.first).arg(col.end - 1).arg(tiles));
+        }
         text(tr("Total: min %1, mean %2, max %3")
                  .arg(formatBytes(col.minTotal), formatBytes(col.meanTotal),
                       formatBytes(col.maxTotal)));
@@ -249,21 +271,26 @@ void TileMemoryCanvas::clickedAt(double x, Qt::KeyboardModifiers modifiers) {
     if (c < 0)
         return;
     const auto& col = columns_.columns[std::size_t(c)];
-    const std::uint32_t tile =
-        std::clamp(std::uint32_t(std::max(0.0, x)), col.firstTile, col.endTile - 1);
+    const std::uint32_t position =
+        std::clamp(std::uint32_t(std::max(0.0, x)), col.first, col.end - 1);
     if (modifiers & Qt::ShiftModifier) {
-        selection_ = TileSelection::range(std::min(anchorTile_, col.firstTile),
-                                          std::max(anchorTile_, col.endTile - 1));
+        // From the anchor tile to this column, along the chart's order.
+        const std::uint32_t anchor = model_.positionOf(anchorTile_);
+        selection_ = model_.tilesAt(std::min(anchor, col.first), std::max(anchor + 1, col.end));
     } else if (modifiers & Qt::ControlModifier) {
-        if (col.endTile - col.firstTile == 1)
-            selection_.toggle(tile);
-        else
-            selection_.add({col.firstTile, col.endTile - 1});
-        anchorTile_ = tile;
+        if (col.end - col.first == 1)
+            selection_.toggle(model_.tileAt(position));
+        else {
+            const TileSelection column = model_.tilesAt(col.first, col.end);
+            for (const TileSelection::Range& r : column.ranges())
+                selection_.add(r);
+        }
+        anchorTile_ = model_.tileAt(position);
     } else {
-        selection_ = TileSelection::range(col.firstTile, col.endTile - 1);
-        anchorTile_ = col.firstTile;
+        selection_ = model_.tilesAt(col.first, col.end);
+        anchorTile_ = model_.tileAt(col.first);
     }
+    selectionDirty_ = true;
     update();
     emit selectionChanged(selection_);
 }

@@ -6,7 +6,8 @@
 
 namespace tilescope::gui {
 
-/// The Memory view's chart: bytes per tile over all tiles of all IPUs, one bar per tile when
+/// The Memory view's chart: bytes per tile over all tiles of all IPUs (in the model's tile order,
+/// software or physical), one bar per tile when
 /// zoomed in and one per pixel column when zoomed out (drawn from TileMemoryModel::columns: the
 /// stacked means of the series plus a band up to the column's fullest tile). Shows IPU
 /// boundaries, the per-tile memory limit, the selected tiles and a tooltip for the tile or
@@ -46,6 +47,8 @@ private:
     std::uint32_t anchorTile_ = 0;
     bool showMaxMemory_ = true;
     TileMemoryModel::Columns columns_;
+    std::vector<char> columnSelected_; // per column of columns_: holds a selected tile
+    bool selectionDirty_ = true;
     // What columns_ was computed for, so frames that only move the mouse reuse it.
     std::uint32_t cachedFirst_ = 0, cachedEnd_ = 0;
     int cachedWidth_ = -1;

@@ -2,6 +2,7 @@
 
 #include "Background.hpp"
 #include "ReportSession.hpp"
+#include "tilescope/report/ReportError.hpp"
 
 #include <algorithm>
 
@@ -17,6 +18,10 @@ struct TileMemoryModel::Data {
     std::vector<report::MemoryRegion> regions;
     /// [category index * regions + region index][tile]; empty when the report has no such row.
     std::vector<std::vector<std::uint64_t>> cells;
+    report::TilePlacement placement;
+    QString placementProblem;                // why there is no physical order, if there is none
+    std::vector<std::uint32_t> physical;     // [position] -> tile, in physical order
+    std::vector<std::uint32_t> physicalSlot; // [tile] -> position, in physical order
 
     const std::vector<std::uint64_t>& cell(std::size_t c, std::size_t r) const {
         return cells[c * regions.size() + r];
@@ -53,12 +58,30 @@ void TileMemoryModel::load() {
                              std::size_t(r - d->regions.begin())] =
                         reader.tileMemory(row.categoryId, row.regionId);
                 }
+                // A damaged placement only costs the physical order, not the memory figures.
+                try {
+                    d->placement = reader.tilePlacement();
+                } catch (const report::ReportError& e) {
+                    d->placementProblem = QString::fromStdString(e.what());
+                }
+                if (!d->placement.empty()) {
+                    d->physical = d->placement.physicalOrder(d->tilesPerIpu);
+                    d->physicalSlot.resize(d->physical.size());
+                    for (std::uint32_t p = 0; p < d->physical.size(); ++p)
+                        d->physicalSlot[d->physical[p]] = p;
+                } else if (d->placementProblem.isEmpty()) {
+                    d->placementProblem =
+                        tr("The report records no tile placement (it was written before "
+                           "format version 4, or by a tool that knows none).");
+                }
                 return std::shared_ptr<const Data>(std::move(d));
             });
         },
         [this](std::shared_ptr<const Data> data) {
             data_ = std::move(data);
             loaded_ = true;
+            if (!hasPhysicalOrder())
+                order_ = TileOrder::Software;
             rebuildSeries();
             emit loadedChanged();
         },
@@ -76,6 +99,81 @@ std::uint32_t TileMemoryModel::tilesPerIpu() const {
 }
 std::uint64_t TileMemoryModel::bytesPerTile() const {
     return data_ ? data_->bytesPerTile : 0;
+}
+
+bool TileMemoryModel::hasPhysicalOrder() const {
+    return data_ && !data_->physical.empty();
+}
+
+QString TileMemoryModel::placementProblem() const {
+    return data_ ? data_->placementProblem : QString();
+}
+
+const report::TilePlacement& TileMemoryModel::placement() const {
+    static const report::TilePlacement none;
+    return data_ ? data_->placement : none;
+}
+
+void TileMemoryModel::setTileOrder(TileOrder order) {
+    if (order == TileOrder::Physical && data_ && !hasPhysicalOrder())
+        order = TileOrder::Software;
+    if (order == order_)
+        return;
+    order_ = order;
+    rebuildPrefixSums();
+    emit seriesChanged();
+}
+
+std::uint32_t TileMemoryModel::tileAt(std::uint32_t position) const {
+    if (order_ == TileOrder::Physical && data_ && position < data_->physical.size())
+        return data_->physical[position];
+    return position;
+}
+
+std::uint32_t TileMemoryModel::positionOf(std::uint32_t tile) const {
+    if (order_ == TileOrder::Physical && data_ && tile < data_->physicalSlot.size())
+        return data_->physicalSlot[tile];
+    return tile;
+}
+
+TileSelection TileMemoryModel::tilesAt(std::uint32_t first, std::uint32_t end) const {
+    end = std::min(end, tileCount());
+    if (first >= end)
+        return {};
+    if (order_ == TileOrder::Software)
+        return TileSelection::range(first, end - 1);
+    std::vector<std::uint32_t> tiles;
+    tiles.reserve(end - first);
+    for (std::uint32_t p = first; p < end; ++p)
+        tiles.push_back(tileAt(p));
+    return TileSelection::of(std::move(tiles));
+}
+
+bool TileMemoryModel::anySelected(const TileSelection& tiles, std::uint32_t first,
+                                  std::uint32_t end) const {
+    if (tiles.empty() || first >= end)
+        return false;
+    if (order_ == TileOrder::Software)
+        return tiles.intersects(first, end - 1);
+    for (std::uint32_t p = first; p < end; ++p)
+        if (tiles.contains(tileAt(p)))
+            return true;
+    return false;
+}
+
+std::pair<std::uint32_t, std::uint32_t>
+TileMemoryModel::positionSpan(const TileSelection& tiles) const {
+    if (tiles.empty())
+        return {0, 0};
+    if (order_ == TileOrder::Software)
+        return {tiles.ranges().front().first, tiles.ranges().back().last + 1};
+    std::uint32_t lo = UINT32_MAX, hi = 0;
+    for (const TileSelection::Range& r : tiles.ranges())
+        for (std::uint32_t t = r.first; t <= r.last && t < tileCount(); ++t) {
+            lo = std::min(lo, positionOf(t));
+            hi = std::max(hi, positionOf(t) + 1);
+        }
+    return lo < hi ? std::pair{lo, hi} : std::pair{0u, 0u};
 }
 
 QStringList TileMemoryModel::regionNames() const {
@@ -163,18 +261,24 @@ void TileMemoryModel::rebuildSeries() {
     for (const auto& s : series_)
         for (std::size_t t = 0; t < tiles; ++t)
             total_[t] += s[t];
-    totalPrefix_.assign(tiles + 1, 0.0);
-    for (std::size_t t = 0; t < tiles; ++t) {
-        totalPrefix_[t + 1] = totalPrefix_[t] + double(total_[t]);
+    for (std::size_t t = 0; t < tiles; ++t)
         maxTileTotal_ = std::max(maxTileTotal_, total_[t]);
-    }
+    rebuildPrefixSums();
+    emit seriesChanged();
+}
+
+void TileMemoryModel::rebuildPrefixSums() {
+    const std::size_t n = total_.size();
+    totalPrefix_.assign(n + 1, 0.0);
+    for (std::size_t p = 0; p < n; ++p)
+        totalPrefix_[p + 1] = totalPrefix_[p] + double(total_[tileAt(std::uint32_t(p))]);
     seriesPrefix_.resize(series_.size());
     for (std::size_t s = 0; s < series_.size(); ++s) {
-        seriesPrefix_[s].assign(tiles + 1, 0.0);
-        for (std::size_t t = 0; t < tiles; ++t)
-            seriesPrefix_[s][t + 1] = seriesPrefix_[s][t] + double(series_[s][t]);
+        seriesPrefix_[s].assign(n + 1, 0.0);
+        for (std::size_t p = 0; p < n; ++p)
+            seriesPrefix_[s][p + 1] =
+                seriesPrefix_[s][p] + double(series_[s][tileAt(std::uint32_t(p))]);
     }
-    emit seriesChanged();
 }
 
 std::uint64_t TileMemoryModel::tileTotal(std::uint32_t tile) const {
@@ -200,21 +304,22 @@ TileMemoryModel::Columns TileMemoryModel::columns(std::uint32_t first, std::uint
     out.seriesMean.resize(n * series_.size());
     for (std::uint64_t c = 0; c < n; ++c) {
         Column& col = out.columns[c];
-        col.firstTile = std::uint32_t(first + c * span / n);
-        col.endTile = std::uint32_t(first + (c + 1) * span / n);
-        const double count = double(col.endTile - col.firstTile);
-        std::uint64_t lo = total_[col.firstTile], hi = lo;
-        for (std::uint32_t t = col.firstTile + 1; t < col.endTile; ++t) {
-            lo = std::min(lo, total_[t]);
-            hi = std::max(hi, total_[t]);
+        col.first = std::uint32_t(first + c * span / n);
+        col.end = std::uint32_t(first + (c + 1) * span / n);
+        const double count = double(col.end - col.first);
+        std::uint64_t lo = total_[tileAt(col.first)], hi = lo;
+        for (std::uint32_t p = col.first + 1; p < col.end; ++p) {
+            const std::uint64_t v = total_[tileAt(p)];
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
         }
         col.minTotal = double(lo);
         col.maxTotal = double(hi);
-        col.meanTotal = (totalPrefix_[col.endTile] - totalPrefix_[col.firstTile]) / count;
+        col.meanTotal = (totalPrefix_[col.end] - totalPrefix_[col.first]) / count;
         out.maxTotal = std::max(out.maxTotal, col.maxTotal);
         for (std::size_t s = 0; s < series_.size(); ++s)
             out.seriesMean[c * series_.size() + s] =
-                (seriesPrefix_[s][col.endTile] - seriesPrefix_[s][col.firstTile]) / count;
+                (seriesPrefix_[s][col.end] - seriesPrefix_[s][col.first]) / count;
     }
     return out;
 }

@@ -78,6 +78,18 @@ bool TileSelection::intersects(std::uint32_t first, std::uint32_t last) const {
     return it != ranges_.begin() && std::prev(it)->last >= first;
 }
 
+TileSelection TileSelection::of(std::vector<std::uint32_t> tiles) {
+    std::sort(tiles.begin(), tiles.end());
+    TileSelection out;
+    for (std::uint32_t t : tiles) {
+        if (!out.ranges_.empty() && std::uint64_t(out.ranges_.back().last) + 1 >= t)
+            out.ranges_.back().last = std::max(out.ranges_.back().last, t);
+        else
+            out.ranges_.push_back({t, t});
+    }
+    return out;
+}
+
 void TileSelection::add(Range r) {
     ranges_.push_back(r);
     std::sort(ranges_.begin(), ranges_.end(),

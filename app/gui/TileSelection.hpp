@@ -21,6 +21,8 @@ public:
     TileSelection() = default;
     static TileSelection single(std::uint32_t tile) { return range(tile, tile); }
     static TileSelection range(std::uint32_t first, std::uint32_t last);
+    /// The tiles of a list in any order, duplicates allowed (one sort, then one merge pass).
+    static TileSelection of(std::vector<std::uint32_t> tiles);
     /// Parses comma-separated tiles and ranges ("3", "10-20", "100-" meaning to the last tile).
     /// Returns nothing, and sets `error`, for text that is not such a list or names a tile
     /// outside [0, numTiles).

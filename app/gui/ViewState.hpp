@@ -19,6 +19,7 @@ struct ViewState {
     int memoryBreakdown = 0; // TileMemoryModel::Breakdown
     bool includeGaps = true;
     bool showMaxMemory = true;
+    int tileOrder = 0; // TileMemoryModel::TileOrder
     std::optional<std::pair<double, double>> tileWindow;
     TileSelection selectedTiles;
 

@@ -66,6 +66,8 @@ void ProfileCapture::writeCompilation(const CompileRecords& r) {
     auto& w = writer_->out;
     const report::TargetInfo target = targetOf(r.target);
     w.setTarget(target);
+    if (!r.target.placement.empty())
+        w.setTilePlacement(r.target.placement);
     for (const auto& region : target.regions)
         writer_->regionIds[region.name] = region.id;
     tilesPerIpu_ = r.target.tilesPerIpu;

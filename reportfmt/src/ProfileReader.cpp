@@ -162,6 +162,35 @@ std::vector<TileMemoryRow> ProfileReader::tileMemoryTotals() const {
     return out;
 }
 
+TilePlacement ProfileReader::tilePlacement() const {
+    TilePlacement p;
+    auto st = file_.database().prepare(
+        "SELECT die_columns, die_rows, die_x, die_y FROM tile_placement WHERE id = 1");
+    if (!st.step())
+        return p;
+    const auto columns = st.int64(0), rows = st.int64(1);
+    if (columns < 1 || rows < 1 || columns > 65536 || rows > 65536)
+        throw ReportError(path(), fmt::format("file is damaged (tile placement has a die grid "
+                                              "of {} x {} cells)",
+                                              columns, rows));
+    p.columns = std::uint32_t(columns);
+    p.rows = std::uint32_t(rows);
+    const auto decode = [&](int column, std::vector<std::uint32_t>& out) {
+        const auto b = st.blob(column);
+        PerTile v;
+        inFile(path(), [&] { v = TileSeries::decode(b.data(), b.size()); });
+        out.resize(v.size());
+        for (std::size_t i = 0; i < v.size(); ++i)
+            out[i] = std::uint32_t(std::min<std::uint64_t>(v[i], UINT32_MAX));
+    };
+    decode(2, p.x);
+    decode(3, p.y);
+    if (const std::string problem = p.problem(target_.numIpus, target_.tilesPerIpu);
+        !problem.empty())
+        throw ReportError(path(), "file is damaged (" + problem + ")");
+    return p;
+}
+
 PerTile ProfileReader::tileMemory(std::int64_t categoryId, std::int64_t regionId) const {
     auto st = file_.database().prepare(
         "SELECT per_tile FROM tile_memory WHERE category_id = ? AND region_id = ?");

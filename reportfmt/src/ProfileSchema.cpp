@@ -117,6 +117,12 @@ constexpr SchemaObject kProfile[] = {
      "bucket INTEGER NOT NULL, busy BLOB NOT NULL, PRIMARY KEY(run_id, level, bucket)) "
      "WITHOUT ROWID",
      false, 3},
+    // Each tile's cell on its IPU's die (TilePlacement): TileSeries blobs indexed by global tile.
+    {"table", "tile_placement",
+     "CREATE TABLE tile_placement(id INTEGER PRIMARY KEY CHECK(id = 1), "
+     "die_columns INTEGER NOT NULL, die_rows INTEGER NOT NULL, die_x BLOB NOT NULL, "
+     "die_y BLOB NOT NULL)",
+     false, 4},
 };
 
 constexpr SchemaObject kHostTrace[] = {

@@ -237,6 +237,25 @@ void ProfileWriter::setTarget(const TargetInfo& t) {
     im.haveTarget = true;
 }
 
+void ProfileWriter::setTilePlacement(const TilePlacement& p) {
+    auto& im = *impl_;
+    im.requireTarget("setTilePlacement()");
+    if (const std::string problem = p.problem(im.target.numIpus, im.target.tilesPerIpu);
+        !problem.empty())
+        im.misuse(problem);
+    const auto encode = [](const std::vector<std::uint32_t>& v) {
+        return TileSeries::encode(std::vector<std::uint64_t>(v.begin(), v.end()));
+    };
+    im.session.db()
+        .prepare("INSERT OR REPLACE INTO tile_placement(id, die_columns, die_rows, die_x, die_y) "
+                 "VALUES(1,?,?,?,?)")
+        .bind(1, std::int64_t{p.columns})
+        .bind(2, std::int64_t{p.rows})
+        .bindBlob(3, encode(p.x))
+        .bindBlob(4, encode(p.y))
+        .run();
+}
+
 void ProfileWriter::setTileMemory(std::string_view category, std::string_view region,
                                   const PerTile& bytes) {
     auto& im = *impl_;

@@ -43,6 +43,9 @@ void upgradeInTemp(sql::Database& db, FileKind kind, int version) {
     // executed step, which at open would make opening (remote files above all) grow with the run.
     if (version < 3)
         createInTemp(db, "run_ipu_lod");
+    // v3 -> v4: tile_placement did not exist; those files record no placement (an empty table).
+    if (version < 4)
+        createInTemp(db, "tile_placement");
 }
 
 } // namespace tilescope::report::migration

@@ -14,6 +14,8 @@
 
 namespace tilescope::report {
 namespace {
+// Tiles per die column, as the simulator's Mk1 and Mk2 targets model them.
+constexpr std::uint32_t kTilesPerColumn = 32;
 
 // The generated program is a sequence of layers. Each layer works on a contiguous range of tiles
 // and lowers to groups of (OnTileExecute, DoExchange or GlobalExchange, Sync) steps; the first and
@@ -176,6 +178,9 @@ public:
                                   {"debug.computeInstrumentationLevel",
                                    spec_.perTileCycles ? "tile" : "ipu", "default", true}});
         writer_.setTarget(target_);
+        // The floor plan the simulator models, so physical order works on generated reports.
+        writer_.setTilePlacement(
+            TilePlacement::spineColumns(target_.numIpus, target_.tilesPerIpu, kTilesPerColumn));
         planLayers();
         writeVertexTypes();
         writeProgramsAndSteps();

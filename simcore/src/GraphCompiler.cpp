@@ -342,6 +342,8 @@ std::unique_ptr<CompiledGraph> GraphCompiler::compile(std::shared_ptr<const Grap
     rec.target.exchangeBytesPerCycle = target.exchangeBytesPerCycle;
     rec.target.clockHz = target.tileClockHz;
     rec.target.regions = layout.regions();
+    rec.target.placement = report::TilePlacement::spineColumns(target.numIpus, target.tilesPerIpu,
+                                                               target.tilesPerColumn);
 
     checkMappings(m);
     std::set<const ProgramNode*> seen;

@@ -86,6 +86,13 @@ TEST_CASE("autoReport.all writes a complete profile that matches the program") {
     CHECK(r.file().complete());
     CHECK(r.target().numTiles() == 16);
     CHECK(r.target().numIpus == 2);
+    // The simulated target's floor plan (TargetSpec::tilesPerColumn) is in the report.
+    const auto placement = r.tilePlacement();
+    const auto expected = tilescope::report::TilePlacement::spineColumns(2, 8, 32);
+    CHECK(placement.columns == expected.columns);
+    CHECK(placement.rows == expected.rows);
+    CHECK(placement.x == expected.x);
+    CHECK(placement.y == expected.y);
 
     // Per-tile memory for every tile, and categories adding up to the totals.
     const auto summary = summarize(r);

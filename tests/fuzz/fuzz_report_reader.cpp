@@ -44,6 +44,9 @@ void walkProfile(const ProfileReader& r) {
     if (perTile) {
         r.tileMemoryTotal(true);
         r.tileMemoryTotal(false);
+        const auto placement = r.tilePlacement();
+        if (!placement.empty())
+            placement.physicalOrder(r.target().tilesPerIpu);
         summarize(r);
     }
     r.controlPrograms();

@@ -8,6 +8,7 @@
 #include "LivenessModel.hpp"
 #include "LivenessView.hpp"
 #include "MemoryView.hpp"
+#include "OperationsReport.hpp"
 #include "ReportSession.hpp"
 #include "SeriesColours.hpp"
 #include "TestReports.hpp"
@@ -15,6 +16,8 @@
 #include "TileMemoryModel.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
+#include <QComboBox>
+#include <QStandardItemModel>
 #include <QTableView>
 #include <QTest>
 #include <QWheelEvent>
@@ -95,6 +98,78 @@ TEST_CASE("Memory canvas zooms and pans from the keyboard and wheel, and selects
     const int last = details->rowCount() - 1;
     REQUIRE(details->index(last, details->columnCount() - 1).data(Qt::UserRole).toULongLong() ==
             expected);
+}
+
+namespace {
+
+/// Height in pixels of the bar drawn in `colour` at x-domain value `x` of a canvas's frame.
+int barHeight(ChartCanvas& canvas, const QImage& frame, double x, QRgb colour) {
+    const int px = plotPoint(canvas, x).x();
+    int n = 0;
+    for (int y = 0; y < frame.height(); ++y)
+        n += frame.pixel(px, y) == colour ? 1 : 0;
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("Memory canvas in physical order draws and selects the tiles as they sit on the die") {
+    auto session = gui::test::openSession(gui::test::smallReport());
+    MemoryView view(session);
+    showAndWait(view);
+    TileMemoryCanvas& canvas = view.canvas();
+    report::ProfileReader reader(gui::test::smallReport().string());
+    const auto order = reader.tilePlacement().physicalOrder(64);
+    const QRgb total = seriesColour(-1).rgb();
+    // Keep the mouse off the plot: a hovered column's tooltip would cover bars.
+    QTest::mouseMove(&canvas, QPoint(1, 1));
+    const QImage software = canvas.grabFramebuffer();
+
+    auto* items = qobject_cast<QStandardItemModel*>(view.tileOrder().model());
+    REQUIRE(items);
+    REQUIRE(items->item(1)->isEnabled());
+    view.tileOrder().setCurrentIndex(1);
+    REQUIRE(session->state().tileOrder == 1);
+    REQUIRE(view.model().tileOrder() == TileMemoryModel::TileOrder::Physical);
+    const QImage physical = canvas.grabFramebuffer();
+    // Position p now shows tile order[p]: its bar is as tall as that tile's bar was.
+    int differing = 0;
+    for (std::uint32_t p = 0; p < 128; ++p) {
+        INFO("position " << p << ", tile " << order[p]);
+        const int now = barHeight(canvas, physical, p + 0.5, total); // 0 for unused tiles
+        REQUIRE(std::abs(now - barHeight(canvas, software, order[p] + 0.5, total)) <= 1);
+        differing += std::abs(now - barHeight(canvas, software, p + 0.5, total)) > 1;
+    }
+    REQUIRE(differing > 10); // the order really changed what is drawn where
+
+    // Clicks select the tiles at those positions; shift extends along the chart's order.
+    QTest::mouseClick(&canvas, Qt::LeftButton, Qt::NoModifier, plotPoint(canvas, 10.5));
+    REQUIRE(session->state().selectedTiles == TileSelection::single(order[10]));
+    QTest::mouseClick(&canvas, Qt::LeftButton, Qt::ShiftModifier, plotPoint(canvas, 13.5));
+    REQUIRE(session->state().selectedTiles ==
+            TileSelection::of({order[10], order[11], order[12], order[13]}));
+    QTest::mouseClick(&canvas, Qt::LeftButton, Qt::NoModifier, plotPoint(canvas, 70.5));
+    REQUIRE(session->state().selectedTiles == TileSelection::single(order[70]));
+
+    // A second view of the report opens in the order the user chose.
+    MemoryView again(session);
+    showAndWait(again);
+    REQUIRE(again.model().tileOrder() == TileMemoryModel::TileOrder::Physical);
+    REQUIRE(again.tileOrder().currentIndex() == 1);
+}
+
+TEST_CASE("Memory view offers no physical order for a report without a tile placement") {
+    auto session = gui::test::openSession(gui::test::operationsReport());
+    session->state().tileOrder = 1; // as if chosen on another report's view state
+    MemoryView view(session);
+    showAndWait(view);
+    auto* items = qobject_cast<QStandardItemModel*>(view.tileOrder().model());
+    REQUIRE(items);
+    REQUIRE_FALSE(items->item(1)->isEnabled());
+    REQUIRE(items->item(1)->toolTip().contains("no tile placement"));
+    REQUIRE(view.tileOrder().currentIndex() == 0);
+    REQUIRE(view.model().tileOrder() == TileMemoryModel::TileOrder::Software);
+    REQUIRE(session->state().tileOrder == 0);
 }
 
 TEST_CASE("Memory canvas stacks categories and highlights the selected tiles") {

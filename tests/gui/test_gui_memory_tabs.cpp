@@ -119,7 +119,8 @@ TEST_CASE("Insights lists the largest exchanges") {
     }
 }
 
-TEST_CASE("Tile map lays IPUs out as blocks and maps points back to tiles") {
+TEST_CASE("Tile map block layouts") {
+    // Without a placement: near-square blocks in software order.
     const auto mk2 = TileMapWidget::layoutFor(16, 1472);
     REQUIRE(mk2.columnsPerIpu == 39);
     REQUIRE(mk2.rowsPerIpu == 38);
@@ -129,50 +130,99 @@ TEST_CASE("Tile map lays IPUs out as blocks and maps points back to tiles") {
     const auto one = TileMapWidget::layoutFor(1, 8);
     REQUIRE(one.columnsPerIpu == 3);
     REQUIRE(one.rowsPerIpu == 3);
+    // With one: the die grid, blocks arranged so the map is near square (Mk2 dies are tall).
+    const auto dies = TileMapWidget::dieLayout(16, 23, 64);
+    REQUIRE(dies.columnsPerIpu == 23);
+    REQUIRE(dies.rowsPerIpu == 64);
+    REQUIRE(dies.ipuColumns == 7);
+    REQUIRE(dies.ipuRows == 3);
+    REQUIRE(TileMapWidget::dieLayout(1, 23, 64).ipuColumns == 1);
     REQUIRE(TileMapWidget::colourFor(0, 100) != TileMapWidget::colourFor(100, 100));
     REQUIRE(TileMapWidget::colourFor(101, 100) == QColor(0xc6, 0x28, 0x28));
+}
 
-    // The small report: 2 IPUs x 64 tiles, 8 x 8 blocks side by side with one empty column.
+namespace {
+
+/// Centre of a map cell in widget coordinates.
+QPointF cellCentre(const TileMapWidget& map, QPoint cell) {
+    const QRectF r = map.mapRect();
+    const double s = r.width() / map.layout().widthCells();
+    return {r.left() + (cell.x() + 0.5) * s, r.top() + (cell.y() + 0.5) * s};
+}
+
+} // namespace
+
+TEST_CASE("Tile map puts each tile in its cell of the die and maps points back to tiles") {
+    // The small report records the simulated floor plan: 2 IPUs x 64 tiles, each die one
+    // column of 64 rows, the two dies side by side with an empty column between them.
     auto session = gui::test::openSession(gui::test::smallReport());
     TileMemoryModel memory(session);
     QSignalSpy loaded(&memory, &TileMemoryModel::loadedChanged);
     memory.load();
     REQUIRE(gui::test::waitFor(loaded));
+    const report::TilePlacement place =
+        report::ProfileReader(gui::test::smallReport().string()).tilePlacement();
+    REQUIRE(place.columns == 1);
+    REQUIRE(place.rows == 64);
     TileMapWidget map(memory);
     map.resize(int(map.layout().widthCells()) * 10, int(map.layout().heightCells()) * 10);
-    REQUIRE(map.layout().widthCells() == 17);
-    REQUIRE(map.layout().heightCells() == 8);
-    REQUIRE(map.cellOf(9) == QPoint(1, 1));
-    REQUIRE(map.cellOf(64 + 2) == QPoint(9 + 2, 0));
-    const QRectF r = map.mapRect();
-    auto centre = [&](QPoint cell) {
-        const double s = r.width() / 17;
-        return QPointF(r.left() + (cell.x() + 0.5) * s, r.top() + (cell.y() + 0.5) * s);
-    };
+    REQUIRE(map.layout().widthCells() == 3);
+    REQUIRE(map.layout().heightCells() == 64);
+    for (std::uint32_t tile : {0u, 1u, 2u, 61u, 63u})
+        REQUIRE(map.cellOf(tile) == QPoint(int(place.x[tile]), int(place.y[tile])));
+    REQUIRE(map.cellOf(64 + 2) == QPoint(2 + int(place.x[2]), int(place.y[2])));
+    // Tiles 0 and 1 sit just above the spine, 2 and 3 just below it.
+    REQUIRE(map.cellOf(0) == QPoint(0, 31));
+    REQUIRE(map.cellOf(2) == QPoint(0, 32));
     for (std::uint32_t tile : {0u, 9u, 63u, 64u, 100u, 127u})
-        REQUIRE(map.tileAt(centre(map.cellOf(tile))) == tile);
-    REQUIRE_FALSE(map.tileAt(centre(QPoint(8, 3)))); // the gap between the IPUs
+        REQUIRE(map.tileAt(cellCentre(map, map.cellOf(tile))) == tile);
+    REQUIRE_FALSE(map.tileAt(cellCentre(map, QPoint(1, 3)))); // the gap between the IPUs
 
     // Clicks select (shift extends); the widget shows what it is given.
     std::vector<TileSelection> selected;
     QObject::connect(&map, &TileMapWidget::selectionChanged,
                      [&](const TileSelection& tiles) { selected.push_back(tiles); });
-    QTest::mouseClick(&map, Qt::LeftButton, {}, centre(map.cellOf(100)).toPoint());
+    QTest::mouseClick(&map, Qt::LeftButton, {}, cellCentre(map, map.cellOf(100)).toPoint());
     REQUIRE(selected.size() == 1);
     REQUIRE(selected.back() == TileSelection::single(100));
     map.setSelection(TileSelection::single(100));
-    QTest::mouseClick(&map, Qt::LeftButton, Qt::ShiftModifier, centre(map.cellOf(103)).toPoint());
+    QTest::mouseClick(&map, Qt::LeftButton, Qt::ShiftModifier,
+                      cellCentre(map, map.cellOf(103)).toPoint());
     REQUIRE(selected.size() == 2);
     REQUIRE(selected.back() == TileSelection::range(100, 103));
     // A selected tile is painted in the highlight colour, others by their memory.
     const QImage shot = map.grab().toImage();
-    const QPointF c100 = centre(map.cellOf(100)), c5 = centre(map.cellOf(5));
+    const QPointF c100 = cellCentre(map, map.cellOf(100)), c5 = cellCentre(map, map.cellOf(5));
     REQUIRE(QColor(shot.pixel(c100.toPoint())) == QColor(0xff, 0xd4, 0x00));
     REQUIRE(QColor(shot.pixel(c5.toPoint())) ==
             TileMapWidget::colourFor(memory.tileTotal(5), memory.bytesPerTile()));
     // QTest keeps the last modifiers as the application's: release Shift for the tests after.
-    QTest::mouseClick(&map, Qt::LeftButton, {}, centre(map.cellOf(5)).toPoint());
+    QTest::mouseClick(&map, Qt::LeftButton, {}, cellCentre(map, map.cellOf(5)).toPoint());
     REQUIRE(selected.back() == TileSelection::single(5));
+}
+
+TEST_CASE("Without a tile placement the tile map fills blocks in software order") {
+    // A file of the v3 writer: 2 IPUs x 16 tiles, no placement, so 4 x 4 blocks.
+    const auto dir = gui::test::scratchDir("tile-map-v3");
+    const auto copy = dir / "profile.pop";
+    std::filesystem::copy_file(
+        std::filesystem::path(TILESCOPE_TEST_DATA) / "format-v3" / "profile.pop", copy);
+    auto session = gui::test::openSession(copy);
+    TileMemoryModel memory(session);
+    QSignalSpy loaded(&memory, &TileMemoryModel::loadedChanged);
+    memory.load();
+    REQUIRE(gui::test::waitFor(loaded));
+    REQUIRE_FALSE(memory.hasPhysicalOrder());
+    REQUIRE(memory.placementProblem().contains("no tile placement"));
+    TileMapWidget map(memory);
+    map.resize(int(map.layout().widthCells()) * 10, int(map.layout().heightCells()) * 10);
+    REQUIRE(map.layout().widthCells() == 9);
+    REQUIRE(map.layout().heightCells() == 4);
+    REQUIRE(map.cellOf(5) == QPoint(1, 1));
+    REQUIRE(map.cellOf(16 + 2) == QPoint(5 + 2, 0));
+    for (std::uint32_t tile : {0u, 5u, 15u, 16u, 31u})
+        REQUIRE(map.tileAt(cellCentre(map, map.cellOf(tile))) == tile);
+    REQUIRE_FALSE(map.tileAt(cellCentre(map, QPoint(4, 0))));
 }
 
 TEST_CASE("Vertex instances on tile ranges equal the same tiles of the whole per-tile series") {

@@ -58,6 +58,69 @@ TEST_CASE("TileMemoryModel per-tile totals equal the reader's, with and without 
     REQUIRE(model->maxTileTotal() < withGaps);
 }
 
+TEST_CASE("TileMemoryModel in physical order charts the tiles as they sit on the die") {
+    auto session = openSession(smallReport());
+    auto model = loadedMemoryModel(session);
+    report::ProfileReader reader(smallReport().string());
+    const report::PerTile totals = reader.tileMemoryTotal(true);
+    const report::TilePlacement place = reader.tilePlacement();
+    REQUIRE(model->hasPhysicalOrder());
+    REQUIRE(model->placement().x == place.x);
+    model->setBreakdown(TileMemoryModel::Breakdown::Category);
+    const auto software = model->columns(0, 128, 128);
+
+    QSignalSpy changed(model.get(), &TileMemoryModel::seriesChanged);
+    model->setTileOrder(TileMemoryModel::TileOrder::Physical);
+    REQUIRE(changed.count() == 1);
+    const std::vector<std::uint32_t> order = place.physicalOrder(64);
+    for (std::uint32_t p = 0; p < 128; ++p) {
+        REQUIRE(model->tileAt(p) == order[p]);
+        REQUIRE(model->positionOf(order[p]) == p);
+    }
+    // One column per position: position p shows tile order[p], every series included.
+    const auto physical = model->columns(0, 128, 128);
+    REQUIRE(physical.columns.size() == 128);
+    const std::size_t n = std::size_t(physical.seriesCount);
+    for (std::uint32_t p = 0; p < 128; ++p) {
+        REQUIRE(physical.columns[p].maxTotal == double(totals[order[p]]));
+        for (std::size_t s = 0; s < n; ++s)
+            REQUIRE(physical.seriesMean[p * n + s] == software.seriesMean[order[p] * n + s]);
+    }
+    // Zoomed out, a column's figures are those of the tiles at its positions.
+    const auto cols = model->columns(0, 128, 7);
+    for (const auto& col : cols.columns) {
+        std::uint64_t lo = UINT64_MAX, hi = 0;
+        double sum = 0;
+        for (std::uint32_t p = col.first; p < col.end; ++p) {
+            lo = std::min(lo, totals[order[p]]);
+            hi = std::max(hi, totals[order[p]]);
+            sum += double(totals[order[p]]);
+        }
+        REQUIRE(col.minTotal == double(lo));
+        REQUIRE(col.maxTotal == double(hi));
+        REQUIRE(col.meanTotal == Approx(sum / double(col.end - col.first)));
+    }
+    // Positions to tiles and back for selections and zooming.
+    const TileSelection firstColumnTop = model->tilesAt(0, 4);
+    REQUIRE(firstColumnTop.count() == 4);
+    for (std::uint32_t p = 0; p < 4; ++p)
+        REQUIRE(firstColumnTop.contains(order[p]));
+    REQUIRE(model->anySelected(TileSelection::single(order[5]), 3, 6));
+    REQUIRE_FALSE(model->anySelected(TileSelection::single(order[5]), 6, 128));
+    const auto span = model->positionSpan(TileSelection::range(0, 3));
+    const std::uint32_t at[] = {model->positionOf(0), model->positionOf(1), model->positionOf(2),
+                                model->positionOf(3)};
+    REQUIRE(span.first == *std::min_element(std::begin(at), std::end(at)));
+    REQUIRE(span.second == *std::max_element(std::begin(at), std::end(at)) + 1);
+    // IPU boundaries stay where they were: the first 64 positions are IPU 0's tiles.
+    for (std::uint32_t p = 0; p < 128; ++p)
+        REQUIRE(model->tileAt(p) / 64 == p / 64);
+
+    model->setTileOrder(TileMemoryModel::TileOrder::Software);
+    REQUIRE(model->tileAt(77) == 77);
+    REQUIRE(model->columns(0, 128, 128).columns[5].maxTotal == double(totals[5]));
+}
+
 TEST_CASE("TileMemoryModel aggregates tiles into pixel columns (min, max, mean)") {
     auto session = openSession(smallReport());
     auto model = loadedMemoryModel(session);
@@ -67,18 +130,18 @@ TEST_CASE("TileMemoryModel aggregates tiles into pixel columns (min, max, mean)"
     SECTION("zoomed out: 128 tiles into 10 columns") {
         const auto cols = model->columns(0, 128, 10);
         REQUIRE(cols.columns.size() == 10);
-        REQUIRE(cols.columns.front().firstTile == 0);
-        REQUIRE(cols.columns.back().endTile == 128);
+        REQUIRE(cols.columns.front().first == 0);
+        REQUIRE(cols.columns.back().end == 128);
         double overallMax = 0;
         for (std::size_t c = 0; c < cols.columns.size(); ++c) {
             const auto& col = cols.columns[c];
             if (c > 0)
-                REQUIRE(col.firstTile == cols.columns[c - 1].endTile); // no tile lost
-            const auto b = totals.begin() + col.firstTile, e = totals.begin() + col.endTile;
+                REQUIRE(col.first == cols.columns[c - 1].end); // no tile lost
+            const auto b = totals.begin() + col.first, e = totals.begin() + col.end;
             REQUIRE(col.minTotal == double(*std::min_element(b, e)));
             REQUIRE(col.maxTotal == double(*std::max_element(b, e)));
-            const double mean = double(std::accumulate(b, e, std::uint64_t(0))) /
-                                double(col.endTile - col.firstTile);
+            const double mean =
+                double(std::accumulate(b, e, std::uint64_t(0))) / double(col.end - col.first);
             REQUIRE(col.meanTotal == Approx(mean));
             overallMax = std::max(overallMax, col.maxTotal);
         }
@@ -88,7 +151,7 @@ TEST_CASE("TileMemoryModel aggregates tiles into pixel columns (min, max, mean)"
         const auto cols = model->columns(60, 70, 800);
         REQUIRE(cols.columns.size() == 10);
         for (std::uint32_t i = 0; i < 10; ++i) {
-            REQUIRE(cols.columns[i].firstTile == 60 + i);
+            REQUIRE(cols.columns[i].first == 60 + i);
             REQUIRE(cols.columns[i].minTotal == double(totals[60 + i]));
             REQUIRE(cols.columns[i].maxTotal == double(totals[60 + i]));
         }

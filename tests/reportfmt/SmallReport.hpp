@@ -87,4 +87,8 @@ private:
     std::filesystem::path path_;
 };
 
+/// Runs SQL on a report file read-write, as damage or an older writer would leave it; throws
+/// std::runtime_error with SQLite's message when a statement fails.
+void execSql(const std::filesystem::path& path, const std::string& sql);
+
 } // namespace tilescope::testing

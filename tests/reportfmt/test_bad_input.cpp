@@ -3,6 +3,7 @@
 // throw ReportError. Damage that leaves the file readable must still end cleanly.
 
 #include "CliProcess.hpp"
+#include "SmallReport.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/ProfileSummary.hpp"
 #include "tilescope/report/ReportError.hpp"
@@ -49,17 +50,9 @@ struct BadInputFixture {
     }
 };
 
-/// Runs SQL on a file with the plain sqlite3 API in read-write mode (what an attacker or a bad
-/// tool could do to a report).
+/// Runs SQL on a file in read-write mode (what an attacker or a bad tool could do to a report).
 void tamper(const fs::path& path, const std::string& sql) {
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK);
-    char* error = nullptr;
-    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
-    INFO((error ? error : ""));
-    sqlite3_free(error);
-    sqlite3_close(db);
-    REQUIRE(rc == SQLITE_OK);
+    tilescope::testing::execSql(path, sql);
 }
 
 /// The reader built with AddressSanitizer and UBSan (the fuzz target, which runs a file given as

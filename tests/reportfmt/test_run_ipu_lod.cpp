@@ -13,7 +13,6 @@
 #include <fstream>
 #include <iterator>
 #include <map>
-#include <sqlite3.h>
 #include <string>
 
 using namespace tilescope::report;
@@ -81,19 +80,13 @@ std::string slurp(const fs::path& p) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-/// Turns a v3 profile back into what the v2 writer wrote: no run_ipu_lod, version 2.
+/// Turns a current profile back into what the v2 writer wrote: no run_ipu_lod or tile_placement,
+/// version 2.
 void downgradeToV2(const fs::path& path) {
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open(path.string().c_str(), &db) == SQLITE_OK);
-    const char* sql = "DROP TABLE run_ipu_lod; PRAGMA user_version = 2; "
-                      "UPDATE metadata SET value = '2' WHERE key = 'format_version'; "
-                      "PRAGMA journal_mode = DELETE;";
-    char* error = nullptr;
-    const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &error);
-    INFO((error ? error : ""));
-    sqlite3_free(error);
-    sqlite3_close(db);
-    REQUIRE(rc == SQLITE_OK);
+    tilescope::testing::execSql(path,
+                                "DROP TABLE run_ipu_lod; DROP TABLE tile_placement; "
+                                "PRAGMA user_version = 2; UPDATE metadata SET value = '2' "
+                                "WHERE key = 'format_version'; PRAGMA journal_mode = DELETE;");
 }
 
 /// Every level's per-IPU buckets of every run of `a` and `b` are the same; returns how many
@@ -126,7 +119,7 @@ TEST_CASE("run_ipu_lod sums each IPU's cycles over the steps run_lod counts, at 
     const std::int64_t numSteps = 40000;
     const Written written = writeHandReport(path, numSteps);
     ProfileReader reader(path.string());
-    REQUIRE(reader.file().formatVersion() == 3);
+    REQUIRE(reader.file().formatVersion() == Schema::kProfileVersion);
     REQUIRE(reader.runLodBaseCycles() == kBase);
     for (const RunRecord& run : reader.runs()) {
         const auto& steps = written.steps.at(run.id);
@@ -218,7 +211,7 @@ TEST_CASE("A v3 file turned back into v2 gets identical per-IPU buckets through 
         ProfileReader v2(old.string());
         ProfileReader v3(fresh.string());
         REQUIRE(v2.file().formatVersion() == 2);
-        REQUIRE(v3.file().formatVersion() == 3);
+        REQUIRE(v3.file().formatVersion() == Schema::kProfileVersion);
         CHECK(compareBuckets(v2, v3) == 4); // two runs, two levels each
     }
     CHECK(slurp(old) == before); // read-only: the migration lives in the temp schema

@@ -6,6 +6,8 @@
 // Units: bytes, tile clock cycles, host nanoseconds since the Unix epoch. Per-tile series are
 // std::vector<uint64_t> indexed by global tile number (ipu * tilesPerIpu + tile on that IPU).
 
+#include "tilescope/report/TilePlacement.hpp"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -141,6 +143,7 @@ struct TargetRecord {
     std::uint32_t exchangeBytesPerCycle = 4;
     double clockHz = 0;
     std::vector<MemoryRegionRecord> regions;
+    report::TilePlacement placement; ///< empty when the target models no floor plan
 
     std::uint32_t numTiles() const { return numIpus * tilesPerIpu; }
 };

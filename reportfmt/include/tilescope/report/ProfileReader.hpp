@@ -2,6 +2,7 @@
 
 #include "tilescope/report/ProfileTypes.hpp"
 #include "tilescope/report/ReportFile.hpp"
+#include "tilescope/report/TilePlacement.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -164,6 +165,9 @@ public:
     bool hasCompilation() const { return !file_.metadataValue("compile_status").empty(); }
 
     const TargetInfo& target() const { return target_; }
+    /// Each tile's cell on its die; empty when the report records none (files before format v4,
+    /// or writers that know no placement). Read on demand: a few kilobytes.
+    TilePlacement tilePlacement() const;
     std::vector<EngineOption> engineOptions() const;
     const std::vector<MemoryCategory>& memoryCategories() const { return categories_; }
     ProfileCounts counts() const;

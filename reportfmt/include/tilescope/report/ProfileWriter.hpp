@@ -1,6 +1,7 @@
 #pragma once
 
 #include "tilescope/report/ProfileTypes.hpp"
+#include "tilescope/report/TilePlacement.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -34,6 +35,9 @@ public:
     /// Also writes the standard memory categories and the target's regions (a single
     /// non-interleaved region covering the tile when the target lists none).
     void setTarget(const TargetInfo& target);
+    /// Where each tile sits on its die (after setTarget; optional). Throws ReportError when it
+    /// does not fit the target.
+    void setTilePlacement(const TilePlacement& placement);
 
     /// Region by name as given in the target; category by standard name.
     void setTileMemory(std::string_view category, std::string_view region, const PerTile& bytes);

@@ -21,8 +21,9 @@ struct SchemaObject {
 };
 
 struct Schema {
-    /// Version history of profile.pop: 1 initial; 2 adds liveness_lod; 3 adds run_ipu_lod.
-    static constexpr int kProfileVersion = 3;
+    /// Version history of profile.pop: 1 initial; 2 adds liveness_lod; 3 adds run_ipu_lod; 4
+    /// adds tile_placement.
+    static constexpr int kProfileVersion = 4;
     static constexpr int kHostTraceVersion = 1;
     static constexpr std::string_view kProfileFormat = "tilescope-profile";
     static constexpr std::string_view kHostTraceFormat = "tilescope-hosttrace";

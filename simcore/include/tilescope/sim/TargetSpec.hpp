@@ -25,6 +25,10 @@ struct TargetSpec {
     unsigned dataPathWidthBits = 64;
     double hostLinkBytesPerSecond = 16e9; ///< PCIe Gen4 x16, usable
     double interIpuBytesPerSecond = 32e9; ///< IPU-Link bandwidth one IPU can use
+    /// Die layout (modelled, recorded in reports for physical tile order and the floor plan):
+    /// columns of this many tiles on each side of the exchange spine, laid out as
+    /// report::TilePlacement::spineColumns describes. Cycle estimates do not depend on it.
+    unsigned tilesPerColumn = 32;
 
     unsigned numTiles() const { return numIpus * tilesPerIpu; }
     std::uint64_t nonInterleavedBytesPerTile() const {
