@@ -2,7 +2,9 @@
 // Xvfb, since the canvases need OpenGL):
 //   open_first_paint_ms_big / _small  open to first painted Summary, 16x1472 tiles x 200,000 steps
 //                                     and 1x1472 tiles x 200,000 steps
-//   worst_frame_prep_ms               worst canvas frame preparation across zoom levels, breakdowns
+//   worst_frame_prep_ms               worst canvas frame preparation across zoom levels,
+//   breakdowns,
+//                                     software and physical tile order (Memory)
 //                                     and the three canvases (for Liveness and Execution Trace: the
 //                                     window query plus the frame, since zooming waits for both;
 //                                     Execution Trace in flat, flame, BSP and per-IPU modes,
@@ -71,16 +73,24 @@ double worstMemoryFrame(MainWindow& window) {
     TileMemoryCanvas& canvas = view->canvas();
     const double tiles = view->model().tileCount();
     double worst = 0;
-    for (int b = 0; b < 4; ++b) {
-        view->model().setBreakdown(TileMemoryModel::Breakdown(b));
-        for (double span = tiles; span >= 8; span /= 4) {
-            for (double at : {0.0, 0.5, 1.0}) {
-                const double begin = (tiles - span) * at;
-                canvas.showWindow(begin, begin + span);
-                worst = std::max(worst, renderFrame(canvas));
+    // Both tile orders: physical order reads each visible tile through the position map.
+    for (auto order :
+         {TileMemoryModel::TileOrder::Software, TileMemoryModel::TileOrder::Physical}) {
+        view->model().setTileOrder(order);
+        for (int b = 0; b < 4; ++b) {
+            view->model().setBreakdown(TileMemoryModel::Breakdown(b));
+            for (double span = tiles; span >= 8; span /= 4) {
+                for (double at : {0.0, 0.5, 1.0}) {
+                    const double begin = (tiles - span) * at;
+                    canvas.showWindow(begin, begin + span);
+                    worst = std::max(worst, renderFrame(canvas));
+                }
             }
         }
     }
+    if (view->model().tileOrder() != TileMemoryModel::TileOrder::Physical)
+        throw std::runtime_error("the generated report has no tile placement");
+    view->model().setTileOrder(TileMemoryModel::TileOrder::Software);
     return worst;
 }
 
