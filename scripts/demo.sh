@@ -29,6 +29,9 @@ if [[ -x "$GUI" ]]; then
         xvfb-run -a "$GUI" --view "$view" --screenshot "demo/screenshots/$view.png" \
             --size 1600x1000 "$REPORT"
     done
+    # Memory per tile in physical order: tiles as they sit on the simulated die.
+    xvfb-run -a "$GUI" --tile-order physical --screenshot demo/screenshots/memory-physical.png \
+        --size 1600x1000 "$REPORT"
     # The system analyser: the program's host timeline (compile phases, engine runs, stream copies).
     for view in timeline calltree; do
         xvfb-run -a "$GUI" --view "$view" --screenshot "demo/screenshots/$view.png" \

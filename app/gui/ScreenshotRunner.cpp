@@ -1,8 +1,11 @@
 #include "ScreenshotRunner.hpp"
 
 #include "MainWindow.hpp"
+#include "MemoryView.hpp"
 #include "ReportPane.hpp"
+#include "ReportSession.hpp"
 #include "ReportView.hpp"
+#include "TileMemoryModel.hpp"
 
 #include <QApplication>
 #include <QImage>
@@ -36,6 +39,8 @@ void ScreenshotRunner::start(const QString& report) {
 }
 
 void ScreenshotRunner::onOpened() {
+    if (tileOrder_ >= 0)
+        window_.pane()->session()->state().tileOrder = tileOrder_;
     ReportView* view = window_.pane()->showView(view_);
     if (!view)
         return fail(tr("unknown view '%1'").arg(view_));
@@ -50,6 +55,11 @@ void ScreenshotRunner::onOpened() {
 void ScreenshotRunner::capture() {
     if (done_)
         return;
+    // The view falls back to software order without a placement; a screenshot must not.
+    if (auto* memory = qobject_cast<MemoryView*>(window_.pane()->currentView());
+        memory && tileOrder_ >= 0 && int(memory->model().tileOrder()) != tileOrder_)
+        return fail(
+            tr("cannot show the physical tile order. %1").arg(memory->model().placementProblem()));
     // grab() renders child QOpenGLWidgets from their framebuffers, so canvases are included.
     const QImage image = window_.grab().toImage();
     const QSize expected = size_ * window_.devicePixelRatio();

@@ -10,7 +10,8 @@ namespace tilescope::gui {
 class MainWindow;
 class ReportView;
 
-/// Drives `tilescope --view NAME --screenshot out.png [--size WxH] FILE`: opens the report in a
+/// Drives `tilescope --view NAME --screenshot out.png [--size WxH] [--tile-order ORDER] FILE`:
+/// opens the report in a
 /// non-interactive MainWindow of the requested size, shows the view, waits until the view says
 /// its models are ready (never a "Loading…" frame), grabs the window, canvases included, and
 /// writes the PNG. `finished(exitCode, message)` reports the outcome: 0, or 1 with a one-line
@@ -20,6 +21,10 @@ class ScreenshotRunner : public QObject {
 public:
     ScreenshotRunner(MainWindow& window, QString view, QString output, QSize size,
                      QObject* parent = nullptr);
+
+    /// The Memory view's tile order (TileMemoryModel::TileOrder); asking for physical order of a
+    /// report that records no tile placement fails with the reason.
+    void setTileOrder(int order) { tileOrder_ = order; }
 
     void start(const QString& report);
 
@@ -37,6 +42,7 @@ private:
     QSize size_;
     QTimer timeout_;
     bool done_ = false;
+    int tileOrder_ = -1; // -1: as the view state has it
 };
 
 } // namespace tilescope::gui

@@ -7,6 +7,7 @@
 #include "MainWindow.hpp"
 #include "QtSshInteraction.hpp"
 #include "ReportPane.hpp"
+#include "ReportSession.hpp"
 #include "ScreenshotRunner.hpp"
 #include "SystemAnalyserView.hpp"
 #include "SystemAnalyserWindow.hpp"
@@ -41,6 +42,8 @@ struct Options {
     // --range: the timeline's window, nanoseconds after the start of the traces.
     std::optional<std::pair<std::int64_t, std::int64_t>> range;
     QSize size{1280, 800};
+    // --tile-order: the Memory view's order (TileMemoryModel::TileOrder).
+    std::optional<int> tileOrder;
 
     // ssh:// files: as tilescope-cli's options of the same names.
     QString sshConfig;
@@ -129,8 +132,13 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         QStringLiteral("Timeline window to show, from the start of the traces: FROM:TO, each a "
                        "number with a unit ns, us, ms or s (default ms), e.g. 8.5ms:9ms"),
         QStringLiteral("FROM:TO"));
-    parser.addOptions(
-        {view, screenshot, size, sshConfig, knownHosts, acceptNewHostKey, compare, range});
+    const QCommandLineOption tileOrder(
+        QStringLiteral("tile-order"),
+        QStringLiteral("Tile order of the memory view: software or physical (physical needs a "
+                       "report that records where its tiles sit on the die)"),
+        QStringLiteral("ORDER"));
+    parser.addOptions({view, screenshot, size, sshConfig, knownHosts, acceptNewHostKey, compare,
+                       range, tileOrder});
     *exitNow = false;
     if (!parser.parse(arguments)) {
         *error = parser.errorText();
@@ -200,6 +208,22 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         o.range = parseRange(parser.value(range), error);
         if (!o.range)
             return std::nullopt;
+    }
+    if (parser.isSet(tileOrder)) {
+        const QString value = parser.value(tileOrder);
+        if (value != QLatin1String("software") && value != QLatin1String("physical")) {
+            *error =
+                QStringLiteral("--tile-order must be software or physical (got '%1')").arg(value);
+            return std::nullopt;
+        }
+        if (system || parser.isSet(compare) ||
+            (!o.view.isEmpty() && o.view != QLatin1String("memory"))) {
+            *error = QStringLiteral("--tile-order applies to the memory view of one profile "
+                                    "report");
+            return std::nullopt;
+        }
+        o.tileOrder = value == QLatin1String("physical") ? 1 : 0;
+        o.view = QStringLiteral("memory");
     }
     o.screenshot = parser.value(screenshot);
     if (parser.isSet(size)) {
@@ -340,6 +364,8 @@ int main(int argc, char** argv) {
     MainWindow window;
     if (!options->screenshot.isEmpty()) {
         ScreenshotRunner runner(window, options->view, options->screenshot, options->size);
+        if (options->tileOrder)
+            runner.setTileOrder(*options->tileOrder);
         int exitCode = 0;
         QObject::connect(&runner, &ScreenshotRunner::finished, &app,
                          [&](int code, const QString& message) {
@@ -358,7 +384,12 @@ int main(int argc, char** argv) {
         if (!options->view.isEmpty()) {
             QObject::connect(
                 &window, &MainWindow::reportOpened, &window,
-                [&] { window.pane()->showView(options->view); }, Qt::SingleShotConnection);
+                [&] {
+                    if (options->tileOrder)
+                        window.pane()->session()->state().tileOrder = *options->tileOrder;
+                    window.pane()->showView(options->view);
+                },
+                Qt::SingleShotConnection);
         }
         window.openReport(options->file);
     }

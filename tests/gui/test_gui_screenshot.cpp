@@ -127,6 +127,36 @@ TEST_CASE("Screenshot of the Operations view") {
     REQUIRE(distinctColours(image) > 20);
 }
 
+TEST_CASE("Screenshot of the Memory view in physical tile order") {
+    // --tile-order implies the memory view; the bars change places with the order.
+    const auto dir = test::scratchDir("tile-order");
+    const QString report = QString::fromStdString(test::smallReport().string());
+    QImage shots[2];
+    for (int i = 0; i < 2; ++i) {
+        const auto out = dir / (i ? "physical.png" : "software.png");
+        const Run r =
+            runTilescope({"--tile-order", i ? "physical" : "software", "--screenshot",
+                          QString::fromStdString(out.string()), "--size", "1000x700", report});
+        INFO(r.stderrText.toStdString());
+        REQUIRE(r.exitCode == 0);
+        shots[i] = QImage(QString::fromStdString(out.string()));
+        REQUIRE(pixelsNear(shots[i], kBlueSeries) > 5000);
+    }
+    REQUIRE(shots[0] != shots[1]);
+
+    // A report without a tile placement has no physical order: exit 1 with the reason.
+    const auto v3 = dir / "v3.pop";
+    std::filesystem::copy_file(
+        std::filesystem::path(TILESCOPE_TEST_DATA) / "format-v3" / "profile.pop", v3);
+    const auto out = dir / "none.png";
+    const Run r =
+        runTilescope({"--tile-order", "physical", "--screenshot",
+                      QString::fromStdString(out.string()), QString::fromStdString(v3.string())});
+    REQUIRE(r.exitCode == 1);
+    REQUIRE(r.stderrText.contains("no tile placement"));
+    REQUIRE_FALSE(std::filesystem::exists(out));
+}
+
 TEST_CASE("Screenshot of a file that is not a report exits non-zero with one line") {
     const auto dir = test::scratchDir("bad-screenshot");
     const std::string text = (dir / "notes.txt").string();
@@ -152,7 +182,10 @@ TEST_CASE("Screenshot usage errors exit 2 with one line") {
     for (const QStringList& args :
          {QStringList{"--view", "nonsense", "--screenshot", "/tmp/x.png", report},
           QStringList{"--view", "memory", "--screenshot", "/tmp/x.png", "--size", "big", report},
-          QStringList{"--view", "memory", "--screenshot", "/tmp/x.png"}}) {
+          QStringList{"--view", "memory", "--screenshot", "/tmp/x.png"},
+          QStringList{"--tile-order", "diagonal", "--screenshot", "/tmp/x.png", report},
+          QStringList{"--view", "summary", "--tile-order", "physical", "--screenshot", "/tmp/x.png",
+                      report}}) {
         const Run r = runTilescope(args);
         INFO(args.join(' ').toStdString());
         REQUIRE(r.exitCode == 2);
