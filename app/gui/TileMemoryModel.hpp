@@ -1,5 +1,6 @@
 #pragma once
 
+#include "TileOrder.hpp"
 #include "TileSelection.hpp"
 #include "tilescope/report/TilePlacement.hpp"
 
@@ -27,7 +28,7 @@ class TileMemoryModel : public QObject {
     Q_OBJECT
 public:
     enum class Breakdown { Total = 0, Category = 1, Region = 2, Liveness = 3 };
-    enum class TileOrder { Software = 0, Physical = 1 };
+    using TileOrder = gui::TileOrder;
 
     /// One pixel column (or one tile when zoomed in) of the chart: positions [first, end).
     struct Column {

@@ -15,6 +15,8 @@
 #include "StepCompareModel.hpp"
 #include "TestReports.hpp"
 #include "TileMemoryCompareModel.hpp"
+#include "tilescope/report/ProfileReader.hpp"
+#include "tilescope/report/SyntheticReport.hpp"
 
 #include <QColor>
 #include <QDialogButtonBox>
@@ -119,6 +121,43 @@ TEST_CASE("compare memory: per-tile series, difference and worst tiles first") {
     CHECK(worst.value(3, 0).toLongLong() == 2);
     CHECK(worst.value(3, 4).toLongLong() == -10);
     CHECK(worst.data(worst.index(3, 4), Qt::ForegroundRole).value<QColor>().green() > 150);
+}
+
+TEST_CASE("compare memory in physical order: both reports' series along the shared floor plan") {
+    // Two generated reports of the same target record the same simulated floor plan.
+    const auto dir = test::scratchDir("compare-physical");
+    tilescope::report::SyntheticSpec spec;
+    spec.ipus = 2;
+    spec.tilesPerIpu = 64;
+    spec.steps = 60;
+    const auto a = tilescope::report::generateSyntheticReport(dir / "a", spec).profile;
+    spec.seed = 2;
+    spec.steps = 90;
+    const auto b = tilescope::report::generateSyntheticReport(dir / "b", spec).profile;
+    auto session = CompareSession::open(a.string(), b.string(), nullptr, nullptr);
+    REQUIRE(session);
+    TileMemoryCompareModel model(session);
+    waitLoaded(model);
+    REQUIRE(model.hasPhysicalOrder());
+    const auto order =
+        tilescope::report::ProfileReader(a.string()).tilePlacement().physicalOrder(64);
+    const auto software = model.series(TileOrder::Software);
+    const auto physical = model.series(TileOrder::Physical);
+    REQUIRE(physical->size() == 128);
+    for (std::size_t p = 0; p < 128; ++p) {
+        REQUIRE(model.tileAt(TileOrder::Physical, p) == order[p]);
+        REQUIRE(physical->source[p] == software->source[order[p]]);
+        REQUIRE(physical->target[p] == software->target[order[p]]);
+    }
+    REQUIRE(model.tileAt(TileOrder::Software, 17) == 17);
+}
+
+TEST_CASE("compare memory offers no physical order when a report records no placement") {
+    TileMemoryCompareModel model(openPair()); // written by ProfileWriter without a placement
+    waitLoaded(model);
+    REQUIRE_FALSE(model.hasPhysicalOrder());
+    REQUIRE(model.series(TileOrder::Physical) == nullptr);
+    REQUIRE(model.placementProblem().contains("source report records no tile placement"));
 }
 
 TEST_CASE("compare series: one min/max envelope per pixel column") {

@@ -91,8 +91,9 @@ TEST_CASE("compare screenshot: summary") {
 TEST_CASE("compare screenshot: memory draws both curves and the difference") {
     const QImage image = compareShot("memory");
     CHECK(distinctColours(image) > 20);
-    CHECK(pixelsNear(image, kSource) > 200);
-    CHECK(pixelsNear(image, kTarget) > 200);
+    // Four tiles: each curve is a few thin segments, about 200 pixels at this size.
+    CHECK(pixelsNear(image, kSource) > 150);
+    CHECK(pixelsNear(image, kTarget) > 150);
     CHECK(pixelsNear(image, kWorse) > 200); // tiles 1 and 3 grew
     CHECK(pixelsNear(image, kBetter) > 50); // tile 2 shrank
 }

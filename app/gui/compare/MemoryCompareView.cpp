@@ -6,9 +6,12 @@
 #include "SortableTable.hpp"
 #include "TileMemoryCompareModel.hpp"
 
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -21,15 +24,21 @@ MemoryCompareView::MemoryCompareView(std::shared_ptr<CompareSession> session, QW
     difference_ = new CompareSeriesCanvas(CompareSeriesCanvas::Mode::Difference);
     for (CompareSeriesCanvas* c : {overlay_, difference_}) {
         c->setValueFormat([](double v) { return formatBytes(v); }, true);
-        c->setPointLabel([this](std::size_t tile) { return model_->tileLabel(tile); });
+        c->setPointLabel(
+            [this](std::size_t point) { return model_->tileLabel(model_->tileAt(order_, point)); });
         c->setMessage(tr("Loading memory per tile of both reports…"));
     }
     linkWindows({overlay_, difference_});
 
-    auto* caption = new QLabel(tr("Memory per tile, gaps included: source and target overlaid "
-                                  "(band: min–max of the tiles in a pixel column), and target − "
-                                  "source."));
+    auto* caption = new QLabel(tr("Memory per tile, gaps included: source and target (band: "
+                                  "min–max per pixel column); below, target − source."));
     caption->setWordWrap(true);
+    tileOrder_ = new QComboBox;
+    tileOrder_->addItems({tr("Software order"), tr("Physical order")});
+    tileOrder_->setEnabled(false); // until both reports' placements are known
+    auto* top = new QHBoxLayout;
+    top->addWidget(caption, 1);
+    top->addWidget(tileOrder_);
     auto* charts = new QSplitter(Qt::Vertical);
     charts->addWidget(overlay_);
     charts->addWidget(difference_);
@@ -52,21 +61,39 @@ MemoryCompareView::MemoryCompareView(std::shared_ptr<CompareSession> session, QW
     split->setStretchFactor(1, 1);
     split->setSizes({900, 380});
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(caption);
+    layout->addLayout(top);
     layout->addWidget(split, 1);
 
     connect(model_, &TileMemoryCompareModel::loaded, this, [this, table] {
-        overlay_->setSeries(model_->series());
-        difference_->setSeries(model_->series());
+        auto* items = qobject_cast<QStandardItemModel*>(tileOrder_->model());
+        if (QStandardItem* physical = items ? items->item(int(TileOrder::Physical)) : nullptr) {
+            physical->setEnabled(model_->hasPhysicalOrder());
+            physical->setToolTip(model_->placementProblem());
+        }
+        tileOrder_->setToolTip(model_->hasPhysicalOrder()
+                                   ? tr("Tiles by their software id, or by their place on the die")
+                                   : model_->placementProblem());
+        tileOrder_->setEnabled(true);
+        showOrder(TileOrder::Software);
         table->resizeColumnsToContents();
         markReady();
     });
+    connect(tileOrder_, &QComboBox::currentIndexChanged, this,
+            [this](int index) { showOrder(TileOrder(index)); });
     connect(model_, &TileMemoryCompareModel::failed, this, [this](const QString& message) {
         const QString text = tr("Cannot read memory per tile: %1").arg(message);
         overlay_->setMessage(text);
         difference_->setMessage(text);
         emit failed(message);
     });
+}
+
+void MemoryCompareView::showOrder(TileOrder order) {
+    if (order == TileOrder::Physical && !model_->hasPhysicalOrder())
+        order = TileOrder::Software;
+    order_ = order;
+    overlay_->setSeries(model_->series(order));
+    difference_->setSeries(model_->series(order));
 }
 
 } // namespace tilescope::gui

@@ -1,6 +1,9 @@
 #pragma once
 
 #include "CompareView.hpp"
+#include "TileOrder.hpp"
+
+class QComboBox;
 
 namespace tilescope::gui {
 
@@ -10,7 +13,8 @@ class TileMemoryCompareModel;
 /// The compare Memory view: memory per tile of both reports overlaid (source blue, target
 /// orange) over all tiles, the difference per tile below it (red where the target uses more),
 /// both zooming together, and the tiles whose memory grew most, with Source / Target / Diff
-/// columns. Ready once the per-tile series are loaded.
+/// columns. Software or physical tile order for the charts (physical when both reports place
+/// their tiles the same way). Ready once the per-tile series are loaded.
 class MemoryCompareView : public CompareView {
     Q_OBJECT
 public:
@@ -19,11 +23,16 @@ public:
     TileMemoryCompareModel& model() const { return *model_; }
     CompareSeriesCanvas& overlay() const { return *overlay_; }
     CompareSeriesCanvas& difference() const { return *difference_; }
+    QComboBox& tileOrder() const { return *tileOrder_; }
 
 private:
+    void showOrder(TileOrder order);
+
     TileMemoryCompareModel* model_;
     CompareSeriesCanvas* overlay_;
     CompareSeriesCanvas* difference_;
+    QComboBox* tileOrder_;
+    TileOrder order_ = TileOrder::Software;
 };
 
 } // namespace tilescope::gui

@@ -2,6 +2,7 @@
 
 #include "Background.hpp"
 #include "CompareSession.hpp"
+#include "tilescope/report/ReportError.hpp"
 
 namespace tilescope::gui {
 namespace {
@@ -9,9 +10,46 @@ namespace {
 /// What the worker hands back: the canvas series and the worst tiles.
 struct Loaded {
     std::shared_ptr<CompareSeries> series;
+    std::shared_ptr<CompareSeries> physical; // null without a shared tile placement
+    std::vector<std::uint32_t> physicalTiles;
+    QString placementProblem;
     std::vector<report::TileDelta> worst;
     bool sameTileCount = true;
 };
+
+/// A report's tile placement, or why it has none usable.
+report::TilePlacement placementOf(const ReportSession& session, const QString& which,
+                                  QString* problem) {
+    try {
+        auto p = session.read([](const report::ProfileReader& r) { return r.tilePlacement(); });
+        if (p.empty())
+            *problem = QObject::tr("The %1 report records no tile placement.").arg(which);
+        return p;
+    } catch (const report::ReportError& e) {
+        *problem = QString::fromStdString(e.what());
+        return {};
+    }
+}
+
+/// The physical order both reports share, or empty (and why) when they do not share one.
+std::vector<std::uint32_t> sharedPhysicalOrder(const CompareSession& session, bool sameTiles,
+                                               QString* problem) {
+    if (!sameTiles) {
+        *problem = QObject::tr("The reports have different numbers of tiles.");
+        return {};
+    }
+    const report::TilePlacement a = placementOf(session.source(), QObject::tr("source"), problem);
+    if (a.empty())
+        return {};
+    const report::TilePlacement b = placementOf(session.target(), QObject::tr("target"), problem);
+    if (b.empty())
+        return {};
+    if (a.columns != b.columns || a.rows != b.rows || a.x != b.x || a.y != b.y) {
+        *problem = QObject::tr("The reports place their tiles on the die differently.");
+        return {};
+    }
+    return a.physicalOrder(session.source().target().tilesPerIpu);
+}
 
 std::vector<RecordTableModel::Column> worstColumns() {
     std::vector<RecordTableModel::Column> c{
@@ -47,6 +85,15 @@ TileMemoryCompareModel::TileMemoryCompareModel(std::shared_ptr<CompareSession> s
                     s->presence[i] =
                         std::uint8_t((i < sourceTiles ? 1 : 0) | (i < targetTiles ? 2 : 0));
             }
+            l.physicalTiles = sharedPhysicalOrder(*session, c.sameTileCount, &l.placementProblem);
+            if (!l.physicalTiles.empty() && l.physicalTiles.size() == s->size()) {
+                auto p = std::make_shared<CompareSeries>();
+                for (std::uint32_t tile : l.physicalTiles) {
+                    p->source.push_back(s->source[tile]);
+                    p->target.push_back(s->target[tile]);
+                }
+                l.physical = std::move(p);
+            }
             l.series = std::move(s);
             l.worst = c.worstTiles(kWorstTiles);
             l.sameTileCount = c.sameTileCount;
@@ -66,12 +113,20 @@ TileMemoryCompareModel::TileMemoryCompareModel(std::shared_ptr<CompareSession> s
             worst_.setRows(std::move(rows));
             sameTileCount_ = l.sameTileCount;
             series_ = std::move(l.series);
+            physical_ = std::move(l.physical);
+            physicalTiles_ = std::move(l.physicalTiles);
+            placementProblem_ = std::move(l.placementProblem);
             emit loaded();
         },
         [this](const QString& message) {
             error_ = message;
             emit failed(message);
         });
+}
+
+std::size_t TileMemoryCompareModel::tileAt(TileOrder order, std::size_t point) const {
+    return order == TileOrder::Physical && point < physicalTiles_.size() ? physicalTiles_[point]
+                                                                         : point;
 }
 
 QString TileMemoryCompareModel::tileLabel(std::size_t tile) const {
