@@ -253,6 +253,9 @@ ExecutionModel::Window ExecutionModel::fetchWindow(const ReportSession& session,
         cols[c].firstCycle = firstCycle + std::uint64_t(double(c) / double(n) * double(span));
         cols[c].endCycle = firstCycle + std::uint64_t(double(c + 1) / double(n) * double(span));
     }
+    // BSP and per-IPU modes draw, hover and click their own rows: the flat columns would be a
+    // second query per window that nothing shows.
+    const bool flatColumns = layers.mode == Flat || layers.mode == Flame;
     session.read([&](const report::ProfileReader& reader) {
         // Exact steps while there are only a few per pixel; otherwise the pyramid, so that a
         // window never reads more than a few thousand rows whatever the steps' lengths.
@@ -260,6 +263,8 @@ ExecutionModel::Window ExecutionModel::fetchWindow(const ReportSession& session,
         if (double(span) / std::max(1.0, meanStep) > kStepsPerColumn * double(n)) {
             w.lodLevel = pyramidLevelForColumns(reader, run, double(span) / double(n));
         }
+        if (!flatColumns)
+            return;
         if (w.lodLevel >= 0) {
             const double width =
                 double(reader.runLodBaseCycles()) * std::pow(4.0, double(w.lodLevel));
@@ -290,13 +295,14 @@ ExecutionModel::Window ExecutionModel::fetchWindow(const ReportSession& session,
             }
         }
     });
-    if (layers.filter) {
+    if (layers.filter && flatColumns) {
         // Exact at any zoom: the index holds the matching executed steps themselves.
         for (Column& col : cols)
             col.matched = layers.filter->matchedCycles(col.firstCycle, col.endCycle);
         w.filtered = true;
     }
-    w.columns = std::move(cols);
+    if (flatColumns)
+        w.columns = std::move(cols);
     if (layers.mode == Flame && layers.programs)
         session.read([&](const report::ProfileReader& reader) {
             w.flame = FlameRows::fetch(reader, run, firstCycle, endCycle, w.lodLevel,

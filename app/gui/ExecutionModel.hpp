@@ -81,8 +81,8 @@ public:
         std::uint64_t firstCycle = 0;
         std::uint64_t endCycle = 0;
         int widthPx = 0;
-        std::int64_t lodLevel = -1; // -1: executed steps
-        std::vector<Column> columns;
+        std::int64_t lodLevel = -1;  // -1: executed steps
+        std::vector<Column> columns; // flat and flame modes only
         Mode mode = Flat;
         std::uint32_t firstTile = 0, tileCount = 0; // Bsp: the tile range asked for
         FlameRows flame;                            // Flame only
@@ -135,7 +135,7 @@ public:
 
     void requestWindow(std::uint64_t firstCycle, std::uint64_t endCycle, int widthPx);
     const Window& window() const { return window_; }
-    bool hasWindow() const { return !window_.columns.empty(); }
+    bool hasWindow() const { return window_.endCycle > window_.firstCycle && window_.widthPx > 0; }
     static Window fetchWindow(const ReportSession& session, const report::RunRecord& run,
                               std::uint64_t firstCycle, std::uint64_t endCycle, int widthPx,
                               const Layers& layers);
