@@ -263,7 +263,8 @@ ExecutionModel::Window ExecutionModel::fetchWindow(const ReportSession& session,
         if (double(span) / std::max(1.0, meanStep) > kStepsPerColumn * double(n)) {
             w.lodLevel = pyramidLevelForColumns(reader, run, double(span) / double(n));
         }
-        if (!flatColumns)
+        // Zoomed out, a flame has its own bars, and pyramid columns name no step to click.
+        if (!flatColumns || (layers.mode == Flame && w.lodLevel >= 0))
             return;
         if (w.lodLevel >= 0) {
             const double width =
@@ -295,7 +296,7 @@ ExecutionModel::Window ExecutionModel::fetchWindow(const ReportSession& session,
             }
         }
     });
-    if (layers.filter && flatColumns) {
+    if (layers.filter && layers.mode == Flat) { // the only mode that draws matched cycles
         // Exact at any zoom: the index holds the matching executed steps themselves.
         for (Column& col : cols)
             col.matched = layers.filter->matchedCycles(col.firstCycle, col.endCycle);
