@@ -56,6 +56,10 @@ double ChartCanvas::xToPixel(double domain) const {
     return plot_.left() + viewport_.toPixel(domain, plot_.width());
 }
 
+double ChartCanvas::hoveredX() const {
+    return viewport_.toDomain(hoverPosition().x() - plot_.left(), plot_.width());
+}
+
 void ChartCanvas::drawTextCentred(ImDrawList& list, const QPointF& centre, ImU32 col,
                                   const QString& text) {
     const QByteArray utf8 = text.toUtf8();

@@ -55,6 +55,8 @@ protected:
 
     double yToPixel(double value) const;
     double xToPixel(double domain) const;
+    /// The x-domain value under the mouse in this frame's plot (meaningful while hasHover()).
+    double hoveredX() const;
     void drawTextCentred(ImDrawList& list, const QPointF& centre, ImU32 col, const QString& text);
 
     void drawFrame(ImDrawList& list, const QSizeF& size) final;

@@ -163,8 +163,7 @@ void ExecutionCanvas::drawFlame(ImDrawList& list, const QRectF& plot) {
     const FlameSpan* hovered = nullptr;
     std::size_t hoveredDepth = 0;
     const bool hovering = hasHover() && plot.contains(hoverPosition());
-    const double hoverCycle =
-        hovering ? viewport().toDomain(hoverPosition().x() - plot.left(), plot.width()) : -1;
+    const double hoverCycle = hovering ? hoveredX() : -1;
     for (std::size_t d = 0; d < rows.size(); ++d) {
         const float y0 = float(plot.top() + double(d) * rowH);
         const float y1 = float(plot.top() + double(d + 1) * rowH) - 1;
@@ -249,8 +248,7 @@ void ExecutionCanvas::drawBsp(ImDrawList& list, const QRectF& plot) {
     }
     if (!hasHover() || !plot.contains(hoverPosition()))
         return;
-    const int i = stepIndexAt(model_.window().bsp.steps,
-                              viewport().toDomain(hoverPosition().x() - plot.left(), plot.width()));
+    const int i = stepIndexAt(model_.window().bsp.steps, hoveredX());
     const auto t = std::size_t((hoverPosition().y() - plot.top()) / rowH);
     if (i < 0 || t >= bsp.tileCount)
         return;
@@ -310,8 +308,7 @@ void ExecutionCanvas::drawFlat(ImDrawList& list, const QRectF& plot) {
         }
     }
     if (hasHover() && plot.contains(hoverPosition())) {
-        const int c =
-            columnAt(viewport().toDomain(hoverPosition().x() - plot.left(), plot.width()));
+        const int c = columnAt(hoveredX());
         if (c >= 0) {
             const auto& col = cols[std::size_t(c)];
             list.AddRectFilled(ImVec2(float(xToPixel(double(col.firstCycle))), float(plot.top())),

@@ -52,7 +52,7 @@ void ExecutionCanvas::drawIpuColumns(ImDrawList& list, const QRectF& plot) {
     }
     if (!hasHover() || !plot.contains(hoverPosition()))
         return;
-    const double cycle = viewport().toDomain(hoverPosition().x() - plot.left(), plot.width());
+    const double cycle = hoveredX();
     auto it = std::upper_bound(cols.begin(), cols.end(), cycle, [](double x, const auto& col) {
         return x < double(col.firstCycle);
     });
@@ -130,8 +130,7 @@ void ExecutionCanvas::drawIpuRows(ImDrawList& list, const QRectF& plot) {
     }
     if (!hasHover() || !plot.contains(hoverPosition()))
         return;
-    const int at = stepIndexAt(
-        rows.steps, viewport().toDomain(hoverPosition().x() - plot.left(), plot.width()));
+    const int at = stepIndexAt(rows.steps, hoveredX());
     const auto ipu = std::size_t((hoverPosition().y() - plot.top()) / rowH);
     if (at < 0 || ipu >= rows.ipus)
         return;

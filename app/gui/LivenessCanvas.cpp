@@ -152,8 +152,7 @@ void LivenessCanvas::drawChart(ImDrawList& list, const QRectF& plot) {
         if (compare_)
             drawStepMarker(list, plot, *compare_, QColor(0xe1, 0x57, 0x59));
         if (hasHover() && plot.contains(hoverPosition()) && !groupColumns_->empty()) {
-            const double step =
-                viewport().toDomain(hoverPosition().x() - plot.left(), plot.width());
+            const double step = hoveredX();
             const auto& cols = *groupColumns_;
             auto it = std::upper_bound(cols.begin(), cols.end(), step, [](double s, const auto& c) {
                 return s < double(c.firstStep);
@@ -211,7 +210,7 @@ void LivenessCanvas::drawChart(ImDrawList& list, const QRectF& plot) {
     if (compare_)
         drawStepMarker(list, plot, *compare_, QColor(0xe1, 0x57, 0x59));
     if (hasHover() && plot.contains(hoverPosition())) {
-        const double step = viewport().toDomain(hoverPosition().x() - plot.left(), plot.width());
+        const double step = hoveredX();
         const int p = pointAt(step);
         if (p >= 0) {
             const auto& pt = points[std::size_t(p)];

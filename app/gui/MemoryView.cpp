@@ -10,6 +10,7 @@
 #include "TileMapWidget.hpp"
 #include "TileMemoryCanvas.hpp"
 #include "TileMemoryModel.hpp"
+#include "TileOrderBox.hpp"
 #include "TileVerticesModel.hpp"
 
 #include <QCheckBox>
@@ -18,10 +19,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
-#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolTip>
@@ -66,8 +65,7 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
     includeGaps_ = new QCheckBox(tr("Include gaps"));
     includeGaps_->setChecked(state.includeGaps);
     includeGaps_->setToolTip(tr("Count the unusable gaps between memory regions as used"));
-    tileOrder_ = new QComboBox;
-    tileOrder_->addItems({tr("Software order"), tr("Physical order")});
+    tileOrder_ = new TileOrderBox;
     showMax_ = new QCheckBox(tr("Show max memory"));
     showMax_->setChecked(state.showMaxMemory);
     zoomRange_ = new QLineEdit;
@@ -267,25 +265,13 @@ void MemoryView::showEvent(QShowEvent* event) {
 }
 
 void MemoryView::updateTileOrderChoice() {
-    // Physical order needs the report's tile placement; without one the item stays disabled and
-    // its tooltip says why.
-    auto* items = qobject_cast<QStandardItemModel*>(tileOrder_->model());
-    QStandardItem* physical =
-        items ? items->item(int(TileMemoryModel::TileOrder::Physical)) : nullptr;
-    if (physical) {
-        physical->setEnabled(model_->hasPhysicalOrder());
-        physical->setToolTip(model_->placementProblem());
-    }
+    // A report without a placement has software order only, whatever the view state asked.
+    tileOrder_->setPhysicalAvailable(model_->hasPhysicalOrder(), model_->placementProblem());
     int& wanted = session().state().tileOrder;
     if (!model_->hasPhysicalOrder())
-        wanted = int(TileMemoryModel::TileOrder::Software);
-    tileOrder_->setToolTip(model_->hasPhysicalOrder()
-                               ? tr("Tiles by their software id, or by their place on the die "
-                                    "(column by column, top to bottom)")
-                               : model_->placementProblem());
-    const QSignalBlocker block(tileOrder_);
-    tileOrder_->setCurrentIndex(wanted);
-    model_->setTileOrder(TileMemoryModel::TileOrder(wanted));
+        wanted = int(TileOrder::Software);
+    tileOrder_->showOrder(TileOrder(wanted));
+    model_->setTileOrder(TileOrder(wanted));
 }
 
 void MemoryView::updateSelectionLabel() {

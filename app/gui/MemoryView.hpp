@@ -18,6 +18,7 @@ namespace tilescope::gui {
 class ReportTableModel;
 class TileDetailsModel;
 class TileMapWidget;
+class TileOrderBox;
 class TileMemoryCanvas;
 class TileMemoryModel;
 class TileVerticesModel;
@@ -42,7 +43,7 @@ public:
     ReportTableModel& exchanges() const { return *exchanges_; }
     ReportTableModel& variables() const { return *variables_; }
     TileMapWidget& tileMap() const { return *tileMap_; }
-    QComboBox& tileOrder() const { return *tileOrder_; }
+    TileOrderBox& tileOrder() const { return *tileOrder_; }
     QTabWidget& tabs() const { return *tabs_; }
 
     /// Rows the Exchanges and Variables tabs keep (largest first).
@@ -65,7 +66,7 @@ private:
     QComboBox* breakdown_;
     QCheckBox* includeGaps_;
     QCheckBox* showMax_;
-    QComboBox* tileOrder_;
+    TileOrderBox* tileOrder_;
     QLineEdit* zoomRange_;
     QLineEdit* selectTiles_;
     QLabel* selectionLabel_;

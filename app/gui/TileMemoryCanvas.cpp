@@ -133,10 +133,7 @@ void TileMemoryCanvas::drawChart(ImDrawList& list, const QRectF& plot) {
     const ImU32 rangeFill = colour(textColour, 0.16);
     const ImU32 hoverFill = colour(textColour, 0.10);
     const float bottom = float(plot.bottom());
-    const int hovered =
-        hasHover() && plot.contains(hoverPosition())
-            ? columnAt(viewport().toDomain(hoverPosition().x() - plot.left(), plot.width()))
-            : -1;
+    const int hovered = hasHover() && plot.contains(hoverPosition()) ? columnAt(hoveredX()) : -1;
 
     for (std::size_t c = 0; c < columns_.columns.size(); ++c) {
         const auto& col = columns_.columns[c];

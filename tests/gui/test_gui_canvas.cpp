@@ -14,6 +14,7 @@
 #include "TestReports.hpp"
 #include "TileMemoryCanvas.hpp"
 #include "TileMemoryModel.hpp"
+#include "TileOrderBox.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
 #include <QComboBox>

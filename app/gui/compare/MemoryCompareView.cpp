@@ -5,13 +5,12 @@
 #include "Format.hpp"
 #include "SortableTable.hpp"
 #include "TileMemoryCompareModel.hpp"
+#include "TileOrderBox.hpp"
 
-#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
-#include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -33,8 +32,7 @@ MemoryCompareView::MemoryCompareView(std::shared_ptr<CompareSession> session, QW
     auto* caption = new QLabel(tr("Memory per tile, gaps included: source and target (band: "
                                   "min–max per pixel column); below, target − source."));
     caption->setWordWrap(true);
-    tileOrder_ = new QComboBox;
-    tileOrder_->addItems({tr("Software order"), tr("Physical order")});
+    tileOrder_ = new TileOrderBox;
     tileOrder_->setEnabled(false); // until both reports' placements are known
     auto* top = new QHBoxLayout;
     top->addWidget(caption, 1);
@@ -65,14 +63,7 @@ MemoryCompareView::MemoryCompareView(std::shared_ptr<CompareSession> session, QW
     layout->addWidget(split, 1);
 
     connect(model_, &TileMemoryCompareModel::loaded, this, [this, table] {
-        auto* items = qobject_cast<QStandardItemModel*>(tileOrder_->model());
-        if (QStandardItem* physical = items ? items->item(int(TileOrder::Physical)) : nullptr) {
-            physical->setEnabled(model_->hasPhysicalOrder());
-            physical->setToolTip(model_->placementProblem());
-        }
-        tileOrder_->setToolTip(model_->hasPhysicalOrder()
-                                   ? tr("Tiles by their software id, or by their place on the die")
-                                   : model_->placementProblem());
+        tileOrder_->setPhysicalAvailable(model_->hasPhysicalOrder(), model_->placementProblem());
         tileOrder_->setEnabled(true);
         showOrder(TileOrder::Software);
         table->resizeColumnsToContents();

@@ -3,12 +3,11 @@
 #include "CompareView.hpp"
 #include "TileOrder.hpp"
 
-class QComboBox;
-
 namespace tilescope::gui {
 
 class CompareSeriesCanvas;
 class TileMemoryCompareModel;
+class TileOrderBox;
 
 /// The compare Memory view: memory per tile of both reports overlaid (source blue, target
 /// orange) over all tiles, the difference per tile below it (red where the target uses more),
@@ -23,7 +22,7 @@ public:
     TileMemoryCompareModel& model() const { return *model_; }
     CompareSeriesCanvas& overlay() const { return *overlay_; }
     CompareSeriesCanvas& difference() const { return *difference_; }
-    QComboBox& tileOrder() const { return *tileOrder_; }
+    TileOrderBox& tileOrder() const { return *tileOrder_; }
 
 private:
     void showOrder(TileOrder order);
@@ -31,7 +30,7 @@ private:
     TileMemoryCompareModel* model_;
     CompareSeriesCanvas* overlay_;
     CompareSeriesCanvas* difference_;
-    QComboBox* tileOrder_;
+    TileOrderBox* tileOrder_;
     TileOrder order_ = TileOrder::Software;
 };
 
