@@ -32,6 +32,8 @@ public:
     /// The step filter's figures as shown (empty without a filter).
     QString filterText() const;
     QLineEdit& filterEdit() const { return *filter_; }
+    /// The chart mode (items in ExecutionModel::Mode order).
+    QComboBox& modeBox() const { return *mode_; }
     QCheckBox& phaseBox(int phase) const { return *phaseBoxes_[phase]; }
 
 private:

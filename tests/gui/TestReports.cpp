@@ -44,6 +44,19 @@ const std::filesystem::path& smallReport() {
     return path;
 }
 
+const std::filesystem::path& perIpuReport() {
+    static const std::filesystem::path path = [] {
+        report::SyntheticSpec spec;
+        spec.ipus = 4;
+        spec.tilesPerIpu = 16;
+        spec.steps = 6000;
+        spec.runs = 1;
+        spec.perTileCycles = false;
+        return report::generateSyntheticReport(root().path / "per-ipu", spec).profile;
+    }();
+    return path;
+}
+
 const std::filesystem::path& oomReport() {
     static const std::filesystem::path path = [] {
         report::SyntheticSpec spec;

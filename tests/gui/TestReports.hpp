@@ -14,6 +14,9 @@ namespace tilescope::gui::test {
 
 /// 2 IPUs x 64 tiles, 300 steps: small, with an IPU boundary and enough steps for the pyramid.
 const std::filesystem::path& smallReport();
+/// 4 IPUs x 16 tiles, one run of 6,000 steps with per-IPU but no per-tile cycles: enough steps
+/// that the Execution Trace's per-IPU rows come from run_ipu_lod when zoomed out.
+const std::filesystem::path& perIpuReport();
 /// 1 IPU x 32 tiles that goes out of memory.
 const std::filesystem::path& oomReport();
 /// A fresh temporary folder for one test's files.

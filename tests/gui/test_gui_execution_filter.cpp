@@ -3,7 +3,6 @@
 #include "ExecutionModel.hpp"
 #include "TestReports.hpp"
 #include "tilescope/report/ProfileReader.hpp"
-#include "tilescope/report/SyntheticReport.hpp"
 
 #include <algorithm>
 #include <array>
@@ -251,14 +250,7 @@ TEST_CASE("Per-IPU rows give each IPU's cycles of each step zoomed in, columns b
 }
 
 TEST_CASE("Per-IPU rows zoomed out give each IPU's busy cycles of the run from run_ipu_lod") {
-    report::SyntheticSpec spec;
-    spec.ipus = 4;
-    spec.tilesPerIpu = 16;
-    spec.steps = 6000;
-    spec.runs = 1;
-    spec.perTileCycles = false;
-    const auto dir = gui::test::scratchDir("per-ipu-zoomed-out");
-    const auto path = report::generateSyntheticReport(dir, spec).profile;
+    const auto& path = gui::test::perIpuReport();
     auto session = openSession(path);
     report::ProfileReader reader(path.string());
     const report::RunRecord run = reader.runs().front();

@@ -11,7 +11,6 @@
 #include "SeriesColours.hpp"
 #include "TestReports.hpp"
 #include "tilescope/report/ProfileReader.hpp"
-#include "tilescope/report/SyntheticReport.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -73,13 +72,7 @@ TEST_CASE("Execution Trace flame mode draws the program tree's rows, root on top
     report::ProfileReader reader(gui::test::smallReport().string());
     ExecutionView view(session);
     showReady(view);
-    auto* mode = view.findChild<QComboBox*>();
-    REQUIRE(mode != nullptr);
-    // The first combo box is the run selector; the chart mode is the one with four modes.
-    for (auto* box : view.findChildren<QComboBox*>())
-        if (box->count() == 4)
-            mode = box;
-    mode->setCurrentIndex(ExecutionModel::Flame);
+    view.modeBox().setCurrentIndex(ExecutionModel::Flame);
     ExecutionCanvas& canvas = view.canvas();
     canvas.update();
     REQUIRE(waitUntil([&] {
@@ -122,9 +115,7 @@ TEST_CASE("Execution Trace BSP mode shows each tile's work and selects the click
     REQUIRE(tile >= 0);
     ExecutionView view(session);
     showReady(view);
-    for (auto* box : view.findChildren<QComboBox*>())
-        if (box->count() == 4) // the chart mode (the run selector has one entry per run)
-            box->setCurrentIndex(ExecutionModel::Bsp);
+    view.modeBox().setCurrentIndex(ExecutionModel::Bsp);
     auto spins = view.findChildren<QSpinBox*>();
     REQUIRE(spins.size() == 2);
     spins[0]->setValue(tile);
@@ -174,9 +165,7 @@ TEST_CASE("Execution Trace per-IPU rows fill each IPU's own cycles; the step fil
     const int phase = ExecutionModel::phaseFromName(steps[std::size_t(s.stepId)].phase);
     ExecutionView view(session);
     showReady(view);
-    for (auto* box : view.findChildren<QComboBox*>())
-        if (box->count() == 4)
-            box->setCurrentIndex(ExecutionModel::PerIpu);
+    view.modeBox().setCurrentIndex(ExecutionModel::PerIpu);
     ExecutionCanvas& canvas = view.canvas();
     canvas.showWindow(double(s.startCycle), double(s.startCycle + s.cycles));
     REQUIRE(waitUntil([&] {
@@ -219,20 +208,10 @@ TEST_CASE("Execution Trace per-IPU rows fill each IPU's own cycles; the step fil
 }
 
 TEST_CASE("Execution Trace per-IPU rows zoomed out draw each IPU's busy share per column") {
-    report::SyntheticSpec spec;
-    spec.ipus = 4;
-    spec.tilesPerIpu = 16;
-    spec.steps = 6000;
-    spec.runs = 1;
-    spec.perTileCycles = false;
-    const auto path =
-        report::generateSyntheticReport(gui::test::scratchDir("per-ipu-canvas"), spec).profile;
-    auto session = gui::test::openSession(path);
+    auto session = gui::test::openSession(gui::test::perIpuReport());
     ExecutionView view(session);
     showReady(view);
-    for (auto* box : view.findChildren<QComboBox*>())
-        if (box->count() == 4)
-            box->setCurrentIndex(ExecutionModel::PerIpu);
+    view.modeBox().setCurrentIndex(ExecutionModel::PerIpu);
     ExecutionCanvas& canvas = view.canvas();
     const report::RunRecord run = *view.model().run();
     canvas.showWindow(0, double(run.totalCycles));

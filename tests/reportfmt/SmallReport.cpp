@@ -1,6 +1,8 @@
 #include "SmallReport.hpp"
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <sqlite3.h>
 #include <stdexcept>
 #include <system_error>
@@ -309,6 +311,23 @@ void execSql(const std::filesystem::path& path, const std::string& sql) {
     sqlite3_close(db);
     if (rc != SQLITE_OK)
         throw std::runtime_error("SQL on " + path.string() + " failed: " + message);
+}
+
+std::string fileBytes(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+SyntheticSpec formatFixtureSpec() {
+    SyntheticSpec s;
+    s.ipus = 2;
+    s.tilesPerIpu = 16;
+    s.steps = 90;
+    s.runs = 2;
+    s.hostEvents = 400;
+    s.hostThreads = 2;
+    s.seed = 7;
+    return s;
 }
 
 } // namespace tilescope::testing

@@ -5,6 +5,7 @@
 
 #include "tilescope/report/HostTraceWriter.hpp"
 #include "tilescope/report/ProfileWriter.hpp"
+#include "tilescope/report/SyntheticReport.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -90,5 +91,11 @@ private:
 /// Runs SQL on a report file read-write, as damage or an older writer would leave it; throws
 /// std::runtime_error with SQLite's message when a statement fails.
 void execSql(const std::filesystem::path& path, const std::string& sql);
+
+/// A file's bytes, to check that a reader left it unchanged.
+std::string fileBytes(const std::filesystem::path& path);
+
+/// The spec every tests/data/format-vN fixture was generated with (see their READMEs).
+SyntheticSpec formatFixtureSpec();
 
 } // namespace tilescope::testing

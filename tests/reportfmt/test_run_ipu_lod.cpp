@@ -10,12 +10,12 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <string>
 
 using namespace tilescope::report;
+using tilescope::testing::fileBytes;
+using tilescope::testing::formatFixtureSpec;
 using tilescope::testing::TempDir;
 using tilescope::testing::writeCompileProfile;
 namespace fs = std::filesystem;
@@ -73,11 +73,6 @@ Written writeHandReport(const fs::path& path, std::int64_t steps, bool secondWit
 
 double bucketWidth(std::int64_t level) {
     return double(kBase) * std::pow(4.0, double(level));
-}
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 /// Turns a current profile back into what the v2 writer wrote: no run_ipu_lod or tile_placement,
@@ -206,7 +201,7 @@ TEST_CASE("A v3 file turned back into v2 gets identical per-IPU buckets through 
     writeHandReport(fresh, 12000);
     fs::copy_file(fresh, old);
     downgradeToV2(old);
-    const std::string before = slurp(old);
+    const std::string before = fileBytes(old);
     {
         ProfileReader v2(old.string());
         ProfileReader v3(fresh.string());
@@ -214,21 +209,12 @@ TEST_CASE("A v3 file turned back into v2 gets identical per-IPU buckets through 
         REQUIRE(v3.file().formatVersion() == Schema::kProfileVersion);
         CHECK(compareBuckets(v2, v3) == 4); // two runs, two levels each
     }
-    CHECK(slurp(old) == before); // read-only: the migration lives in the temp schema
+    CHECK(fileBytes(old) == before); // read-only: the migration lives in the temp schema
 }
 
 TEST_CASE("Files of the v1 and v2 writers get the per-IPU buckets the current writer stores") {
-    // The spec both fixtures were generated with (tests/data/format-v1 and format-v2 README).
-    SyntheticSpec spec;
-    spec.ipus = 2;
-    spec.tilesPerIpu = 16;
-    spec.steps = 90;
-    spec.runs = 2;
-    spec.hostEvents = 400;
-    spec.hostThreads = 2;
-    spec.seed = 7;
     TempDir dir("tilescope-run-ipu-lod");
-    generateSyntheticReport(dir / "fresh", spec);
+    generateSyntheticReport(dir / "fresh", formatFixtureSpec()); // the fixtures' spec
     ProfileReader now((dir / "fresh" / "profile.pop").string());
     REQUIRE(now.file().formatVersion() == Schema::kProfileVersion);
     for (int version : {1, 2}) {
@@ -237,7 +223,7 @@ TEST_CASE("Files of the v1 and v2 writers get the per-IPU buckets the current wr
         fs::copy_file(fs::path(TILESCOPE_TEST_DATA) / ("format-v" + std::to_string(version)) /
                           "profile.pop",
                       copy);
-        const std::string before = slurp(copy);
+        const std::string before = fileBytes(copy);
         {
             ProfileReader old(copy.string());
             REQUIRE(old.file().formatVersion() == version);
@@ -257,6 +243,6 @@ TEST_CASE("Files of the v1 and v2 writers get the per-IPU buckets the current wr
             CHECK(total == fromSteps);
             CHECK(total[0] > 0);
         }
-        CHECK(slurp(copy) == before);
+        CHECK(fileBytes(copy) == before);
     }
 }

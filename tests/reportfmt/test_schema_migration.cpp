@@ -2,40 +2,20 @@
 // change) must keep opening, read-only and unmodified, with every v2 feature available through the
 // temp-schema migration and equal to what the current writer stores for the same program.
 
+#include "SmallReport.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/ProfileSummary.hpp"
 #include "tilescope/report/SyntheticReport.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 using namespace tilescope::report;
 namespace fs = std::filesystem;
 
-namespace {
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// The spec the fixture was generated with (see tests/data/format-v1/README.md).
-SyntheticSpec fixtureSpec() {
-    SyntheticSpec s;
-    s.ipus = 2;
-    s.tilesPerIpu = 16;
-    s.steps = 90;
-    s.runs = 2;
-    s.hostEvents = 400;
-    s.hostThreads = 2;
-    s.seed = 7;
-    return s;
-}
-
-} // namespace
+using tilescope::testing::fileBytes;
+using tilescope::testing::formatFixtureSpec;
 
 TEST_CASE("a format-v1 profile opens through the v2 reader without being modified") {
     const fs::path fixture = fs::path(TILESCOPE_TEST_DATA) / "format-v1" / "profile.pop";
@@ -45,7 +25,7 @@ TEST_CASE("a format-v1 profile opens through the v2 reader without being modifie
     fs::create_directories(dir);
     const fs::path copy = dir / "profile.pop";
     fs::copy_file(fixture, copy);
-    const std::string before = slurp(copy);
+    const std::string before = fileBytes(copy);
 
     {
         ProfileReader old(copy.string());
@@ -53,7 +33,7 @@ TEST_CASE("a format-v1 profile opens through the v2 reader without being modifie
         CHECK(Schema::kProfileVersion >= 2);
 
         const fs::path fresh = dir / "fresh";
-        generateSyntheticReport(fresh, fixtureSpec());
+        generateSyntheticReport(fresh, formatFixtureSpec());
         ProfileReader now((fresh / "profile.pop").string());
         REQUIRE(now.file().formatVersion() == Schema::kProfileVersion);
 
@@ -88,7 +68,7 @@ TEST_CASE("a format-v1 profile opens through the v2 reader without being modifie
             maxNal = std::max(maxNal, s.notAlwaysLiveBytes);
         CHECK(level0[0].maxNotAlwaysLiveBytes == maxNal);
     }
-    CHECK(slurp(copy) == before);
+    CHECK(fileBytes(copy) == before);
     for (const char* suffix : {"-wal", "-shm", "-journal"})
         CHECK_FALSE(fs::exists(copy.string() + suffix));
     fs::remove_all(dir);

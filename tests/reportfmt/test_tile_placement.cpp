@@ -10,22 +10,16 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 
 using namespace tilescope::report;
+using tilescope::testing::fileBytes;
 using tilescope::testing::TempDir;
 using tilescope::testing::writeCompileProfile;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 /// A finished compile profile of 2 IPUs x 8 tiles, with `placement` when it is not empty.
 void writeProfile(const fs::path& path, const TilePlacement& placement) {
@@ -185,7 +179,7 @@ TEST_CASE("Files of the v3 writer open without a placement and are not changed")
     TempDir dir("tilescope-placement");
     const fs::path copy = dir / "v3.pop";
     fs::copy_file(fs::path(TILESCOPE_TEST_DATA) / "format-v3" / "profile.pop", copy);
-    const std::string before = slurp(copy);
+    const std::string before = fileBytes(copy);
     {
         ProfileReader r(copy.string());
         CHECK(r.file().formatVersion() == 3);
@@ -193,5 +187,5 @@ TEST_CASE("Files of the v3 writer open without a placement and are not changed")
         CHECK(r.target().numTiles() == 32);
         CHECK_FALSE(r.runs().empty());
     }
-    CHECK(slurp(copy) == before);
+    CHECK(fileBytes(copy) == before);
 }
