@@ -3,6 +3,7 @@
 // colours where the view draws charts; bad compare arguments exit non-zero with one line.
 #include "ComparePair.hpp"
 #include "TestReports.hpp"
+#include "TilescopeProcess.hpp"
 
 #include <QImage>
 #include <QProcess>
@@ -14,28 +15,8 @@ using namespace tilescope::gui;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString stderrText;
-};
-
-Run runTilescope(const QStringList& args) {
-    REQUIRE(std::string(XVFB_RUN_PATH) != "");
-    QProcess p;
-    p.setProgram(QStringLiteral(XVFB_RUN_PATH));
-    p.setArguments(QStringList{"-a", "-s", "-screen 0 1920x1200x24", TILESCOPE_GUI_PATH} + args);
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove("QT_QPA_PLATFORM"); // the app must use Xvfb's display
-    env.insert("XDG_RUNTIME_DIR", QString::fromStdString(test::scratchDir("runtime").string()));
-    p.setProcessEnvironment(env);
-    p.start();
-    REQUIRE(p.waitForStarted(10000));
-    REQUIRE(p.waitForFinished(240000));
-    Run r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.stderrText = QString::fromLocal8Bit(p.readAllStandardError()).trimmed();
-    return r;
-}
+using Run = test::TilescopeRun;
+using test::runTilescope;
 
 QString pairArg(const std::filesystem::path& p) {
     return QString::fromStdString(p.string());

@@ -12,6 +12,7 @@
 #include "ReportPane.hpp"
 #include "SshConfigHosts.hpp"
 #include "TestReports.hpp"
+#include "TilescopeProcess.hpp"
 
 #include <QComboBox>
 #include <QCompleter>
@@ -397,29 +398,15 @@ TEST_CASE("A dropped connection: the view that needed data shows the error and R
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString stderrText;
-};
+using Run = test::TilescopeRun;
 
+/// The app with its own HOME, so its settings and SSH files are the test's.
 Run runTilescope(const QStringList& args, const fs::path& home) {
-    REQUIRE(std::string(XVFB_RUN_PATH) != "");
-    QProcess p;
-    p.setProgram(QStringLiteral(XVFB_RUN_PATH));
-    p.setArguments(QStringList{"-a", "-s", "-screen 0 1920x1200x24", TILESCOPE_GUI_PATH} + args);
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove("QT_QPA_PLATFORM");
+    QProcessEnvironment env;
     env.insert("HOME", qs(home));
     env.insert("XDG_CONFIG_HOME", qs(home / ".config"));
     env.insert("XDG_RUNTIME_DIR", qs(test::scratchDir("remote-runtime")));
-    p.setProcessEnvironment(env);
-    p.start();
-    REQUIRE(p.waitForStarted(10000));
-    REQUIRE(p.waitForFinished(180000));
-    Run r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.stderrText = QString::fromLocal8Bit(p.readAllStandardError()).trimmed();
-    return r;
+    return test::runTilescope(args, env);
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 // exit non-zero with one line on stderr.
 #include "OperationsReport.hpp"
 #include "TestReports.hpp"
+#include "TilescopeProcess.hpp"
 
 #include <QImage>
 #include <QProcess>
@@ -14,29 +15,8 @@ using namespace tilescope::gui;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString stderrText;
-};
-
-/// Runs tilescope with `args` under its own Xvfb server (24-bit, large enough for any --size).
-Run runTilescope(const QStringList& args) {
-    REQUIRE(std::string(XVFB_RUN_PATH) != "");
-    QProcess p;
-    p.setProgram(QStringLiteral(XVFB_RUN_PATH));
-    p.setArguments(QStringList{"-a", "-s", "-screen 0 1920x1200x24", TILESCOPE_GUI_PATH} + args);
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove("QT_QPA_PLATFORM"); // the app must use Xvfb's display, not offscreen
-    env.insert("XDG_RUNTIME_DIR", QString::fromStdString(test::scratchDir("runtime").string()));
-    p.setProcessEnvironment(env);
-    p.start();
-    REQUIRE(p.waitForStarted(10000));
-    REQUIRE(p.waitForFinished(180000));
-    Run r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.stderrText = QString::fromLocal8Bit(p.readAllStandardError()).trimmed();
-    return r;
-}
+using Run = test::TilescopeRun;
+using test::runTilescope;
 
 /// Pixels within a small distance of `rgb`: the canvases' series colours never occur in widgets.
 int pixelsNear(const QImage& image, QRgb rgb) {

@@ -3,6 +3,7 @@
 // present); bad input exits non-zero with one line.
 #include "CapturedExample.hpp"
 #include "TestReports.hpp"
+#include "TilescopeProcess.hpp"
 #include "tilescope/report/HostTraceReader.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/SyntheticReport.hpp"
@@ -17,28 +18,8 @@ using namespace tilescope::gui;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString stderrText;
-};
-
-Run runTilescope(const QStringList& args) {
-    REQUIRE(std::string(XVFB_RUN_PATH) != "");
-    QProcess p;
-    p.setProgram(QStringLiteral(XVFB_RUN_PATH));
-    p.setArguments(QStringList{"-a", "-s", "-screen 0 1920x1200x24", TILESCOPE_GUI_PATH} + args);
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove("QT_QPA_PLATFORM"); // the app must use Xvfb's display, not offscreen
-    env.insert("XDG_RUNTIME_DIR", QString::fromStdString(test::scratchDir("runtime").string()));
-    p.setProcessEnvironment(env);
-    p.start();
-    REQUIRE(p.waitForStarted(10000));
-    REQUIRE(p.waitForFinished(180000));
-    Run r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.stderrText = QString::fromLocal8Bit(p.readAllStandardError()).trimmed();
-    return r;
-}
+using Run = test::TilescopeRun;
+using test::runTilescope;
 
 /// A generated program's capture: profile.pop and host.pvti (4 threads, 6000 events).
 const report::SyntheticOutput& capture() {
