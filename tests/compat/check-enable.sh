@@ -15,6 +15,7 @@ CPATH=$prefix/include:/opt/other/include
 LIBRARY_PATH=$lib
 LD_LIBRARY_PATH=$lib:/opt/other/lib
 CMAKE_PREFIX_PATH=$prefix
+PKG_CONFIG_PATH=$lib/pkgconfig
 PYTHONPATH=$python
 POPLAR_SDK_ENABLED=$prefix"
 
@@ -23,7 +24,7 @@ POPLAR_SDK_ENABLED=$prefix"
 # itself lands before the variables and makes the comparison fail.
 script='cd / && cd tmp
 source "$1" && source "$1"
-for v in PATH CPATH LIBRARY_PATH LD_LIBRARY_PATH CMAKE_PREFIX_PATH PYTHONPATH POPLAR_SDK_ENABLED; do
+for v in PATH CPATH LIBRARY_PATH LD_LIBRARY_PATH CMAKE_PREFIX_PATH PKG_CONFIG_PATH PYTHONPATH POPLAR_SDK_ENABLED; do
   eval "echo $v=\${$v-}"
 done'
 relative=..$prefix/enable.sh
