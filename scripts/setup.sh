@@ -19,6 +19,8 @@ PACKAGES=(
   libgl1-mesa-dri libegl-mesa0 libglx-mesa0 fonts-dejavu-core
   # tests, benchmarks, fuzzing
   catch2 libbenchmark-dev clang-14 libclang-rt-14-dev xvfb xauth
+  # enable.sh is checked in zsh too
+  zsh
 )
 
 if [[ $(id -u) -ne 0 ]]; then
