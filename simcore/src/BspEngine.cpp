@@ -53,6 +53,16 @@ struct StreamConnection {
     std::byte* end = nullptr;
     std::byte* next = nullptr;
     BspEngine::StreamCallback callback;
+    /// Data a successful prefetch() produced for the next host-to-device transfer.
+    std::vector<std::byte> prefetched;
+    bool hasPrefetched = false;
+
+    /// Drops prefetched data that will not be transferred, telling the callback.
+    void invalidatePrefetched() {
+        if (hasPrefetched && callback)
+            callback->invalidatePrefetched();
+        hasPrefetched = false;
+    }
 };
 
 } // namespace
@@ -66,6 +76,7 @@ struct BspEngine::Impl {
     std::vector<std::unique_ptr<abi::Span[]>> spanLists;
     std::vector<std::vector<std::byte>> stateVectors;
     std::vector<StreamConnection> streams;
+    std::vector<std::vector<std::byte>> remoteBuffers; ///< per buffer, repeats x numElements
     tbb::task_arena arena;
     capture::RunRecord* run = nullptr;
     std::uint64_t cycle = 0;
@@ -82,10 +93,14 @@ struct BspEngine::Impl {
                 std::memcpy(storage[v].data(), var.initialValue.data(), bytes);
         }
         streams.resize(model.streams.size());
+        for (const auto& b : model.remoteBuffers)
+            remoteBuffers.emplace_back(b.repeats * b.numElements * elementSize(b.type));
         bindVertices();
     }
 
     ~Impl() {
+        for (auto& c : streams)
+            c.invalidatePrefetched();
         for (auto& v : vertices) {
             v.type->info.destroy(v.object);
             ::operator delete(v.object, std::align_val_t(v.type->info.alignment));
@@ -295,7 +310,17 @@ struct BspEngine::Impl {
         std::vector<std::byte> buf(bytes);
         if (toDevice) {
             if (c.callback) {
-                c.callback(buf.data());
+                if (c.hasPrefetched) {
+                    buf.swap(c.prefetched);
+                    c.hasPrefetched = false;
+                } else {
+                    c.callback->fetch(buf.data());
+                }
+                c.callback->complete();
+                // The next transfer's data may be produced early, after this one completed.
+                c.prefetched.resize(bytes);
+                c.hasPrefetched = c.callback->prefetch(c.prefetched.data()) ==
+                                  poplar::StreamCallback::Result::Success;
             } else {
                 std::memcpy(buf.data(), c.next, bytes);
                 advance(c, bytes);
@@ -304,11 +329,51 @@ struct BspEngine::Impl {
         } else {
             gatherInto(a.tensor, buf.data());
             if (c.callback) {
-                c.callback(buf.data());
+                c.callback->fetch(buf.data());
+                c.callback->complete();
             } else {
                 std::memcpy(c.next, buf.data(), bytes);
                 advance(c, bytes);
             }
+        }
+    }
+
+    /// The rows of a remote buffer a copy moves: the offsets' values, or row 0.
+    std::vector<std::uint64_t> remoteRows(const RemoteCopyAction& a) const {
+        if (!a.offset)
+            return {0};
+        std::vector<std::byte> bytes(a.offset->numElements() * elementSize(a.offset->type));
+        gatherInto(*a.offset, bytes.data());
+        std::vector<std::uint64_t> rows(a.offset->numElements());
+        const unsigned size = elementSize(a.offset->type);
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            rows[i] = static_cast<std::uint64_t>(
+                loadElementAsInteger(a.offset->type, bytes.data() + i * size));
+        return rows;
+    }
+
+    void remoteCopy(const RemoteCopyAction& a, bool toDevice) {
+        const auto& info = model.remoteBuffers[a.buffer];
+        const std::size_t rowBytes = info.numElements * elementSize(info.type);
+        const auto rows = remoteRows(a);
+        for (auto r : rows)
+            if (r >= info.repeats)
+                throw poplar::index_error("Copy " + std::string(toDevice ? "from" : "to") +
+                                          " remote buffer '" + info.handle + "': offset " +
+                                          std::to_string(r) + " is out of range (the buffer has " +
+                                          std::to_string(info.repeats) + " repeats)");
+        auto& store = remoteBuffers[a.buffer];
+        std::vector<std::byte> buf(rows.size() * rowBytes);
+        if (toDevice) {
+            for (std::size_t i = 0; i < rows.size(); ++i)
+                std::memcpy(buf.data() + i * rowBytes, store.data() + rows[i] * rowBytes,
+                            rowBytes);
+            scatterFrom(a.tensor, buf.data());
+        } else {
+            gatherInto(a.tensor, buf.data());
+            for (std::size_t i = 0; i < rows.size(); ++i)
+                std::memcpy(store.data() + rows[i] * rowBytes, buf.data() + i * rowBytes,
+                            rowBytes);
         }
     }
 
@@ -338,6 +403,12 @@ struct BspEngine::Impl {
             break;
         case StepAction::StreamToHost:
             streamCopy(graph->streamCopies[step.actionIndex], false);
+            break;
+        case StepAction::RemoteToDevice:
+            remoteCopy(graph->remoteCopies[step.actionIndex], true);
+            break;
+        case StepAction::RemoteToHost:
+            remoteCopy(graph->remoteCopies[step.actionIndex], false);
             break;
         case StepAction::Print: {
             const auto& p = graph->prints[step.actionIndex];
@@ -491,6 +562,7 @@ void BspEngine::connectStream(const std::string& handle, void* begin, void* end)
             " bytes; it must hold a whole number (at least one) of " + std::to_string(slot) +
             "-byte transfers");
     auto& c = impl_->streams[id];
+    c.invalidatePrefetched();
     c = {};
     c.begin = c.next = static_cast<std::byte*>(begin);
     c.end = static_cast<std::byte*>(end);
@@ -498,8 +570,48 @@ void BspEngine::connectStream(const std::string& handle, void* begin, void* end)
 
 void BspEngine::connectStreamCallback(const std::string& handle, StreamCallback callback) {
     auto& c = impl_->streams[findStream(impl_->model, handle)];
+    c.invalidatePrefetched();
     c = {};
     c.callback = std::move(callback);
+}
+
+namespace {
+const RemoteBufferInfo& findRemoteBuffer(const GraphModel& m, const std::string& handle,
+                                         std::uint64_t repeat, const char* what,
+                                         std::uint32_t& id) {
+    for (id = 0; id < m.remoteBuffers.size(); ++id) {
+        const auto& b = m.remoteBuffers[id];
+        if (b.handle != handle)
+            continue;
+        if (repeat >= b.repeats)
+            throw poplar::index_error(std::string(what) + ": repeat index " +
+                                      std::to_string(repeat) + " is out of range for remote " +
+                                      "buffer '" + handle + "' of " + std::to_string(b.repeats) +
+                                      " repeats");
+        return b;
+    }
+    std::string known;
+    for (const auto& b : m.remoteBuffers)
+        known += (known.empty() ? "" : ", ") + b.handle;
+    throw poplar::index_error(std::string(what) + ": the graph has no remote buffer '" + handle +
+                              "' (remote buffers: " + (known.empty() ? "none" : known) + ")");
+}
+} // namespace
+
+void BspEngine::writeRemoteBuffer(const std::string& handle, const void* data,
+                                  std::uint64_t repeat) {
+    std::uint32_t id = 0;
+    const auto& b = findRemoteBuffer(impl_->model, handle, repeat, "copyToRemoteBuffer", id);
+    const std::size_t rowBytes = b.numElements * elementSize(b.type);
+    std::memcpy(impl_->remoteBuffers[id].data() + repeat * rowBytes, data, rowBytes);
+}
+
+void BspEngine::readRemoteBuffer(const std::string& handle, void* data,
+                                 std::uint64_t repeat) const {
+    std::uint32_t id = 0;
+    const auto& b = findRemoteBuffer(impl_->model, handle, repeat, "copyFromRemoteBuffer", id);
+    const std::size_t rowBytes = b.numElements * elementSize(b.type);
+    std::memcpy(data, impl_->remoteBuffers[id].data() + repeat * rowBytes, rowBytes);
 }
 
 std::vector<std::byte> BspEngine::gather(const TensorView& t) const {
