@@ -99,8 +99,8 @@ struct BspEngine::Impl {
     }
 
     ~Impl() {
-        for (auto& c : streams)
-            c.invalidatePrefetched();
+        // Prefetched data is dropped without calling the callbacks: objects they refer to may
+        // already be gone when the engine is destroyed.
         for (auto& v : vertices) {
             v.type->info.destroy(v.object);
             ::operator delete(v.object, std::align_val_t(v.type->info.alignment));

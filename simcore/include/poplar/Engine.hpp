@@ -52,7 +52,7 @@ public:
     void readTensor(StringRef handle, void* buf);
 
     /// Connects a stream to a host buffer; successive copies use successive slots of it and wrap
-    /// around at the end.
+    /// around at the end. Connections made before load() take effect at load().
     void connectStream(StringRef handle, void* begin, void* end);
     /// Connects a stream to a buffer holding exactly one transfer.
     void connectStream(StringRef handle, void* p);

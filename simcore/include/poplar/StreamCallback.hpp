@@ -13,7 +13,7 @@ namespace poplar {
 /// that data, otherwise it calls fetch() when the copy happens. complete() follows every
 /// transfer. For a device-to-host stream fetch() receives the data, then complete() is called.
 /// invalidatePrefetched() tells the callback that prefetched data will not be used (the stream
-/// was connected elsewhere or the engine went away), so it should produce it again.
+/// was connected to something else), so it should produce it again.
 class StreamCallback {
 public:
     enum class Result { Success, NotAvailable };
