@@ -5,12 +5,11 @@
 #include "TestSupport.hpp"
 
 #include <catch2/catch.hpp>
+#include <memory>
 #include <poplar/DeviceManager.hpp>
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
 #include <poplar/StreamCallback.hpp>
-
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -82,8 +81,8 @@ TEST_CASE("stream callbacks follow the prefetch, fetch, complete protocol", "[en
     log.clear();
     feeder->canPrefetch = false;
     e.run();
-    CHECK(log ==
-          std::vector<std::string>{"complete", "prefetch-none", "fetch", "complete", "prefetch-none"});
+    CHECK(log == std::vector<std::string>{"complete", "prefetch-none", "fetch", "complete",
+                                          "prefetch-none"});
     CHECK(sum == 15 + (6 + 7 + 8) + (9 + 10 + 11));
     // Reconnecting drops prefetched data and says so.
     feeder->canPrefetch = true;
@@ -226,4 +225,11 @@ TEST_CASE("scalar values in addVertex connection lists set vertex state", "[code
                       Contains("'n'") && Contains("floating-point"));
     CHECK_THROWS_AS(g.addVertex(cs, "AxpyN", {{"n", -1}}), type_error);
     CHECK_THROWS_AS(g.addVertex(cs, "AxpyN", {{"in", 2.0f}}), graph_connection_error);
+}
+
+TEST_CASE("an empty Sequence can be copy-list-initialised", "[program]") {
+    Sequence s = {};
+    CHECK(s.isEmpty());
+    Sequence t{Sequence{}, s};
+    CHECK_FALSE(t.isEmpty());
 }

@@ -72,8 +72,8 @@ public:
         : callback_(new detail::FunctionStreamCallback<typename std::decay<F>::type>(
               std::forward<F>(f))) {}
 
-    template <typename CB, typename std::enable_if<std::is_base_of<StreamCallback, CB>::value,
-                                                   int>::type = 0>
+    template <typename CB,
+              typename std::enable_if<std::is_base_of<StreamCallback, CB>::value, int>::type = 0>
     StreamCallbackHandle(std::unique_ptr<CB> callback) : callback_(std::move(callback)) {}
 
     StreamCallbackHandle(StreamCallbackHandle&&) = default;
