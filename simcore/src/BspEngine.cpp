@@ -1,5 +1,6 @@
 #include "tilescope/sim/BspEngine.hpp"
 
+#include "HostTransfers.hpp"
 #include "poplar/exceptions.hpp"
 #include "tilescope/sim/ElementConversion.hpp"
 #include "tilescope/sim/TensorPrinter.hpp"
@@ -48,23 +49,6 @@ struct VertexInstance {
     std::vector<std::uint32_t> stagings;
 };
 
-struct StreamConnection {
-    std::byte* begin = nullptr;
-    std::byte* end = nullptr;
-    std::byte* next = nullptr;
-    BspEngine::StreamCallback callback;
-    /// Data a successful prefetch() produced for the next host-to-device transfer.
-    std::vector<std::byte> prefetched;
-    bool hasPrefetched = false;
-
-    /// Drops prefetched data that will not be transferred, telling the callback.
-    void invalidatePrefetched() {
-        if (hasPrefetched && callback)
-            callback->invalidatePrefetched();
-        hasPrefetched = false;
-    }
-};
-
 } // namespace
 
 struct BspEngine::Impl {
@@ -76,13 +60,14 @@ struct BspEngine::Impl {
     std::vector<std::unique_ptr<abi::Span[]>> spanLists;
     std::vector<std::vector<std::byte>> stateVectors;
     std::vector<StreamConnection> streams;
-    std::vector<std::vector<std::byte>> remoteBuffers; ///< per buffer, repeats x numElements
+    RemoteBufferStore remoteBuffers;
     tbb::task_arena arena;
     capture::RunRecord* run = nullptr;
     std::uint64_t cycle = 0;
 
     Impl(std::shared_ptr<const CompiledGraph> g, unsigned threads)
         : graph(std::move(g)), model(*graph->model),
+          remoteBuffers(model),
           arena(threads ? static_cast<int>(threads) : tbb::task_arena::automatic) {
         storage.resize(model.variables.size());
         for (std::size_t v = 0; v < model.variables.size(); ++v) {
@@ -93,14 +78,12 @@ struct BspEngine::Impl {
                 std::memcpy(storage[v].data(), var.initialValue.data(), bytes);
         }
         streams.resize(model.streams.size());
-        for (const auto& b : model.remoteBuffers)
-            remoteBuffers.emplace_back(b.repeats * b.numElements * elementSize(b.type));
         bindVertices();
     }
 
     ~Impl() {
         // Prefetched data is dropped without calling the callbacks: objects they refer to may
-        // already be gone when the engine is destroyed.
+        // already be gone when the engine is destroyed (StreamConnection has no destructor).
         for (auto& v : vertices) {
             v.type->info.destroy(v.object);
             ::operator delete(v.object, std::align_val_t(v.type->info.alignment));
@@ -296,7 +279,7 @@ struct BspEngine::Impl {
 
     StreamConnection& connection(std::uint32_t stream) {
         auto& c = streams[stream];
-        if (!c.begin && !c.callback)
+        if (!c.connected())
             throw poplar::stream_connection_error(
                 "Stream '" + model.streams[stream].handle +
                 "' is not connected: call Engine::connectStream before running a program that "
@@ -309,32 +292,11 @@ struct BspEngine::Impl {
         const std::size_t bytes = a.tensor.numElements() * elementSize(a.tensor.type);
         std::vector<std::byte> buf(bytes);
         if (toDevice) {
-            if (c.callback) {
-                if (c.hasPrefetched) {
-                    buf.swap(c.prefetched);
-                    c.hasPrefetched = false;
-                } else {
-                    c.callback->fetch(buf.data());
-                }
-                c.callback->complete();
-                // The next transfer's data may be produced early, after this one completed.
-                c.prefetched.resize(bytes);
-                c.hasPrefetched = c.callback->prefetch(c.prefetched.data()) ==
-                                  poplar::StreamCallback::Result::Success;
-            } else {
-                std::memcpy(buf.data(), c.next, bytes);
-                advance(c, bytes);
-            }
+            c.toDevice(buf.data(), bytes);
             scatterFrom(a.tensor, buf.data());
         } else {
             gatherInto(a.tensor, buf.data());
-            if (c.callback) {
-                c.callback->fetch(buf.data());
-                c.callback->complete();
-            } else {
-                std::memcpy(c.next, buf.data(), bytes);
-                advance(c, bytes);
-            }
+            c.toHost(buf.data(), bytes);
         }
     }
 
@@ -353,35 +315,17 @@ struct BspEngine::Impl {
     }
 
     void remoteCopy(const RemoteCopyAction& a, bool toDevice) {
-        const auto& info = model.remoteBuffers[a.buffer];
-        const std::size_t rowBytes = info.numElements * elementSize(info.type);
+        const auto& handle = model.remoteBuffers[a.buffer].handle;
         const auto rows = remoteRows(a);
-        for (auto r : rows)
-            if (r >= info.repeats)
-                throw poplar::index_error("Copy " + std::string(toDevice ? "from" : "to") +
-                                          " remote buffer '" + info.handle + "': offset " +
-                                          std::to_string(r) + " is out of range (the buffer has " +
-                                          std::to_string(info.repeats) + " repeats)");
-        auto& store = remoteBuffers[a.buffer];
-        std::vector<std::byte> buf(rows.size() * rowBytes);
+        std::vector<std::byte> buf(a.tensor.numElements() * elementSize(a.tensor.type));
         if (toDevice) {
-            for (std::size_t i = 0; i < rows.size(); ++i)
-                std::memcpy(buf.data() + i * rowBytes, store.data() + rows[i] * rowBytes,
-                            rowBytes);
+            remoteBuffers.read(a.buffer, rows, buf.data(),
+                               "Copy from remote buffer '" + handle + "'");
             scatterFrom(a.tensor, buf.data());
         } else {
             gatherInto(a.tensor, buf.data());
-            for (std::size_t i = 0; i < rows.size(); ++i)
-                std::memcpy(store.data() + rows[i] * rowBytes, buf.data() + i * rowBytes,
-                            rowBytes);
+            remoteBuffers.write(a.buffer, rows, buf.data(), "Copy to remote buffer '" + handle + "'");
         }
-    }
-
-    /// Streams cycle through their buffer: after the last slot the next copy uses the first.
-    static void advance(StreamConnection& c, std::size_t bytes) {
-        c.next += bytes;
-        if (c.next >= c.end)
-            c.next = c.begin;
     }
 
     void executeStep(std::uint32_t index, std::ostream& print) {
@@ -561,57 +505,25 @@ void BspEngine::connectStream(const std::string& handle, void* begin, void* end)
             "connectStream: the buffer for stream '" + handle + "' has " + std::to_string(bytes) +
             " bytes; it must hold a whole number (at least one) of " + std::to_string(slot) +
             "-byte transfers");
-    auto& c = impl_->streams[id];
-    c.invalidatePrefetched();
-    c = {};
-    c.begin = c.next = static_cast<std::byte*>(begin);
-    c.end = static_cast<std::byte*>(end);
+    impl_->streams[id].connectBuffer(static_cast<std::byte*>(begin), static_cast<std::byte*>(end));
 }
 
 void BspEngine::connectStreamCallback(const std::string& handle, StreamCallback callback) {
-    auto& c = impl_->streams[findStream(impl_->model, handle)];
-    c.invalidatePrefetched();
-    c = {};
-    c.callback = std::move(callback);
+    impl_->streams[findStream(impl_->model, handle)].connectCallback(std::move(callback));
 }
-
-namespace {
-const RemoteBufferInfo& findRemoteBuffer(const GraphModel& m, const std::string& handle,
-                                         std::uint64_t repeat, const char* what,
-                                         std::uint32_t& id) {
-    for (id = 0; id < m.remoteBuffers.size(); ++id) {
-        const auto& b = m.remoteBuffers[id];
-        if (b.handle != handle)
-            continue;
-        if (repeat >= b.repeats)
-            throw poplar::index_error(std::string(what) + ": repeat index " +
-                                      std::to_string(repeat) + " is out of range for remote " +
-                                      "buffer '" + handle + "' of " + std::to_string(b.repeats) +
-                                      " repeats");
-        return b;
-    }
-    std::string known;
-    for (const auto& b : m.remoteBuffers)
-        known += (known.empty() ? "" : ", ") + b.handle;
-    throw poplar::index_error(std::string(what) + ": the graph has no remote buffer '" + handle +
-                              "' (remote buffers: " + (known.empty() ? "none" : known) + ")");
-}
-} // namespace
 
 void BspEngine::writeRemoteBuffer(const std::string& handle, const void* data,
                                   std::uint64_t repeat) {
-    std::uint32_t id = 0;
-    const auto& b = findRemoteBuffer(impl_->model, handle, repeat, "copyToRemoteBuffer", id);
-    const std::size_t rowBytes = b.numElements * elementSize(b.type);
-    std::memcpy(impl_->remoteBuffers[id].data() + repeat * rowBytes, data, rowBytes);
+    const auto id = impl_->remoteBuffers.find(handle, "copyToRemoteBuffer");
+    impl_->remoteBuffers.write(id, {repeat}, static_cast<const std::byte*>(data),
+                               "copyToRemoteBuffer");
 }
 
 void BspEngine::readRemoteBuffer(const std::string& handle, void* data,
                                  std::uint64_t repeat) const {
-    std::uint32_t id = 0;
-    const auto& b = findRemoteBuffer(impl_->model, handle, repeat, "copyFromRemoteBuffer", id);
-    const std::size_t rowBytes = b.numElements * elementSize(b.type);
-    std::memcpy(data, impl_->remoteBuffers[id].data() + repeat * rowBytes, rowBytes);
+    const auto id = impl_->remoteBuffers.find(handle, "copyFromRemoteBuffer");
+    impl_->remoteBuffers.read(id, {repeat}, static_cast<std::byte*>(data),
+                              "copyFromRemoteBuffer");
 }
 
 std::vector<std::byte> BspEngine::gather(const TensorView& t) const {
