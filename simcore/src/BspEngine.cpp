@@ -481,30 +481,8 @@ void BspEngine::readHandle(const std::string& handle, void* begin, void* end) co
     impl_->gatherInto(h.tensor, static_cast<std::byte*>(begin));
 }
 
-namespace {
-std::uint32_t findStream(const GraphModel& m, const std::string& handle) {
-    for (std::uint32_t i = 0; i < m.streams.size(); ++i)
-        if (m.streams[i].handle == handle)
-            return i;
-    std::string known;
-    for (const auto& s : m.streams)
-        known += (known.empty() ? "" : ", ") + s.handle;
-    throw poplar::stream_connection_error("connectStream: the graph has no stream '" + handle +
-                                          "' (streams: " + (known.empty() ? "none" : known) + ")");
-}
-} // namespace
-
 void BspEngine::connectStream(const std::string& handle, void* begin, void* end) {
-    const auto id = findStream(impl_->model, handle);
-    const auto& s = impl_->model.streams[id];
-    const std::size_t slot = s.numElements * elementSize(s.type);
-    const auto bytes =
-        static_cast<std::size_t>(static_cast<std::byte*>(end) - static_cast<std::byte*>(begin));
-    if (bytes == 0 || (slot && bytes % slot != 0))
-        throw poplar::stream_connection_error(
-            "connectStream: the buffer for stream '" + handle + "' has " + std::to_string(bytes) +
-            " bytes; it must hold a whole number (at least one) of " + std::to_string(slot) +
-            "-byte transfers");
+    const auto id = checkStreamBuffer(impl_->model, handle, begin, end);
     impl_->streams[id].connectBuffer(static_cast<std::byte*>(begin), static_cast<std::byte*>(end));
 }
 

@@ -1,5 +1,6 @@
 #include "poplar/Engine.hpp"
 
+#include "HostTransfers.hpp"
 #include "NumberFormat.hpp"
 #include "poplar/exceptions.hpp"
 #include "pvti/pvti.hpp"
@@ -115,12 +116,12 @@ struct Engine::Impl {
     /// Records a connection and, if loaded, binds it now; unknown handles and bad buffer sizes
     /// are reported at once either way.
     void connect(StreamBinding b) {
-        if (bsp) {
+        if (bsp)
             bind(b);
-        } else {
-            // A throwaway check against the model, so errors do not wait for load().
-            checkStream(b);
-        }
+        else if (b.callback)
+            sim::findStream(*compiled->model, b.handle);
+        else
+            sim::checkStreamBuffer(*compiled->model, b.handle, b.begin, b.end);
         // A newer connection of the same stream replaces the older one.
         for (auto it = streamBindings.begin(); it != streamBindings.end(); ++it)
             if (it->handle == b.handle) {
@@ -128,30 +129,6 @@ struct Engine::Impl {
                 break;
             }
         streamBindings.push_back(std::move(b));
-    }
-
-    void checkStream(const StreamBinding& b) const {
-        const auto& m = *compiled->model;
-        for (const auto& s : m.streams) {
-            if (s.handle != b.handle)
-                continue;
-            if (b.callback)
-                return;
-            const std::size_t slot = s.numElements * sim::elementSize(s.type);
-            const auto bytes = static_cast<std::size_t>(static_cast<std::byte*>(b.end) -
-                                                        static_cast<std::byte*>(b.begin));
-            if (bytes == 0 || (slot && bytes % slot != 0))
-                throw stream_connection_error(
-                    "connectStream: the buffer for stream '" + b.handle + "' has " +
-                    std::to_string(bytes) + " bytes; it must hold a whole number (at least "
-                    "one) of " + std::to_string(slot) + "-byte transfers");
-            return;
-        }
-        std::string known;
-        for (const auto& s : m.streams)
-            known += (known.empty() ? "" : ", ") + s.handle;
-        throw stream_connection_error("connectStream: the graph has no stream '" + b.handle +
-                                      "' (streams: " + (known.empty() ? "none" : known) + ")");
     }
 };
 

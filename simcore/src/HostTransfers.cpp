@@ -6,6 +6,32 @@
 
 namespace tilescope::sim {
 
+std::uint32_t findStream(const GraphModel& model, const std::string& handle) {
+    for (std::uint32_t i = 0; i < model.streams.size(); ++i)
+        if (model.streams[i].handle == handle)
+            return i;
+    std::string known;
+    for (const auto& s : model.streams)
+        known += (known.empty() ? "" : ", ") + s.handle;
+    throw poplar::stream_connection_error("connectStream: the graph has no stream '" + handle +
+                                          "' (streams: " + (known.empty() ? "none" : known) + ")");
+}
+
+std::uint32_t checkStreamBuffer(const GraphModel& model, const std::string& handle,
+                                const void* begin, const void* end) {
+    const auto id = findStream(model, handle);
+    const auto& s = model.streams[id];
+    const std::size_t slot = s.numElements * elementSize(s.type);
+    const auto bytes = static_cast<std::size_t>(static_cast<const std::byte*>(end) -
+                                                static_cast<const std::byte*>(begin));
+    if (bytes == 0 || (slot && bytes % slot != 0))
+        throw poplar::stream_connection_error(
+            "connectStream: the buffer for stream '" + handle + "' has " + std::to_string(bytes) +
+            " bytes; it must hold a whole number (at least one) of " + std::to_string(slot) +
+            "-byte transfers");
+    return id;
+}
+
 void StreamConnection::connectBuffer(std::byte* begin, std::byte* end) {
     invalidatePrefetched();
     callback_.reset();

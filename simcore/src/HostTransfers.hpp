@@ -13,6 +13,14 @@
 
 namespace tilescope::sim {
 
+/// The index of the stream named `handle`; throws poplar::stream_connection_error naming the
+/// graph's streams for an unknown one.
+std::uint32_t findStream(const GraphModel& model, const std::string& handle);
+/// findStream, and checks that [begin, end) holds a whole number (at least one) of the stream's
+/// transfers.
+std::uint32_t checkStreamBuffer(const GraphModel& model, const std::string& handle,
+                                const void* begin, const void* end);
+
 /// What one data stream is connected to: a host buffer whose slots successive copies use in
 /// turn (wrapping around at the end), or a poplar::StreamCallback driven by Poplar's protocol.
 /// Host-to-device: the data a successful prefetch() produced after the previous transfer, else
