@@ -11,6 +11,7 @@
 #include <poplar/IPUModel.hpp>
 #include <poplar/StreamCallback.hpp>
 #include <string>
+#include <tilescope/capture/ProfileRecords.hpp>
 #include <vector>
 
 using namespace poplar;
@@ -152,10 +153,19 @@ TEST_CASE("remote buffers round-trip through offsets", "[engine][remote]") {
     e.readTensor("rows", both.data(), both.data() + 8);
     CHECK(both == std::vector<int>{10, 20, 30, 40, 1, 2, 3, 4});
     // The copies show in the profile as host exchange: Sync + StreamCopyBegin/Mid/End.
-    bool sawMid = false;
+    // Two copies of 16 and 32 bytes, both through tile 3.
+    using tilescope::capture::StepKind;
+    std::vector<std::uint64_t> midBytes;
     for (const auto& s : e.compileRecords().steps)
-        sawMid = sawMid || s.name == "store";
-    CHECK(sawMid);
+        if (s.kind == StepKind::StreamCopyMid && s.name == "store") {
+            CHECK(s.estimatedCyclesPerTile[3] > 0);
+            midBytes.push_back(s.exchangeBytesPerTile[3]);
+        }
+    CHECK(midBytes == std::vector<std::uint64_t>{16, 32});
+    // Executed: the first run wrote one row, the second read two.
+    const auto& runs = e.executionRecords().runs;
+    REQUIRE(runs.size() == 2);
+    CHECK(runs[0].totalCycles > 0);
 
     CHECK_THROWS_AS(e.copyToRemoteBuffer(initial.data(), "store", 3), index_error);
     CHECK_THROWS_AS(e.copyFromRemoteBuffer("store", back.data(), 0, 1), index_error);
