@@ -1,5 +1,6 @@
 #include "tilescope/sim/BspEngine.hpp"
 
+#include "HostTransfers.hpp"
 #include "poplar/exceptions.hpp"
 #include "tilescope/sim/ElementConversion.hpp"
 #include "tilescope/sim/TensorPrinter.hpp"
@@ -48,13 +49,6 @@ struct VertexInstance {
     std::vector<std::uint32_t> stagings;
 };
 
-struct StreamConnection {
-    std::byte* begin = nullptr;
-    std::byte* end = nullptr;
-    std::byte* next = nullptr;
-    BspEngine::StreamCallback callback;
-};
-
 } // namespace
 
 struct BspEngine::Impl {
@@ -66,12 +60,14 @@ struct BspEngine::Impl {
     std::vector<std::unique_ptr<abi::Span[]>> spanLists;
     std::vector<std::vector<std::byte>> stateVectors;
     std::vector<StreamConnection> streams;
+    RemoteBufferStore remoteBuffers;
     tbb::task_arena arena;
     capture::RunRecord* run = nullptr;
     std::uint64_t cycle = 0;
 
     Impl(std::shared_ptr<const CompiledGraph> g, unsigned threads)
         : graph(std::move(g)), model(*graph->model),
+          remoteBuffers(model),
           arena(threads ? static_cast<int>(threads) : tbb::task_arena::automatic) {
         storage.resize(model.variables.size());
         for (std::size_t v = 0; v < model.variables.size(); ++v) {
@@ -86,6 +82,8 @@ struct BspEngine::Impl {
     }
 
     ~Impl() {
+        // Prefetched data is dropped without calling the callbacks: objects they refer to may
+        // already be gone when the engine is destroyed (StreamConnection has no destructor).
         for (auto& v : vertices) {
             v.type->info.destroy(v.object);
             ::operator delete(v.object, std::align_val_t(v.type->info.alignment));
@@ -281,7 +279,7 @@ struct BspEngine::Impl {
 
     StreamConnection& connection(std::uint32_t stream) {
         auto& c = streams[stream];
-        if (!c.begin && !c.callback)
+        if (!c.connected())
             throw poplar::stream_connection_error(
                 "Stream '" + model.streams[stream].handle +
                 "' is not connected: call Engine::connectStream before running a program that "
@@ -294,29 +292,40 @@ struct BspEngine::Impl {
         const std::size_t bytes = a.tensor.numElements() * elementSize(a.tensor.type);
         std::vector<std::byte> buf(bytes);
         if (toDevice) {
-            if (c.callback) {
-                c.callback(buf.data());
-            } else {
-                std::memcpy(buf.data(), c.next, bytes);
-                advance(c, bytes);
-            }
+            c.toDevice(buf.data(), bytes);
             scatterFrom(a.tensor, buf.data());
         } else {
             gatherInto(a.tensor, buf.data());
-            if (c.callback) {
-                c.callback(buf.data());
-            } else {
-                std::memcpy(c.next, buf.data(), bytes);
-                advance(c, bytes);
-            }
+            c.toHost(buf.data(), bytes);
         }
     }
 
-    /// Streams cycle through their buffer: after the last slot the next copy uses the first.
-    static void advance(StreamConnection& c, std::size_t bytes) {
-        c.next += bytes;
-        if (c.next >= c.end)
-            c.next = c.begin;
+    /// The rows of a remote buffer a copy moves: the offsets' values, or row 0.
+    std::vector<std::uint64_t> remoteRows(const RemoteCopyAction& a) const {
+        if (!a.offset)
+            return {0};
+        std::vector<std::byte> bytes(a.offset->numElements() * elementSize(a.offset->type));
+        gatherInto(*a.offset, bytes.data());
+        std::vector<std::uint64_t> rows(a.offset->numElements());
+        const unsigned size = elementSize(a.offset->type);
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            rows[i] = static_cast<std::uint64_t>(
+                loadElementAsInteger(a.offset->type, bytes.data() + i * size));
+        return rows;
+    }
+
+    void remoteCopy(const RemoteCopyAction& a, bool toDevice) {
+        const auto& handle = model.remoteBuffers[a.buffer].handle;
+        const auto rows = remoteRows(a);
+        std::vector<std::byte> buf(a.tensor.numElements() * elementSize(a.tensor.type));
+        if (toDevice) {
+            remoteBuffers.read(a.buffer, rows, buf.data(),
+                               "Copy from remote buffer '" + handle + "'");
+            scatterFrom(a.tensor, buf.data());
+        } else {
+            gatherInto(a.tensor, buf.data());
+            remoteBuffers.write(a.buffer, rows, buf.data(), "Copy to remote buffer '" + handle + "'");
+        }
     }
 
     void executeStep(std::uint32_t index, std::ostream& print) {
@@ -338,6 +347,12 @@ struct BspEngine::Impl {
             break;
         case StepAction::StreamToHost:
             streamCopy(graph->streamCopies[step.actionIndex], false);
+            break;
+        case StepAction::RemoteToDevice:
+            remoteCopy(graph->remoteCopies[step.actionIndex], true);
+            break;
+        case StepAction::RemoteToHost:
+            remoteCopy(graph->remoteCopies[step.actionIndex], false);
             break;
         case StepAction::Print: {
             const auto& p = graph->prints[step.actionIndex];
@@ -466,40 +481,27 @@ void BspEngine::readHandle(const std::string& handle, void* begin, void* end) co
     impl_->gatherInto(h.tensor, static_cast<std::byte*>(begin));
 }
 
-namespace {
-std::uint32_t findStream(const GraphModel& m, const std::string& handle) {
-    for (std::uint32_t i = 0; i < m.streams.size(); ++i)
-        if (m.streams[i].handle == handle)
-            return i;
-    std::string known;
-    for (const auto& s : m.streams)
-        known += (known.empty() ? "" : ", ") + s.handle;
-    throw poplar::stream_connection_error("connectStream: the graph has no stream '" + handle +
-                                          "' (streams: " + (known.empty() ? "none" : known) + ")");
-}
-} // namespace
-
 void BspEngine::connectStream(const std::string& handle, void* begin, void* end) {
-    const auto id = findStream(impl_->model, handle);
-    const auto& s = impl_->model.streams[id];
-    const std::size_t slot = s.numElements * elementSize(s.type);
-    const auto bytes =
-        static_cast<std::size_t>(static_cast<std::byte*>(end) - static_cast<std::byte*>(begin));
-    if (bytes == 0 || (slot && bytes % slot != 0))
-        throw poplar::stream_connection_error(
-            "connectStream: the buffer for stream '" + handle + "' has " + std::to_string(bytes) +
-            " bytes; it must hold a whole number (at least one) of " + std::to_string(slot) +
-            "-byte transfers");
-    auto& c = impl_->streams[id];
-    c = {};
-    c.begin = c.next = static_cast<std::byte*>(begin);
-    c.end = static_cast<std::byte*>(end);
+    const auto id = checkStreamBuffer(impl_->model, handle, begin, end);
+    impl_->streams[id].connectBuffer(static_cast<std::byte*>(begin), static_cast<std::byte*>(end));
 }
 
 void BspEngine::connectStreamCallback(const std::string& handle, StreamCallback callback) {
-    auto& c = impl_->streams[findStream(impl_->model, handle)];
-    c = {};
-    c.callback = std::move(callback);
+    impl_->streams[findStream(impl_->model, handle)].connectCallback(std::move(callback));
+}
+
+void BspEngine::writeRemoteBuffer(const std::string& handle, const void* data,
+                                  std::uint64_t repeat) {
+    const auto id = impl_->remoteBuffers.find(handle, "copyToRemoteBuffer");
+    impl_->remoteBuffers.write(id, {repeat}, static_cast<const std::byte*>(data),
+                               "copyToRemoteBuffer");
+}
+
+void BspEngine::readRemoteBuffer(const std::string& handle, void* data,
+                                 std::uint64_t repeat) const {
+    const auto id = impl_->remoteBuffers.find(handle, "copyFromRemoteBuffer");
+    impl_->remoteBuffers.read(id, {repeat}, static_cast<std::byte*>(data),
+                              "copyFromRemoteBuffer");
 }
 
 std::vector<std::byte> BspEngine::gather(const TensorView& t) const {

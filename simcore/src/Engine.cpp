@@ -1,5 +1,6 @@
 #include "poplar/Engine.hpp"
 
+#include "HostTransfers.hpp"
 #include "NumberFormat.hpp"
 #include "poplar/exceptions.hpp"
 #include "pvti/pvti.hpp"
@@ -94,6 +95,41 @@ struct Engine::Impl {
     std::unique_ptr<sim::BspEngine> bsp;
     std::ostream* print = &std::cout;
     tilescope::capture::ExecutionRecords noRuns;
+
+    /// A stream connection made with connectStream or connectStreamToCallback. All are kept, in
+    /// order, so those made before load() (or before a second load()) are bound at load().
+    struct StreamBinding {
+        std::string handle;
+        void* begin = nullptr;
+        void* end = nullptr;
+        std::shared_ptr<StreamCallback> callback;
+    };
+    std::vector<StreamBinding> streamBindings;
+
+    void bind(const StreamBinding& b) {
+        if (b.callback)
+            bsp->connectStreamCallback(b.handle, b.callback);
+        else
+            bsp->connectStream(b.handle, b.begin, b.end);
+    }
+
+    /// Records a connection and, if loaded, binds it now; unknown handles and bad buffer sizes
+    /// are reported at once either way.
+    void connect(StreamBinding b) {
+        if (bsp)
+            bind(b);
+        else if (b.callback)
+            sim::findStream(*compiled->model, b.handle);
+        else
+            sim::checkStreamBuffer(*compiled->model, b.handle, b.begin, b.end);
+        // A newer connection of the same stream replaces the older one.
+        for (auto it = streamBindings.begin(); it != streamBindings.end(); ++it)
+            if (it->handle == b.handle) {
+                streamBindings.erase(it);
+                break;
+            }
+        streamBindings.push_back(std::move(b));
+    }
 };
 
 Engine::Engine(const Graph& graph, ArrayRef<program::Program> programs, const OptionFlags& options,
@@ -186,6 +222,8 @@ void Engine::load(const Device&) {
         throw outOfMemoryError(impl_->compiled->records);
     impl_->bsp = std::make_unique<sim::BspEngine>(impl_->compiled, impl_->options.hostThreads);
     impl_->bsp->setPrintStream(*impl_->print);
+    for (const auto& b : impl_->streamBindings)
+        impl_->bind(b);
 }
 
 namespace {
@@ -243,7 +281,11 @@ void Engine::readTensor(StringRef handle, void* buf) {
 }
 
 void Engine::connectStream(StringRef handle, void* begin, void* end) {
-    loaded(impl_->bsp, "connectStream").connectStream(std::string(handle), begin, end);
+    Impl::StreamBinding b;
+    b.handle = std::string(handle);
+    b.begin = begin;
+    b.end = end;
+    impl_->connect(std::move(b));
 }
 
 void Engine::connectStream(StringRef handle, void* p) {
@@ -256,8 +298,42 @@ void Engine::connectStream(StringRef handle, void* p) {
 }
 
 void Engine::connectStreamToCallback(StringRef handle, StreamCallbackHandle f) {
-    loaded(impl_->bsp, "connectStreamToCallback")
-        .connectStreamCallback(std::string(handle), std::move(f));
+    connectStreamToCallback(handle, 0, std::move(f));
+}
+
+namespace {
+/// Graphs are not replicated in the simulator: replica 0 is the only one.
+void checkReplica(unsigned replica, const char* what, const std::string& handle) {
+    if (replica != 0)
+        throw index_error(std::string(what) + ": replica " + std::to_string(replica) +
+                          " of '" + handle +
+                          "' is out of range: the graph is not replicated (1 replica)");
+}
+} // namespace
+
+void Engine::connectStreamToCallback(StringRef handle, unsigned index, StreamCallbackHandle f) {
+    Impl::StreamBinding b;
+    b.handle = std::string(handle);
+    checkReplica(index, "connectStreamToCallback", b.handle);
+    b.callback = f.release();
+    if (!b.callback)
+        throw stream_connection_error("connectStreamToCallback: no callback given for stream '" +
+                                      b.handle + "'");
+    impl_->connect(std::move(b));
+}
+
+void Engine::copyToRemoteBuffer(const void* data, const std::string& handle,
+                                std::uint64_t repeatIndex, unsigned replica) {
+    pvti::Tracepoint trace(&engineChannel, "Engine::copyToRemoteBuffer");
+    checkReplica(replica, "copyToRemoteBuffer", handle);
+    loaded(impl_->bsp, "copyToRemoteBuffer").writeRemoteBuffer(handle, data, repeatIndex);
+}
+
+void Engine::copyFromRemoteBuffer(const std::string& handle, void* data, std::uint64_t repeatIndex,
+                                  unsigned replica) {
+    pvti::Tracepoint trace(&engineChannel, "Engine::copyFromRemoteBuffer");
+    checkReplica(replica, "copyFromRemoteBuffer", handle);
+    loaded(impl_->bsp, "copyFromRemoteBuffer").readRemoteBuffer(handle, data, repeatIndex);
 }
 
 void Engine::printProfileSummary(std::ostream& outputStream, const OptionFlags& opt) const {

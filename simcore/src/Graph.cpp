@@ -5,6 +5,9 @@
 #include "tilescope/sim/GraphModel.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <limits>
 
 namespace poplar {
 
@@ -269,7 +272,9 @@ VertexRef Graph::addVertex(ComputeSet cs, StringRef vertexType,
                            std::initializer_list<ConnectionDesc> connections) {
     VertexRef v = addVertex(cs, vertexType);
     for (const auto& c : connections) {
-        if (c.isList)
+        if (c.valueKind != ConnectionDesc::ValueKind::None)
+            setFieldValue(v[c.field], c);
+        else if (c.isList)
             connect(v[c.field], ArrayRef<Tensor>(c.tensors));
         else
             connect(v[c.field], c.tensors.front());
@@ -375,6 +380,87 @@ void Graph::setFieldInitialValue(FieldRef field, std::vector<std::byte> bytes, s
     binding->stateCount = count;
 }
 
+namespace {
+
+/// The range of an integral element type, as [lowest, highest].
+std::pair<long long, unsigned long long> integerRange(sim::ElementType t) {
+    using L = std::numeric_limits<long long>;
+    switch (t) {
+    case sim::ElementType::Int:
+        return {INT32_MIN, INT32_MAX};
+    case sim::ElementType::UnsignedInt:
+        return {0, UINT32_MAX};
+    case sim::ElementType::Short:
+        return {INT16_MIN, INT16_MAX};
+    case sim::ElementType::UnsignedShort:
+        return {0, UINT16_MAX};
+    case sim::ElementType::Char:
+        return {CHAR_MIN, CHAR_MAX};
+    case sim::ElementType::SignedChar:
+        return {SCHAR_MIN, SCHAR_MAX};
+    case sim::ElementType::UnsignedChar:
+        return {0, UCHAR_MAX};
+    case sim::ElementType::Bool:
+        return {0, 1};
+    case sim::ElementType::LongLong:
+        return {L::min(), static_cast<unsigned long long>(L::max())};
+    default:
+        return {0, std::numeric_limits<unsigned long long>::max()};
+    }
+}
+
+} // namespace
+
+void Graph::setFieldValue(FieldRef field, const ConnectionDesc& c) {
+    using Kind = ConnectionDesc::ValueKind;
+    auto [binding, fd] = findField(*model_, field);
+    const std::string where =
+        "field '" + fd->name + "' of " + vertexDescription(*model_, field.vertex().getId());
+    const std::string value = c.valueKind == Kind::Floating ? std::to_string(c.floatValue)
+                              : c.valueKind == Kind::Unsigned
+                                  ? std::to_string(c.unsignedValue)
+                                  : std::to_string(c.signedValue);
+    if (fd->isEdge())
+        throw graph_connection_error("Cannot set " + where + " to the value " + value +
+                                     ": it is an edge; connect a tensor");
+    if (fd->shape != sim::abi::FieldShape::Scalar)
+        throw graph_connection_error("Cannot set " + where + " to the value " + value +
+                                     ": it is a vector of vertex state; use "
+                                     "Graph::setInitialValue with an ArrayRef");
+    const auto type = fd->elementType;
+    const std::string typeName(sim::elementTypeName(type));
+    std::vector<std::byte> bytes(sim::elementSize(type));
+    if (c.valueKind == Kind::Floating) {
+        if (!sim::isFloatingPoint(type))
+            throw type_error("Cannot set " + where + " of type " + typeName +
+                             " to the floating-point value " + value +
+                             ": the field is integral; pass an integer");
+        sim::storeElement(type, bytes.data(), c.floatValue);
+    } else {
+        const bool negative = c.valueKind != Kind::Unsigned && c.signedValue < 0;
+        if (!sim::isFloatingPoint(type)) {
+            const auto [lowest, highest] = integerRange(type);
+            const bool fits = negative ? c.signedValue >= lowest
+                                       : (c.valueKind == Kind::Unsigned
+                                              ? c.unsignedValue
+                                              : static_cast<unsigned long long>(c.signedValue)) <=
+                                             highest;
+            if (!fits)
+                throw type_error("Cannot set " + where + " of type " + typeName +
+                                 " to the value " + value + ": it is out of the type's range");
+        }
+        if (negative)
+            sim::storeElement(type, bytes.data(), c.signedValue);
+        else
+            sim::storeElement(type, bytes.data(),
+                              c.valueKind == Kind::Unsigned
+                                  ? c.unsignedValue
+                                  : static_cast<unsigned long long>(c.signedValue));
+    }
+    binding->stateValue = std::move(bytes);
+    binding->stateCount = 1;
+}
+
 void Graph::setPerfEstimate(const VertexRef& v, std::uint64_t cycles, std::uint64_t) {
     model_->vertices.at(v.getId()).perfEstimate = cycles;
 }
@@ -452,6 +538,24 @@ DataStream Graph::addDeviceToHostFIFO(StringRef handle, const Type& elementType,
     const auto id = static_cast<unsigned>(model_->streams.size());
     model_->streams.push_back({std::string(handle), elementType.native(), numElements, false});
     return DataStream(model_.get(), id, std::string(handle), elementType, numElements);
+}
+
+RemoteBuffer Graph::addRemoteBuffer(StringRef handle, const Type& elementType,
+                                    std::size_t numElements, std::size_t repeats,
+                                    bool rearrangeOnHost, bool optimiseMemory) {
+    const std::string name(handle);
+    for (const auto& b : model_->remoteBuffers)
+        if (b.handle == name)
+            throw poplar_error("addRemoteBuffer: a remote buffer named '" + name +
+                               "' already exists");
+    if (numElements == 0 || repeats == 0)
+        throw poplar_error("addRemoteBuffer: remote buffer '" + name + "' needs at least one " +
+                           "element and one repeat (got " + std::to_string(numElements) +
+                           " elements, " + std::to_string(repeats) + " repeats)");
+    const auto id = static_cast<unsigned>(model_->remoteBuffers.size());
+    model_->remoteBuffers.push_back({name, elementType.native(), numElements, repeats});
+    return RemoteBuffer(model_.get(), id, name, elementType, numElements, repeats,
+                        rearrangeOnHost, optimiseMemory);
 }
 
 Graph Graph::createVirtualGraph(unsigned lowerTile, unsigned upperTile) {

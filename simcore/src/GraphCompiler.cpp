@@ -78,9 +78,13 @@ void checkProgram(const GraphModel& m, const void* identity, const ProgramNode& 
         throw poplar::control_program_error("Program '" + n.name +
                                             "' uses a compute set, stream or function of "
                                             "another graph than the Engine's");
+    if (n.kind == ProgramKind::StreamCopy &&
+        n.stream >= (n.remote ? m.remoteBuffers.size() : m.streams.size()))
+        throw poplar::control_program_error("Program '" + n.name + "' copies through an unknown " +
+                                            (n.remote ? "remote buffer" : "stream"));
     if (n.kind == ProgramKind::Call && n.function >= m.functions.size())
         throw poplar::control_program_error("Call of an unknown function");
-    for (const auto* t : {&n.predicate, &n.source, &n.destination})
+    for (const auto* t : {&n.predicate, &n.source, &n.destination, &n.offset})
         if (*t)
             for (const auto& r : (*t)->ranges)
                 if (r.variable >= m.variables.size())

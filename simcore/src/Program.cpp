@@ -3,6 +3,8 @@
 #include "poplar/exceptions.hpp"
 #include "tilescope/sim/GraphModel.hpp"
 
+#include <optional>
+
 namespace poplar::program {
 
 namespace sim = tilescope::sim;
@@ -61,10 +63,14 @@ Copy::Copy(const Tensor& src, const Tensor& dst, bool, const DebugContext& debug
         throw type_error("Copy from tensor '" + src.getName() + "' of type " +
                          src.elementType().toString() + " to tensor '" + dst.getName() +
                          "' of type " + dst.elementType().toString() + ": types differ");
-    if (src.shape() != dst.shape())
+    // As in Poplar, both tensors are copied flattened: only the element counts must agree.
+    if (src.numElements() != dst.numElements())
         throw control_program_error("Copy from tensor '" + src.getName() + "' of shape " +
-                                    src.shapeToString() + " to tensor '" + dst.getName() +
-                                    "' of shape " + dst.shapeToString() + ": shapes differ");
+                                    src.shapeToString() + " (" +
+                                    std::to_string(src.numElements()) + " elements) to tensor '" +
+                                    dst.getName() + "' of shape " + dst.shapeToString() + " (" +
+                                    std::to_string(dst.numElements()) +
+                                    " elements): the numbers of elements differ");
     node_->source = src.view();
     node_->destination = dst.view();
     if (node_->name.empty())
@@ -105,6 +111,81 @@ Copy::Copy(const Tensor& src, const DataStream& stream, bool, const DebugContext
     node_->source = src.view();
     if (node_->name.empty())
         node_->name = "StreamCopy " + src.getName() + " -> " + stream.handle();
+}
+
+namespace {
+
+/// Checks a copy between a remote buffer and a tensor; returns the offset view, if any.
+std::optional<sim::TensorView> checkRemoteCopy(const RemoteBuffer& buffer, const Tensor& t,
+                                               const Tensor* offset, bool toDevice) {
+    const std::string what = toDevice ? "Copy from remote buffer '" + buffer.handle() +
+                                            "' to tensor '" + t.getName() + "'"
+                                      : "Copy from tensor '" + t.getName() +
+                                            "' to remote buffer '" + buffer.handle() + "'";
+    if (!buffer.graph())
+        throw control_program_error(what + ": the remote buffer was not created by a graph");
+    if (t.elementType() != buffer.elementType())
+        throw type_error(what + ": the tensor is " + t.elementType().toString() +
+                         ", the buffer " + buffer.elementType().toString());
+    std::size_t rows = 1;
+    if (offset) {
+        if (offset->elementType() != UNSIGNED_INT)
+            throw type_error(what + ": the offset tensor '" + offset->getName() +
+                             "' must be UNSIGNED_INT, it is " + offset->elementType().toString());
+        if (offset->rank() > 1)
+            throw control_program_error(what + ": the offset tensor '" + offset->getName() +
+                                        "' must be a scalar or of rank 1, it has shape " +
+                                        offset->shapeToString());
+        rows = offset->numElements();
+        if (rows == 0)
+            throw control_program_error(what + ": the offset tensor '" + offset->getName() +
+                                        "' is empty");
+    }
+    if (t.numElements() != rows * buffer.numElements())
+        throw control_program_error(
+            what + ": the tensor has shape " + t.shapeToString() + " (" +
+            std::to_string(t.numElements()) + " elements) but " + std::to_string(rows) +
+            " row(s) of the buffer hold " + std::to_string(rows * buffer.numElements()));
+    if (!offset)
+        return std::nullopt;
+    return offset->flatten().view();
+}
+
+/// Fills a StreamCopy node for a copy between a remote buffer and a tensor.
+void setRemoteCopy(sim::ProgramNode& n, const RemoteBuffer& buffer, const Tensor& t,
+                   const Tensor* offset, bool toDevice) {
+    n.offset = checkRemoteCopy(buffer, t, offset, toDevice);
+    n.remote = true;
+    n.stream = buffer.getId();
+    n.graph = buffer.graph();
+    (toDevice ? n.destination : n.source) = t.view();
+    if (n.name.empty())
+        n.name = toDevice ? "RemoteCopy " + buffer.handle() + " -> " + t.getName()
+                          : "RemoteCopy " + t.getName() + " -> " + buffer.handle();
+}
+
+} // namespace
+
+Copy::Copy(const RemoteBuffer& buffer, const Tensor& dst, const DebugContext& debugContext)
+    : Program(makeNode(ProgramKind::StreamCopy, debugContext)) {
+    setRemoteCopy(*node_, buffer, dst, nullptr, true);
+}
+
+Copy::Copy(const RemoteBuffer& buffer, const Tensor& dst, const Tensor& offset,
+           const DebugContext& debugContext)
+    : Program(makeNode(ProgramKind::StreamCopy, debugContext)) {
+    setRemoteCopy(*node_, buffer, dst, &offset, true);
+}
+
+Copy::Copy(const Tensor& src, const RemoteBuffer& buffer, const DebugContext& debugContext)
+    : Program(makeNode(ProgramKind::StreamCopy, debugContext)) {
+    setRemoteCopy(*node_, buffer, src, nullptr, false);
+}
+
+Copy::Copy(const Tensor& src, const RemoteBuffer& buffer, const Tensor& offset,
+           const DebugContext& debugContext)
+    : Program(makeNode(ProgramKind::StreamCopy, debugContext)) {
+    setRemoteCopy(*node_, buffer, src, &offset, false);
 }
 
 Repeat::Repeat(unsigned count, const Program& body, const DebugContext& debugContext)

@@ -258,7 +258,8 @@ std::uint32_t ProgramLowering::emitExchange(std::uint32_t record, const std::str
 std::uint32_t ProgramLowering::emitStreamCopy(std::uint32_t record, const std::string& name,
                                               std::uint32_t pred, const TensorView& tensor,
                                               bool toDevice, StepAction action,
-                                              std::uint32_t actionIndex) {
+                                              std::uint32_t actionIndex,
+                                              const TensorView* alsoReads) {
     PerTile bytes = zeros();
     const unsigned size = elementSize(tensor.type);
     for (const auto& r : tensor.ranges)
@@ -292,6 +293,8 @@ std::uint32_t ProgramLowering::emitStreamCopy(std::uint32_t record, const std::s
         addWrite(mid, tensor);
     else
         addRead(mid, tensor);
+    if (alsoReads)
+        addRead(mid, *alsoReads);
     finishAccesses(mid);
     for (const auto& r : tensor.ranges)
         streamed_.push_back(r.variable);
@@ -513,6 +516,18 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
         break;
     }
     case ProgramKind::StreamCopy: {
+        if (n.remote) {
+            // Remote buffers live in host memory: a copy costs what a stream copy of the same
+            // bytes does and appears as the same Sync + StreamCopyBegin/Mid/End steps.
+            const bool toDevice = n.destination.has_value();
+            const auto action = static_cast<std::uint32_t>(out_.remoteCopies.size());
+            const TensorView& t = toDevice ? *n.destination : *n.source;
+            out_.remoteCopies.push_back({n.stream, t, n.offset});
+            last = emitStreamCopy(record, model_.remoteBuffers[n.stream].handle, last, t, toDevice,
+                                  toDevice ? StepAction::RemoteToDevice : StepAction::RemoteToHost,
+                                  action, n.offset ? &*n.offset : nullptr);
+            break;
+        }
         const auto& stream = model_.streams[n.stream];
         const auto action = static_cast<std::uint32_t>(out_.streamCopies.size());
         const TensorView& t = stream.hostToDevice ? *n.destination : *n.source;

@@ -6,8 +6,10 @@
 #include "poplar/Graph.hpp"
 #include "poplar/OptionFlags.hpp"
 #include "poplar/Program.hpp"
+#include "poplar/StreamCallback.hpp"
 #include "poplar/StringRef.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -20,7 +22,6 @@ struct ExecutionRecords;
 
 namespace poplar {
 
-using StreamCallbackHandle = std::function<void(void*)>;
 using ProgressFunc = std::function<void(int, int)>;
 
 /// Compiles a graph with one or more programs at construction (checking mappings and
@@ -51,11 +52,24 @@ public:
     void readTensor(StringRef handle, void* buf);
 
     /// Connects a stream to a host buffer; successive copies use successive slots of it and wrap
-    /// around at the end.
+    /// around at the end. Connections made before load() take effect at load().
     void connectStream(StringRef handle, void* begin, void* end);
     /// Connects a stream to a buffer holding exactly one transfer.
     void connectStream(StringRef handle, void* p);
+    /// Connects a stream to a callback: a StreamCallback object or a function taking a void*
+    /// (see StreamCallback for the order of prefetch, fetch and complete). Connections made
+    /// before load() take effect at load(). `index` is the replica (0: graphs are not
+    /// replicated).
     void connectStreamToCallback(StringRef handle, StreamCallbackHandle f);
+    void connectStreamToCallback(StringRef handle, unsigned index, StreamCallbackHandle f);
+
+    /// Writes one repeat (`repeatIndex`) of a remote buffer from `data` (numElements of its
+    /// element type). Throws index_error for a repeat or replica out of range.
+    void copyToRemoteBuffer(const void* data, const std::string& handle, std::uint64_t repeatIndex,
+                            unsigned replica = 0);
+    /// Reads one repeat of a remote buffer into `data`.
+    void copyFromRemoteBuffer(const std::string& handle, void* data, std::uint64_t repeatIndex,
+                              unsigned replica = 0);
 
     /// Prints target, graph, memory and execution summaries. Options: "showExecutionSteps" and
     /// "showVarStorage" ("true"/"false").

@@ -52,14 +52,38 @@ enum class TensorCloneMethod {
 };
 
 /// One connection of Graph::addVertex's initialiser list: a field and the tensor (or, for list
-/// fields, tensors) it connects to.
+/// fields, tensors) it connects to, or an arithmetic value that becomes the initial value of a
+/// scalar vertex state field (`{"n", 5u}`, `{"scale", 0.5f}`, as Graph::setInitialValue).
 struct ConnectionDesc {
+    /// How a value was given: its C++ type's kind, for the conversion to the field's type.
+    enum class ValueKind { None, Bool, Signed, Unsigned, Floating };
+
     ConnectionDesc(StringRef field, Tensor t) : field(field), tensors{std::move(t)} {}
     ConnectionDesc(StringRef field, std::vector<Tensor> ts)
         : field(field), tensors(std::move(ts)), isList(true) {}
+    template <typename T,
+              typename std::enable_if<std::is_arithmetic<T>::value, int>::type = 0>
+    ConnectionDesc(StringRef field, T value)
+        : field(field),
+          valueKind(std::is_same<T, bool>::value      ? ValueKind::Bool
+                    : std::is_floating_point<T>::value ? ValueKind::Floating
+                    : std::is_signed<T>::value         ? ValueKind::Signed
+                                                       : ValueKind::Unsigned),
+          // Only the member of the value's kind is read; converting a floating value to an
+          // integer could overflow, so integers of a floating value stay 0.
+          floatValue(static_cast<double>(value)),
+          signedValue(std::is_floating_point<T>::value ? 0 : static_cast<long long>(value)),
+          unsignedValue(std::is_floating_point<T>::value ? 0
+                                                         : static_cast<unsigned long long>(value)) {
+    }
+
     std::string field;
     std::vector<Tensor> tensors;
     bool isList = false;
+    ValueKind valueKind = ValueKind::None; ///< None: a tensor connection
+    double floatValue = 0;
+    long long signedValue = 0;
+    unsigned long long unsignedValue = 0;
 };
 
 /// Cycle and flop estimate of one vertex instance, returned by a registered estimator.
@@ -203,6 +227,11 @@ public:
                                    const OptionFlags& options = {});
     DataStream addDeviceToHostFIFO(StringRef handle, const Type& elementType,
                                    std::size_t numElements, const OptionFlags& options = {});
+    /// A remote buffer of `repeats` rows of `numElements` elements (see RemoteBuffer).
+    /// `rearrangeOnHost` and `optimiseMemory` are recorded; they change no result.
+    RemoteBuffer addRemoteBuffer(StringRef handle, const Type& elementType,
+                                 std::size_t numElements, std::size_t repeats = 1,
+                                 bool rearrangeOnHost = false, bool optimiseMemory = false);
 
     // --- Structure ---
     /// A graph over tiles [lowerTile, upperTile) of this one, numbered from 0.
@@ -223,6 +252,7 @@ private:
                                std::size_t count);
     void setFieldInitialValue(FieldRef field, std::vector<std::byte> bytes, std::size_t count,
                               bool isVector);
+    void setFieldValue(FieldRef field, const ConnectionDesc& value);
     std::pair<tilescope::sim::ElementType, bool> stateFieldType(const FieldRef& field) const;
     unsigned checkTile(unsigned tile, const std::string& what) const;
 

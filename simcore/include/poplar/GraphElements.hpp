@@ -1,6 +1,7 @@
 #pragma once
 // Handles to graph objects: compute sets, vertices, vertex fields, data streams, functions.
 
+#include "poplar/RemoteBuffer.hpp"
 #include "poplar/StringRef.hpp"
 #include "poplar/Type.hpp"
 
@@ -93,8 +94,6 @@ private:
     Type type_;
     std::size_t numElements_ = 0;
 };
-
-using RemoteBuffer = DataStream;
 
 /// A program that can be called several times with program::Call; its code exists once.
 class Function {

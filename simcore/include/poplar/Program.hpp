@@ -37,7 +37,8 @@ protected:
 /// Runs its programs in order.
 class Sequence : public Program {
 public:
-    explicit Sequence(const DebugContext& debugContext = {});
+    // Not explicit: `Sequence s = {};` is the empty sequence, as in Poplar.
+    Sequence(const DebugContext& debugContext = {});
     Sequence(std::initializer_list<Program> programs, const DebugContext& debugContext = {});
     /// Sequence(a, b, c): the programs in order (a lone Sequence argument is a copy instead).
     template <typename... Ps>
@@ -56,10 +57,20 @@ public:
     explicit Execute(ComputeSet cs, const DebugContext& debugContext = {});
 };
 
-/// Copies tensor to tensor (same shape and type), a stream into a tensor, or a tensor into a
-/// stream. Mismatches throw control_program_error (shape) or type_error naming both ends.
+/// Copies tensor to tensor (same type and number of elements, in row-major order: the shapes
+/// may differ), a stream into a tensor, a tensor into a stream, or a remote buffer row into a
+/// tensor and back. Mismatches throw control_program_error (size) or type_error naming both
+/// ends. For a remote buffer, `offset` (UNSIGNED_INT, read when the copy runs) selects the
+/// row; with n offsets the tensor holds n rows (n x numElements elements), row i moving to or
+/// from buffer row offset[i]. Without an offset the tensor is row 0.
 class Copy : public Program {
 public:
+    Copy(const RemoteBuffer& buffer, const Tensor& dst, const DebugContext& debugContext = {});
+    Copy(const RemoteBuffer& buffer, const Tensor& dst, const Tensor& offset,
+         const DebugContext& debugContext = {});
+    Copy(const Tensor& src, const RemoteBuffer& buffer, const DebugContext& debugContext = {});
+    Copy(const Tensor& src, const RemoteBuffer& buffer, const Tensor& offset,
+         const DebugContext& debugContext = {});
     Copy(const Tensor& src, const Tensor& dst, bool dontOutline = false,
          const DebugContext& debugContext = {});
     Copy(const DataStream& stream, const Tensor& dst, bool optimiseMemory = false,

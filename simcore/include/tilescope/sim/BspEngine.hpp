@@ -3,10 +3,12 @@
 // exchanges move data, streams move host buffers and control flow follows tensor values. Cycles are
 // taken from the compiled steps, so results and cycle counts do not depend on host threads.
 
+#include "poplar/StreamCallback.hpp"
 #include "tilescope/capture/ProfileRecords.hpp"
 #include "tilescope/sim/CompiledGraph.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -20,7 +22,8 @@ namespace tilescope::sim {
 /// host threads (0: all hardware threads); each tile's vertices run in vertex order on one thread.
 class BspEngine {
 public:
-    using StreamCallback = std::function<void(void*)>;
+    /// Shared with the Engine, which keeps its connections to bind them again at a new load().
+    using StreamCallback = std::shared_ptr<poplar::StreamCallback>;
 
     BspEngine(std::shared_ptr<const CompiledGraph> graph, unsigned hostThreads);
     ~BspEngine();
@@ -35,7 +38,14 @@ public:
     void writeHandle(const std::string& handle, const void* begin, const void* end);
     void readHandle(const std::string& handle, void* begin, void* end) const;
     void connectStream(const std::string& handle, void* begin, void* end);
+    /// Host-to-device copies use a prefetched buffer if the callback's prefetch() succeeded
+    /// after the previous transfer, else call fetch(); complete() follows, then prefetch() for
+    /// the next transfer. Device-to-host copies call fetch() with the data, then complete().
     void connectStreamCallback(const std::string& handle, StreamCallback callback);
+    /// Reads or writes row `repeat` of a remote buffer (its numElements elements, raw bytes).
+    /// Throws poplar::index_error for an unknown handle or a row out of range.
+    void writeRemoteBuffer(const std::string& handle, const void* data, std::uint64_t repeat);
+    void readRemoteBuffer(const std::string& handle, void* data, std::uint64_t repeat) const;
     void setPrintStream(std::ostream& out) { print_ = &out; }
 
     const capture::ExecutionRecords& records() const { return records_; }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -21,13 +22,15 @@ enum class StepAction : std::uint8_t {
     Copy,
     StreamToDevice,
     StreamToHost,
-    Print
+    Print,
+    RemoteToDevice,
+    RemoteToHost
 };
 
 /// The data effect of one lowered step (parallel to CompileRecords::steps).
 struct LoweredStep {
     StepAction action = StepAction::None;
-    std::uint32_t actionIndex = 0; ///< compute set, or index into copies/streamCopies/prints
+    std::uint32_t actionIndex = 0; ///< compute set, or index into copies/streamCopies/prints/remoteCopies
 };
 
 /// A tensor-to-tensor copy, done at the last step its Copy program lowered to.
@@ -40,6 +43,15 @@ struct CopyAction {
 struct StreamCopyAction {
     std::uint32_t stream = 0;
     TensorView tensor;
+};
+
+/// A copy between a remote buffer and a tensor, done at its StreamCopyMid step: row i of the
+/// tensor (its leading dimension split into `offset`'s element count) moves to or from the
+/// buffer row `offset[i]`; without an offset the tensor is row 0.
+struct RemoteCopyAction {
+    std::uint32_t buffer = 0;
+    TensorView tensor;
+    std::optional<TensorView> offset;
 };
 
 /// A PrintTensor: the tensor travels to the host like a stream copy and is printed there.
@@ -61,6 +73,7 @@ struct CompiledGraph {
     std::vector<CopyAction> copies;
     std::vector<StreamCopyAction> streamCopies;
     std::vector<PrintAction> prints;
+    std::vector<RemoteCopyAction> remoteCopies;
     std::vector<std::vector<TileVertexGroup>> computeSetGroups; ///< per compute set
     /// Steps each program node lowered to, in order (leaves only).
     std::unordered_map<const ProgramNode*, std::vector<std::uint32_t>> stepsOfNode;

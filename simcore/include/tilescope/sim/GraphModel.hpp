@@ -74,6 +74,14 @@ struct StreamInfo {
     bool hostToDevice = true;
 };
 
+/// A remote buffer: `repeats` rows of `numElements` elements in memory outside the device.
+struct RemoteBufferInfo {
+    std::string handle;
+    ElementType type = ElementType::Float;
+    std::uint64_t numElements = 0;
+    std::uint64_t repeats = 1;
+};
+
 /// A program registered with Graph::addFunction; its code exists once however often it is called.
 struct FunctionInfo {
     std::string name;
@@ -97,6 +105,7 @@ struct GraphModel {
     std::vector<ComputeSetInfo> computeSets;
     std::vector<HostHandleInfo> hostHandles;
     std::vector<StreamInfo> streams;
+    std::vector<RemoteBufferInfo> remoteBuffers;
     std::vector<FunctionInfo> functions;
     VertexTypeRegistry vertexTypes;
     std::vector<PerfEstimator> perfEstimators;

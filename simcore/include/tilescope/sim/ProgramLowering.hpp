@@ -78,9 +78,11 @@ private:
     std::uint32_t emitExchange(std::uint32_t record, const std::string& name, std::uint32_t pred,
                                const capture::PerTile& bytesPerTile,
                                const capture::PerTile& regionsPerTile, bool global);
+    /// Emits Sync + StreamCopyBegin/Mid/End moving `tensor` over the host link; `alsoReads` is
+    /// a tensor the copy reads on the device besides (a remote copy's offsets).
     std::uint32_t emitStreamCopy(std::uint32_t record, const std::string& name, std::uint32_t pred,
                                  const TensorView& tensor, bool toDevice, StepAction action,
-                                 std::uint32_t actionIndex);
+                                 std::uint32_t actionIndex, const TensorView* alsoReads = nullptr);
     std::uint32_t tileOf(const ElementRange& r, std::uint64_t offset) const;
     std::uint32_t ipuOf(std::uint32_t tile) const { return tile / model_.target.tilesPerIpu; }
     capture::PerTile zeros() const { return capture::PerTile(model_.target.numTiles(), 0); }

@@ -26,7 +26,9 @@ struct ProgramNode {
     std::optional<TensorView> source;      ///< Copy, StreamCopy to host, PrintTensor
     std::optional<TensorView> destination; ///< Copy, StreamCopy to device, WriteUndef
     std::uint32_t computeSet = 0;          ///< Execute
-    std::uint32_t stream = 0;              ///< StreamCopy
+    std::uint32_t stream = 0;              ///< StreamCopy (of a remote buffer if `remote`)
+    bool remote = false;                   ///< StreamCopy to or from a remote buffer
+    std::optional<TensorView> offset;      ///< remote StreamCopy: rows of the buffer, 0 if none
     std::uint32_t function = 0;            ///< Call
     std::string title;                     ///< PrintTensor
     bool globalSync = false;               ///< Sync across IPUs
