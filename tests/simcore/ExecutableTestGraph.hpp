@@ -3,6 +3,8 @@
 // perf estimator, PopLibs operations (map, reduce), a function called twice, a repeat loop, data
 // streams and host handles. Shared by test_executable.cpp and the separate-process runner.
 
+#include "ExecutableTestRun.hpp"
+
 #include <poplar/Engine.hpp>
 #include <poplar/Executable.hpp>
 #include <poplar/Graph.hpp>
@@ -11,7 +13,6 @@
 #include <popops/Reduction.hpp>
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,9 @@ struct Built {
     std::vector<poplar::program::Program> programs;
 };
 
-inline Built buildGraph(const std::string& codeletFile) {
+/// `withFunction`: bump x through a Graph::addFunction called twice (else two Executes; same
+/// results).
+inline Built buildGraph(const std::string& codeletFile, bool withFunction = true) {
     using namespace poplar;
     using namespace poplar::program;
     Built b{Graph(Target::createIPUTarget(1, 8, "ipu2")), {}};
@@ -58,8 +61,10 @@ inline Built buildGraph(const std::string& codeletFile) {
     g.createHostWrite("ints", ints);
     g.createHostRead("scaled", scaled);
 
-    Function bump = g.addFunction(Execute(addOne));
-    Sequence main({Copy(in, x), Call(bump), Repeat(2, Execute(addOne)), Call(bump)});
+    Program bump = Execute(addOne);
+    if (withFunction)
+        bump = Call(g.addFunction(bump));
+    Sequence main({Copy(in, x), bump, Repeat(2, Execute(addOne)), bump});
     Tensor y = popops::map(g, popops::expr::_1 * popops::expr::_2 + 1.0f, {x, bias}, main);
     Tensor sum = popops::reduce(g, y, FLOAT, {0}, popops::Operation::ADD, main);
     g.createHostRead("sum", sum);
@@ -67,35 +72,6 @@ inline Built buildGraph(const std::string& codeletFile) {
     main.add(Execute(scale));
     b.programs = {main, Sequence({Execute(scale)})};
     return b;
-}
-
-/// Runs program 0 then 1 and prints every result, so runs can be compared as text.
-inline std::string runAndPrint(poplar::Engine& engine) {
-    std::vector<float> in = {1, 2, 3, 4, 5, 6, 7, 8}, out(8);
-    std::vector<int> scaled(4);
-    float sum = 0;
-    engine.load(poplar::IPUModel().createDevice());
-    engine.connectStream("in", in.data(), in.data() + in.size());
-    engine.connectStream("out", out.data(), out.data() + out.size());
-    engine.run(0);
-    std::ostringstream s;
-    s << "out:";
-    for (float v : out)
-        s << ' ' << v;
-    engine.readTensor("sum", &sum, &sum + 1);
-    engine.readTensor("scaled", scaled.data(), scaled.data() + scaled.size());
-    s << "\nsum: " << sum << "\nscaled:";
-    for (int v : scaled)
-        s << ' ' << v;
-    const std::vector<int> next = {10, 20, 30, 40};
-    engine.writeTensor("ints", next.data(), next.data() + next.size());
-    engine.run(1);
-    engine.readTensor("scaled", scaled.data(), scaled.data() + scaled.size());
-    s << "\nscaled after program 1:";
-    for (int v : scaled)
-        s << ' ' << v;
-    s << "\n";
-    return s.str();
 }
 
 } // namespace exectest

@@ -1,14 +1,13 @@
 // Compile once, cache the executable in a file, and load it on later runs instead of compiling:
 // the usual way SDK programs avoid paying for graph compilation at every start.
+#include <fstream>
+#include <iostream>
 #include <poplar/Engine.hpp>
 #include <poplar/Executable.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/codelets.hpp>
-
-#include <fstream>
-#include <iostream>
 #include <vector>
 
 using namespace poplar;

@@ -1,14 +1,13 @@
 // Writes a graph out for inspection: Graph::serialize as JSON and binary, and the vertex and
 // compute graphs as Graphviz files, then runs the binary dump as an executable.
+#include <fstream>
+#include <iostream>
 #include <poplar/Engine.hpp>
 #include <poplar/Executable.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/codelets.hpp>
-
-#include <fstream>
-#include <iostream>
 #include <vector>
 
 using namespace poplar;
