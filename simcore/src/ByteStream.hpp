@@ -11,6 +11,19 @@
 
 namespace tilescope::sim {
 
+/// 64-bit FNV-1a: the executable's checksum and the name of stored codelet libraries.
+inline std::uint64_t fnv1a(const void* data, std::size_t n) {
+    std::uint64_t h = 1469598103934665603ull;
+    for (std::size_t i = 0; i < n; ++i) {
+        h ^= static_cast<const unsigned char*>(data)[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+inline std::uint64_t fnv1a(const std::string& s) {
+    return fnv1a(s.data(), s.size());
+}
+
 class ByteWriter {
 public:
     void u8(std::uint8_t v) { out_.push_back(static_cast<char>(v)); }

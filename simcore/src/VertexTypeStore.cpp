@@ -21,13 +21,9 @@ enum class TypeKind : std::uint8_t { Builtin, CodeletLibrary };
 constexpr const char* kBuiltinSource = "<builtin>";
 
 std::string hashHex(const std::vector<std::byte>& bytes) {
-    std::uint64_t h = 1469598103934665603ull;
-    for (auto b : bytes) {
-        h ^= static_cast<unsigned char>(b);
-        h *= 1099511628211ull;
-    }
     char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    std::snprintf(buf, sizeof buf, "%016llx",
+                  static_cast<unsigned long long>(fnv1a(bytes.data(), bytes.size())));
     return buf;
 }
 
