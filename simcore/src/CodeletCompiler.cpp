@@ -209,56 +209,66 @@ std::vector<VertexType> CodeletCompiler::load(const std::string& path,
     const fs::path cache = cacheDirectory();
     const fs::path library = cache / (source.stem().string() + "-" + hash.hex() + ".so");
 
-    std::lock_guard lock(loadMutex());
-    if (!fs::exists(library)) {
-        fs::create_directories(cache, ec);
-        if (ec)
-            throw poplar::poplar_error("addCodelets: cannot create the codelet cache directory '" +
-                                       cache.string() + "': " + ec.message());
-        // Build under a unique name and rename, so concurrent processes never load a partial file.
-        static std::atomic<unsigned> counter{0};
-        const std::string tag = std::to_string(getpid()) + "-" + std::to_string(counter++);
-        const fs::path unitPath = cache / (hash.hex() + "-" + tag + ".cpp");
-        const fs::path tmpLib = cache / (hash.hex() + "-" + tag + ".so.tmp");
-        {
-            std::ofstream out(unitPath);
-            out << unit;
+    { // compile under the lock; loadLibrary takes it again
+        std::lock_guard lock(loadMutex());
+        if (!fs::exists(library)) {
+            fs::create_directories(cache, ec);
+            if (ec)
+                throw poplar::poplar_error(
+                    "addCodelets: cannot create the codelet cache directory '" + cache.string() +
+                    "': " + ec.message());
+            // Build under a unique name and rename, so concurrent processes never load a partial
+            // file.
+            static std::atomic<unsigned> counter{0};
+            const std::string tag = std::to_string(getpid()) + "-" + std::to_string(counter++);
+            const fs::path unitPath = cache / (hash.hex() + "-" + tag + ".cpp");
+            const fs::path tmpLib = cache / (hash.hex() + "-" + tag + ".so.tmp");
+            {
+                std::ofstream out(unitPath);
+                out << unit;
+            }
+            argv.push_back("-o");
+            argv.push_back(tmpLib.string());
+            argv.push_back(unitPath.string());
+            auto [code, output] = runCommand(argv, cache / (hash.hex() + "-" + tag + ".log"));
+            fs::remove(unitPath, ec);
+            if (code != 0) {
+                fs::remove(tmpLib, ec);
+                throw poplar::graph_program_compilation_error(
+                    "addCodelets: compiling '" + path + "' failed (exit status " +
+                    std::to_string(code) + "):\n" + output);
+            }
+            fs::rename(tmpLib, library, ec);
+            if (ec)
+                throw poplar::poplar_error("addCodelets: cannot store '" + library.string() +
+                                           "': " + ec.message());
         }
-        argv.push_back("-o");
-        argv.push_back(tmpLib.string());
-        argv.push_back(unitPath.string());
-        auto [code, output] = runCommand(argv, cache / (hash.hex() + "-" + tag + ".log"));
-        fs::remove(unitPath, ec);
-        if (code != 0) {
-            fs::remove(tmpLib, ec);
-            throw poplar::graph_program_compilation_error("addCodelets: compiling '" + path +
-                                                          "' failed (exit status " +
-                                                          std::to_string(code) + "):\n" + output);
-        }
-        fs::rename(tmpLib, library, ec);
-        if (ec)
-            throw poplar::poplar_error("addCodelets: cannot store '" + library.string() +
-                                       "': " + ec.message());
     }
 
+    return loadLibrary(library.string(), source.string());
+}
+
+std::vector<VertexType> CodeletCompiler::loadLibrary(const std::string& libraryPath,
+                                                     const std::string& sourcePath) {
+    std::lock_guard lock(loadMutex());
     auto& libs = loadedLibraries();
     std::shared_ptr<void> handle;
-    if (auto it = libs.find(library.string()); it != libs.end()) {
+    if (auto it = libs.find(libraryPath); it != libs.end()) {
         handle = it->second;
     } else {
-        void* h = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+        void* h = dlopen(libraryPath.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (!h)
-            throw poplar::poplar_error("addCodelets: cannot load '" + library.string() +
+            throw poplar::poplar_error("addCodelets: cannot load '" + libraryPath +
                                        "': " + dlerror());
         // Libraries stay loaded for the life of the process: vertex objects and their vtables
         // may outlive any one graph, and unloading buys nothing here.
         handle = std::shared_ptr<void>(h, [](void*) {});
-        libs.emplace(library.string(), handle);
+        libs.emplace(libraryPath, handle);
     }
     auto* registerFn =
         reinterpret_cast<abi::RegisterFunction>(dlsym(handle.get(), "tilescope_register_codelets"));
     if (!registerFn)
-        throw poplar::poplar_error("addCodelets: '" + library.string() +
+        throw poplar::poplar_error("addCodelets: '" + libraryPath +
                                    "' has no tilescope_register_codelets entry point");
     CollectingSink sink;
     registerFn(abi::kVersion, sink);
@@ -271,7 +281,8 @@ std::vector<VertexType> CodeletCompiler::load(const std::string& path,
         t.info.name = nullptr; // the name lives in `t.name`
         t.fields = describeFields(info);
         t.library = handle;
-        t.sourcePath = source.string();
+        t.sourcePath = sourcePath;
+        t.libraryPath = libraryPath;
         types.push_back(std::move(t));
     }
     return types;

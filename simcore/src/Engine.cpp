@@ -1,6 +1,7 @@
 #include "poplar/Engine.hpp"
 
 #include "HostTransfers.hpp"
+#include "EngineErrors.hpp"
 #include "NumberFormat.hpp"
 #include "poplar/exceptions.hpp"
 #include "pvti/pvti.hpp"
@@ -9,6 +10,7 @@
 #include "tilescope/capture/ProfileCapture.hpp"
 #include "tilescope/sim/BspEngine.hpp"
 #include "tilescope/sim/EngineOptions.hpp"
+#include "tilescope/sim/ExecutableImage.hpp"
 #include "tilescope/sim/GraphCompiler.hpp"
 #include "tilescope/sim/ProfileSummary.hpp"
 
@@ -19,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <unistd.h>
 
@@ -28,34 +31,6 @@ namespace sim = tilescope::sim;
 using sim::groupDigits;
 
 namespace {
-
-/// The out-of-memory error for a compiled graph: the worst tile, its excess and what fills it.
-graph_memory_allocation_error outOfMemoryError(const tilescope::capture::CompileRecords& r) {
-    std::uint32_t worst = r.tilesOutOfMemory.front();
-    for (auto t : r.tilesOutOfMemory)
-        if (r.memory.tileTotal(t) > r.memory.tileTotal(worst))
-            worst = t;
-    const std::uint64_t used = r.memory.tileTotal(worst);
-    const std::uint64_t limit = r.target.bytesPerTile;
-    const std::uint64_t excess = used > limit ? used - limit : 0;
-    std::vector<std::pair<std::uint64_t, std::string>> largest;
-    for (const auto& v : r.variables)
-        if (v.bytesPerTile[worst])
-            largest.emplace_back(v.bytesPerTile[worst], v.name);
-    std::sort(largest.rbegin(), largest.rend());
-    std::string items;
-    for (std::size_t i = 0; i < std::min<std::size_t>(3, largest.size()); ++i)
-        items += (i ? ", " : "") + std::string("'") + largest[i].second + "' (" +
-                 groupDigits(largest[i].first) + " bytes)";
-    return graph_memory_allocation_error(
-        "Out of memory: tile " + std::to_string(worst) + " needs " + groupDigits(used) +
-            " bytes but has " + groupDigits(limit) + " (" + groupDigits(excess) + " bytes over); " +
-            std::to_string(r.tilesOutOfMemory.size()) + " tile(s) out of memory" +
-            (items.empty() ? std::string() : "; largest variables on the tile: " + items) +
-            ". Set engine option debug.allowOutOfMemory to keep the compile results for a "
-            "profile.",
-        worst, excess);
-}
 
 // The simulator's own host-trace channels (pvti): compilation, and the engine's work at run time.
 pvti::TraceChannel compileChannel = {"poplar"};
@@ -86,6 +61,43 @@ void traceBesideReports(const std::filesystem::path& directory) {
 }
 
 } // namespace
+
+} // namespace poplar
+
+namespace tilescope::sim {
+
+poplar::graph_memory_allocation_error outOfMemoryError(const capture::CompileRecords& r) {
+    std::uint32_t worst = r.tilesOutOfMemory.front();
+    for (auto t : r.tilesOutOfMemory)
+        if (r.memory.tileTotal(t) > r.memory.tileTotal(worst))
+            worst = t;
+    const std::uint64_t used = r.memory.tileTotal(worst);
+    const std::uint64_t limit = r.target.bytesPerTile;
+    const std::uint64_t excess = used > limit ? used - limit : 0;
+    std::vector<std::pair<std::uint64_t, std::string>> largest;
+    for (const auto& v : r.variables)
+        if (v.bytesPerTile[worst])
+            largest.emplace_back(v.bytesPerTile[worst], v.name);
+    std::sort(largest.rbegin(), largest.rend());
+    std::string items;
+    for (std::size_t i = 0; i < std::min<std::size_t>(3, largest.size()); ++i)
+        items += (i ? ", " : "") + std::string("'") + largest[i].second + "' (" +
+                 groupDigits(largest[i].first) + " bytes)";
+    return poplar::graph_memory_allocation_error(
+        "Out of memory: tile " + std::to_string(worst) + " needs " + groupDigits(used) +
+            " bytes but has " + groupDigits(limit) + " (" + groupDigits(excess) + " bytes over); " +
+            std::to_string(r.tilesOutOfMemory.size()) + " tile(s) out of memory" +
+            (items.empty() ? std::string() : "; largest variables on the tile: " + items) +
+            ". Set engine option debug.allowOutOfMemory to keep the compile results for a "
+            "profile.",
+        worst, excess);
+}
+
+} // namespace tilescope::sim
+
+namespace poplar {
+
+using sim::outOfMemoryError;
 
 struct Engine::Impl {
     tilescope::capture::EngineOptions options;
@@ -135,15 +147,7 @@ struct Engine::Impl {
 Engine::Engine(const Graph& graph, ArrayRef<program::Program> programs, const OptionFlags& options,
                ProgressFunc progressCallBack)
     : impl_(std::make_unique<Impl>()) {
-    std::vector<std::pair<std::string, std::string>> api(options.begin(), options.end());
-    impl_->options = sim::parseEngineOptions(api, std::getenv("POPLAR_ENGINE_OPTIONS"));
-    try { // PVTI_OPTIONS is read on first use; report it like the engine's own options
-        tilescope::capture::HostTracer::instance();
-    } catch (const tilescope::capture::OptionsError& e) {
-        throw invalid_option(e.what());
-    }
-    if (impl_->options.autoReport())
-        startCapture();
+    configure({options.begin(), options.end()});
     pvti::Tracepoint construct(&compileChannel, "Engine::Engine");
     if (programs.empty())
         throw poplar_error("Engine: at least one program is needed");
@@ -157,12 +161,45 @@ Engine::Engine(const Graph& graph, ArrayRef<program::Program> programs, const Op
         progressCallBack(0, 1);
     // Compile a snapshot: later changes to the graph must not affect this engine, as in Poplar.
     auto snapshot = std::make_shared<const sim::GraphModel>(*graph.model());
+    std::shared_ptr<const sim::CompiledGraph> compiled;
     {
         pvti::Tracepoint compile(&compileChannel, "compile");
-        impl_->compiled = sim::GraphCompiler::compile(std::move(snapshot), nodes, co);
+        compiled = sim::GraphCompiler::compile(std::move(snapshot), nodes, co);
     }
     if (progressCallBack)
         progressCallBack(1, 1);
+    adopt(std::move(compiled));
+}
+
+Engine::Engine(Executable&& exe, const OptionFlags& options) : impl_(std::make_unique<Impl>()) {
+    const auto image = exe.image();
+    if (!image)
+        throw poplar_error("Engine: the executable is empty (default-constructed or moved from)");
+    exe = Executable(); // consumed, as in Poplar
+    // Compile-time options are the executable's; the rest may be given (or changed) here.
+    std::map<std::string, std::string> merged(image->compileOptions.begin(),
+                                              image->compileOptions.end());
+    for (const auto& [k, v] : options)
+        if (!sim::isCompileTimeOption(k))
+            merged[k] = v;
+    configure({merged.begin(), merged.end()});
+    pvti::Tracepoint construct(&compileChannel, "Engine::Engine");
+    adopt(image->compiled);
+}
+
+void Engine::configure(const std::vector<std::pair<std::string, std::string>>& options) {
+    impl_->options = sim::parseEngineOptions(options, std::getenv("POPLAR_ENGINE_OPTIONS"));
+    try { // PVTI_OPTIONS is read on first use; report it like the engine's own options
+        tilescope::capture::HostTracer::instance();
+    } catch (const tilescope::capture::OptionsError& e) {
+        throw invalid_option(e.what());
+    }
+    if (impl_->options.autoReport())
+        startCapture();
+}
+
+void Engine::adopt(std::shared_ptr<const sim::CompiledGraph> compiled) {
+    impl_->compiled = std::move(compiled);
     // The compile profile is written before an out-of-memory error is raised: a report of a
     // graph that does not fit is what the user needs to see why.
     if (impl_->capture) {

@@ -3,6 +3,7 @@
 
 #include "poplar/ArrayRef.hpp"
 #include "poplar/Device.hpp"
+#include "poplar/Executable.hpp"
 #include "poplar/Graph.hpp"
 #include "poplar/OptionFlags.hpp"
 #include "poplar/Program.hpp"
@@ -14,11 +15,18 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tilescope::capture {
 struct CompileRecords;
 struct ExecutionRecords;
 } // namespace tilescope::capture
+namespace tilescope {
+namespace sim {
+struct CompiledGraph;
+}
+} // namespace tilescope
 
 namespace poplar {
 
@@ -35,6 +43,11 @@ public:
            ProgressFunc progressCallBack = {});
     Engine(const Graph& graph, const program::Program& program, const OptionFlags& options = {},
            ProgressFunc progressCallBack = {});
+    /// Runs an executable from compileGraph or Executable::deserialize (consumed). Options that
+    /// affect compilation (debug.instrument, debug.allowOutOfMemory, opt.*, target.*) come from
+    /// the executable and are ignored here, as in the Poplar SDK; run-time options (autoReport.*,
+    /// tilescope.hostThreads, ...) apply. Throws poplar_error for an empty executable.
+    Engine(Executable&& exe, const OptionFlags& options = {});
     Engine(Engine&&) noexcept;
     Engine& operator=(Engine&&) noexcept;
     ~Engine();
@@ -84,6 +97,8 @@ public:
 
 private:
     void startCapture();
+    void configure(const std::vector<std::pair<std::string, std::string>>& options);
+    void adopt(std::shared_ptr<const tilescope::sim::CompiledGraph> compiled);
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -9,6 +9,7 @@
 #include "poplar/GraphElements.hpp"
 #include "poplar/Interval.hpp"
 #include "poplar/OptionFlags.hpp"
+#include "poplar/SerializationFormat.hpp"
 #include "poplar/Target.hpp"
 #include "poplar/Tensor.hpp"
 #include "poplar/exceptions.hpp"
@@ -18,6 +19,7 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <ostream>
 #include <type_traits>
 #include <vector>
 
@@ -238,6 +240,22 @@ public:
     Graph createVirtualGraph(unsigned lowerTile, unsigned upperTile);
     Graph createVirtualGraph(unsigned numTilesPerIPU);
     Function addFunction(const program::Program& program);
+
+    // --- Output ---
+    /// Writes the graph: Binary in the executable format (without compiling it; the programs
+    /// given are included), JSON as a readable description of variables (shape, type, tile
+    /// mapping), vertices (type, tile, connections) and compute sets.
+    void serialize(std::ostream& out, SerializationFormat format) const;
+    void serialize(std::ostream& out, ArrayRef<program::Program> progs,
+                   SerializationFormat format) const;
+    /// Graphviz DOT of variables and vertices, edges by connection direction, one cluster per
+    /// compute set (view with `dot -Tsvg`).
+    void outputVertexGraph(std::ostream& outputStream,
+                           ArrayRef<program::Program> progs = ArrayRef<program::Program>()) const;
+    /// Graphviz DOT of compute sets and the variables they read and write, with the control
+    /// flow of `progs` when given.
+    void outputComputeGraph(std::ostream& outputStream,
+                            ArrayRef<program::Program> progs = ArrayRef<program::Program>()) const;
 
     /// The model the simulator compiles (shared by virtual graphs and copies).
     const std::shared_ptr<tilescope::sim::GraphModel>& model() const { return model_; }

@@ -1,6 +1,7 @@
 #include "poplin/codelets.hpp"
 
 #include "poplin/MatMulVertex.hpp"
+#include "tilescope/sim/BuiltinLibraries.hpp"
 #include "tilescope/sim/BuiltinVertex.hpp"
 
 #include <popops/codelets.hpp>
@@ -30,3 +31,6 @@ void addCodelets(poplar::Graph& graph) {
 }
 
 } // namespace poplin
+
+// Lets a deserialised executable find these vertex types by name in another process.
+TILESCOPE_REGISTER_BUILTIN_LIBRARY("poplin", &poplin::addCodelets)

@@ -1,6 +1,7 @@
 #include "popnn/codelets.hpp"
 
 #include "popnn/PopnnCodelets.hpp"
+#include "tilescope/sim/BuiltinLibraries.hpp"
 
 #include <popops/codelets.hpp>
 
@@ -13,3 +14,6 @@ void addCodelets(poplar::Graph& graph) {
 }
 
 } // namespace popnn
+
+// Lets a deserialised executable find these vertex types by name in another process.
+TILESCOPE_REGISTER_BUILTIN_LIBRARY("popnn", &popnn::addCodelets)

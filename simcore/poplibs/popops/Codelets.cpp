@@ -1,6 +1,7 @@
 #include "popops/codelets.hpp"
 
 #include "popops/PopopsCodelets.hpp"
+#include "tilescope/sim/BuiltinLibraries.hpp"
 
 namespace popops {
 
@@ -14,3 +15,6 @@ void addCodelets(poplar::Graph& graph) {
 }
 
 } // namespace popops
+
+// Lets a deserialised executable find these vertex types by name in another process.
+TILESCOPE_REGISTER_BUILTIN_LIBRARY("popops", &popops::addCodelets)

@@ -7,6 +7,7 @@
 #include "common/CycleEstimates.hpp"
 #include "common/ElementWiseBuilder.hpp"
 #include "poprand/codelets.hpp"
+#include "tilescope/sim/BuiltinLibraries.hpp"
 #include "tilescope/sim/BuiltinVertex.hpp"
 
 #include <algorithm>
@@ -184,3 +185,6 @@ Tensor normal(poplar::Graph& graph, const Tensor* seed, std::uint32_t seedModifi
 }
 
 } // namespace poprand
+
+// Lets a deserialised executable find these vertex types by name in another process.
+TILESCOPE_REGISTER_BUILTIN_LIBRARY("poprand", &poprand::addCodelets)

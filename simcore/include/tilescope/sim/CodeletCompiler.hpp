@@ -24,6 +24,12 @@ public:
     static std::vector<VertexType> load(const std::string& path,
                                         const std::string& extraFlags = {});
 
+    /// Loads an already compiled codelet library (made by load()) and returns its vertex types,
+    /// recording `sourcePath` as where they came from. Throws poplar::poplar_error when the file
+    /// cannot be loaded or is not a codelet library.
+    static std::vector<VertexType> loadLibrary(const std::string& libraryPath,
+                                               const std::string& sourcePath);
+
     /// The include directory codelets are compiled against.
     static std::string includeDirectory();
     static std::string cacheDirectory();

@@ -36,6 +36,9 @@ struct VertexType {
     std::vector<FieldDescriptor> fields;
     std::shared_ptr<void> library;
     std::string sourcePath;
+    /// The shared object a runtime codelet was loaded from (empty for built-in types): an
+    /// executable stores its bytes so another process can load the type without compiling.
+    std::string libraryPath;
 
     /// Index of a field by name, or -1.
     int fieldIndex(std::string_view field) const;

@@ -1,0 +1,44 @@
+#pragma once
+// The TileScope executable format: a graph model, its programs and the options it was compiled
+// with, in a versioned binary file another process can load and run (simcore/README.md,
+// "Executable format"). poplar::Executable and Graph::serialize(Binary) write it.
+
+#include "tilescope/sim/GraphModel.hpp"
+
+#include <cstdint>
+#include <istream>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tilescope::sim {
+
+using OptionList = std::vector<std::pair<std::string, std::string>>;
+
+/// First bytes of every executable file.
+inline constexpr char kExecutableMagic[8] = {'\x89', 'T', 'S', 'E', 'X', 'E', 'C', '\n'};
+/// Bumped whenever the layout changes; older or newer files are refused with a clear error.
+inline constexpr std::uint32_t kExecutableFormatVersion = 1;
+
+/// What an executable file holds once read back: a fresh model (vertex types loaded, operations
+/// re-registered in this process), the programs, and the compile options.
+struct SerializedGraph {
+    std::shared_ptr<GraphModel> model;
+    std::vector<ProgramNodePtr> programs;
+    OptionList options;
+};
+
+/// Writes the model, programs and options. Runtime codelets are stored as the bytes of their
+/// compiled shared object; built-in (PopLibs) vertex types by name; registered perf estimators
+/// are evaluated now and stored as per-vertex estimates. Throws poplar::poplar_error when a
+/// codelet library can no longer be read.
+void writeSerializedGraph(std::ostream& out, const GraphModel& model,
+                          const std::vector<ProgramNodePtr>& programs, const OptionList& options);
+
+/// Reads a file written by writeSerializedGraph. `what` prefixes error messages. Truncated,
+/// corrupt or foreign input throws poplar::poplar_error saying what is wrong.
+SerializedGraph readSerializedGraph(std::istream& in, const std::string& what);
+
+} // namespace tilescope::sim
