@@ -151,6 +151,11 @@ LibraryPlan planLibrary(const std::vector<ScannedSource>& sources,
         plan.argv.push_back("-I" + d);
     plan.argv.push_back("-I" + (fs::path(include) / "codelet").string());
     plan.argv.push_back("-I" + include);
+    if (include == TILESCOPE_SOURCE_INCLUDE_DIR) { // the source tree: headers live per layer
+        std::istringstream extra(TILESCOPE_SOURCE_EXTRA_INCLUDE_DIRS);
+        for (std::string dir; std::getline(extra, dir, '|');)
+            plan.argv.push_back("-I" + dir);
+    }
     std::vector<std::string> registerFunctions;
     std::string description = "TileScope codelets for " + target + " from";
     for (std::size_t i = 0; i < sources.size(); ++i) {
