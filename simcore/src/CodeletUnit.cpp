@@ -81,34 +81,43 @@ std::string generateCodeletUnit(const std::string& sourcePath, const std::string
          "#pragma GCC diagnostic push\n"
          "#pragma GCC diagnostic ignored \"-Wnon-template-friend\"\n"
          "namespace {\n"
-         "// member(Key<N>{}) yields the N-th member pointer; explicit instantiations of Rob\n"
-         "// name private members without access checks, as the standard allows.\n"
-         "template <int N> struct Key { friend constexpr auto member(Key); };\n"
-         "template <int N, typename P, P M> struct Rob {\n"
-         "    friend constexpr auto member(Key<N>) { return M; }\n"
+         "// tilescope_member(tilescope_key<I>{}) yields the I-th member pointer; explicit\n"
+         "// instantiations of tilescope_rob name private members without access checks, as the\n"
+         "// standard allows. Long names: the user's macros (-DN=4) are defined here.\n"
+         "template <int tilescopeIndex> struct tilescope_key {\n"
+         "    friend constexpr auto tilescope_member(tilescope_key);\n"
+         "};\n"
+         "template <int tilescopeIndex, typename tilescopePointer, tilescopePointer tilescopeMember>\n"
+         "struct tilescope_rob {\n"
+         "    friend constexpr auto tilescope_member(tilescope_key<tilescopeIndex>) {\n"
+         "        return tilescopeMember;\n"
+         "    }\n"
          "};\n"
          "} // namespace\n";
     int key = 0;
     for (const auto& t : types)
         for (const auto& m : *t.members)
-            g << "template struct Rob<" << key++ << ", decltype(&" << t.type << "::" << m << "), &"
+            g << "template struct tilescope_rob<" << key++ << ", decltype(&" << t.type << "::" << m << "), &"
               << t.type << "::" << m << ">;\n";
     g << "#pragma GCC diagnostic pop\n\nnamespace {\n";
     key = 0;
     for (std::size_t n = 0; n < types.size(); ++n) {
-        g << "void visit" << n << "(void* object, tilescope::sim::abi::FieldVisitor& v) {\n"
-          << "    auto& o = *static_cast<" << types[n].type << "*>(object);\n";
+        g << "void tilescope_visit_" << n
+          << "(void* tilescopeObject, tilescope::sim::abi::FieldVisitor& tilescopeVisitor) {\n"
+          << "    auto& tilescopeVertex = *static_cast<" << types[n].type
+          << "*>(tilescopeObject);\n";
         for (const auto& m : *types[n].members)
-            g << "    tilescope::sim::abi::describeField(v, \"" << m << "\", o.*member(Key<"
-              << key++ << ">{}));\n";
-        g << "    (void)o;\n    (void)v;\n}\n";
+            g << "    tilescope::sim::abi::describeField(tilescopeVisitor, \"" << m
+              << "\", tilescopeVertex.*tilescope_member(tilescope_key<" << key++ << ">{}));\n";
+        g << "    (void)tilescopeVertex;\n    (void)tilescopeVisitor;\n}\n";
     }
     g << "} // namespace\n\n__attribute__((visibility(\"hidden\"))) void " << registerFunction
-      << "(tilescope::sim::abi::CodeletSink& sink) {\n";
+      << "(tilescope::sim::abi::CodeletSink& tilescopeSink) {\n";
     for (std::size_t n = 0; n < types.size(); ++n)
-        g << "    sink.addVertexType(tilescope::sim::abi::makeVertexTypeInfo<" << types[n].type
-          << ">(" << quoted(types[n].name) << ", &visit" << n << "));\n";
-    g << "    (void)sink;\n}\n";
+        g << "    tilescopeSink.addVertexType(tilescope::sim::abi::makeVertexTypeInfo<"
+          << types[n].type << ">(" << quoted(types[n].name) << ", &tilescope_visit_" << n
+          << "));\n";
+    g << "    (void)tilescopeSink;\n}\n";
     return g.str();
 }
 
