@@ -257,7 +257,7 @@ void hashInstalledHeaders(Fnv1a& hash, const std::string& include) {
         hash.add(readFile(fs::path(include) / header));
     std::error_code ec;
     std::vector<fs::path> codeletHeaders;
-    for (const auto& e : fs::directory_iterator(fs::path(include) / "codelet", ec))
+    for (const auto& e : fs::recursive_directory_iterator(fs::path(include) / "codelet", ec))
         codeletHeaders.push_back(e.path());
     std::sort(codeletHeaders.begin(), codeletHeaders.end());
     for (const auto& h : codeletHeaders)

@@ -1,5 +1,6 @@
 // Codelets in the shapes SDK programs write them: a supervisor vertex with a private field, a
 // vertex class template with explicit instantiations, IPU vector types and ipu:: maths, printf.
+#include <poplar/StackSizeDefs.hpp>
 #include <poplar/Vertex.hpp>
 #include <print.h>
 #include <ipudef.h>
@@ -36,6 +37,8 @@ public:
 
 template class Axpy<float>;
 template class Axpy<int>;
+
+DEF_STACK_USAGE(256, "__runCodelet_Norm");
 
 // The Euclidean norm of its input, two lanes at a time.
 class Norm : public Vertex {
