@@ -38,7 +38,9 @@ bool isMacroName(const std::string& d) {
 } // namespace
 
 std::vector<std::string> CodeletBuildOptions::compilerArguments(const std::string& target) const {
-    std::vector<std::string> args = {"-std=c++20", optimisation};
+    // IPU attributes ([[poplar::constraint(...)]], target("worker")) mean nothing to the host
+    // compiler: it ignores them quietly, as popc accepts them. A user's -W flags come after.
+    std::vector<std::string> args = {"-std=c++20", optimisation, "-Wno-attributes"};
     if (debug)
         args.push_back("-g");
     // The IPU compiler's own macros, so codelets see what popc shows them.

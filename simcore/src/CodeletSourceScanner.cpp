@@ -251,7 +251,20 @@ private:
     void scanClass(const std::string& prefix, bool isTemplate) {
         ++pos_; // class/struct
         std::string name;
-        while (pos_ < t_.size() && isIdentifier(t_[pos_]) && t_[pos_] != "final") {
+        while (pos_ < t_.size()) {
+            // Attributes before the name: [[poplar::constraint("...")]], __attribute__((...)).
+            if (t_[pos_] == "[" && pos_ + 1 < t_.size() && t_[pos_ + 1] == "[") {
+                pos_ = skipBalanced(pos_, "[", "]");
+                continue;
+            }
+            if (t_[pos_] == "__attribute__" || t_[pos_] == "alignas") {
+                ++pos_;
+                if (pos_ < t_.size() && t_[pos_] == "(")
+                    pos_ = skipBalanced(pos_, "(", ")");
+                continue;
+            }
+            if (!isIdentifier(t_[pos_]) || t_[pos_] == "final")
+                break;
             name = t_[pos_++]; // the last identifier before ':' or '{' (skips attributes' names)
             if (pos_ < t_.size() && t_[pos_] == "::") {
                 ++pos_;

@@ -78,3 +78,17 @@ template <typename T> struct Unused : Vertex { Input<T> x; };
     CHECK(types[1] == "ops::Fill<unsigned,false>");
     CHECK(classes[1].instantiations.empty());
 }
+
+TEST_CASE("the scanner reads past attributes before a vertex class's name", "[codelets]") {
+    const auto classes = scanVertexClasses(R"code(
+class [[poplar::constraint("elem(*src) != elem(*dst)")]] Copy : public poplar::Vertex {
+  Input<Vector<float>> src;
+  Output<Vector<float>> dst;
+};
+struct __attribute__((aligned(8))) alignas(8) Aligned : MultiVertex { InOut<int> x; };
+)code");
+    REQUIRE(classes.size() == 2);
+    CHECK(classes[0].qualifiedName == "Copy");
+    CHECK(classes[0].members == std::vector<std::string>{"src", "dst"});
+    CHECK(classes[1].qualifiedName == "Aligned");
+}
