@@ -26,7 +26,9 @@ typedef char char2 __attribute__((vector_size(2)));
 typedef char char4 __attribute__((vector_size(4)));
 typedef unsigned char uchar2 __attribute__((vector_size(2)));
 typedef unsigned char uchar4 __attribute__((vector_size(4)));
-typedef long long long2 __attribute__((vector_size(16)));
-typedef unsigned long long ulong2 __attribute__((vector_size(16)));
+// The IPU is a 32-bit machine: its long is 32 bits, so long2 (what comparing two float2 gives)
+// has 32-bit lanes. Codelets see the host's sizeof(long) == 8 for a plain long, though.
+typedef int long2 __attribute__((vector_size(8)));
+typedef unsigned int ulong2 __attribute__((vector_size(8)));
 
 #endif

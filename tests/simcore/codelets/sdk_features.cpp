@@ -5,6 +5,7 @@
 #include <poplar/Vertex.hpp>
 #include <print.h>
 #include <ipudef.h>
+#include <ipu_memory_intrinsics>
 #include <ipu_vector_math>
 
 #include "fill_scale.hpp"
@@ -61,8 +62,8 @@ public:
         const half4* in4 = reinterpret_cast<const half4*>(&in[0]);
         half4* out4 = reinterpret_cast<half4*>(&out[0]);
         for (unsigned i = 0; i < in.size() / 4; ++i) {
-            const half4 a = ipu::fabs(in4[i]);
-            out4[i] = a + ipu::sqrt(a);
+            const half4 a = ipu::fabs(ipu::load_postinc(&in4, 1));
+            ipu::store_postinc(&out4, a + ipu::sqrt(a), 1);
         }
         printf("RootAbs out[0]=%g\n", static_cast<double>(float(out[0])));
         return true;
