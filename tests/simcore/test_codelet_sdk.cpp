@@ -253,6 +253,10 @@ TEST_CASE("popc's command line: help, version, errors and exit codes", "[codelet
     CHECK(badTarget.status == 2);
     CHECK(badTarget.output.find("ipu9") != std::string::npos);
     CHECK(run(popc + " " + quoted(testCodelet("single_file.cpp"))).status == 2); // no -o
+    const auto missing = run(popc + " no_such_codelets.cpp -o " + quoted((dir / "m.gp").string()));
+    CHECK(missing.status == 1);
+    CHECK(missing.output.find("popc: error: cannot read codelet file 'no_such_codelets.cpp'") !=
+          std::string::npos);
     // A compile error: the compiler's diagnostic with the user's file and line, exit 1.
     const std::string gp = (dir / "bad.gp").string();
     const auto bad = run(popc + " " + quoted(testCodelet("bad_codelet.cpp")) + " -o " + quoted(gp));
@@ -261,4 +265,10 @@ TEST_CASE("popc's command line: help, version, errors and exit codes", "[codelet
     CHECK(bad.output.find("undeclared_identifier_in_codelet") != std::string::npos);
     CHECK_FALSE(fs::exists(gp));
     fs::remove_all(dir);
+}
+
+TEST_CASE("a supervisor vertex that is also a MultiVertex is refused", "[codelets][sdk][errors]") {
+    Graph g(Target::createIPUTarget(1, 4, "ipu2"));
+    CHECK_THROWS_WITH(g.addCodelets(testCodelet("supervisor_multivertex.cpp")),
+                      Catch::Contains("cannot also be a MultiVertex"));
 }

@@ -93,7 +93,12 @@ int main(int argc, char** argv) {
         std::cerr << "popc: " << e.what() << "\n";
         return 1;
     } catch (const std::exception& e) {
-        std::cerr << "popc: error: " << e.what() << "\n";
+        // The library's messages are worded for Graph::addCodelets; popc speaks for itself.
+        std::string what = e.what();
+        const std::string prefix = "addCodelets: ";
+        if (what.compare(0, prefix.size(), prefix) == 0)
+            what.erase(0, prefix.size());
+        std::cerr << "popc: error: " << what << "\n";
         return 1;
     }
     return 0;
