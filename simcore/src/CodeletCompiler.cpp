@@ -104,7 +104,6 @@ std::string getenvOr(const char* name, const std::string& fallback) {
     return v && *v ? v : fallback;
 }
 
-
 /// A codelet source file read and scanned.
 struct ScannedSource {
     fs::path path;     // absolute
@@ -128,7 +127,7 @@ ScannedSource scanSource(const std::string& path) {
 /// The compiler command (without units and output) and the units of one codelet library.
 struct LibraryPlan {
     std::vector<std::string> argv;
-    std::vector<std::string> units; // the entry unit last
+    std::vector<std::string> units;     // the entry unit last
     std::vector<std::string> unitNames; // what diagnostics call each unit
 };
 

@@ -234,8 +234,7 @@ private:
             if (!cls.isTemplate ||
                 (cls.qualifiedName != inst.prefix + written && cls.qualifiedName != written))
                 continue;
-            const auto args =
-                canonicalArguments(inst.tokens, nameEnd + 1, inst.tokens.size() - 1);
+            const auto args = canonicalArguments(inst.tokens, nameEnd + 1, inst.tokens.size() - 1);
             std::string name = cls.qualifiedName + "<";
             // poputil::templateVertex separates arguments with ',' and no space.
             name += join(args, 0, args.size());
@@ -328,8 +327,7 @@ private:
                 continue; // brace initialiser or nested type body: the declaration goes on
             }
             if (tok == ";") {
-                const bool isStatic =
-                    std::find(stmt.begin(), stmt.end(), "static") != stmt.end();
+                const bool isStatic = std::find(stmt.begin(), stmt.end(), "static") != stmt.end();
                 if (!isFunction && !stmt.empty() && !kNonMemberStarts.count(stmt[0]) && !isStatic)
                     addDeclarators(stmt, cls);
                 stmt.clear();

@@ -29,7 +29,8 @@ std::string quoted(const std::string& path) {
 std::string rewriteSupervisorAttributes(std::string text) {
     for (std::size_t at = text.find("target"); at != std::string::npos;
          at = text.find("target", at + 1)) {
-        if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_'))
+        if (at > 0 &&
+            (std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_'))
             continue;
         std::size_t i = skipSpace(text, at + 6);
         if (i >= text.size() || text[i] != '(')
@@ -74,8 +75,7 @@ std::string generateCodeletUnit(const std::string& sourcePath, const std::string
     }
 
     std::ostringstream g;
-    g << "#line 1 " << quoted(sourcePath) << "\n"
-      << rewriteSupervisorAttributes(text) << "\n";
+    g << "#line 1 " << quoted(sourcePath) << "\n" << rewriteSupervisorAttributes(text) << "\n";
     g << "#line 1 " << quoted("<tilescope registration of " + sourcePath + ">") << "\n";
     g << "#include <poplar/Vertex.hpp>\n#include <cstdint>\n"
          "#pragma GCC diagnostic push\n"
@@ -87,7 +87,8 @@ std::string generateCodeletUnit(const std::string& sourcePath, const std::string
          "template <int tilescopeIndex> struct tilescope_key {\n"
          "    friend constexpr auto tilescope_member(tilescope_key);\n"
          "};\n"
-         "template <int tilescopeIndex, typename tilescopePointer, tilescopePointer tilescopeMember>\n"
+         "template <int tilescopeIndex, typename tilescopePointer, tilescopePointer "
+         "tilescopeMember>\n"
          "struct tilescope_rob {\n"
          "    friend constexpr auto tilescope_member(tilescope_key<tilescopeIndex>) {\n"
          "        return tilescopeMember;\n"
@@ -97,8 +98,8 @@ std::string generateCodeletUnit(const std::string& sourcePath, const std::string
     int key = 0;
     for (const auto& t : types)
         for (const auto& m : *t.members)
-            g << "template struct tilescope_rob<" << key++ << ", decltype(&" << t.type << "::" << m << "), &"
-              << t.type << "::" << m << ">;\n";
+            g << "template struct tilescope_rob<" << key++ << ", decltype(&" << t.type << "::" << m
+              << "), &" << t.type << "::" << m << ">;\n";
     g << "#pragma GCC diagnostic pop\n\nnamespace {\n";
     key = 0;
     for (std::size_t n = 0; n < types.size(); ++n) {

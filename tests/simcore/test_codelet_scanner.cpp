@@ -72,8 +72,8 @@ template <typename T> struct Unused : Vertex { Input<T> x; };
         names.push_back(i.name);
         types.push_back(i.type);
     }
-    CHECK(names == std::vector<std::string>{"ops::Fill<float,true>", "ops::Fill<unsigned int,false>",
-                                            "ops::Fill<half,true>",
+    CHECK(names == std::vector<std::string>{"ops::Fill<float,true>",
+                                            "ops::Fill<unsigned int,false>", "ops::Fill<half,true>",
                                             "ops::Fill<unsigned short,true>"});
     CHECK(types[1] == "ops::Fill<unsigned,false>");
     CHECK(classes[1].instantiations.empty());

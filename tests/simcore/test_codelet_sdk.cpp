@@ -25,7 +25,9 @@ std::string featureFlags(const std::string& extra = "") {
     return "-O3 -g -I " + testCodelet("include") + " -DFILL_OFFSET=3 " + extra;
 }
 
-std::vector<std::string> typeNames(const Graph& g) { return g.model()->vertexTypes.names(); }
+std::vector<std::string> typeNames(const Graph& g) {
+    return g.model()->vertexTypes.names();
+}
 
 bool hasType(const Graph& g, const std::string& name) {
     const auto names = typeNames(g);
@@ -57,8 +59,8 @@ TEST_CASE("codelets register private fields, supervisors and template instantiat
           "[codelets][sdk]") {
     Graph g(Target::createIPUTarget(1, 4, "ipu2"));
     g.addCodelets(testCodelet("sdk_features.cpp"), CodeletFileType::Auto, featureFlags());
-    CHECK(typeNames(g) == std::vector<std::string>{"CountRuns", "Fill<float>",
-                                                   "Fill<unsigned int>", "maths::RootAbs"});
+    CHECK(typeNames(g) == std::vector<std::string>{"CountRuns", "Fill<float>", "Fill<unsigned int>",
+                                                   "maths::RootAbs"});
     // The names poputil::templateVertex makes find the instantiations.
     CHECK(hasType(g, poputil::templateVertex("Fill", FLOAT)));
     CHECK(hasType(g, poputil::templateVertex("Fill", UNSIGNED_INT)));
@@ -82,8 +84,8 @@ TEST_CASE("codelet compile flags are honoured and unsupported ones refused", "[c
         FAIL("the #error did not fire");
     } catch (const graph_program_compilation_error& e) {
         const std::string what = e.what();
-        CHECK(what.find("sdk_features.cpp:" + std::to_string(lineOf("sdk_features.cpp",
-                                                                     "#error \"the test passes"))) !=
+        CHECK(what.find("sdk_features.cpp:" +
+                        std::to_string(lineOf("sdk_features.cpp", "#error \"the test passes"))) !=
               std::string::npos);
         CHECK(what.find("FILL_OFFSET") != std::string::npos);
         CHECK(what.find(".cpp.tmp") == std::string::npos);
@@ -94,14 +96,13 @@ TEST_CASE("codelet compile flags are honoured and unsupported ones refused", "[c
     CHECK_THROWS_WITH(g.addCodelets(testCodelet("sdk_features.cpp"), CodeletFileType::Auto,
                                     featureFlags("-fno-exceptions")),
                       Catch::Contains("'-fno-exceptions'"));
-    CHECK_THROWS_WITH(g.addCodelets(testCodelet("sdk_features.cpp"), CodeletFileType::Auto,
-                                    "-D 3bad"),
-                      Catch::Contains("-D3bad"));
+    CHECK_THROWS_WITH(
+        g.addCodelets(testCodelet("sdk_features.cpp"), CodeletFileType::Auto, "-D 3bad"),
+        Catch::Contains("-D3bad"));
     CHECK_THROWS_WITH(g.addCodelets(testCodelet("sdk_features.cpp"), CodeletFileType::AsmSource),
                       Catch::Contains("only C++ codelet sources"));
     // A relative -I resolves against the working directory, and the list form takes flags too.
-    const std::string relative =
-        fs::relative(testCodelet("include"), fs::current_path()).string();
+    const std::string relative = fs::relative(testCodelet("include"), fs::current_path()).string();
     Graph g2(Target::createIPUTarget(1, 4, "ipu2"));
     g2.addCodelets(std::vector<std::string>{testCodelet("sdk_features.cpp")},
                    "-I " + relative + " -DFILL_OFFSET=3");
@@ -163,7 +164,8 @@ TEST_CASE("SDK-style codelets run: supervisor, templates, operator->, half4 math
     }
 }
 
-TEST_CASE("a supervisor vertex occupies every worker context of its tile", "[codelets][sdk][cycles]") {
+TEST_CASE("a supervisor vertex occupies every worker context of its tile",
+          "[codelets][sdk][cycles]") {
     const tilescope::sim::CostModel costs;
     Graph g(Target::createIPUTarget(1, 4, "ipu2"));
     g.addCodelets(testCodelet("sdk_features.cpp"), CodeletFileType::Auto, featureFlags());
@@ -184,9 +186,8 @@ TEST_CASE("a supervisor vertex occupies every worker context of its tile", "[cod
     g.setTileMapping(s, 0);
     Engine e(g, Execute(cs));
     const auto& cycles = e.compileRecords().steps[0].estimatedCyclesPerTile;
-    CHECK(cycles[0] == costs.computeSetOverheadCycles +
-                           6 * (100 + costs.vertexLaunchThreadCycles + 100 +
-                                costs.vertexLaunchThreadCycles));
+    CHECK(cycles[0] == costs.computeSetOverheadCycles + 6 * (100 + costs.vertexLaunchThreadCycles +
+                                                             100 + costs.vertexLaunchThreadCycles));
 }
 
 TEST_CASE("single-file programs load their own file as codelets", "[codelets][sdk]") {
@@ -210,10 +211,10 @@ TEST_CASE("popc builds codelet objects that addCodelets loads", "[codelets][sdk]
     const fs::path dir = scratch("popc");
     const std::string popc = quoted(TILESCOPE_POPC);
     const std::string gp = (dir / "features.gp").string();
-    auto build = run(popc + " -O2 -g -I " + quoted(testCodelet("include")) +
-                     " -D FILL_OFFSET=3 --target ipu1,ipu2 " +
-                     quoted(testCodelet("sdk_features.cpp")) + " " +
-                     quoted(testCodelet("single_file.cpp")) + " -o " + quoted(gp));
+    auto build =
+        run(popc + " -O2 -g -I " + quoted(testCodelet("include")) +
+            " -D FILL_OFFSET=3 --target ipu1,ipu2 " + quoted(testCodelet("sdk_features.cpp")) +
+            " " + quoted(testCodelet("single_file.cpp")) + " -o " + quoted(gp));
     INFO(build.output);
     REQUIRE(build.status == 0);
     Graph g(Target::createIPUTarget(1, 4, "ipu2"));

@@ -40,7 +40,9 @@ int main(int argc, char** argv) {
     app.add_option("-D", defines, "Define macro NAME (as VALUE, default 1)")
         ->type_name("NAME[=VALUE]")
         ->allow_extra_args(false);
-    app.add_option("-U", undefines, "Undefine macro NAME")->type_name("NAME")->allow_extra_args(false);
+    app.add_option("-U", undefines, "Undefine macro NAME")
+        ->type_name("NAME")
+        ->allow_extra_args(false);
     app.add_option("-W", warnings, "Warning option passed to the compiler (-Wall, -Werror, ...)")
         ->type_name("WARNING")
         ->allow_extra_args(false);

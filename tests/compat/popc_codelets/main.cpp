@@ -1,9 +1,8 @@
 // Loads codelets built ahead of time by popc (codelets.gp) and runs them on the IPU model.
+#include <iostream>
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
-
-#include <iostream>
 #include <vector>
 
 using namespace poplar;

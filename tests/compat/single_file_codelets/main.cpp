@@ -2,9 +2,9 @@
 // host program, which compiles that same file as codelets with flags.
 #ifdef __POPC__
 
-#include <poplar/Vertex.hpp>
-
 #include "scale.hpp"
+
+#include <poplar/Vertex.hpp>
 
 using namespace poplar;
 
@@ -20,14 +20,24 @@ public:
     }
 };
 
+// As the SDK's profiling examples write it: a supervisor vertex with a private field.
+class CountIterations : public SupervisorVertex {
+    poplar::InOut<unsigned> iterations;
+
+public:
+    __attribute__((target("supervisor"))) bool compute() {
+        iterations += 1;
+        return true;
+    }
+};
+
 #else
 
+#include <iostream>
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
 #include <poplar/exceptions.hpp>
-
-#include <iostream>
 #include <vector>
 
 using namespace poplar;
@@ -60,7 +70,16 @@ int main() {
     graph.createHostWrite("in", in);
     graph.createHostRead("out", out);
 
-    Engine engine(graph, Execute(cs));
+    Tensor iterations = graph.addVariable(UNSIGNED_INT, {}, "iterations");
+    graph.setTileMapping(iterations, 1);
+    graph.setInitialValue(iterations, 1u);
+    ComputeSet count = graph.addComputeSet("count");
+    VertexRef counter = graph.addVertex(count, "CountIterations");
+    graph.connect(counter["iterations"], iterations);
+    graph.setTileMapping(counter, 1);
+    graph.createHostRead("iterations", iterations);
+
+    Engine engine(graph, Sequence({Execute(cs), Repeat(5, Execute(count))}));
     engine.load(device);
     std::vector<int> host = {0, 1, 2, 3};
     engine.writeTensor("in", host.data(), host.data() + host.size());
@@ -69,7 +88,9 @@ int main() {
     std::cout << "out:";
     for (int x : host)
         std::cout << " " << x;
-    std::cout << std::endl;
+    unsigned n = 0;
+    engine.readTensor("iterations", &n, &n + 1);
+    std::cout << std::endl << "iterations: " << n << std::endl;
     return 0;
 }
 

@@ -32,8 +32,7 @@ public:
     /// or a flag is not supported, poplar::poplar_error for unreadable files or a file without
     /// vertex classes.
     static std::vector<VertexType> load(const std::string& path, CodeletFileKind kind,
-                                        const std::string& flags,
-                                        const std::string& architecture);
+                                        const std::string& flags, const std::string& architecture);
     static std::vector<VertexType> load(const std::string& path,
                                         const std::string& extraFlags = {}) {
         return load(path, CodeletFileKind::Auto, extraFlags, "ipu2");
