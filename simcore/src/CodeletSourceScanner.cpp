@@ -1,5 +1,6 @@
 #include "tilescope/sim/CodeletSourceScanner.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 
@@ -108,6 +109,8 @@ public:
 
     std::vector<ScannedVertexClass> run() {
         scanScope(t_.size(), {});
+        for (const auto& inst : instantiations_)
+            attachInstantiation(inst);
         return found_;
     }
 
@@ -145,10 +148,13 @@ private:
                 continue;
             }
             if (tok == "template") {
-                pendingTemplate = true;
                 ++pos_;
-                if (pos_ < end && t_[pos_] == "<")
+                if (pos_ < end && t_[pos_] == "<") {
+                    pendingTemplate = true;
                     pos_ = skipBalanced(pos_, "<", ">");
+                } else if (pos_ < end && (t_[pos_] == "class" || t_[pos_] == "struct")) {
+                    readInstantiation(end, prefix); // template class Fill<float>;
+                }
                 continue;
             }
             if (tok == "class" || tok == "struct") {
@@ -166,10 +172,98 @@ private:
         }
     }
 
+    /// An explicit instantiation `template class X<args>;`, read up to its ';'.
+    struct PendingInstantiation {
+        std::string prefix;
+        std::vector<std::string> tokens; // X < args >
+    };
+
+    void readInstantiation(std::size_t end, const std::string& prefix) {
+        ++pos_; // class/struct
+        PendingInstantiation inst{prefix, {}};
+        while (pos_ < end && t_[pos_] != ";")
+            inst.tokens.push_back(t_[pos_++]);
+        if (!inst.tokens.empty() && inst.tokens[0] == "::")
+            inst.tokens.erase(inst.tokens.begin());
+        instantiations_.push_back(std::move(inst));
+    }
+
+    /// Joins tokens as C++ source, spaced only where two words meet ("unsigned int").
+    static std::string join(const std::vector<std::string>& tokens, std::size_t from,
+                            std::size_t to) {
+        std::string out;
+        for (std::size_t i = from; i < to; ++i) {
+            if (!out.empty() && isIdentifier(tokens[i]) &&
+                (std::isalnum(static_cast<unsigned char>(out.back())) || out.back() == '_'))
+                out += ' ';
+            out += tokens[i];
+        }
+        return out;
+    }
+
+    /// Template arguments as poputil::templateVertex names them: `unsigned` is "unsigned int",
+    /// `poplar::half` is "half".
+    static std::vector<std::string> canonicalArguments(const std::vector<std::string>& tokens,
+                                                       std::size_t from, std::size_t to) {
+        std::vector<std::string> out;
+        for (std::size_t i = from; i < to; ++i) {
+            if (tokens[i] == "poplar" && i + 2 < to && tokens[i + 1] == "::" &&
+                tokens[i + 2] == "half") {
+                out.push_back("half");
+                i += 2;
+                continue;
+            }
+            out.push_back(tokens[i]);
+            const bool bareUnsigned =
+                tokens[i] == "unsigned" &&
+                !(i + 1 < to && (tokens[i + 1] == "int" || tokens[i + 1] == "short" ||
+                                 tokens[i + 1] == "char" || tokens[i + 1] == "long"));
+            if (bareUnsigned)
+                out.push_back("int");
+        }
+        return out;
+    }
+
+    void attachInstantiation(const PendingInstantiation& inst) {
+        const auto open = std::find(inst.tokens.begin(), inst.tokens.end(), "<");
+        if (open == inst.tokens.end() || inst.tokens.back() != ">")
+            return;
+        const auto nameEnd = static_cast<std::size_t>(open - inst.tokens.begin());
+        const std::string written = join(inst.tokens, 0, nameEnd);
+        for (auto& cls : found_) {
+            if (!cls.isTemplate ||
+                (cls.qualifiedName != inst.prefix + written && cls.qualifiedName != written))
+                continue;
+            const auto args = canonicalArguments(inst.tokens, nameEnd + 1, inst.tokens.size() - 1);
+            std::string name = cls.qualifiedName + "<";
+            // poputil::templateVertex separates arguments with ',' and no space.
+            name += join(args, 0, args.size());
+            name += ">";
+            ScannedVertexClass::Instantiation i;
+            i.name = name;
+            i.type = cls.qualifiedName + join(inst.tokens, nameEnd, inst.tokens.size());
+            cls.instantiations.push_back(std::move(i));
+            return;
+        }
+    }
+
     void scanClass(const std::string& prefix, bool isTemplate) {
         ++pos_; // class/struct
         std::string name;
-        while (pos_ < t_.size() && isIdentifier(t_[pos_]) && t_[pos_] != "final") {
+        while (pos_ < t_.size()) {
+            // Attributes before the name: [[poplar::constraint("...")]], __attribute__((...)).
+            if (t_[pos_] == "[" && pos_ + 1 < t_.size() && t_[pos_ + 1] == "[") {
+                pos_ = skipBalanced(pos_, "[", "]");
+                continue;
+            }
+            if (t_[pos_] == "__attribute__" || t_[pos_] == "alignas") {
+                ++pos_;
+                if (pos_ < t_.size() && t_[pos_] == "(")
+                    pos_ = skipBalanced(pos_, "(", ")");
+                continue;
+            }
+            if (!isIdentifier(t_[pos_]) || t_[pos_] == "final")
+                break;
             name = t_[pos_++]; // the last identifier before ':' or '{' (skips attributes' names)
             if (pos_ < t_.size() && t_[pos_] == "::") {
                 ++pos_;
@@ -233,7 +327,8 @@ private:
                 continue; // brace initialiser or nested type body: the declaration goes on
             }
             if (tok == ";") {
-                if (!isFunction && !stmt.empty() && !kNonMemberStarts.count(stmt[0]))
+                const bool isStatic = std::find(stmt.begin(), stmt.end(), "static") != stmt.end();
+                if (!isFunction && !stmt.empty() && !kNonMemberStarts.count(stmt[0]) && !isStatic)
                     addDeclarators(stmt, cls);
                 stmt.clear();
                 isFunction = false;
@@ -277,6 +372,7 @@ private:
     std::vector<std::string> t_;
     std::size_t pos_ = 0;
     std::vector<ScannedVertexClass> found_;
+    std::vector<PendingInstantiation> instantiations_;
 };
 
 } // namespace

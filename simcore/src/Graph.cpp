@@ -491,8 +491,26 @@ void Graph::registerPerfEstimator(StringRef vertexTypeName, PerfEstimateFunc f) 
     model_->perfEstimators.push_back(std::move(e));
 }
 
-void Graph::addCodelets(StringRef src, CodeletFileType, StringRef compileFlags) {
-    for (auto& t : sim::CodeletCompiler::load(std::string(src), std::string(compileFlags)))
+void Graph::addCodelets(StringRef src, CodeletFileType type, StringRef compileFlags) {
+    sim::CodeletFileKind kind = sim::CodeletFileKind::Source;
+    switch (type) {
+    case CodeletFileType::Auto:
+        kind = sim::CodeletFileKind::Auto;
+        break;
+    case CodeletFileType::Object:
+        kind = sim::CodeletFileKind::Object;
+        break;
+    case CodeletFileType::CppSource:
+    case CodeletFileType::PreprocessedCppSource:
+        break;
+    default:
+        throw graph_program_compilation_error(
+            "addCodelets: '" + std::string(src) +
+            "': only C++ codelet sources and popc objects are supported (C, assembly and include "
+            "files are not)");
+    }
+    for (auto& t : sim::CodeletCompiler::load(std::string(src), kind, std::string(compileFlags),
+                                              target_.getTargetArchString()))
         model_->vertexTypes.add(std::move(t));
 }
 

@@ -176,8 +176,21 @@ const ProgramLowering::ComputeSetCost& ProgramLowering::computeSetCost(std::uint
                              costs_.defaultThreadCyclesPerElement * elements;
                 }
             }
+            const bool estimated = v.perfEstimate ||
+                                   std::any_of(model_.perfEstimators.begin(),
+                                               model_.perfEstimators.end(), [&](const auto& e) {
+                                                   return e.vertexType == type.name;
+                                               });
+            if (type.info.isSupervisor && estimated) // the SDK states supervisor cost in tile cycles
+                cycles = (cycles + workers - 1) / workers;
             cycles += costs_.vertexLaunchThreadCycles;
-            if (type.info.isMultiVertex) {
+            if (type.info.isSupervisor) {
+                // The supervisor waits for the tile's workers, then runs alone: on the barrel it
+                // takes one slot per round, so every worker context is blocked for its duration.
+                const std::uint64_t start = *std::max_element(w.begin(), w.end());
+                for (auto& x : w)
+                    x = start + cycles;
+            } else if (type.info.isMultiVertex) {
                 for (auto& x : w)
                     x += cycles;
             } else {

@@ -45,3 +45,50 @@ class Fwd;
     CHECK(classes[2].qualifiedName == "C");
     CHECK(classes[2].isTemplate);
 }
+
+TEST_CASE("the scanner names explicit instantiations as poputil::templateVertex does",
+          "[codelets]") {
+    const auto classes = scanVertexClasses(R"(
+namespace ops {
+template <typename T, bool Flag> class Fill : public poplar::Vertex {
+  poplar::Output<poplar::Vector<T>> out;
+  static constexpr bool kFlag = Flag;
+  constexpr static int kOther = 1;
+};
+template class Fill<float, true>;
+template class Fill<unsigned, false>;
+template class Fill<poplar::half, true>;
+}
+template struct ops::Fill<unsigned short, true>;
+extern template class NotHere<int>;
+template <typename T> struct Unused : Vertex { Input<T> x; };
+)");
+    REQUIRE(classes.size() == 2);
+    CHECK(classes[0].qualifiedName == "ops::Fill");
+    CHECK(classes[0].isTemplate);
+    CHECK(classes[0].members == std::vector<std::string>{"out"});
+    std::vector<std::string> names, types;
+    for (const auto& i : classes[0].instantiations) {
+        names.push_back(i.name);
+        types.push_back(i.type);
+    }
+    CHECK(names == std::vector<std::string>{"ops::Fill<float,true>",
+                                            "ops::Fill<unsigned int,false>", "ops::Fill<half,true>",
+                                            "ops::Fill<unsigned short,true>"});
+    CHECK(types[1] == "ops::Fill<unsigned,false>");
+    CHECK(classes[1].instantiations.empty());
+}
+
+TEST_CASE("the scanner reads past attributes before a vertex class's name", "[codelets]") {
+    const auto classes = scanVertexClasses(R"code(
+class [[poplar::constraint("elem(*src) != elem(*dst)")]] Copy : public poplar::Vertex {
+  Input<Vector<float>> src;
+  Output<Vector<float>> dst;
+};
+struct __attribute__((aligned(8))) alignas(8) Aligned : MultiVertex { InOut<int> x; };
+)code");
+    REQUIRE(classes.size() == 2);
+    CHECK(classes[0].qualifiedName == "Copy");
+    CHECK(classes[0].members == std::vector<std::string>{"src", "dst"});
+    CHECK(classes[1].qualifiedName == "Aligned");
+}

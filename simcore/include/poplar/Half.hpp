@@ -16,6 +16,10 @@ public:
     half(double d) : half(static_cast<float>(d)) {}
     half(int i) : half(static_cast<float>(i)) {}
     half(unsigned i) : half(static_cast<float>(i)) {}
+#if defined(__FLT16_MANT_DIG__)
+    // The compiler's binary16 type: the elements of the codelet vector types half2 and half4.
+    half(_Float16 h) : half(static_cast<float>(h)) {}
+#endif
 
     operator float() const { return toFloat(bits_); }
 

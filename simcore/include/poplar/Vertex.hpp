@@ -42,6 +42,11 @@ public:
     static constexpr unsigned numWorkers() { return 6; }
 };
 
+/// Base class of supervisor vertices: `bool compute()` runs once per tile on the supervisor
+/// context (usually marked `__attribute__((target("supervisor")))`), while the tile's workers
+/// wait; the simulator costs it as occupying every worker context.
+class SupervisorVertex {};
+
 namespace detail {
 template <tilescope::sim::abi::Direction D, typename T> class Edge;
 template <typename T> struct IsEdge : std::false_type {};
@@ -126,6 +131,8 @@ template <Direction D, typename T, VectorLayout L, unsigned A, bool I>
 class Edge<D, poplar::Vector<T, L, A, I>> : public SpanView<D, T> {
 public:
     using SpanView<D, T>::SpanView;
+    // `in->size()`, as the SDK's vector fields allow.
+    const SpanView<D, T>* operator->() const { return this; }
 };
 
 /// Vector-list edge: Input<VectorList<float>>; element i is a run of elements.
@@ -134,6 +141,7 @@ class Edge<D, poplar::VectorList<T, L, A, I>> {
 public:
     SpanView<D, T> operator[](std::size_t i) const { return SpanView<D, T>(list_.items[i]); }
     std::size_t size() const { return list_.count; }
+    const Edge* operator->() const { return this; }
 
 private:
     friend struct tilescope::sim::abi::FieldAccess;
@@ -343,7 +351,11 @@ VertexTypeInfo makeVertexTypeInfo(const char* name, void (*visit)(void*, FieldVi
     info.name = name;
     info.size = sizeof(V);
     info.alignment = alignof(V);
-    info.isMultiVertex = std::is_base_of_v<poplar::MultiVertex, V>;
+    info.isMultiVertex = std::is_base_of<poplar::MultiVertex, V>::value;
+    info.isSupervisor = std::is_base_of<poplar::SupervisorVertex, V>::value;
+    static_assert(!(std::is_base_of<poplar::MultiVertex, V>::value &&
+                    std::is_base_of<poplar::SupervisorVertex, V>::value),
+                  "a supervisor vertex cannot also be a MultiVertex");
     info.construct = [](void* memory) { ::new (memory) V(); };
     info.destroy = [](void* object) { static_cast<V*>(object)->~V(); };
     info.compute = &runCompute<V>;

@@ -12,7 +12,7 @@
 namespace tilescope::sim::abi {
 
 /// Bumped whenever a type in this header changes layout.
-inline constexpr std::uint32_t kVersion = 1;
+inline constexpr std::uint32_t kVersion = 2;
 
 enum class Direction : std::uint8_t { Input, Output, InOut, State };
 
@@ -58,6 +58,8 @@ struct VertexTypeInfo {
     std::size_t size = 0;
     std::size_t alignment = 0;
     bool isMultiVertex = false;
+    /// A SupervisorVertex: compute() runs once for the tile on the supervisor context.
+    bool isSupervisor = false;
     void (*construct)(void* memory) = nullptr;
     void (*destroy)(void* object) = nullptr;
     /// Runs compute(); `worker` is the worker context for MultiVertex, 0 otherwise.

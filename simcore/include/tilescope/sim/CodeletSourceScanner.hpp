@@ -10,11 +10,20 @@ namespace tilescope::sim {
 
 /// A class deriving from Vertex, MultiVertex or SupervisorVertex, with its data members in
 /// declaration order. `qualifiedName` includes enclosing namespaces ("ns::Foo"); class templates
-/// are reported with `isTemplate` set, since only their instantiations can be registered.
+/// are reported with `isTemplate` set and the explicit instantiations found in the file
+/// (`template class Fill<float>;`) in `instantiations`, each as the registered vertex name
+/// ("Fill<float>", written as poputil::templateVertex writes it).
 struct ScannedVertexClass {
+    /// One explicit instantiation: `name` is what the vertex is registered as (canonical:
+    /// "unsigned int", "half"), `type` the C++ type as written, qualified ("ns::Fill<unsigned>").
+    struct Instantiation {
+        std::string name;
+        std::string type;
+    };
     std::string qualifiedName;
     std::vector<std::string> members;
     bool isTemplate = false;
+    std::vector<Instantiation> instantiations;
 };
 
 /// Scans C++ source (comments, literals and preprocessor lines are ignored) for vertex classes.
