@@ -14,10 +14,17 @@
 #include "poplar/exceptions.hpp"
 #include "tilescope/sim/ElementConversion.hpp"
 
+// SDK programs rely on poplar's main headers bringing in the standard headers they use.
+#include <cassert>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <iomanip>
+#include <iostream>
+#include <map>
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <vector>
 

@@ -5,9 +5,16 @@
 #include "poplar/GraphElements.hpp"
 #include "poplar/Tensor.hpp"
 
+// SDK programs rely on poplar's main headers bringing in the standard headers they use.
+#include <cassert>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
+#include <iomanip>
+#include <iostream>
+#include <map>
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>

@@ -6,7 +6,8 @@
 #include <popops/ExprOp.hpp>
 #include <type_traits>
 
-namespace popops::expr {
+namespace popops {
+namespace expr {
 
 /// An expression node. Expressions are values: operators and the named classes below copy their
 /// operands, so temporaries can be combined freely.
@@ -141,4 +142,5 @@ TILESCOPE_EXPR_SCALAR_OPERATOR(*)
 TILESCOPE_EXPR_SCALAR_OPERATOR(/)
 #undef TILESCOPE_EXPR_SCALAR_OPERATOR
 
-} // namespace popops::expr
+} // namespace expr
+} // namespace popops
