@@ -1,10 +1,15 @@
 #include "pvti/pvti.hpp"
 
+#include "tilescope/capture/HostTracer.hpp"
+
 #include <cstring>
 
 namespace pvti {
 
 using tilescope::capture::HostTracer;
+
+static_assert(detail::kDisabledChannel == HostTracer::kDisabledChannel,
+              "pvti.hpp's inline fast path must agree with the tracer");
 
 std::uint16_t TraceChannel::resolve() const {
     HostTracer& tracer = HostTracer::instance();
@@ -19,6 +24,10 @@ void Tracepoint::start(const char* label, std::size_t length) {
     HostTracer& tracer = HostTracer::instance();
     label_ = tracer.label({label, length});
     tracer.begin(channel_, label_);
+}
+
+void Tracepoint::finish() {
+    HostTracer::instance().end(channel_, label_);
 }
 
 namespace {

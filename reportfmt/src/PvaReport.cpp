@@ -258,10 +258,10 @@ Version::Version(std::string text) : text_(std::move(text)) {
 
 // Memory -----------------------------------------------------------------------------------------
 
-const MemoryCategory& MemoryCategories::byName(std::string_view name) const {
+const MemoryCategory& MemoryCategories::byName(const std::string& name) const {
     const CategoryMember* c = findCategory(name);
     if (!c)
-        throw error("unknown memory category '" + std::string(name) + "'");
+        throw error("unknown memory category '" + name + "'");
     return this->*(c->member);
 }
 
@@ -345,8 +345,8 @@ std::string toString(Program::Type type) {
 std::vector<Variable> NotAlwaysLiveMemory::variables() const {
     return guarded([&] {
         std::vector<Variable> out;
-        for (const auto& v : state_->r().variablesLiveAt(step_, tile_.has_value()))
-            if (!tile_ || (*tile_ < v.perTile.size() && v.perTile[*tile_] > 0))
+        for (const auto& v : state_->r().variablesLiveAt(step_, hasTile_))
+            if (!hasTile_ || (tile_ < v.perTile.size() && v.perTile[tile_] > 0))
                 out.push_back(state_->makeVariable(v));
         return out;
     });
@@ -381,6 +381,7 @@ NotAlwaysLiveMemory ProgramStep::notAlwaysLiveMemoryForTile(unsigned tile) const
         NotAlwaysLiveMemory m;
         m.state_ = state_;
         m.step_ = index_;
+        m.hasTile_ = true;
         m.tile_ = tile;
         m.bytes_ = perTile[tile];
         return m;

@@ -14,6 +14,7 @@
 #include <poplin/MatMul.hpp>
 #include <poplin/codelets.hpp>
 #include <poputil/TileMapping.hpp>
+#include <tilescope/capture/ProfileRecords.hpp> // Engine::executionRecords()
 #include <vector>
 
 using namespace poplar;

@@ -253,7 +253,7 @@ std::vector<VertexType> loadLibraryLocked(const fs::path& library, const std::st
 
 /// Hash of the headers a codelet compile reads from the installation.
 void hashInstalledHeaders(Fnv1a& hash, const std::string& include) {
-    for (const char* header : {"poplar/Vertex.hpp", "poplar/Half.hpp",
+    for (const char* header : {"poplar/Vertex.hpp", "poplar/Half.hpp", "tilescope/sim/CodeletRegistration.hpp",
                                "tilescope/sim/CodeletAbi.hpp", "tilescope/sim/ElementType.hpp"})
         hash.add(readFile(fs::path(include) / header));
     std::error_code ec;

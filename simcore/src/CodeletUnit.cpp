@@ -77,7 +77,7 @@ std::string generateCodeletUnit(const std::string& sourcePath, const std::string
     std::ostringstream g;
     g << "#line 1 " << quoted(sourcePath) << "\n" << rewriteSupervisorAttributes(text) << "\n";
     g << "#line 1 " << quoted("<tilescope registration of " + sourcePath + ">") << "\n";
-    g << "#include <poplar/Vertex.hpp>\n#include <cstdint>\n"
+    g << "#include <tilescope/sim/CodeletRegistration.hpp>\n#include <cstdint>\n"
          "#pragma GCC diagnostic push\n"
          "#pragma GCC diagnostic ignored \"-Wnon-template-friend\"\n"
          "namespace {\n"

@@ -3,14 +3,14 @@
 namespace tilescope::sim {
 
 namespace {
-template <typename T> T get(const std::byte* src) {
+template <typename T> T get(const void* src) {
     T v;
     std::memcpy(&v, src, sizeof v);
     return v;
 }
 } // namespace
 
-double loadElementAsDouble(ElementType t, const std::byte* src) {
+double loadElementAsDouble(ElementType t, const void* src) {
     switch (t) {
     case ElementType::Float:
         return get<float>(src);
@@ -40,7 +40,7 @@ double loadElementAsDouble(ElementType t, const std::byte* src) {
     return 0;
 }
 
-std::int64_t loadElementAsInteger(ElementType t, const std::byte* src) {
+std::int64_t loadElementAsInteger(ElementType t, const void* src) {
     switch (t) {
     case ElementType::LongLong:
         return get<long long>(src);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace poplar {
@@ -14,6 +15,15 @@ namespace poplar {
 namespace sim = tilescope::sim;
 
 namespace {
+
+/// The header's host-side value bytes (unsigned char, as public headers are C++11) as the model's
+/// device bytes.
+std::vector<std::byte> deviceBytes(const std::vector<unsigned char>& bytes) {
+    std::vector<std::byte> out(bytes.size());
+    if (!bytes.empty())
+        std::memcpy(out.data(), bytes.data(), bytes.size());
+    return out;
+}
 
 std::string shapeString(ArrayRef<std::size_t> shape) {
     std::string s = "{";
@@ -100,14 +110,14 @@ Tensor Graph::addVariable(const Type& type, ArrayRef<std::size_t> shape,
 }
 
 Tensor Graph::addConstantBytes(const Type& type, ArrayRef<std::size_t> shape,
-                               std::vector<std::byte> bytes, std::size_t count,
+                               std::vector<unsigned char> bytes, std::size_t count,
                                const DebugContext& debugContext) {
     Tensor t = addVariable(type, shape, debugContext);
     auto& var = model_->variables[t.view().ranges[0].variable];
     var.isConstant = true;
     const std::size_t n = var.numElements;
     if (count == 1 && n != 1) { // a scalar fills the whole constant
-        std::vector<std::byte> filled;
+        std::vector<unsigned char> filled;
         filled.reserve(n * bytes.size());
         for (std::size_t i = 0; i < n; ++i)
             filled.insert(filled.end(), bytes.begin(), bytes.end());
@@ -117,7 +127,7 @@ Tensor Graph::addConstantBytes(const Type& type, ArrayRef<std::size_t> shape,
                                     " needs " + std::to_string(n) + " values, got " +
                                     std::to_string(count));
     }
-    var.initialValue = std::move(bytes);
+    var.initialValue = deviceBytes(bytes);
     return t;
 }
 
@@ -140,7 +150,7 @@ Tensor Graph::clone(const Type& type, const Tensor& t, const DebugContext& debug
     return c;
 }
 
-void Graph::setTensorInitialValue(const Tensor& t, const std::vector<std::byte>& bytes,
+void Graph::setTensorInitialValue(const Tensor& t, const std::vector<unsigned char>& bytes,
                                   std::size_t count) {
     const std::size_t n = t.numElements();
     if (count != n && count != 1)
@@ -155,8 +165,7 @@ void Graph::setTensorInitialValue(const Tensor& t, const std::vector<std::byte>&
             var.initialValue.assign(var.numElements * size, std::byte{0});
         for (auto e = r.begin; e < r.end; ++e, ++i) {
             const std::size_t src = count == 1 ? 0 : i;
-            std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(src * size), size,
-                        var.initialValue.begin() + static_cast<std::ptrdiff_t>(e * size));
+            std::memcpy(var.initialValue.data() + e * size, bytes.data() + src * size, size);
         }
     }
 }
@@ -295,7 +304,7 @@ void Graph::connect(FieldRef field, const Tensor& tensor) {
                          std::string(sim::elementTypeName(fd->elementType)));
     const bool scalarItems = fd->shape == sim::abi::FieldShape::Scalar ||
                              (fd->shape == sim::abi::FieldShape::List && !fd->itemIsVector);
-    if (fd->shape == sim::abi::FieldShape::List && !field.index()) {
+    if (fd->shape == sim::abi::FieldShape::List && !field.hasIndex()) {
         // A whole list at once: rows of a 2-D tensor, or elements for lists of scalars.
         std::vector<Tensor> items;
         if (scalarItems) {
@@ -318,7 +327,7 @@ void Graph::connect(FieldRef field, const Tensor& tensor) {
                                      tensor.shapeToString() + " to scalar " + where +
                                      ": it needs exactly one element");
     if (fd->shape == sim::abi::FieldShape::List) {
-        const std::size_t i = *field.index();
+        const std::size_t i = field.getIndex();
         if (!binding->sized)
             throw no_size_specified("Cannot connect item " + std::to_string(i) + " of " + where +
                                     " before its size is set with Graph::setFieldSize");
@@ -327,16 +336,17 @@ void Graph::connect(FieldRef field, const Tensor& tensor) {
                               " of size " + std::to_string(binding->items.size()));
         binding->items[i] = std::make_shared<const sim::TensorView>(tensor.flatten().view());
     } else {
-        if (field.index())
+        if (field.hasIndex())
             throw graph_connection_error("Cannot index " + where + ": it is not a list field");
         binding->items.assign(1, std::make_shared<const sim::TensorView>(tensor.flatten().view()));
     }
 }
 
 void Graph::connect(FieldRef field, ArrayRef<Tensor> tensors) {
-    if (field.index())
+    if (field.hasIndex())
         throw graph_connection_error("connect: a list of tensors needs the whole field, not item " +
-                                     std::to_string(*field.index()) + " of '" + field.name() + "'");
+                                     std::to_string(field.getIndex()) + " of '" + field.name() +
+                                     "'");
     setFieldSize(field, tensors.size());
     for (std::size_t i = 0; i < tensors.size(); ++i)
         connect(field[i], tensors[i]);
@@ -368,15 +378,15 @@ std::pair<sim::ElementType, bool> Graph::stateFieldType(const FieldRef& field) c
     return {fd->elementType, fd->shape != sim::abi::FieldShape::Scalar};
 }
 
-void Graph::setFieldInitialValue(FieldRef field, std::vector<std::byte> bytes, std::size_t count,
-                                 bool isVector) {
+void Graph::setFieldInitialValue(FieldRef field, std::vector<unsigned char> bytes,
+                                 std::size_t count, bool isVector) {
     auto [binding, fd] = findField(*model_, field);
     const bool fieldIsVector = fd->shape != sim::abi::FieldShape::Scalar;
     if (fieldIsVector != isVector)
         throw type_error("setInitialValue: field '" + fd->name + "' of " +
                          vertexDescription(*model_, field.vertex().getId()) + " is a " +
                          (fieldIsVector ? "vector; pass an ArrayRef" : "scalar; pass one value"));
-    binding->stateValue = std::move(bytes);
+    binding->stateValue = deviceBytes(bytes);
     binding->stateCount = count;
 }
 

@@ -20,6 +20,7 @@
 #include <poplin/codelets.hpp>
 #include <popops/codelets.hpp>
 #include <stdexcept>
+#include <tilescope/capture/ProfileRecords.hpp> // Engine::executionRecords()
 #include <vector>
 
 using Clock = std::chrono::steady_clock;

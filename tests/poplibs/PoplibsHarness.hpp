@@ -12,6 +12,7 @@
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 #include <string>
+#include <tilescope/capture/ProfileRecords.hpp> // Engine::compileRecords()
 #include <vector>
 
 namespace poplibstest {

@@ -3,14 +3,28 @@
 // HostTracer. Enabled by PVTI_OPTIONS='{"enable":"true","directory":"DIR"}'; unset, nothing is
 // recorded and a tracepoint costs one load and one branch.
 
-#include "tilescope/capture/HostTracer.hpp"
-
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
+// The two facts about the tracing session the inline fast path needs; the session itself
+// (tilescope/capture/HostTracer.hpp, C++17) stays out of this header.
+namespace tilescope {
+namespace capture {
+namespace detail {
+/// Session generation, bumped when the tracing session restarts (defined in HostTracer.cpp).
+extern std::atomic<std::uint32_t> traceGeneration;
+} // namespace detail
+} // namespace capture
+} // namespace tilescope
+
 namespace pvti {
+
+namespace detail {
+/// Channel id of a channel that is not traced (HostTracer::kDisabledChannel).
+constexpr std::uint16_t kDisabledChannel = 0xffff;
+} // namespace detail
 
 /// A named stream of tracepoints (for example one per library or subsystem). Channels are usually
 /// globals: `pvti::TraceChannel channel = {"myapp"};`. Whether a channel is traced is decided the
@@ -26,14 +40,14 @@ public:
     /// Channel id in the current session, kDisabledChannel when not traced.
     std::uint16_t id() const {
         if (resolvedIn_.load(std::memory_order_acquire) ==
-            tilescope::capture::HostTracer::generation())
+            tilescope::capture::detail::traceGeneration.load(std::memory_order_acquire))
             return id_.load(std::memory_order_relaxed);
         return resolve();
     }
 
 private:
     std::uint16_t resolve() const;
-    mutable std::atomic<std::uint16_t> id_{tilescope::capture::HostTracer::kDisabledChannel};
+    mutable std::atomic<std::uint16_t> id_{detail::kDisabledChannel};
     mutable std::atomic<std::uint32_t> resolvedIn_{0};
 };
 
@@ -45,17 +59,17 @@ public:
     Tracepoint(TraceChannel* channel, const std::string& traceLabel)
         : Tracepoint(channel, traceLabel.data(), traceLabel.size()) {}
     Tracepoint(TraceChannel* channel, const char* traceLabel) : channel_(channel->id()) {
-        if (channel_ != tilescope::capture::HostTracer::kDisabledChannel)
+        if (channel_ != detail::kDisabledChannel)
             start(traceLabel, std::char_traits<char>::length(traceLabel));
     }
     Tracepoint(TraceChannel* channel, const char* traceLabel, std::size_t length)
         : channel_(channel->id()) {
-        if (channel_ != tilescope::capture::HostTracer::kDisabledChannel)
+        if (channel_ != detail::kDisabledChannel)
             start(traceLabel, length);
     }
     ~Tracepoint() {
-        if (channel_ != tilescope::capture::HostTracer::kDisabledChannel)
-            tilescope::capture::HostTracer::instance().end(channel_, label_);
+        if (channel_ != detail::kDisabledChannel)
+            finish();
     }
     Tracepoint(const Tracepoint&) = delete;
     Tracepoint& operator=(const Tracepoint&) = delete;
@@ -69,6 +83,7 @@ public:
 
 private:
     void start(const char* label, std::size_t length);
+    void finish();
     std::uint16_t channel_;
     std::uint32_t label_ = 0;
 };

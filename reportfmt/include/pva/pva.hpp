@@ -21,10 +21,8 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace pva {
@@ -153,7 +151,7 @@ struct MemoryCategories {
 
     /// The category by the format's name ("vertex_code", "stack", ..., see the README); throws
     /// pva::error for an unknown name.
-    const MemoryCategory& byName(std::string_view name) const;
+    const MemoryCategory& byName(const std::string& name) const;
 };
 
 /// A tile's total memory with and without the gaps between memory regions.
@@ -296,7 +294,8 @@ private:
     friend class ProgramStep;
     detail::StatePtr state_;
     std::int64_t step_ = 0;
-    std::optional<unsigned> tile_;
+    bool hasTile_ = false; ///< a per-tile figure, for tile_
+    unsigned tile_ = 0;
     std::uint64_t bytes_ = 0;
 };
 

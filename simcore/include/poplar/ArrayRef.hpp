@@ -19,10 +19,14 @@ public:
     template <std::size_t N> ArrayRef(const std::array<T, N>& a) : data_(a.data()), size_(N) {}
     // The list's array lives until the end of the full expression, which covers the call an
     // ArrayRef argument is made for; that is the only use ArrayRef supports.
+#if defined(__GNUC__) && !defined(__clang__) // clang has no such warning, and warns of the name
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
     ArrayRef(std::initializer_list<T> l) : data_(l.begin()), size_(l.size()) {}
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 
     const T* data() const {
         return data_;

@@ -3,9 +3,10 @@
 // Errors and profiles show the names; the profile's operations view attributes programs and
 // variables to the DebugInfo whose id their context carries.
 
+#include "poplar/StringRef.hpp"
+
 #include <cstdint>
 #include <string>
-#include <string_view>
 
 namespace poplar {
 
@@ -20,8 +21,8 @@ class DebugNameAndId {
 public:
     DebugNameAndId(std::string name = {}, DebugId debugId = 0, std::string parentPath = {});
     DebugNameAndId(const char* name) : DebugNameAndId(std::string(name ? name : "")) {}
-    DebugNameAndId(const DebugInfo& debugInfo, std::string_view name = {});
-    DebugNameAndId(const DebugNameAndId& parent, std::string_view name);
+    DebugNameAndId(const DebugInfo& debugInfo, StringRef name = {});
+    DebugNameAndId(const DebugNameAndId& parent, StringRef name);
     DebugNameAndId(const DebugNameAndId&) = default;
     DebugNameAndId& operator=(const DebugNameAndId&) = default;
 
@@ -41,10 +42,10 @@ public:
     DebugContext() = default;
     DebugContext(const char* name) : name_(name ? name : "") {}
     DebugContext(std::string name) : name_(std::move(name)) {}
-    DebugContext(std::string_view name) : name_(name) {}
-    DebugContext(const DebugContext& parent, std::string_view name)
+    DebugContext(StringRef name) : name_(name) {}
+    DebugContext(const DebugContext& parent, StringRef name)
         : name_(join(parent.name_, name)), id_(parent.id_) {}
-    DebugContext(const DebugNameAndId& nameAndId, std::string_view name = {})
+    DebugContext(const DebugNameAndId& nameAndId, StringRef name = {})
         : name_(join(nameAndId.getPathName(), name)), id_(nameAndId.getId()) {}
     DebugContext(const DebugContext&) = default;
     DebugContext& operator=(const DebugContext&) = default;
@@ -53,7 +54,7 @@ public:
     /// The operation (DebugInfo) this context belongs to, 0 when none.
     DebugId getId() const { return id_; }
 
-    static std::string join(const std::string& parent, std::string_view name) {
+    static std::string join(const std::string& parent, StringRef name) {
         if (name.empty())
             return parent;
         return parent.empty() ? std::string(name) : parent + "/" + std::string(name);
@@ -67,7 +68,7 @@ private:
 inline DebugNameAndId::DebugNameAndId(std::string name, DebugId debugId, std::string parentPath)
     : path_(DebugContext::join(parentPath, name)), id_(debugId) {}
 
-inline DebugNameAndId::DebugNameAndId(const DebugNameAndId& parent, std::string_view name)
+inline DebugNameAndId::DebugNameAndId(const DebugNameAndId& parent, StringRef name)
     : path_(DebugContext::join(parent.path_, name)), id_(parent.id_) {}
 
 } // namespace poplar

@@ -28,12 +28,13 @@ public:
     bool setValue(std::string name, const char* value) {
         return setValue(std::move(name), std::string(value ? value : ""));
     }
-    template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
+    bool setValue(std::string name, bool value) {
+        return setValue(std::move(name), std::string(value ? "true" : "false"));
+    }
+    template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value &&
+                                                             !std::is_same<T, bool>::value>::type>
     bool setValue(std::string name, T value) {
-        if constexpr (std::is_same_v<T, bool>)
-            return setValue(std::move(name), std::string(value ? "true" : "false"));
-        else
-            return setValue(std::move(name), std::to_string(value));
+        return setValue(std::move(name), std::to_string(value));
     }
 
 private:
@@ -41,7 +42,7 @@ private:
     std::string path_;
 };
 
-inline DebugNameAndId::DebugNameAndId(const DebugInfo& debugInfo, std::string_view name)
+inline DebugNameAndId::DebugNameAndId(const DebugInfo& debugInfo, StringRef name)
     : path_(DebugContext::join(debugInfo.getPathName(), name)), id_(debugInfo.getId()) {}
 
 } // namespace poplar

@@ -10,22 +10,27 @@
 #include "poplar/StreamCallback.hpp"
 #include "poplar/StringRef.hpp"
 
+// SDK programs rely on poplar's main headers bringing in the standard headers they use.
+#include <cassert>
 #include <cstdint>
 #include <functional>
+#include <iomanip>
+#include <iostream>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace tilescope::capture {
+namespace tilescope {
+namespace capture {
 struct CompileRecords;
 struct ExecutionRecords;
-} // namespace tilescope::capture
-namespace tilescope {
+} // namespace capture
 namespace sim {
 struct CompiledGraph;
-}
+} // namespace sim
 } // namespace tilescope
 
 namespace poplar {

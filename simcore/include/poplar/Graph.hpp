@@ -15,17 +15,26 @@
 #include "poplar/exceptions.hpp"
 #include "tilescope/sim/ElementConversion.hpp"
 
+// SDK programs rely on poplar's main headers bringing in the standard headers they use.
+#include <cassert>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <iomanip>
+#include <iostream>
+#include <map>
 #include <memory>
 #include <ostream>
+#include <string>
 #include <type_traits>
 #include <vector>
 
-namespace tilescope::sim {
+namespace tilescope {
+namespace sim {
 struct GraphModel;
 }
+} // namespace tilescope
 
 namespace poplar {
 
@@ -153,7 +162,7 @@ public:
             n *= d;
         return addConstantBytes(type, shape, toBytes(type, values, n), n, debugContext);
     }
-    template <typename T, typename = std::enable_if_t<!std::is_pointer_v<T>>>
+    template <typename T, typename = typename std::enable_if<!std::is_pointer<T>::value>::type>
     Tensor addConstant(const Type& type, ArrayRef<std::size_t> shape, T value,
                        const DebugContext& debugContext = {"<const>"}) {
         return addConstantBytes(type, shape, toBytes(type, &value, 1), 1, debugContext);
@@ -264,26 +273,27 @@ public:
 
 private:
     Tensor addConstantBytes(const Type& type, ArrayRef<std::size_t> shape,
-                            std::vector<std::byte> bytes, std::size_t count,
+                            std::vector<unsigned char> bytes, std::size_t count,
                             const DebugContext& debugContext);
-    void setTensorInitialValue(const Tensor& t, const std::vector<std::byte>& bytes,
+    void setTensorInitialValue(const Tensor& t, const std::vector<unsigned char>& bytes,
                                std::size_t count);
-    void setFieldInitialValue(FieldRef field, std::vector<std::byte> bytes, std::size_t count,
+    void setFieldInitialValue(FieldRef field, std::vector<unsigned char> bytes, std::size_t count,
                               bool isVector);
     void setFieldValue(FieldRef field, const ConnectionDesc& value);
     std::pair<tilescope::sim::ElementType, bool> stateFieldType(const FieldRef& field) const;
     unsigned checkTile(unsigned tile, const std::string& what) const;
 
     template <typename T>
-    static std::vector<std::byte> toBytes(const Type& type, const T* values, std::size_t n) {
+    static std::vector<unsigned char> toBytes(const Type& type, const T* values, std::size_t n) {
         const unsigned size = tilescope::sim::elementSize(type.native());
-        std::vector<std::byte> out(n * size);
+        std::vector<unsigned char> out(n * size);
         for (std::size_t i = 0; i < n; ++i)
             tilescope::sim::storeElement(type.native(), out.data() + i * size, values[i]);
         return out;
     }
     template <typename T>
-    std::vector<std::byte> toBytesAs(const FieldRef& field, const T* values, std::size_t n) const {
+    std::vector<unsigned char> toBytesAs(const FieldRef& field, const T* values,
+                                         std::size_t n) const {
         return toBytes(Type(stateFieldType(field).first), values, n);
     }
 

@@ -6,12 +6,13 @@
 #include "poplar/Type.hpp"
 
 #include <cstddef>
-#include <optional>
 #include <string>
 
-namespace tilescope::sim {
+namespace tilescope {
+namespace sim {
 struct GraphModel;
 }
+} // namespace tilescope
 
 namespace poplar {
 
@@ -55,17 +56,21 @@ public:
     FieldRef(const VertexRef& v, StringRef field) : vertex_(v), field_(field) {}
     FieldRef operator[](std::size_t index) const {
         FieldRef f = *this;
+        f.hasIndex_ = true;
         f.index_ = index;
         return f;
     }
     const VertexRef& vertex() const { return vertex_; }
     const std::string& name() const { return field_; }
-    const std::optional<std::size_t>& index() const { return index_; }
+    /// Whether this refers to one element of a list field, and which.
+    bool hasIndex() const { return hasIndex_; }
+    std::size_t getIndex() const { return index_; }
 
 private:
     VertexRef vertex_;
     std::string field_;
-    std::optional<std::size_t> index_;
+    bool hasIndex_ = false;
+    std::size_t index_ = 0;
 };
 
 inline FieldRef VertexRef::operator[](StringRef fieldName) const {

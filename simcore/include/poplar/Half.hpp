@@ -1,8 +1,8 @@
 #pragma once
 // IEEE 754 binary16, the IPU's HALF type, for host code and runtime-compiled codelets.
 
-#include <bit>
 #include <cstdint>
+#include <cstring>
 
 namespace poplar {
 
@@ -37,7 +37,8 @@ public:
     half& operator/=(float x) { return *this = half(float(*this) / x); }
 
     static std::uint16_t fromFloat(float f) {
-        const std::uint32_t x = std::bit_cast<std::uint32_t>(f);
+        std::uint32_t x;
+        std::memcpy(&x, &f, sizeof x);
         const std::uint32_t sign = (x >> 16) & 0x8000u;
         const std::uint32_t exp = (x >> 23) & 0xffu;
         std::uint32_t mant = x & 0x7fffffu;
@@ -88,7 +89,9 @@ public:
         } else {
             bits = sign | ((exp - 15 + 127) << 23) | (mant << 13);
         }
-        return std::bit_cast<float>(bits);
+        float f;
+        std::memcpy(&f, &bits, sizeof f);
+        return f;
     }
 
 private:

@@ -14,7 +14,10 @@ public:
     std::size_t lower() const { return begin_; }
     std::size_t upper() const { return end_; }
     std::size_t size() const { return end_ - begin_; }
-    friend bool operator==(const Interval&, const Interval&) = default;
+    friend bool operator==(const Interval& a, const Interval& b) {
+        return a.begin_ == b.begin_ && a.end_ == b.end_;
+    }
+    friend bool operator!=(const Interval& a, const Interval& b) { return !(a == b); }
     friend bool operator<(const Interval& a, const Interval& b) {
         return a.begin_ < b.begin_ || (a.begin_ == b.begin_ && a.end_ < b.end_);
     }

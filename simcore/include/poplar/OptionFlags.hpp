@@ -20,8 +20,8 @@ public:
 
     void set(const std::string& option, const std::string& value) { values_[option] = value; }
     void set(initializer_list list) {
-        for (const auto& [k, v] : list)
-            values_[k] = v;
+        for (const auto& kv : list)
+            values_[kv.first] = kv.second;
     }
     /// The value, or an empty string when the option is not set.
     const std::string& at(const std::string& option) const;

@@ -4,13 +4,32 @@
 #include "poplar/DebugContext.hpp"
 #include "poplar/GraphElements.hpp"
 #include "poplar/Tensor.hpp"
-#include "tilescope/sim/ProgramTree.hpp"
 
+// SDK programs rely on poplar's main headers bringing in the standard headers they use.
+#include <cassert>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+// The simulator's program tree (tilescope/sim/ProgramTree.hpp) stays out of this header: it is
+// C++17, and programs only hold a pointer to their node.
+namespace tilescope {
+namespace capture {
+enum class ProgramKind : std::uint8_t;
+}
+namespace sim {
+struct ProgramNode;
+using ProgramNodePtr = std::shared_ptr<ProgramNode>;
+} // namespace sim
+} // namespace tilescope
 
 namespace poplar {
 
@@ -34,19 +53,36 @@ protected:
     tilescope::sim::ProgramNodePtr node_;
 };
 
+class Sequence;
+
+namespace detail {
+/// Whether every type is a program (the condition of Sequence's variadic constructor).
+template <typename... Ps> struct AllPrograms : std::true_type {};
+template <typename P, typename... Ps>
+struct AllPrograms<P, Ps...>
+    : std::integral_constant<bool, std::is_base_of<Program, typename std::decay<P>::type>::value &&
+                                       AllPrograms<Ps...>::value> {};
+/// Whether the arguments are one Sequence (which the copy constructor handles instead).
+template <typename... Ps> struct IsLoneSequence : std::false_type {};
+template <typename P>
+struct IsLoneSequence<P> : std::is_same<typename std::decay<P>::type, Sequence> {};
+} // namespace detail
+
 /// Runs its programs in order.
 class Sequence : public Program {
 public:
-    // Not explicit: `Sequence s = {};` is the empty sequence, as in Poplar.
-    Sequence(const DebugContext& debugContext = {});
+    /// Not explicit, so that `Sequence s = {};` compiles.
+    Sequence() : Sequence(DebugContext()) {}
+    explicit Sequence(const DebugContext& debugContext);
     Sequence(std::initializer_list<Program> programs, const DebugContext& debugContext = {});
     /// Sequence(a, b, c): the programs in order (a lone Sequence argument is a copy instead).
-    template <typename... Ps>
-    requires(sizeof...(Ps) >= 1 && (std::is_base_of_v<Program, std::decay_t<Ps>> && ...) &&
-             !(sizeof...(Ps) == 1 && (std::is_same_v<std::decay_t<Ps>, Sequence> &&
-                                      ...))) explicit Sequence(Ps&&... programs)
-        : Sequence() {
-        (add(programs), ...);
+    template <typename... Ps,
+              typename std::enable_if<(sizeof...(Ps) >= 1) && detail::AllPrograms<Ps...>::value &&
+                                          !detail::IsLoneSequence<Ps...>::value,
+                                      int>::type = 0>
+    explicit Sequence(Ps&&... programs) : Sequence() {
+        const int inOrder[] = {(add(programs), 0)...};
+        (void)inOrder;
     }
     void add(const Program& p);
 };

@@ -6,7 +6,14 @@
 #include "poplar/Type.hpp"
 #include "tilescope/sim/TensorView.hpp"
 
+// SDK programs rely on poplar's main headers bringing in the standard headers they use.
+#include <cassert>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <iomanip>
+#include <iostream>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <string>

@@ -26,18 +26,18 @@ private:
     tilescope::sim::ElementType t_ = tilescope::sim::ElementType::Float;
 };
 
-inline constexpr Type FLOAT{tilescope::sim::ElementType::Float};
-inline constexpr Type HALF{tilescope::sim::ElementType::Half};
-inline constexpr Type INT{tilescope::sim::ElementType::Int};
-inline constexpr Type UNSIGNED_INT{tilescope::sim::ElementType::UnsignedInt};
-inline constexpr Type SHORT{tilescope::sim::ElementType::Short};
-inline constexpr Type UNSIGNED_SHORT{tilescope::sim::ElementType::UnsignedShort};
-inline constexpr Type CHAR{tilescope::sim::ElementType::Char};
-inline constexpr Type UNSIGNED_CHAR{tilescope::sim::ElementType::UnsignedChar};
-inline constexpr Type SIGNED_CHAR{tilescope::sim::ElementType::SignedChar};
-inline constexpr Type BOOL{tilescope::sim::ElementType::Bool};
-inline constexpr Type LONGLONG{tilescope::sim::ElementType::LongLong};
-inline constexpr Type UNSIGNED_LONGLONG{tilescope::sim::ElementType::UnsignedLongLong};
+constexpr Type FLOAT{tilescope::sim::ElementType::Float};
+constexpr Type HALF{tilescope::sim::ElementType::Half};
+constexpr Type INT{tilescope::sim::ElementType::Int};
+constexpr Type UNSIGNED_INT{tilescope::sim::ElementType::UnsignedInt};
+constexpr Type SHORT{tilescope::sim::ElementType::Short};
+constexpr Type UNSIGNED_SHORT{tilescope::sim::ElementType::UnsignedShort};
+constexpr Type CHAR{tilescope::sim::ElementType::Char};
+constexpr Type UNSIGNED_CHAR{tilescope::sim::ElementType::UnsignedChar};
+constexpr Type SIGNED_CHAR{tilescope::sim::ElementType::SignedChar};
+constexpr Type BOOL{tilescope::sim::ElementType::Bool};
+constexpr Type LONGLONG{tilescope::sim::ElementType::LongLong};
+constexpr Type UNSIGNED_LONGLONG{tilescope::sim::ElementType::UnsignedLongLong};
 
 /// The device type of a host C++ type: equivalent_device_type<float>().value == FLOAT.
 template <typename T> struct equivalent_device_type;

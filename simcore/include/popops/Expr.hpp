@@ -6,7 +6,8 @@
 #include <popops/ExprOp.hpp>
 #include <type_traits>
 
-namespace popops::expr {
+namespace popops {
+namespace expr {
 
 /// An expression node. Expressions are values: operators and the named classes below copy their
 /// operands, so temporaries can be combined freely.
@@ -19,10 +20,10 @@ public:
 /// A constant, stored as float and converted to the operands' type when evaluated.
 class Const : public Expr {
 public:
-    template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
+    template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value>::type>
     Const(T value) : value_(static_cast<float>(value)) {}
     float value() const { return value_; }
-    std::unique_ptr<Expr> clone() const override { return std::make_unique<Const>(*this); }
+    std::unique_ptr<Expr> clone() const override { return std::unique_ptr<Expr>(new Const(*this)); }
 
 private:
     float value_;
@@ -33,7 +34,9 @@ class PlaceHolder : public Expr {
 public:
     explicit PlaceHolder(unsigned index) : index_(index) {}
     unsigned index() const { return index_; }
-    std::unique_ptr<Expr> clone() const override { return std::make_unique<PlaceHolder>(*this); }
+    std::unique_ptr<Expr> clone() const override {
+        return std::unique_ptr<Expr>(new PlaceHolder(*this));
+    }
 
 private:
     unsigned index_;
@@ -45,7 +48,9 @@ public:
     UnaryOp(const UnaryOp& o) : type_(o.type_), a_(o.a_->clone()) {}
     UnaryOpType opType() const { return type_; }
     const Expr& operand() const { return *a_; }
-    std::unique_ptr<Expr> clone() const override { return std::make_unique<UnaryOp>(*this); }
+    std::unique_ptr<Expr> clone() const override {
+        return std::unique_ptr<Expr>(new UnaryOp(*this));
+    }
 
 private:
     UnaryOpType type_;
@@ -60,14 +65,16 @@ public:
     BinaryOpType opType() const { return type_; }
     const Expr& lhs() const { return *a_; }
     const Expr& rhs() const { return *b_; }
-    std::unique_ptr<Expr> clone() const override { return std::make_unique<BinaryOp>(*this); }
+    std::unique_ptr<Expr> clone() const override {
+        return std::unique_ptr<Expr>(new BinaryOp(*this));
+    }
 
 private:
     BinaryOpType type_;
     std::unique_ptr<Expr> a_, b_;
 };
 
-inline const PlaceHolder _1(1), _2(2), _3(3), _4(4), _5(5), _6(6), _7(7), _8(8);
+const PlaceHolder _1(1), _2(2), _3(3), _4(4), _5(5), _6(6), _7(7), _8(8);
 
 #define TILESCOPE_EXPR_UNARY(Name, OP)                                                             \
     class Name : public UnaryOp {                                                                  \
@@ -121,11 +128,11 @@ inline UnaryOp operator-(const Expr& a) {
 
 // Numbers mix with expressions as constants: `_1 * 2.0f + 1`.
 #define TILESCOPE_EXPR_SCALAR_OPERATOR(op)                                                         \
-    template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>                    \
+    template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value>::type>  \
     BinaryOp operator op(const Expr& a, T b) {                                                     \
         return a op Const(b);                                                                      \
     }                                                                                              \
-    template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>                    \
+    template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value>::type>  \
     BinaryOp operator op(T a, const Expr& b) {                                                     \
         return Const(a) op b;                                                                      \
     }
@@ -135,4 +142,5 @@ TILESCOPE_EXPR_SCALAR_OPERATOR(*)
 TILESCOPE_EXPR_SCALAR_OPERATOR(/)
 #undef TILESCOPE_EXPR_SCALAR_OPERATOR
 
-} // namespace popops::expr
+} // namespace expr
+} // namespace popops

@@ -1,7 +1,8 @@
 #pragma once
 // The element-wise operation types of popops::map and the named element-wise functions.
 
-namespace popops::expr {
+namespace popops {
+namespace expr {
 
 /// Element-wise functions of one operand.
 enum class UnaryOpType {
@@ -30,4 +31,5 @@ enum class BinaryOpType {
     SUBTRACT,
 };
 
-} // namespace popops::expr
+} // namespace expr
+} // namespace popops

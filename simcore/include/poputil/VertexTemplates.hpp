@@ -18,14 +18,22 @@ inline void appendTemplateArgument(std::ostringstream& os, bool b) {
 template <typename T> void appendTemplateArgument(std::ostringstream& os, const T& value) {
     os << value;
 }
+inline void appendTemplateArgumentList(std::ostringstream&, bool) {}
+template <typename T, typename... Rest>
+void appendTemplateArgumentList(std::ostringstream& os, bool first, const T& value,
+                                const Rest&... rest) {
+    if (!first)
+        os << ',';
+    appendTemplateArgument(os, value);
+    appendTemplateArgumentList(os, false, rest...);
+}
 } // namespace detail
 
 /// `name<arg1,arg2,...>`; Types print as their names, booleans as true/false.
 template <typename... Args> std::string templateVertex(const std::string& name, Args&&... args) {
     std::ostringstream os;
     os << name << '<';
-    bool first = true;
-    ((os << (first ? "" : ","), detail::appendTemplateArgument(os, args), first = false), ...);
+    detail::appendTemplateArgumentList(os, true, args...);
     os << '>';
     return os.str();
 }

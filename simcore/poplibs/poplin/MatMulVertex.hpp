@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <poplar/Vertex.hpp>
+#include <tilescope/sim/CodeletRegistration.hpp>
 #include <type_traits>
 #include <vector>
 

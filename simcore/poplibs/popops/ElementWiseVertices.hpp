@@ -7,6 +7,7 @@
 #include <cmath>
 #include <poplar/Vertex.hpp>
 #include <popops/ExprOp.hpp>
+#include <tilescope/sim/CodeletRegistration.hpp>
 #include <type_traits>
 
 namespace tilescope::poplibs::popops_vertices {

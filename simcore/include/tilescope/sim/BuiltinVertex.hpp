@@ -5,6 +5,7 @@
 
 #include "poplar/Graph.hpp"
 #include "poplar/Vertex.hpp"
+#include "tilescope/sim/CodeletRegistration.hpp"
 #include "tilescope/sim/GraphModel.hpp"
 
 namespace tilescope::sim {

@@ -9,10 +9,12 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace tilescope::sim::abi {
+namespace tilescope {
+namespace sim {
+namespace abi {
 
 /// Bumped whenever a type in this header changes layout.
-inline constexpr std::uint32_t kVersion = 2;
+constexpr std::uint32_t kVersion = 2;
 
 enum class Direction : std::uint8_t { Input, Output, InOut, State };
 
@@ -78,4 +80,6 @@ protected:
 /// Signature of the entry point a codelet library exports as `tilescope_register_codelets`.
 using RegisterFunction = void (*)(std::uint32_t abiVersion, CodeletSink& sink);
 
-} // namespace tilescope::sim::abi
+} // namespace abi
+} // namespace sim
+} // namespace tilescope

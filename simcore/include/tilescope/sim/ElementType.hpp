@@ -3,9 +3,9 @@
 // runtime-compiled codelets (so it must stay a plain header without library dependencies).
 
 #include <cstdint>
-#include <string_view>
 
-namespace tilescope::sim {
+namespace tilescope {
+namespace sim {
 
 /// A tensor element type. Values are part of the codelet ABI: append only.
 enum class ElementType : std::uint8_t {
@@ -25,25 +25,16 @@ enum class ElementType : std::uint8_t {
 
 /// Bytes of one element on the device (BOOL is one byte, as on the IPU).
 constexpr unsigned elementSize(ElementType t) {
-    switch (t) {
-    case ElementType::Float:
-    case ElementType::Int:
-    case ElementType::UnsignedInt:
-        return 4;
-    case ElementType::Half:
-    case ElementType::Short:
-    case ElementType::UnsignedShort:
-        return 2;
-    case ElementType::LongLong:
-    case ElementType::UnsignedLongLong:
-        return 8;
-    default:
-        return 1;
-    }
+    // One expression, as C++11 constexpr functions require (codelets may be built as C++11).
+    return t == ElementType::Float || t == ElementType::Int || t == ElementType::UnsignedInt ? 4
+           : t == ElementType::Half || t == ElementType::Short || t == ElementType::UnsignedShort
+               ? 2
+           : t == ElementType::LongLong || t == ElementType::UnsignedLongLong ? 8
+                                                                              : 1;
 }
 
 /// Poplar's spelling of the type ("float", "half", "unsigned int", ...).
-constexpr std::string_view elementTypeName(ElementType t) {
+inline const char* elementTypeName(ElementType t) {
     switch (t) {
     case ElementType::Float:
         return "float";
@@ -77,4 +68,5 @@ constexpr bool isFloatingPoint(ElementType t) {
     return t == ElementType::Float || t == ElementType::Half;
 }
 
-} // namespace tilescope::sim
+} // namespace sim
+} // namespace tilescope

@@ -5,7 +5,8 @@
 #include <cstdint>
 #include <string>
 
-namespace tilescope::sim {
+namespace tilescope {
+namespace sim {
 
 /// A simulated multi-IPU target: tile count, memory, clocks and exchange width. Tiles are numbered
 /// globally: ipu * tilesPerIpu + tile on that IPU.
@@ -43,4 +44,5 @@ struct TargetSpec {
     static TargetSpec forArchitecture(const std::string& architecture);
 };
 
-} // namespace tilescope::sim
+} // namespace sim
+} // namespace tilescope

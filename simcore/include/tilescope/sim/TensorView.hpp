@@ -11,7 +11,8 @@
 #include <utility>
 #include <vector>
 
-namespace tilescope::sim {
+namespace tilescope {
+namespace sim {
 
 /// Elements [begin, end) of one variable.
 struct ElementRange {
@@ -19,7 +20,10 @@ struct ElementRange {
     std::uint64_t begin = 0;
     std::uint64_t end = 0;
     std::uint64_t size() const { return end - begin; }
-    friend bool operator==(const ElementRange&, const ElementRange&) = default;
+    friend bool operator==(const ElementRange& a, const ElementRange& b) {
+        return a.variable == b.variable && a.begin == b.begin && a.end == b.end;
+    }
+    friend bool operator!=(const ElementRange& a, const ElementRange& b) { return !(a == b); }
 };
 
 /// A tensor: element type, shape, and its elements as variable ranges in row-major order.
@@ -72,4 +76,5 @@ std::vector<std::uint64_t> strides(const std::vector<std::size_t>& shape);
 std::uint64_t product(const std::vector<std::size_t>& shape);
 
 } // namespace views
-} // namespace tilescope::sim
+} // namespace sim
+} // namespace tilescope
