@@ -177,7 +177,8 @@ struct ReportState : std::enable_shared_from_this<ReportState> {
     Target target() const {
         const auto& t = r().target();
         Target out;
-        out.type_ = t.type == "IPU"         ? Target::Type::IPU
+        // "IPU (simulated)": TileScope's simulated IPU hardware (TILESCOPE_SIMULATED_IPUS).
+        out.type_ = t.type == "IPU" || t.type == "IPU (simulated)" ? Target::Type::IPU
                     : t.type == "IPU_MODEL" ? Target::Type::IPU_MODEL
                                             : Target::Type::Unknown;
         out.architecture_ = t.ipuVersion;

@@ -37,6 +37,8 @@ public:
     void connectStream(const std::string& handle, void* begin, void* end);
     void connectStreamCallback(const std::string& handle, StreamCallback callback);
     void setPrintStream(std::ostream& out) { print_ = &out; }
+    /// false: runs execute (and count cycles) but append no RunRecord.
+    void setRecording(bool recording) { recording_ = recording; }
 
     const capture::ExecutionRecords& records() const { return records_; }
 
@@ -49,6 +51,7 @@ private:
     std::unique_ptr<Impl> impl_;
     capture::ExecutionRecords records_;
     std::ostream* print_;
+    bool recording_ = true;
 };
 
 } // namespace tilescope::sim
