@@ -57,8 +57,8 @@ std::vector<Device> allSimulatedDevices(unsigned numIpus) {
     return devices;
 }
 
-std::string noHardwareHint() {
-    return std::string("no IPU hardware is present; set ") + sim::simulatedIpusVariable +
+std::string simulateHint() {
+    return std::string("set ") + sim::simulatedIpusVariable +
            "=N (N a power of two up to 64) to simulate N IPUs, or use poplar::IPUModel";
 }
 
@@ -77,8 +77,8 @@ std::vector<Device> DeviceManager::getDevices(TargetType type, unsigned numIPUs,
     if (available == 0) {
         static std::once_flag told;
         std::call_once(told, [numIPUs] {
-            std::cerr << "TileScope: asked for " << numIPUs << " IPU(s): " << noHardwareHint()
-                      << ".\n";
+            std::cerr << "TileScope: no IPU hardware is present (asked for " << numIPUs
+                      << " IPU(s)); " << simulateHint() << ".\n";
         });
         return {};
     }
@@ -104,7 +104,8 @@ Device DeviceManager::getDevice(unsigned deviceManagerId, const OptionFlags&) co
     if (deviceManagerId >= devices.size()) {
         if (n == 0)
             throw poplar_error("DeviceManager::getDevice: no device " +
-                               std::to_string(deviceManagerId) + ": " + noHardwareHint());
+                               std::to_string(deviceManagerId) +
+                               ": no IPU hardware is present; " + simulateHint());
         throw poplar_error("DeviceManager::getDevice: no device " +
                            std::to_string(deviceManagerId) + ": " + sim::simulatedIpusVariable +
                            "=" + std::to_string(n) + " gives devices 0 to " +
