@@ -13,12 +13,9 @@ namespace {
 using nlohmann::json;
 
 json targetJson(const TargetRecord& t) {
-    return {{"type", t.type},
-            {"architecture", t.architecture},
-            {"numIpus", t.numIpus},
-            {"tilesPerIpu", t.tilesPerIpu},
-            {"numTiles", t.numTiles()},
-            {"bytesPerTile", t.bytesPerTile},
+    return {{"type", t.type},           {"architecture", t.architecture},
+            {"numIpus", t.numIpus},     {"tilesPerIpu", t.tilesPerIpu},
+            {"numTiles", t.numTiles()}, {"bytesPerTile", t.bytesPerTile},
             {"clockHz", t.clockHz}};
 }
 
@@ -81,7 +78,8 @@ json tileMemoryJson(const CompileRecords& r) {
             if (bytes)
                 byCategory[std::string(memoryCategoryName(static_cast<MemoryCategory>(c)))] = bytes;
         }
-        tiles.push_back({{"tile", t}, {"totalBytes", r.memory.tileTotal(t)}, {"bytes", byCategory}});
+        tiles.push_back(
+            {{"tile", t}, {"totalBytes", r.memory.tileTotal(t)}, {"bytes", byCategory}});
     }
     return {{"bytesPerTile", r.target.bytesPerTile}, {"tiles", tiles}};
 }

@@ -78,9 +78,9 @@ const std::vector<EngineOptionSpec>& engineOptionTable() {
 
 const EngineOptionSpec* findEngineOption(std::string_view name) {
     const auto& t = engineOptionTable();
-    auto it = std::lower_bound(t.begin(), t.end(), name, [](const EngineOptionSpec& s, std::string_view n) {
-        return std::string_view(s.name) < n;
-    });
+    auto it = std::lower_bound(
+        t.begin(), t.end(), name,
+        [](const EngineOptionSpec& s, std::string_view n) { return std::string_view(s.name) < n; });
     return it != t.end() && it->name == name ? &*it : nullptr;
 }
 

@@ -75,7 +75,9 @@ void check(const report::EngineOption& o, const EngineOptionSpec& spec) {
                 bar = choices.size();
             const auto choice = choices.substr(from, bar - from);
             found = found || choice == o.value;
-            listed += (listed.empty() ? "" : bar == choices.size() ? " or " : ", ") +
+            listed += (listed.empty()          ? ""
+                       : bar == choices.size() ? " or "
+                                               : ", ") +
                       ("\"" + std::string(choice) + "\"");
             from = bar + 1;
         }

@@ -179,8 +179,8 @@ struct ReportState : std::enable_shared_from_this<ReportState> {
         Target out;
         // "IPU (simulated)": TileScope's simulated IPU hardware (TILESCOPE_SIMULATED_IPUS).
         out.type_ = t.type == "IPU" || t.type == "IPU (simulated)" ? Target::Type::IPU
-                    : t.type == "IPU_MODEL" ? Target::Type::IPU_MODEL
-                                            : Target::Type::Unknown;
+                    : t.type == "IPU_MODEL"                        ? Target::Type::IPU_MODEL
+                                                                   : Target::Type::Unknown;
         out.architecture_ = t.ipuVersion;
         out.numIpus_ = t.numIpus;
         out.tilesPerIpu_ = t.tilesPerIpu;

@@ -10,13 +10,11 @@ using tilescope::capture::ProgramKind;
 namespace {
 
 /// An UNSIGNED_INT[2] counter variable on `tile`.
-Tensor counterOn(Graph& graph, unsigned tile, const DebugContext& debugContext,
-                 const char* what) {
+Tensor counterOn(Graph& graph, unsigned tile, const DebugContext& debugContext, const char* what) {
     const unsigned numTiles = graph.getTarget().getNumTiles();
     if (tile >= numTiles)
         throw index_error(std::string(what) + ": tile " + std::to_string(tile) +
-                          " is out of range: the graph has " + std::to_string(numTiles) +
-                          " tiles");
+                          " is out of range: the graph has " + std::to_string(numTiles) + " tiles");
     Tensor counter = graph.addVariable(UNSIGNED_INT, {2}, debugContext);
     graph.setTileMapping(counter, tile);
     return counter;
@@ -42,8 +40,8 @@ Tensor cycleCount(Graph& graph, program::Sequence& prog, unsigned tile, SyncType
                   const DebugContext& debugContext) {
     Tensor counter = counterOn(graph, tile, debugContext, "cycleCount");
     auto& outer = *prog.node();
-    auto counted = counterNode(graph, counter, outer.name + "/cycleCount",
-                               std::move(outer.children), false);
+    auto counted =
+        counterNode(graph, counter, outer.name + "/cycleCount", std::move(outer.children), false);
     outer.children = {program::Sync(syncType, debugContext).node(), counted};
     return counter;
 }

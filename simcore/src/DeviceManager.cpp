@@ -104,8 +104,8 @@ Device DeviceManager::getDevice(unsigned deviceManagerId, const OptionFlags&) co
     if (deviceManagerId >= devices.size()) {
         if (n == 0)
             throw poplar_error("DeviceManager::getDevice: no device " +
-                               std::to_string(deviceManagerId) +
-                               ": no IPU hardware is present; " + simulateHint());
+                               std::to_string(deviceManagerId) + ": no IPU hardware is present; " +
+                               simulateHint());
         throw poplar_error("DeviceManager::getDevice: no device " +
                            std::to_string(deviceManagerId) + ": " + sim::simulatedIpusVariable +
                            "=" + std::to_string(n) + " gives devices 0 to " +

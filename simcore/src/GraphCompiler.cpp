@@ -127,9 +127,9 @@ VertexMemory vertexMemory(const GraphModel& m, const VertexInfo& v, const CostMo
 /// Packs not-always-live variables of one tile: variables whose live ranges overlap get disjoint
 /// addresses, others may share. Returns the pool size; `offsets` (if given) receives each
 /// variable's offset in the pool, in the order given.
-std::uint64_t packNotAlwaysLive(
-    const std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>>& vars, // first,last,bytes
-    std::uint64_t alignment, std::vector<std::uint64_t>* offsets = nullptr) {
+using LiveRangeBytes = std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>; // first,last,bytes
+std::uint64_t packNotAlwaysLive(const std::vector<LiveRangeBytes>& vars, std::uint64_t alignment,
+                                std::vector<std::uint64_t>* offsets = nullptr) {
     std::vector<std::size_t> order(vars.size());
     for (std::size_t i = 0; i < order.size(); ++i)
         order[i] = i;
@@ -321,11 +321,13 @@ void layoutTiles(const GraphModel& m, const CostModel& costs, const TileMemoryLa
         // Addresses of the variables' parts on this tile (debug.loweredVarDumpFile).
         for (std::size_t i = 0; i < alwaysLiveOnTile[t].size(); ++i) {
             auto& vr = rec.variables[alwaysLiveOnTile[t][i]];
-            vr.placements.push_back({t, usage.itemStarts[firstVariableItem + i], vr.bytesPerTile[t]});
+            vr.placements.push_back(
+                {t, usage.itemStarts[firstVariableItem + i], vr.bytesPerTile[t]});
         }
         for (std::size_t i = 0; i < nalVarsOnTile[t].size(); ++i) {
             auto& vr = rec.variables[nalVarsOnTile[t][i]];
-            vr.placements.push_back({t, usage.itemStarts.back() + poolOffsets[i], vr.bytesPerTile[t]});
+            vr.placements.push_back(
+                {t, usage.itemStarts.back() + poolOffsets[i], vr.bytesPerTile[t]});
         }
         for (std::size_t c = 0; c < capture::kNumMemoryCategories; ++c)
             for (std::size_t r = 0; r < capture::kNumMemoryRegions; ++r)

@@ -109,8 +109,8 @@ int main(int argc, char** argv) {
         Device device;
         if (simulated) {
             auto devices = DeviceManager::createDeviceManager().getDevices(TargetType::IPU, 2);
-            auto it = std::find_if(devices.begin(), devices.end(),
-                                   [](Device& d) { return d.attach(); });
+            auto it =
+                std::find_if(devices.begin(), devices.end(), [](Device& d) { return d.attach(); });
             if (it == devices.end()) {
                 std::cerr << "autoreport_program: no free 2-IPU device\n";
                 return 1;

@@ -295,11 +295,12 @@ TEST_CASE("malformed options give one clear error naming the variable and the op
 TEST_CASE("a run on simulated IPU hardware is recorded as such, with the options that do not "
           "apply") {
     const fs::path dir = freshDir("simulated");
-    const std::string env = "TILESCOPE_SIMULATED_IPUS=4 TILESCOPE_DEVICE_LOCK_DIR=" +
-                            quote((dir / "locks").string()) + " " +
-                            options(R"({"autoReport.all":"true","autoReport.directory":"out",)"
-                                    R"("exchange.streamBufferOverlap":"none",)"
-                                    R"("target.hostSyncTimeout":"900"})");
+    const std::string env =
+        "TILESCOPE_SIMULATED_IPUS=4 TILESCOPE_DEVICE_LOCK_DIR=" + quote((dir / "locks").string()) +
+        " " +
+        options(R"({"autoReport.all":"true","autoReport.directory":"out",)"
+                R"("exchange.streamBufferOverlap":"none",)"
+                R"("target.hostSyncTimeout":"900"})");
     const auto run = runIn(dir, env, AUTOREPORT_PROGRAM, quote(BASIC_CODELETS) + " --simulated 1");
     INFO(run.output);
     REQUIRE(run.status == 0);

@@ -24,7 +24,9 @@ std::uint64_t toCycles(const std::uint32_t (&words)[2]) {
 }
 
 std::uint64_t stepCycles(const tilescope::capture::StepExecutionRecord& s) {
-    return s.cyclesPerTile.empty() ? 0 : *std::max_element(s.cyclesPerTile.begin(), s.cyclesPerTile.end());
+    return s.cyclesPerTile.empty()
+               ? 0
+               : *std::max_element(s.cyclesPerTile.begin(), s.cyclesPerTile.end());
 }
 
 /// 4 tiles summing rows of `data` into `sums`.

@@ -80,7 +80,8 @@ TEST_CASE("every option of the table is accepted and recorded as applying or not
 
 TEST_CASE("option values are checked as the SDK checks them", "[engine][options]") {
     using tilescope::capture::OptionsError;
-    CHECK_NOTHROW(EngineOptions::parse({{"exchange.streamBufferOverlap", "hostRearrangeOnly"}}, nullptr));
+    CHECK_NOTHROW(
+        EngineOptions::parse({{"exchange.streamBufferOverlap", "hostRearrangeOnly"}}, nullptr));
     CHECK_THROWS_WITH(EngineOptions::parse({{"exchange.streamBufferOverlap", "some"}}, nullptr),
                       Catch::Contains("exchange.streamBufferOverlap") &&
                           Catch::Contains(R"("none", "hostRearrangeOnly" or "any")"));
@@ -94,8 +95,9 @@ TEST_CASE("option values are checked as the SDK checks them", "[engine][options]
                       Catch::Contains(R"(or "unlimited")"));
     CHECK_THROWS_WITH(EngineOptions::parse({{"target.saveArchive", ""}}, nullptr),
                       Catch::Contains("must not be empty"));
-    CHECK_THROWS_WITH(EngineOptions::parse({{"debug.computeInstrumentationLevel", "chip"}}, nullptr),
-                      Catch::Contains(R"("vertex", "tile" or "ipu")"));
+    CHECK_THROWS_WITH(
+        EngineOptions::parse({{"debug.computeInstrumentationLevel", "chip"}}, nullptr),
+        Catch::Contains(R"("vertex", "tile" or "ipu")"));
 }
 
 TEST_CASE("an empty POPLAR_ENGINE_OPTIONS is unset; malformed JSON stays an error",
@@ -132,8 +134,9 @@ TEST_CASE("target.saveArchive and debug.loweredVarDumpFile write files a user ca
     g.createHostRead("b", b);
     Sequence prog{Copy(a.slice(0, 8), c), WriteUndef(c)};
     const fs::path vars = dir / "vars.json", archive = dir / "archive.a";
-    Engine e(g, prog,
-             {{"debug.loweredVarDumpFile", vars.string()}, {"target.saveArchive", archive.string()}});
+    Engine e(
+        g, prog,
+        {{"debug.loweredVarDumpFile", vars.string()}, {"target.saveArchive", archive.string()}});
 
     const auto dump = nlohmann::json::parse(readFile(vars));
     CHECK(dump["target"]["numTiles"] == 4);
@@ -152,7 +155,8 @@ TEST_CASE("target.saveArchive and debug.loweredVarDumpFile write files a user ca
     // Parts on one tile do not overlap and lie in the tile's memory.
     const auto bytesPerTile = e.compileRecords().target.bytesPerTile;
     for (const auto* x : {&byName["a"][0], &byName["b"][0], &byName["c"][0]})
-        CHECK((*x)["address"].get<std::uint64_t>() + (*x)["size"].get<std::uint64_t>() <= bytesPerTile);
+        CHECK((*x)["address"].get<std::uint64_t>() + (*x)["size"].get<std::uint64_t>() <=
+              bytesPerTile);
     const auto a1 = byName["a"][0]["address"].get<std::uint64_t>();
     const auto b1 = byName["b"][0]["address"].get<std::uint64_t>();
     CHECK((a1 + 32 <= b1 || b1 + 12 <= a1));

@@ -13,10 +13,10 @@ namespace tilescope::capture {
 /// Validated engine options: those given to the Engine (its OptionFlags) overridden by the
 /// POPLAR_ENGINE_OPTIONS environment variable (a JSON object of string values), as in Poplar.
 /// Every option of engineOptionTable() is accepted with the SDK's value checks; those the
-/// simulator cannot honour are recorded as not applying. A malformed variable, a non-string value, an unknown name or an invalid value
-/// throws OptionsError naming the variable (or the API), the option and what was expected.
-/// `inForce` lists every option that was given plus the defaults of those that shape a report,
-/// with where each value came from: it is what the report stores.
+/// simulator cannot honour are recorded as not applying. A malformed variable, a non-string value,
+/// an unknown name or an invalid value throws OptionsError naming the variable (or the API), the
+/// option and what was expected. `inForce` lists every option that was given plus the defaults of
+/// those that shape a report, with where each value came from: it is what the report stores.
 struct EngineOptions {
     // autoReport
     bool graphProfile = false;     ///< autoReport.all / autoReport.outputGraphProfile
