@@ -6,9 +6,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <mutex>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -36,9 +36,11 @@ struct Device::HardwareLock {
 
     bool acquire() {
         const std::string dir = sim::simulatedIpuLockDirectory();
-        if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        if (ec)
             throw poplar_error("Device::attach: cannot create the IPU lock directory '" + dir +
-                               "': " + std::strerror(errno) +
+                               "': " + ec.message() +
                                " (set TILESCOPE_DEVICE_LOCK_DIR to a writable directory)");
         for (unsigned ipu = firstIpu; ipu < firstIpu + numIpus; ++ipu) {
             const std::string file = dir + "/ipu" + std::to_string(ipu) + ".lock";

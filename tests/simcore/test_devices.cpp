@@ -28,14 +28,14 @@ struct SimulatedIpus {
         else
             unsetenv("TILESCOPE_SIMULATED_IPUS");
         lockDir = std::filesystem::temp_directory_path() /
-                  ("tilescope-test-ipus-" + std::to_string(::getpid()));
+                  ("tilescope-test-ipus-" + std::to_string(::getpid())) / "locks";
         setenv("TILESCOPE_DEVICE_LOCK_DIR", lockDir.c_str(), 1);
     }
     ~SimulatedIpus() {
         unsetenv("TILESCOPE_SIMULATED_IPUS");
         unsetenv("TILESCOPE_DEVICE_LOCK_DIR");
         std::error_code ec;
-        std::filesystem::remove_all(lockDir, ec);
+        std::filesystem::remove_all(lockDir.parent_path(), ec);
     }
     std::filesystem::path lockDir;
 };
@@ -223,4 +223,13 @@ TEST_CASE("engines load on attached simulated devices only, and the report says 
     Engine modelEngine(mg, Sequence{});
     CHECK(modelEngine.compileRecords().target.type == "IPU_MODEL");
     CHECK_THROWS_AS(modelEngine.load(model), poplar_error);
+}
+
+TEST_CASE("an unusable lock directory is an error naming the variable", "[devices]") {
+    SimulatedIpus env("1");
+    setenv("TILESCOPE_DEVICE_LOCK_DIR", "/proc/tilescope-no-such-dir", 1);
+    Device d = DeviceManager::createDeviceManager().getDevice(0);
+    CHECK_THROWS_WITH(d.attach(), Catch::Contains("/proc/tilescope-no-such-dir") &&
+                                      Catch::Contains("TILESCOPE_DEVICE_LOCK_DIR"));
+    CHECK_FALSE(d.isAttached());
 }
