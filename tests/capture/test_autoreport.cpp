@@ -292,7 +292,7 @@ TEST_CASE("malformed options give one clear error naming the variable and the op
     }
 }
 
-TEST_CASE("a run on simulated IPU hardware is recorded as such, with the options that do not "
+TEST_CASE("a run on simulated IPU hardware is recorded as such with the options that do not "
           "apply") {
     const fs::path dir = freshDir("simulated");
     const std::string env =

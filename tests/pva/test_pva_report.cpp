@@ -146,7 +146,7 @@ fs::path writeKnownReport(const std::string& name, bool withPoplarVersion,
 
 } // namespace
 
-TEST_CASE("simulated IPU hardware is an IPU target; unknown types are Unknown") {
+TEST_CASE("simulated IPU hardware is an IPU target and unknown types are Unknown") {
     CHECK(pva::openReport(writeKnownReport("simulated.pop", true, "IPU (simulated)").string())
               .compilation()
               .target()

@@ -182,7 +182,7 @@ TEST_CASE("a device held by an exited process is free again", "[devices]") {
     CHECK(d.attach());
 }
 
-TEST_CASE("engines load on attached simulated devices only, and the report says simulated",
+TEST_CASE("engines load on attached simulated devices only and the report says simulated",
           "[devices][engine]") {
     SimulatedIpus env("2");
     auto devices = DeviceManager::createDeviceManager().getDevices(TargetType::IPU, 1);

@@ -100,7 +100,7 @@ TEST_CASE("option values are checked as the SDK checks them", "[engine][options]
         Catch::Contains(R"("vertex", "tile" or "ipu")"));
 }
 
-TEST_CASE("an empty POPLAR_ENGINE_OPTIONS is unset; malformed JSON stays an error",
+TEST_CASE("an empty POPLAR_ENGINE_OPTIONS is unset while malformed JSON stays an error",
           "[engine][options]") {
     for (const char* blank : {"", " ", "\n\t  "}) {
         const auto o = EngineOptions::parse({{"debug.allowOutOfMemory", "true"}}, blank);
