@@ -1,5 +1,7 @@
 #include "tilescope/capture/EngineOptions.hpp"
 
+#include "tilescope/capture/EngineOptionTable.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -8,48 +10,6 @@
 
 namespace tilescope::capture {
 namespace {
-
-enum class Kind { Bool, Unsigned, String, Level };
-
-struct Known {
-    Kind kind;
-    bool applies; ///< false: accepted so hardware programs run unchanged, but without effect here
-    const char* defaultValue; ///< stored in the report when not given (nullptr: not stored)
-};
-
-const std::map<std::string, Known, std::less<>>& knownOptions() {
-    static const std::map<std::string, Known, std::less<>> known = {
-        {"autoReport.all", {Kind::Bool, true, "false"}},
-        {"autoReport.directory", {Kind::String, true, "."}},
-        {"autoReport.outputGraphProfile", {Kind::Bool, true, nullptr}},
-        {"autoReport.outputExecutionProfile", {Kind::Bool, true, nullptr}},
-        {"autoReport.outputDebugInfo", {Kind::Bool, true, nullptr}},
-        {"autoReport.outputLoweredVars", {Kind::Bool, true, nullptr}},
-        {"autoReport.outputSerializedGraph", {Kind::Bool, false, nullptr}},
-        {"autoReport.outputArchive", {Kind::Bool, false, nullptr}},
-        {"autoReport.executionProfileProgramRunCount", {Kind::Unsigned, true, "2"}},
-        {"autoReport.streamAtEachRun", {Kind::Bool, true, "false"}},
-        {"debug.allowOutOfMemory", {Kind::Bool, true, "false"}},
-        {"debug.instrument", {Kind::Bool, true, nullptr}},
-        {"debug.instrumentCompute", {Kind::Bool, true, nullptr}},
-        {"debug.instrumentExternalExchange", {Kind::Bool, false, nullptr}},
-        {"debug.instrumentControlFlow", {Kind::Bool, false, nullptr}},
-        {"debug.computeInstrumentationLevel", {Kind::Level, true, "tile"}},
-        {"debug.retainDebugInformation", {Kind::Bool, true, nullptr}},
-        {"debug.verify", {Kind::Bool, false, nullptr}},
-        {"debug.runtimeVerify", {Kind::Bool, false, nullptr}},
-        {"opt.maxCompilationThreads", {Kind::Unsigned, false, nullptr}},
-        {"opt.internalExchangeOptimisationTarget", {Kind::String, false, nullptr}},
-        {"profiler.format", {Kind::String, false, nullptr}},
-        // Stores the estimated FLOPs of each operation (PopLibs calls estimate theirs).
-        {"profiler.includeFlopEstimates", {Kind::Bool, true, nullptr}},
-        {"target.syncReplicasIndependently", {Kind::Bool, false, nullptr}},
-        {"target.workerStackSizeInBytes", {Kind::Unsigned, false, nullptr}},
-        {"target.supervisorStackSizeInBytes", {Kind::Unsigned, false, nullptr}},
-        {"tilescope.hostThreads", {Kind::Unsigned, true, nullptr}},
-    };
-    return known;
-}
 
 [[noreturn]] void fail(const report::EngineOption& o, const std::string& what) {
     const std::string where = o.source == "env" ? "POPLAR_ENGINE_OPTIONS: option" : "Engine option";
@@ -79,10 +39,65 @@ std::string suggestion(const std::string& name) {
                        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         return s;
     };
-    for (const auto& [known, k] : knownOptions())
-        if (lower(known) == lower(name))
-            return " (did you mean '" + known + "'?)";
+    for (const auto& known : engineOptionTable())
+        if (lower(known.name) == lower(name))
+            return std::string(" (did you mean '") + known.name + "'?)";
     return " (see the list of engine options in the TileScope README)";
+}
+
+/// Checks a value against its option's kind, as the SDK does.
+void check(const report::EngineOption& o, const EngineOptionSpec& spec) {
+    switch (spec.kind) {
+    case OptionKind::Bool:
+        toBool(o);
+        break;
+    case OptionKind::Unsigned:
+        toUnsigned(o);
+        break;
+    case OptionKind::UnsignedOrWord:
+        if (o.value != spec.choices) {
+            unsigned out = 0;
+            const auto* end = o.value.data() + o.value.size();
+            auto [p, ec] = std::from_chars(o.value.data(), end, out);
+            if (o.value.empty() || ec != std::errc() || p != end)
+                fail(o, "must be a non-negative integer or \"" + std::string(spec.choices) +
+                            "\", got \"" + o.value + "\"");
+        }
+        break;
+    case OptionKind::Choice: {
+        const std::string_view choices = spec.choices;
+        std::string listed;
+        std::size_t from = 0;
+        bool found = false;
+        while (from <= choices.size()) {
+            auto bar = choices.find('|', from);
+            if (bar == std::string_view::npos)
+                bar = choices.size();
+            const auto choice = choices.substr(from, bar - from);
+            found = found || choice == o.value;
+            listed += (listed.empty()          ? ""
+                       : bar == choices.size() ? " or "
+                                               : ", ") +
+                      ("\"" + std::string(choice) + "\"");
+            from = bar + 1;
+        }
+        if (!found)
+            fail(o, "must be " + listed + ", got \"" + o.value + "\"");
+        break;
+    }
+    case OptionKind::String:
+        if (o.value.empty())
+            fail(o, "must not be empty");
+        break;
+    }
+}
+
+/// Shells often export POPLAR_ENGINE_OPTIONS empty: only whitespace counts as unset.
+bool blank(const char* text) {
+    for (; *text; ++text)
+        if (!std::isspace(static_cast<unsigned char>(*text)))
+            return false;
+    return true;
 }
 
 } // namespace
@@ -99,7 +114,7 @@ EngineOptions EngineOptions::parse(const std::vector<std::pair<std::string, std:
     };
     for (const auto& [k, v] : api)
         set(k, v, "api");
-    if (environmentJson) {
+    if (environmentJson && !blank(environmentJson)) {
         nlohmann::json j;
         try {
             j = nlohmann::json::parse(environmentJson);
@@ -123,28 +138,12 @@ EngineOptions EngineOptions::parse(const std::vector<std::pair<std::string, std:
     EngineOptions o;
     bool all = false;
     std::optional<bool> graph, execution, debugInfo, lowered;
-    const auto& known = knownOptions();
     for (auto& opt : given) {
-        const auto it = known.find(opt.name);
-        if (it == known.end())
+        const EngineOptionSpec* spec = findEngineOption(opt.name);
+        if (!spec)
             fail(opt, "is not a known engine option" + suggestion(opt.name));
-        opt.applies = it->second.applies;
-        switch (it->second.kind) {
-        case Kind::Bool:
-            toBool(opt);
-            break;
-        case Kind::Unsigned:
-            toUnsigned(opt);
-            break;
-        case Kind::Level:
-            if (opt.value != "vertex" && opt.value != "tile" && opt.value != "ipu")
-                fail(opt, "must be \"vertex\", \"tile\" or \"ipu\", got \"" + opt.value + "\"");
-            break;
-        case Kind::String:
-            if (opt.value.empty())
-                fail(opt, "must not be empty");
-            break;
-        }
+        opt.applies = spec->applies;
+        check(opt, *spec);
         const std::string& n = opt.name;
         if (n == "autoReport.all")
             all = toBool(opt);
@@ -176,6 +175,10 @@ EngineOptions EngineOptions::parse(const std::vector<std::pair<std::string, std:
             o.includeFlopEstimates = toBool(opt);
         else if (n == "tilescope.hostThreads")
             o.hostThreads = toUnsigned(opt);
+        else if (n == "target.saveArchive")
+            o.saveArchive = opt.value;
+        else if (n == "debug.loweredVarDumpFile")
+            o.loweredVarDumpFile = opt.value;
     }
     // autoReport.all switches every output on; an explicit output option overrides it.
     o.graphProfile = graph.value_or(all);
@@ -184,13 +187,10 @@ EngineOptions EngineOptions::parse(const std::vector<std::pair<std::string, std:
     o.loweredVars = lowered.value_or(all);
 
     o.inForce = given;
-    for (const auto& entry : known) {
-        const std::string& name = entry.first;
-        const Known& k = entry.second;
-        if (k.defaultValue &&
-            std::none_of(given.begin(), given.end(), [&](auto& g) { return g.name == name; }))
-            o.inForce.push_back({name, k.defaultValue, "default", k.applies});
-    }
+    for (const auto& spec : engineOptionTable())
+        if (spec.defaultValue &&
+            std::none_of(given.begin(), given.end(), [&](auto& g) { return g.name == spec.name; }))
+            o.inForce.push_back({spec.name, spec.defaultValue, "default", spec.applies});
     std::sort(o.inForce.begin(), o.inForce.end(),
               [](const auto& a, const auto& b) { return a.name < b.name; });
     return o;

@@ -177,9 +177,10 @@ struct ReportState : std::enable_shared_from_this<ReportState> {
     Target target() const {
         const auto& t = r().target();
         Target out;
-        out.type_ = t.type == "IPU"         ? Target::Type::IPU
-                    : t.type == "IPU_MODEL" ? Target::Type::IPU_MODEL
-                                            : Target::Type::Unknown;
+        // "IPU (simulated)": TileScope's simulated IPU hardware (TILESCOPE_SIMULATED_IPUS).
+        out.type_ = t.type == "IPU" || t.type == "IPU (simulated)" ? Target::Type::IPU
+                    : t.type == "IPU_MODEL"                        ? Target::Type::IPU_MODEL
+                                                                   : Target::Type::Unknown;
         out.architecture_ = t.ipuVersion;
         out.numIpus_ = t.numIpus;
         out.tilesPerIpu_ = t.tilesPerIpu;

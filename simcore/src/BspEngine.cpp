@@ -373,12 +373,23 @@ struct BspEngine::Impl {
         run->steps.push_back(std::move(rec));
     }
 
+    /// poplar::cycleCount / cycleStamp: the 64-bit value as (lower, upper) 32-bit words.
+    void writeCounter(const TensorView& counter, std::uint64_t value) {
+        const std::uint32_t words[2] = {static_cast<std::uint32_t>(value),
+                                        static_cast<std::uint32_t>(value >> 32)};
+        scatterFrom(counter, reinterpret_cast<const std::byte*>(words));
+    }
+
     void execute(const ProgramNode& n, std::ostream& print) {
         switch (n.kind) {
-        case ProgramKind::Sequence:
+        case ProgramKind::Sequence: {
+            const std::uint64_t start = cycle;
             for (const auto& c : n.children)
                 execute(*c, print);
+            if (n.cycleCounter)
+                writeCounter(*n.cycleCounter, n.cycleStamp ? cycle : cycle - start);
             break;
+        }
         case ProgramKind::Repeat:
             for (std::uint64_t i = 0; i < n.repeatCount; ++i)
                 execute(*n.children[0], print);
@@ -427,8 +438,10 @@ void BspEngine::run(unsigned program) {
         throw poplar::index_error("Engine::run: program index " + std::to_string(program) +
                                   " is out of range: the engine has " +
                                   std::to_string(entries.size()) + " programs");
-    records_.runs.emplace_back();
-    auto& run = records_.runs.back();
+    capture::RunRecord unrecorded; // a run while execution profiling is disabled
+    if (recording_)
+        records_.runs.emplace_back();
+    auto& run = recording_ ? records_.runs.back() : unrecorded;
     run.programIndex = program;
     run.hostStartNs = nowNs();
     impl_->run = &run;

@@ -5,6 +5,7 @@
 #include "NumberFormat.hpp"
 #include "poplar/exceptions.hpp"
 #include "pvti/pvti.hpp"
+#include "tilescope/capture/CompileOutputFiles.hpp"
 #include "tilescope/capture/HostTracer.hpp"
 #include "tilescope/capture/ProcessInfo.hpp"
 #include "tilescope/capture/ProfileCapture.hpp"
@@ -60,6 +61,20 @@ void traceBesideReports(const std::filesystem::path& directory) {
     });
 }
 
+/// target.saveArchive and debug.loweredVarDumpFile, written once the graph is compiled (also
+/// when it is out of memory, like the report).
+void writeRequestedFiles(const tilescope::capture::EngineOptions& o,
+                         const tilescope::capture::CompileRecords& records) {
+    try {
+        if (!o.loweredVarDumpFile.empty())
+            tilescope::capture::writeLoweredVarDump(o.loweredVarDumpFile, records);
+        if (!o.saveArchive.empty())
+            tilescope::capture::writeGraphArchive(o.saveArchive, records);
+    } catch (const tilescope::capture::OutputFileError& e) {
+        throw poplar_error(e.what());
+    }
+}
+
 } // namespace
 
 } // namespace poplar
@@ -107,6 +122,7 @@ struct Engine::Impl {
     std::unique_ptr<sim::BspEngine> bsp;
     std::ostream* print = &std::cout;
     tilescope::capture::ExecutionRecords noRuns;
+    bool executionProfiling = true;
 
     /// A stream connection made with connectStream or connectStreamToCallback. All are kept, in
     /// order, so those made before load() (or before a second load()) are bound at load().
@@ -206,6 +222,7 @@ void Engine::adopt(std::shared_ptr<const sim::CompiledGraph> compiled) {
         pvti::Tracepoint write(&compileChannel, "writeCompileProfile");
         impl_->capture->writeCompilation(impl_->compiled->records);
     }
+    writeRequestedFiles(impl_->options, impl_->compiled->records);
     if (!impl_->compiled->records.tilesOutOfMemory.empty() && !impl_->options.allowOutOfMemory)
         throw outOfMemoryError(impl_->compiled->records);
 }
@@ -253,12 +270,17 @@ Engine::Engine(Engine&&) noexcept = default;
 Engine& Engine::operator=(Engine&&) noexcept = default;
 Engine::~Engine() = default;
 
-void Engine::load(const Device&) {
+void Engine::load(const Device& device) {
     pvti::Tracepoint trace(&engineChannel, "Engine::load");
+    if (!device.isAttached())
+        throw poplar_error("Engine::load: device " + std::to_string(device.getId()) +
+                           " is not attached; call Device::attach() (and check that it returns "
+                           "true) before loading");
     if (!impl_->compiled->records.tilesOutOfMemory.empty())
         throw outOfMemoryError(impl_->compiled->records);
     impl_->bsp = std::make_unique<sim::BspEngine>(impl_->compiled, impl_->options.hostThreads);
     impl_->bsp->setPrintStream(*impl_->print);
+    impl_->bsp->setRecording(impl_->executionProfiling);
     for (const auto& b : impl_->streamBindings)
         impl_->bind(b);
 }
@@ -276,7 +298,7 @@ void Engine::run(unsigned prog, const std::string& debugName) {
     pvti::Tracepoint trace(&engineChannel, debugName.empty() ? "Engine::run" : debugName);
     auto& bsp = loaded(impl_->bsp, "run");
     bsp.run(prog);
-    if (impl_->capture && !bsp.records().runs.empty()) {
+    if (impl_->capture && impl_->executionProfiling && !bsp.records().runs.empty()) {
         pvti::Tracepoint write(&engineChannel, "writeExecutionProfile");
         impl_->capture->writeRun(bsp.records().runs.back());
     }
@@ -286,6 +308,18 @@ void Engine::run(unsigned prog, const std::string& debugName) {
     }
     if (impl_->hostMemory)
         impl_->hostMemory->add(residentBytes());
+}
+
+void Engine::enableExecutionProfiling() {
+    impl_->executionProfiling = true;
+    if (impl_->bsp)
+        impl_->bsp->setRecording(true);
+}
+
+void Engine::disableExecutionProfiling() {
+    impl_->executionProfiling = false;
+    if (impl_->bsp)
+        impl_->bsp->setRecording(false);
 }
 
 void Engine::writeTensor(StringRef handle, const void* buf, const void* bufEnd) {

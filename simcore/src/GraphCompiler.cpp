@@ -84,7 +84,7 @@ void checkProgram(const GraphModel& m, const void* identity, const ProgramNode& 
                                             (n.remote ? "remote buffer" : "stream"));
     if (n.kind == ProgramKind::Call && n.function >= m.functions.size())
         throw poplar::control_program_error("Call of an unknown function");
-    for (const auto* t : {&n.predicate, &n.source, &n.destination, &n.offset})
+    for (const auto* t : {&n.predicate, &n.source, &n.destination, &n.offset, &n.cycleCounter})
         if (*t)
             for (const auto& r : (*t)->ranges)
                 if (r.variable >= m.variables.size())
@@ -129,11 +129,17 @@ VertexMemory vertexMemory(const GraphModel& m, const VertexInfo& v, const CostMo
 }
 
 /// Packs not-always-live variables of one tile: variables whose live ranges overlap get disjoint
-/// addresses, others may share. Returns the pool size.
-std::uint64_t packNotAlwaysLive(
-    std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> vars, // first,last,bytes
-    std::uint64_t alignment) {
-    std::sort(vars.begin(), vars.end(), [](const auto& a, const auto& b) {
+/// addresses, others may share. Returns the pool size; `offsets` (if given) receives each
+/// variable's offset in the pool, in the order given.
+using LiveRangeBytes = std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>; // first,last,bytes
+std::uint64_t packNotAlwaysLive(const std::vector<LiveRangeBytes>& vars, std::uint64_t alignment,
+                                std::vector<std::uint64_t>* offsets = nullptr) {
+    std::vector<std::size_t> order(vars.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t ia, std::size_t ib) {
+        const auto& a = vars[ia];
+        const auto& b = vars[ib];
         return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) < std::get<0>(b)
                                                 : std::get<2>(a) > std::get<2>(b);
     });
@@ -143,7 +149,10 @@ std::uint64_t packNotAlwaysLive(
     };
     std::vector<Placed> placed;
     std::uint64_t poolSize = 0;
-    for (const auto& [first, last, bytes] : vars) {
+    if (offsets)
+        offsets->assign(vars.size(), 0);
+    for (std::size_t i : order) {
+        const auto& [first, last, bytes] = vars[i];
         const std::uint64_t size = (bytes + alignment - 1) / alignment * alignment;
         std::vector<std::pair<std::uint64_t, std::uint64_t>> busy;
         for (const auto& p : placed)
@@ -157,6 +166,8 @@ std::uint64_t packNotAlwaysLive(
             offset = std::max(offset, e);
         }
         placed.push_back({first, last, offset, offset + size});
+        if (offsets)
+            (*offsets)[i] = offset;
         poolSize = std::max(poolSize, offset + size);
     }
     return poolSize;
@@ -306,10 +317,22 @@ void layoutTiles(const GraphModel& m, const CostModel& costs, const TileMemoryLa
             items.push_back({m.variables[v].isConstant ? MemoryCategory::Constants
                                                        : MemoryCategory::AlwaysLiveVariables,
                              rec.variables[v].bytesPerTile[t], costs.variableAlignment, true});
+        std::vector<std::uint64_t> poolOffsets;
         items.push_back({MemoryCategory::NotAlwaysLiveVariables,
-                         packNotAlwaysLive(nalOnTile[t], costs.variableAlignment),
+                         packNotAlwaysLive(nalOnTile[t], costs.variableAlignment, &poolOffsets),
                          costs.variableAlignment, true});
         const auto usage = layout.place(items);
+        // Addresses of the variables' parts on this tile (debug.loweredVarDumpFile).
+        for (std::size_t i = 0; i < alwaysLiveOnTile[t].size(); ++i) {
+            auto& vr = rec.variables[alwaysLiveOnTile[t][i]];
+            vr.placements.push_back(
+                {t, usage.itemStarts[firstVariableItem + i], vr.bytesPerTile[t]});
+        }
+        for (std::size_t i = 0; i < nalVarsOnTile[t].size(); ++i) {
+            auto& vr = rec.variables[nalVarsOnTile[t][i]];
+            vr.placements.push_back(
+                {t, usage.itemStarts.back() + poolOffsets[i], vr.bytesPerTile[t]});
+        }
         for (std::size_t c = 0; c < capture::kNumMemoryCategories; ++c)
             for (std::size_t r = 0; r < capture::kNumMemoryRegions; ++r)
                 rec.memory.bytes[c][r][t] = usage.bytes[c][r];
@@ -338,6 +361,7 @@ std::unique_ptr<CompiledGraph> GraphCompiler::compile(std::shared_ptr<const Grap
     rec.compileStartNs = nowNs();
     const auto& target = m.target;
     const TileMemoryLayout layout(target);
+    rec.target.type = target.deviceType;
     rec.target.architecture = target.architecture;
     rec.target.numIpus = target.numIpus;
     rec.target.tilesPerIpu = target.tilesPerIpu;

@@ -371,6 +371,12 @@ std::vector<std::uint32_t> ProgramLowering::lower(const ProgramNode& n,
         exits = {entry};
         for (const auto& c : n.children)
             exits = lower(*c, exits, record);
+        if (n.cycleCounter) { // the counter is written when the sequence ends
+            const auto written = newNode(exits);
+            addWrite(written, *n.cycleCounter);
+            finishAccesses(written);
+            exits = {written};
+        }
         break;
     }
     case ProgramKind::Repeat: {

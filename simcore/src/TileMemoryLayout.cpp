@@ -40,6 +40,7 @@ TileMemoryUsage TileMemoryLayout::place(const std::vector<TileMemoryItem>& items
         return start;
     };
     usage.itemRegions.assign(items.size(), MemoryRegionKind::NonInterleaved);
+    usage.itemStarts.assign(items.size(), 0);
     for (std::size_t index = 0; index < items.size(); ++index) {
         const auto& item = items[index];
         if (item.bytes == 0)
@@ -59,6 +60,7 @@ TileMemoryUsage TileMemoryLayout::place(const std::vector<TileMemoryItem>& items
             chosen = order[0];
         usage.itemRegions[index] = chosen->kind;
         const std::uint64_t start = startFor(chosen->cursor, item.bytes, align);
+        usage.itemStarts[index] = start;
         add(MemoryCategory::Gap, chosen->kind, start - chosen->cursor);
         add(item.category, chosen->kind, item.bytes);
         const std::uint64_t before = chosen->cursor > chosen->end ? chosen->cursor : chosen->end;

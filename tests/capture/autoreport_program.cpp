@@ -2,17 +2,21 @@
 // not-always-live temporary and a compute set, run several times. Profiled only through
 // POPLAR_ENGINE_OPTIONS, like any user program.
 //
-//   autoreport_program CODELETS [--runs N] [--engines N] [--handshake DIR]
+//   autoreport_program CODELETS [--runs N] [--engines N] [--handshake DIR] [--simulated 1]
 //
+// With --simulated 1 it runs on simulated IPU hardware (TILESCOPE_SIMULATED_IPUS): the first free
+// 2-IPU device from the DeviceManager, cut down to 8 tiles per IPU with createVirtualDevice.
 // With --handshake, after run i it creates DIR/ran<i> and waits for DIR/go<i>, so that a test can
 // open the report from another process between runs. Poplar errors are printed as one line and
 // give exit status 1.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <poplar/DeviceManager.hpp>
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
@@ -84,10 +88,11 @@ int runEngine(Device& device, const char* codelets, int runs, const std::string&
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::cerr << "usage: autoreport_program CODELETS [--runs N] [--engines N] "
-                     "[--handshake DIR]\n";
+                     "[--handshake DIR] [--simulated 1]\n";
         return 2;
     }
     int runs = 1, engines = 1;
+    bool simulated = false;
     std::string handshake;
     for (int i = 2; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
@@ -97,12 +102,26 @@ int main(int argc, char** argv) {
             engines = std::atoi(argv[i + 1]);
         else if (flag == "--handshake")
             handshake = argv[i + 1];
+        else if (flag == "--simulated")
+            simulated = std::string(argv[i + 1]) == "1";
     }
     try {
-        IPUModel model("ipu2");
-        model.numIPUs = 2;
-        model.tilesPerIPU = 8;
-        Device device = model.createDevice();
+        Device device;
+        if (simulated) {
+            auto devices = DeviceManager::createDeviceManager().getDevices(TargetType::IPU, 2);
+            auto it =
+                std::find_if(devices.begin(), devices.end(), [](Device& d) { return d.attach(); });
+            if (it == devices.end()) {
+                std::cerr << "autoreport_program: no free 2-IPU device\n";
+                return 1;
+            }
+            device = it->createVirtualDevice(8);
+        } else {
+            IPUModel model("ipu2");
+            model.numIPUs = 2;
+            model.tilesPerIPU = 8;
+            device = model.createDevice();
+        }
         for (int e = 0; e < engines; ++e)
             if (int rc = runEngine(device, argv[1], runs, handshake))
                 return rc;

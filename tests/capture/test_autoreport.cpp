@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <numeric>
 #include <string>
 #include <sys/wait.h>
@@ -289,4 +290,35 @@ TEST_CASE("malformed options give one clear error naming the variable and the op
         for (const char* m : c.mentions)
             CHECK_THAT(run.output, Catch::Contains(m));
     }
+}
+
+TEST_CASE("a run on simulated IPU hardware is recorded as such with the options that do not "
+          "apply") {
+    const fs::path dir = freshDir("simulated");
+    const std::string env =
+        "TILESCOPE_SIMULATED_IPUS=4 TILESCOPE_DEVICE_LOCK_DIR=" + quote((dir / "locks").string()) +
+        " " +
+        options(R"({"autoReport.all":"true","autoReport.directory":"out",)"
+                R"("exchange.streamBufferOverlap":"none",)"
+                R"("target.hostSyncTimeout":"900"})");
+    const auto run = runIn(dir, env, AUTOREPORT_PROGRAM, quote(BASIC_CODELETS) + " --simulated 1");
+    INFO(run.output);
+    REQUIRE(run.status == 0);
+    ProfileReader r((dir / "out/profile.pop").string());
+    CHECK(r.target().type == "IPU (simulated)");
+    CHECK(r.target().numIpus == 2);
+    CHECK(r.target().tilesPerIpu == 8);
+    std::map<std::string, bool> applies;
+    for (const auto& o : r.engineOptions())
+        applies[o.name] = o.applies;
+    REQUIRE(applies.count("exchange.streamBufferOverlap"));
+    CHECK_FALSE(applies["exchange.streamBufferOverlap"]);
+    CHECK_FALSE(applies["target.hostSyncTimeout"]);
+    CHECK(applies["autoReport.all"]);
+    CHECK(optionValue(r, "exchange.streamBufferOverlap") == "none/env");
+
+    // The same program on the IPU model.
+    const fs::path modelDir = freshDir("simulated-model");
+    REQUIRE(profile(modelDir, R"({"autoReport.all":"true"})").status == 0);
+    CHECK(ProfileReader((modelDir / "profile.pop").string()).target().type == "IPU_MODEL");
 }

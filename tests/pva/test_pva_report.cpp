@@ -22,7 +22,8 @@ constexpr std::int64_t kRunEndNs = kRunStartNs + 2'500'000;
 
 /// 2 IPUs x 4 tiles, two regions, a five-program tree, four steps, three variables, one run of
 /// two steps. Returns the report's path.
-fs::path writeKnownReport(const std::string& name, bool withPoplarVersion) {
+fs::path writeKnownReport(const std::string& name, bool withPoplarVersion,
+                          const std::string& targetType = "IPU_MODEL") {
     const fs::path dir = fs::path(PVA_TEST_DIR);
     fs::create_directories(dir);
     const fs::path path = dir / name;
@@ -30,7 +31,7 @@ fs::path writeKnownReport(const std::string& name, bool withPoplarVersion) {
     if (withPoplarVersion)
         w.setMetadata("poplar_version", "3.3.0+1403");
     TargetInfo t;
-    t.type = "IPU_MODEL";
+    t.type = targetType;
     t.ipuVersion = "ipu2";
     t.numIpus = 2;
     t.tilesPerIpu = 4;
@@ -144,6 +145,17 @@ fs::path writeKnownReport(const std::string& name, bool withPoplarVersion) {
 }
 
 } // namespace
+
+TEST_CASE("simulated IPU hardware is an IPU target and unknown types are Unknown") {
+    CHECK(pva::openReport(writeKnownReport("simulated.pop", true, "IPU (simulated)").string())
+              .compilation()
+              .target()
+              .type() == pva::Target::Type::IPU);
+    CHECK(pva::openReport(writeKnownReport("cpu.pop", true, "CPU").string())
+              .compilation()
+              .target()
+              .type() == pva::Target::Type::Unknown);
+}
 
 TEST_CASE("version, target and graph figures") {
     const auto report = pva::openReport(writeKnownReport("figures.pop", true).string());

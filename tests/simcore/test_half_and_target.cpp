@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <poplar/DeviceManager.hpp>
 #include <poplar/HalfFloat.hpp>
@@ -81,6 +82,7 @@ TEST_CASE("IPUModel and Target give the real Mk1 and Mk2 figures", "[target]") {
 }
 
 TEST_CASE("DeviceManager finds no hardware so programs fall back to the model", "[target]") {
+    unsetenv("TILESCOPE_SIMULATED_IPUS");
     auto manager = DeviceManager::createDeviceManager();
     CHECK(manager.getDevices(TargetType::IPU, 1).empty());
     CHECK(manager.getNumDevices() == 0);

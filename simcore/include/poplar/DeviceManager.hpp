@@ -1,20 +1,26 @@
 #pragma once
 #include "poplar/Device.hpp"
 
+#include <cstddef>
 #include <vector>
 
 namespace poplar {
 
-/// Finds IPU hardware. The simulator has none: getDevices() returns an empty list (and says so on
-/// stderr once), so programs fall back to IPUModel as they do on a machine without IPUs.
+/// Finds IPU hardware. The simulator offers simulated Mk2 IPUs when TILESCOPE_SIMULATED_IPUS=N
+/// (N a power of two, 1 to 64) is set: devices 0..N-1 are the single IPUs, then the devices of 2
+/// IPUs (0-1, 2-3, ...), of 4, ... up to one device of all N, numbered as the SDK's `gc-info -l`
+/// lists them. Unset, there is no hardware: getDevices() returns an empty list (and says on stderr
+/// once how to get some) and getDevice() throws poplar_error naming the variable. An invalid value
+/// makes every call throw poplar_error naming the variable.
 class DeviceManager {
 public:
     static DeviceManager createDeviceManager();
+    /// The devices of `numIPUs` IPUs (attached or not: call attach() to claim one).
     std::vector<Device> getDevices(TargetType type, unsigned numIPUs,
                                    const OptionFlags& opts = {}) const;
+    /// Every device.
     std::vector<Device> getDevices() const;
-    std::size_t getNumDevices() const { return 0; }
-    /// Throws poplar_error: there are no hardware devices to return.
+    std::size_t getNumDevices() const;
     Device getDevice(unsigned deviceManagerId, const OptionFlags& opts = {}) const;
 };
 

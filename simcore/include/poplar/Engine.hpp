@@ -62,6 +62,10 @@ public:
     void load(const Device& device);
     /// Runs program `prog` (the index in the list given at construction).
     void run(unsigned prog = 0, const std::string& debugName = "");
+    /// Runs after disableExecutionProfiling() execute (and count cycles) but record no execution
+    /// profile; enableExecutionProfiling() (the default state) records them again.
+    void enableExecutionProfiling();
+    void disableExecutionProfiling();
 
     void writeTensor(StringRef handle, const void* buf, const void* bufEnd);
     void readTensor(StringRef handle, void* buf, void* bufEnd);

@@ -12,11 +12,11 @@ namespace tilescope::capture {
 
 /// Validated engine options: those given to the Engine (its OptionFlags) overridden by the
 /// POPLAR_ENGINE_OPTIONS environment variable (a JSON object of string values), as in Poplar.
-/// Every Poplar option name the simulator knows is accepted; those it cannot honour are recorded
-/// as not applying. A malformed variable, a non-string value, an unknown name or an invalid value
-/// throws OptionsError naming the variable (or the API), the option and what was expected.
-/// `inForce` lists every option that was given plus the defaults of those that shape a report,
-/// with where each value came from: it is what the report stores.
+/// Every option of engineOptionTable() is accepted with the SDK's value checks; those the
+/// simulator cannot honour are recorded as not applying. A malformed variable, a non-string value,
+/// an unknown name or an invalid value throws OptionsError naming the variable (or the API), the
+/// option and what was expected. `inForce` lists every option that was given plus the defaults of
+/// those that shape a report, with where each value came from: it is what the report stores.
 struct EngineOptions {
     // autoReport
     bool graphProfile = false;     ///< autoReport.all / autoReport.outputGraphProfile
@@ -33,6 +33,8 @@ struct EngineOptions {
     bool allowOutOfMemory = false;             ///< debug.allowOutOfMemory
     bool retainDebugInformation = false;       ///< debug.retainDebugInformation
     bool includeFlopEstimates = false;         ///< profiler.includeFlopEstimates
+    std::string saveArchive;                   ///< target.saveArchive: "" = none
+    std::string loweredVarDumpFile;            ///< debug.loweredVarDumpFile: "" = none
     // TileScope
     unsigned hostThreads = 0; ///< tilescope.hostThreads: 0 = all hardware threads
 
@@ -40,7 +42,8 @@ struct EngineOptions {
 
     bool autoReport() const { return graphProfile || executionProfile; }
 
-    /// `environmentJson` is the value of POPLAR_ENGINE_OPTIONS, or null when unset.
+    /// `environmentJson` is the value of POPLAR_ENGINE_OPTIONS, or null when unset; empty or
+    /// whitespace-only counts as unset (shells export it empty).
     static EngineOptions parse(const std::vector<std::pair<std::string, std::string>>& api,
                                const char* environmentJson);
 };

@@ -200,6 +200,13 @@ struct StepRecord {
     PerTile notAlwaysLiveBytesPerTile; ///< bytes of not-always-live variables live at this step
 };
 
+/// Where part of a variable sits: its tile, start address in the tile's memory and size.
+struct VariablePlacementRecord {
+    std::uint32_t tile = 0;
+    std::uint64_t address = 0;
+    std::uint64_t bytes = 0;
+};
+
 /// A tensor variable (or constant) after layout.
 struct VariableRecord {
     std::string name;
@@ -215,6 +222,9 @@ struct VariableRecord {
     /// The region holding the variable on the tile with most of its bytes (not-always-live
     /// variables: the region of that tile's not-always-live pool).
     MemoryRegionKind region = MemoryRegionKind::Interleaved;
+    /// Every part of the variable by tile (not-always-live parts share addresses with others
+    /// whose live ranges do not overlap).
+    std::vector<VariablePlacementRecord> placements;
 };
 
 /// Instances of one vertex type in one compute set, per tile.

@@ -25,7 +25,9 @@ struct MemoryRegion {
 
 /// The device a report was compiled for.
 struct TargetInfo {
-    std::string type = "IPU_MODEL"; // IPU_MODEL (simulated) or IPU (hardware-like)
+    // IPU_MODEL (IPUModel devices), IPU (hardware), or "IPU (simulated)": a simulated IPU
+    // hardware device from DeviceManager (TILESCOPE_SIMULATED_IPUS).
+    std::string type = "IPU_MODEL";
     std::string ipuVersion = "ipu2";
     std::uint32_t numIpus = 1;
     std::uint32_t tilesPerIpu = 1472;

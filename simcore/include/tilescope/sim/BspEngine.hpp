@@ -47,6 +47,8 @@ public:
     void writeRemoteBuffer(const std::string& handle, const void* data, std::uint64_t repeat);
     void readRemoteBuffer(const std::string& handle, void* data, std::uint64_t repeat) const;
     void setPrintStream(std::ostream& out) { print_ = &out; }
+    /// false: runs execute (and count cycles) but append no RunRecord.
+    void setRecording(bool recording) { recording_ = recording; }
 
     const capture::ExecutionRecords& records() const { return records_; }
 
@@ -59,6 +61,7 @@ private:
     std::unique_ptr<Impl> impl_;
     capture::ExecutionRecords records_;
     std::ostream* print_;
+    bool recording_ = true;
 };
 
 } // namespace tilescope::sim

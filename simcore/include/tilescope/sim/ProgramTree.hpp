@@ -34,6 +34,10 @@ struct ProgramNode {
     bool globalSync = false;               ///< Sync across IPUs
     std::uint64_t operation = 0;           ///< the DebugInfo it was created under, 0: none
     const void* graph = nullptr;
+    /// Sequence of poplar::cycleCount / cycleStamp: receives the cycles its children take, or
+    /// (cycleStamp) the run's cycle counter, as two UNSIGNED_INT words (lower, upper).
+    std::optional<TensorView> cycleCounter;
+    bool cycleStamp = false;
 };
 
 using ProgramNodePtr = std::shared_ptr<ProgramNode>;

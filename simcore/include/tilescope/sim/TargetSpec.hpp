@@ -12,6 +12,9 @@ namespace sim {
 /// globally: ipu * tilesPerIpu + tile on that IPU.
 struct TargetSpec {
     std::string architecture = "ipu2"; ///< "ipu1" (Mk1, Colossus GC2) or "ipu2" (Mk2, GC200)
+    /// What the report records as the target type: "IPU_MODEL", "CPU", or "IPU (simulated)" for
+    /// the simulated hardware devices of poplar::DeviceManager.
+    std::string deviceType = "IPU_MODEL";
     unsigned numIpus = 1;
     unsigned tilesPerIpu = 1472;
     std::uint64_t bytesPerTile = 624 * 1024;

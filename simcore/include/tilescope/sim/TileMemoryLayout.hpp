@@ -27,6 +27,7 @@ struct TileMemoryUsage {
     std::uint64_t total = 0;    ///< sum over categories and regions, gaps included
     std::uint64_t overflow = 0; ///< bytes placed beyond the end of their region
     std::vector<capture::MemoryRegionKind> itemRegions; ///< per item given, where it went
+    std::vector<std::uint64_t> itemStarts;              ///< per item given, its tile address
 };
 
 /// First-fit placement into the target's regions in the order given: the non-interleaved region
