@@ -296,3 +296,81 @@ TEST_CASE("the new operations are recorded as PopLibs operations with FLOPs") {
     CHECK(ops[byName["logSoftmax"]].flops.value_or(0) > 0);
     CHECK(ops[byName["nonLinearityInputGradient"]].flops.value_or(0) > 0);
 }
+
+TEST_CASE("calcLoss forms returning a Program: UNSIGNED_INT numCorrect and loss scaling") {
+    const std::size_t B = 7, C = 5;
+    auto pv = values(B * C, 0.01, 1.0, 21);
+    const auto labels = integers(B, 0, int(C) - 1, 4);
+    for (bool scaled : {false, true}) {
+        INFO("scaled " << scaled);
+        Harness h;
+        auto probs = h.input(FLOAT, {B, C}, pv, "probs");
+        auto expected = h.input(poplar::UNSIGNED_INT, {B}, labels, "labels");
+        auto loss = h.g().addVariable(FLOAT, {B}, "loss");
+        auto deltas = h.g().addVariable(FLOAT, {B, C}, "deltas");
+        auto correct = h.g().addVariable(poplar::UNSIGNED_INT, {}, "correct");
+        poputil::mapTensorLinearly(h.graph, loss, 1, 1);
+        poputil::mapTensorLinearly(h.graph, deltas, 1, 1);
+        h.g().setTileMapping(correct, 3);
+        // The probabilities arrive scaled by 4; deltas are wanted scaled by 8.
+        const double outputScaling = scaled ? 4 : 1, deltasScaling = scaled ? 8 : 1;
+        poplar::program::Program p;
+        if (scaled) {
+            auto ds = h.input(FLOAT, {}, {deltasScaling}, "ds");
+            auto mos = h.input(FLOAT, {}, {outputScaling}, "mos");
+            p = popnn::calcLoss(h.graph, probs, expected, loss, deltas, ds, mos, correct,
+                                popnn::CROSS_ENTROPY_LOSS, "scaledLoss");
+        } else {
+            p = popnn::calcLoss(h.graph, probs, expected, loss, deltas, correct,
+                                popnn::CROSS_ENTROPY_LOSS);
+        }
+        h.prog.add(p);
+        h.output(loss, "loss");
+        h.output(deltas, "deltas");
+        h.output(correct, "correct");
+        const auto r = h.run();
+        std::vector<double> wantLoss, wantDeltas;
+        double numCorrect = 0;
+        for (std::size_t b = 0; b < B; ++b) {
+            std::size_t best = 0;
+            for (std::size_t c = 0; c < C; ++c) {
+                const double y = float(pv[b * C + c]);
+                const double target = c == labels[b] ? outputScaling : 0.0;
+                wantDeltas.push_back(deltasScaling / outputScaling * (y - target));
+                if (pv[b * C + c] > pv[b * C + best])
+                    best = c;
+            }
+            numCorrect += best == labels[b];
+            wantLoss.push_back(-(std::log(double(float(pv[b * C + std::size_t(labels[b])]))) -
+                                 std::log(outputScaling)));
+        }
+        checkClose(r.at("loss"), wantLoss, 1e-5);
+        checkClose(r.at("deltas"), wantDeltas, 1e-5);
+        CHECK(r.at("correct")[0] == numCorrect);
+    }
+}
+
+TEST_CASE("calcLoss returning a Program without numCorrect; scaling refused for SUM_SQUARED") {
+    Harness h;
+    auto probs = h.input(FLOAT, {2, 3}, {0.5, 0.25, 0.25, 0.1, 0.1, 0.8}, "probs");
+    auto expected = h.input(poplar::INT, {2}, {0, 2}, "labels");
+    auto loss = h.g().addVariable(FLOAT, {2}, "loss");
+    auto deltas = h.g().addVariable(FLOAT, {2, 3}, "deltas");
+    h.g().setTileMapping(loss, 0);
+    h.g().setTileMapping(deltas, 1);
+    h.prog.add(popnn::calcLoss(h.graph, probs, expected, loss, deltas, popnn::SUM_SQUARED_LOSS));
+    h.output(loss, "loss");
+    const auto r = h.run();
+    checkClose(r.at("loss"), {0.5 * (0.25 + 0.0625 + 0.0625), 0.5 * (0.01 + 0.01 + 0.04)}, 1e-6);
+
+    auto one = h.g().addConstant(FLOAT, {}, 1.0f);
+    h.g().setTileMapping(one, 0);
+    CHECK_THROWS_WITH(
+        popnn::calcLoss(h.graph, probs, expected, loss, deltas, one, one, popnn::SUM_SQUARED_LOSS),
+        Catch::Contains("CROSS_ENTROPY_LOSS only"));
+    auto floatCorrect = h.g().addVariable(FLOAT, {}, "floatCorrect");
+    h.g().setTileMapping(floatCorrect, 0);
+    CHECK_THROWS_WITH(popnn::calcLoss(h.graph, probs, expected, loss, deltas, floatCorrect,
+                                      popnn::CROSS_ENTROPY_LOSS),
+                      Catch::Contains("UNSIGNED_INT or INT"));
+}

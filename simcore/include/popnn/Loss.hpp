@@ -25,4 +25,30 @@ void calcLoss(poplar::Graph& graph, const poplar::Tensor& modelOutputs,
               const poplar::Tensor& deltas, const poplar::Tensor& numCorrect, LossType lossType,
               poplar::program::Sequence& prog, const poplar::DebugContext& debugContext = {});
 
+// The SDK's forms: the same computations returned as a program for the caller to add.
+
+poplar::program::Program calcLoss(poplar::Graph& graph, const poplar::Tensor& modelOutputs,
+                                  const poplar::Tensor& expected, const poplar::Tensor& loss,
+                                  const poplar::Tensor& deltas, LossType lossType,
+                                  const poplar::DebugContext& debugContext = {});
+poplar::program::Program calcLoss(poplar::Graph& graph, const poplar::Tensor& modelOutputs,
+                                  const poplar::Tensor& expected, const poplar::Tensor& loss,
+                                  const poplar::Tensor& deltas, const poplar::Tensor& numCorrect,
+                                  LossType lossType, const poplar::DebugContext& debugContext = {});
+/// With scalar tensors of the outputs' type for loss scaling (CROSS_ENTROPY_LOSS only, as in
+/// PopLibs): modelOutputs are taken as probabilities times `modelOutputScaling`, deltas are
+/// (deltasScale / modelOutputScaling) * (y - onehot * modelOutputScaling) and the loss is
+/// -log(y_label) + log(modelOutputScaling).
+poplar::program::Program calcLoss(poplar::Graph& graph, const poplar::Tensor& modelOutputs,
+                                  const poplar::Tensor& expected, const poplar::Tensor& loss,
+                                  const poplar::Tensor& deltas, const poplar::Tensor& deltasScale,
+                                  const poplar::Tensor& modelOutputScaling, LossType lossType,
+                                  const poplar::DebugContext& debugContext = {});
+poplar::program::Program calcLoss(poplar::Graph& graph, const poplar::Tensor& modelOutputs,
+                                  const poplar::Tensor& expected, const poplar::Tensor& loss,
+                                  const poplar::Tensor& deltas, const poplar::Tensor& deltasScale,
+                                  const poplar::Tensor& modelOutputScaling,
+                                  const poplar::Tensor& numCorrect, LossType lossType,
+                                  const poplar::DebugContext& debugContext = {});
+
 } // namespace popnn

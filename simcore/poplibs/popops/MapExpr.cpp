@@ -52,6 +52,24 @@ template <typename C> C evalUnary(expr::UnaryOpType op, C x) {
         return pv::applyUnary<U::SQUARE>(x);
     case U::TANH:
         return pv::applyUnary<U::TANH>(x);
+    case U::CEIL:
+        return pv::applyUnary<U::CEIL>(x);
+    case U::COS:
+        return pv::applyUnary<U::COS>(x);
+    case U::FLOOR:
+        return pv::applyUnary<U::FLOOR>(x);
+    case U::INVERSE:
+        return pv::applyUnary<U::INVERSE>(x);
+    case U::LOGICAL_NOT:
+        return pv::applyUnary<U::LOGICAL_NOT>(x);
+    case U::ROUND:
+        return pv::applyUnary<U::ROUND>(x);
+    case U::RSQRT:
+        return pv::applyUnary<U::RSQRT>(x);
+    case U::SIGNUM:
+        return pv::applyUnary<U::SIGNUM>(x);
+    case U::SIN:
+        return pv::applyUnary<U::SIN>(x);
     }
     return x;
 }
@@ -82,6 +100,18 @@ template <typename C> C evalBinary(expr::BinaryOpType op, C x, C y) {
             return pv::applyBinary<B::POWER>(x, y);
     case B::SUBTRACT:
         return pv::applyBinary<B::SUBTRACT>(x, y);
+    case B::GREATER_THAN_EQUAL:
+        return static_cast<C>(pv::applyBinary<B::GREATER_THAN_EQUAL>(x, y));
+    case B::LESS_THAN_EQUAL:
+        return static_cast<C>(pv::applyBinary<B::LESS_THAN_EQUAL>(x, y));
+    case B::LOGICAL_AND:
+        return static_cast<C>(pv::applyBinary<B::LOGICAL_AND>(x, y));
+    case B::LOGICAL_OR:
+        return static_cast<C>(pv::applyBinary<B::LOGICAL_OR>(x, y));
+    case B::NOT_EQUAL:
+        return static_cast<C>(pv::applyBinary<B::NOT_EQUAL>(x, y));
+    case B::REMAINDER:
+        return pv::applyBinary<B::REMAINDER>(x, y);
     }
     return x;
 }
@@ -137,7 +167,7 @@ struct CompiledExpr {
     std::vector<float> constants;
     unsigned maxInput = 0; ///< highest placeholder index used (1-based)
     unsigned depth = 0, maxDepth = 0;
-    unsigned simpleOps = 0, transcendentalOps = 0, integerUnsafeOps = 0;
+    unsigned simpleOps = 0, transcendentalOps = 0, integerUnsafeOps = 0, logicalOps = 0;
     bool comparisonAtRoot = false;
 
     void push() { maxDepth = std::max(maxDepth, ++depth); }
@@ -156,7 +186,8 @@ struct CompiledExpr {
             compile(u->operand());
             program.push_back(encode(Unary, static_cast<unsigned>(u->opType())));
             (pv::isTranscendental(u->opType()) ? transcendentalOps : simpleOps)++;
-            integerUnsafeOps += !pv::supports<int>(u->opType());
+            integerUnsafeOps += !pv::supports<int>(u->opType()) && !pv::isLogical(u->opType());
+            logicalOps += pv::isLogical(u->opType());
             comparisonAtRoot = false;
         } else if (auto* b = dynamic_cast<const expr::BinaryOp*>(&e)) {
             compile(b->lhs());
@@ -164,8 +195,9 @@ struct CompiledExpr {
             program.push_back(encode(Binary, static_cast<unsigned>(b->opType())));
             --depth;
             (pv::isTranscendental(b->opType()) ? transcendentalOps : simpleOps)++;
-            integerUnsafeOps += !pv::supports<int>(b->opType());
-            comparisonAtRoot = pv::isComparison(b->opType());
+            integerUnsafeOps += !pv::supports<int>(b->opType()) && !pv::isLogical(b->opType());
+            logicalOps += pv::isLogical(b->opType());
+            comparisonAtRoot = pv::givesBool(b->opType());
         } else {
             throw poplar::poplar_error("popops::map: unsupported expression node");
         }
@@ -224,15 +256,22 @@ CompiledExpr prepare(const std::string& api, const expr::Expr& e, const std::vec
         throw poplar::poplar_error("popops::" + api + ": the expression nests too deeply (" +
                                    std::to_string(ce.maxDepth) + " values live at once, at most " +
                                    std::to_string(kMaxStackDepth) + ")");
+    if (ce.logicalOps)
+        throw poplar::poplar_error("popops::" + api +
+                                   ": logical operations (Not, And, Or) in expressions are not "
+                                   "supported; use popops::logicalNot, logicalAnd and logicalOr "
+                                   "on BOOL tensors");
     const poplar::Type type = ts.front().elementType();
     if (type != poplar::FLOAT && type != poplar::HALF && type != poplar::INT)
         throw poplar::poplar_error("popops::" + api + ": tensor '" + ts.front().getName() +
                                    "' has type " + type.toString() +
                                    "; FLOAT, HALF and INT are supported");
     if (type == poplar::INT && ce.integerUnsafeOps)
-        throw poplar::poplar_error("popops::" + api +
-                                   ": the expression uses operations INT "
-                                   "tensors do not support (exp, log, sqrt, tanh, sigmoid, pow)");
+        throw poplar::poplar_error(
+            "popops::" + api +
+            ": the expression uses operations INT "
+            "tensors do not support (exp, log, sqrt, rsqrt, inv, tanh, sigmoid, sin, "
+            "cos, ceil, floor, round, pow)");
     for (const auto& t : ts)
         if (t.elementType() != type)
             throw poplar::poplar_error("popops::" + api + ": tensor '" + t.getName() +
