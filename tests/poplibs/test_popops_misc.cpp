@@ -361,3 +361,29 @@ TEST_CASE("reduction errors name the problem") {
         popops::reduce(h.graph, i, {0}, {popops::Operation::ADD, false, scale}, h.prog),
         Catch::Contains("FLOAT or HALF input"));
 }
+
+TEST_CASE("binary functions take a number for either operand, as the SDK's forms do") {
+    Harness h;
+    const auto xv = integers(10, -4, 4, 6);
+    auto x = h.input(FLOAT, {2, 5}, xv, "x");
+    auto i = h.input(INT, {10}, xv, "i");
+    h.output(popops::mul(h.graph, x, 2.5f, h.prog), "mul");
+    h.output(popops::sub(h.graph, 1.0, x, h.prog), "rsub");
+    h.output(popops::gt(h.graph, x, 0.0f, h.prog), "gt");
+    h.output(popops::rem(h.graph, i, 3, h.prog), "rem");
+    auto y = h.graph.clone(x, "y");
+    h.prog.add(poplar::program::Copy(x, y));
+    popops::addInPlace(h.graph, y, 0.5f, h.prog);
+    h.output(y, "y");
+    const auto r = h.run();
+    for (std::size_t k = 0; k < xv.size(); ++k) {
+        CHECK(r.at("mul")[k] == 2.5 * xv[k]);
+        CHECK(r.at("rsub")[k] == 1 - xv[k]);
+        CHECK(r.at("gt")[k] == double(xv[k] > 0));
+        CHECK(r.at("rem")[k] == double(int(xv[k]) % 3));
+        CHECK(r.at("y")[k] == xv[k] + 0.5);
+    }
+    // The number's kind must match the tensor's type, as in the SDK.
+    CHECK_THROWS_WITH(popops::mul(h.graph, x, 2, h.prog), Catch::Contains("type mismatch"));
+    CHECK_THROWS_WITH(popops::add(h.graph, i, 1.5f, h.prog), Catch::Contains("type mismatch"));
+}

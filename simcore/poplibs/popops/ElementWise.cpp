@@ -215,6 +215,36 @@ std::string lower(const char* s) {
 } // namespace
 
 namespace detail {
+Tensor scalarOperand(poplar::Graph& graph, const Tensor& like, double value, bool floating,
+                     const poplar::Type& valueType) {
+    const poplar::Type type = like.elementType();
+    const bool matches =
+        floating ? (type == poplar::FLOAT || type == poplar::HALF) : valueType == type;
+    if (!matches)
+        throw poplar::poplar_error(
+            "popops: type mismatch between binary operation tensor '" + like.getName() +
+            "' of type " + type.toString() + " and its constant operand (" +
+            (floating
+                 ? std::string("a floating-point number needs FLOAT or HALF")
+                 : "an integer of type " + valueType.toString() + " needs a tensor of that type") +
+            ")");
+    Tensor t;
+    if (type == poplar::FLOAT || type == poplar::HALF)
+        t = graph.addConstant(type, {}, static_cast<float>(value), {"constOperand"});
+    else if (type == poplar::INT)
+        t = graph.addConstant(type, {}, static_cast<int>(value), {"constOperand"});
+    else if (type == poplar::UNSIGNED_INT)
+        t = graph.addConstant(type, {}, static_cast<unsigned>(value), {"constOperand"});
+    else if (type == poplar::BOOL)
+        t = graph.addConstant(type, {}, value != 0, {"constOperand"});
+    else
+        throw poplar::poplar_error("popops: tensor '" + like.getName() + "' of type " +
+                                   type.toString() +
+                                   " has no element-wise operations with a constant");
+    graph.setTileMapping(t, 0);
+    return t;
+}
+
 void registerElementWiseVertices(poplar::Graph& graph) {
     registerForType<float>(graph);
     registerForType<poplar::half>(graph);

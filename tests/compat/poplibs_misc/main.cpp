@@ -67,6 +67,9 @@ int main() {
   popops::addInPlace(graph, sum, y, prog);
   readBack(graph, sum, "sum");
 
+  // A number as an operand.
+  readBack(graph, popops::mul(graph, x, 2.0f, prog), "twice_x");
+
   // Comparisons give BOOL; logical operations combine them.
   Tensor greater = popops::gt(graph, x, y, prog);
   Tensor atLeast = popops::gteq(graph, x, y, prog);
@@ -155,6 +158,7 @@ int main() {
   engine.run(0);
 
   print<float>(engine, "sum", 8);
+  print<float>(engine, "twice_x", 8);
   print<int>(engine, "gt", 8);
   print<int>(engine, "not_gt", 8);
   print<unsigned>(engine, "gteq_and_neq", 8);
