@@ -387,3 +387,65 @@ TEST_CASE("binary functions take a number for either operand, as the SDK's forms
     CHECK_THROWS_WITH(popops::mul(h.graph, x, 2, h.prog), Catch::Contains("type mismatch"));
     CHECK_THROWS_WITH(popops::add(h.graph, i, 1.5f, h.prog), Catch::Contains("type mismatch"));
 }
+
+TEST_CASE("select and clamp broadcast their operands and have in-place forms") {
+    for (const auto& type : {FLOAT, HALF, INT}) {
+        INFO("type " << type);
+        Harness h;
+        const auto av = integers(12, -5, 5, 13);
+        const auto bv = integers(12, -5, 5, 14);
+        const std::vector<double> cv = {1, 0, 0, 1};
+        auto a = h.input(type, {3, 4}, av, "a");
+        auto b = h.input(type, {3, 4}, bv, "b");
+        auto cond = h.input(BOOL, {4}, cv, "cond"); // broadcast over the rows
+        auto lo = h.input(type, {}, {-2}, "lo");
+        auto hi = h.input(type, {3, 1}, {0, 1, 3}, "hi");
+        h.output(popops::select(h.graph, a, b, cond, h.prog), "select");
+        h.output(popops::clamp(h.graph, a, lo, hi, h.prog), "clamp");
+        auto a2 = h.graph.clone(a, "a2");
+        h.prog.add(poplar::program::Copy(a, a2));
+        popops::selectInPlace(h.graph, a2, b, cond, h.prog);
+        popops::clampInPlace(h.graph, a2, lo, hi, h.prog);
+        h.output(a2, "inPlace");
+        const auto r = h.run();
+        for (std::size_t i = 0; i < 12; ++i) {
+            const double hiv = i / 4 == 0 ? 0 : (i / 4 == 1 ? 1 : 3);
+            const double sel = cv[i % 4] != 0 ? av[i] : bv[i];
+            CHECK(r.at("select")[i] == sel);
+            CHECK(r.at("clamp")[i] == std::min(std::max(av[i], -2.0), hiv));
+            CHECK(r.at("inPlace")[i] == std::min(std::max(sel, -2.0), hiv));
+        }
+    }
+    Harness h;
+    auto f = h.input(FLOAT, {2}, {1, 2}, "f");
+    auto i = h.input(INT, {2}, {1, 2}, "i");
+    CHECK_THROWS_WITH(popops::select(h.graph, f, f, f, h.prog), Catch::Contains("must be BOOL"));
+    CHECK_THROWS_WITH(popops::clamp(h.graph, f, i, f, h.prog),
+                      Catch::Contains("same element type"));
+}
+
+TEST_CASE("expressions with comparison, remainder, logical and ternary operators") {
+    using namespace popops::expr;
+    Harness h;
+    const auto av = integers(14, -4, 4, 21);
+    const auto bv = integers(14, -4, 4, 22);
+    auto a = h.input(FLOAT, {14}, av, "a");
+    auto b = h.input(FLOAT, {14}, bv, "b");
+    auto inRange = popops::map(h.graph, (_1 > -2) && !(_1 >= _2 + 1.0f), {a, b}, h.prog);
+    CHECK(inRange.elementType() == BOOL);
+    h.output(inRange, "inRange");
+    h.output(popops::map(h.graph, _1 % 3 + (_1 != _2), {a, b}, h.prog), "remPlusNeq");
+    h.output(popops::map(h.graph, Select(_1, _2, _1 < _2 || _1 == 0), {a, b}, h.prog), "select");
+    h.output(popops::map(h.graph, Clamp(_1 * 2.0f, Const(-3), _2), {a, b}, h.prog), "clamp");
+    const auto r = h.run();
+    for (std::size_t i = 0; i < av.size(); ++i) {
+        const double x = av[i], y = bv[i];
+        INFO(x << ", " << y);
+        CHECK(r.at("inRange")[i] == double(x > -2 && !(x >= y + 1)));
+        CHECK(r.at("remPlusNeq")[i] == std::fmod(x, 3) + double(x != y));
+        CHECK(r.at("select")[i] == ((x < y || x == 0) ? x : y));
+        CHECK(r.at("clamp")[i] == std::min(std::max(2 * x, -3.0), y));
+    }
+    CHECK_THROWS_WITH(popops::map(h.graph, _1 && _2, {a, b}, h.prog),
+                      Catch::Contains("take BOOL operands"));
+}

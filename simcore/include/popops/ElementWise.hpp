@@ -29,6 +29,16 @@ void mapInPlace(poplar::Graph& graph, expr::BinaryOpType op, const poplar::Tenso
                 const poplar::DebugContext& debugContext = {},
                 const poplar::OptionFlags& options = {});
 
+/// The ternary operations (broadcasting all three operands); SELECT takes a BOOL third operand.
+poplar::Tensor map(poplar::Graph& graph, expr::TernaryOpType op, const poplar::Tensor& a,
+                   const poplar::Tensor& b, const poplar::Tensor& c,
+                   poplar::program::Sequence& prog, const poplar::DebugContext& debugContext = {},
+                   const poplar::OptionFlags& options = {});
+void mapInPlace(poplar::Graph& graph, expr::TernaryOpType op, const poplar::Tensor& a,
+                const poplar::Tensor& b, const poplar::Tensor& c, poplar::program::Sequence& prog,
+                const poplar::DebugContext& debugContext = {},
+                const poplar::OptionFlags& options = {});
+
 /// Evaluates `expr` element by element over `ts` (placeholder _i is ts[i-1]), all broadcast to
 /// one shape and of one element type, in a single compute set. The result has that type, or
 /// BOOL when the outermost operation is a comparison.
@@ -174,6 +184,24 @@ TILESCOPE_POPOPS_CONSTANT_OPERAND(gteq, GREATER_THAN_EQUAL)
 TILESCOPE_POPOPS_CONSTANT_OPERAND(lt, LESS_THAN)
 TILESCOPE_POPOPS_CONSTANT_OPERAND(lteq, LESS_THAN_EQUAL)
 
+#define TILESCOPE_POPOPS_TERNARY(name, OP)                                                         \
+    inline poplar::Tensor name(                                                                    \
+        poplar::Graph& graph, const poplar::Tensor& a, const poplar::Tensor& b,                    \
+        const poplar::Tensor& c, poplar::program::Sequence& prog,                                  \
+        const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {}) {  \
+        return map(graph, expr::TernaryOpType::OP, a, b, c, prog, debugContext, options);          \
+    }                                                                                              \
+    inline void name##InPlace(                                                                     \
+        poplar::Graph& graph, const poplar::Tensor& a, const poplar::Tensor& b,                    \
+        const poplar::Tensor& c, poplar::program::Sequence& prog,                                  \
+        const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {}) {  \
+        mapInPlace(graph, expr::TernaryOpType::OP, a, b, c, prog, debugContext, options);          \
+    }
+
+TILESCOPE_POPOPS_TERNARY(clamp, CLAMP)
+TILESCOPE_POPOPS_TERNARY(select, SELECT)
+
+#undef TILESCOPE_POPOPS_TERNARY
 #undef TILESCOPE_POPOPS_UNARY
 #undef TILESCOPE_POPOPS_BINARY
 #undef TILESCOPE_POPOPS_COMPARISON

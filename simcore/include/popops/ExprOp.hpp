@@ -45,4 +45,11 @@ enum class BinaryOpType {
     REMAINDER, ///< the sign of the dividend, as fmod and C++ integer %
 };
 
+/// Element-wise functions of three operands: CLAMP(a, lo, hi) = min(max(a, lo), hi);
+/// SELECT(a, b, c) = c ? a : b with a BOOL `c`.
+enum class TernaryOpType {
+    CLAMP,
+    SELECT,
+};
+
 } // namespace popops::expr

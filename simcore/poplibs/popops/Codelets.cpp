@@ -6,6 +6,7 @@ namespace popops {
 
 void addCodelets(poplar::Graph& graph) {
     detail::registerElementWiseVertices(graph);
+    detail::registerTernaryVertices(graph);
     detail::registerFillAndCastVertices(graph);
     detail::registerScaledAddVertices(graph);
     detail::registerReduceVertices(graph);

@@ -24,7 +24,7 @@ namespace {
 
 /// Postfix instructions: the kind in the low 8 bits, the argument (input or constant index,
 /// operation type) above.
-enum Instruction : unsigned { PushInput = 0, PushConst = 1, Unary = 2, Binary = 3 };
+enum Instruction : unsigned { PushInput = 0, PushConst = 1, Unary = 2, Binary = 3, Ternary = 4 };
 constexpr unsigned kMaxStackDepth = 16;
 
 unsigned encode(Instruction kind, unsigned argument) {
@@ -116,6 +116,12 @@ template <typename C> C evalBinary(expr::BinaryOpType op, C x, C y) {
     return x;
 }
 
+template <typename C> C evalTernary(expr::TernaryOpType op, C a, C b, C c) {
+    if (op == expr::TernaryOpType::SELECT)
+        return c != C(0) ? a : b;
+    return std::min(std::max(a, b), c);
+}
+
 /// Evaluates the postfix `program` for each element; HALF computes in float.
 template <typename T, typename Out> class MapExpr : public poplar::Vertex {
 public:
@@ -142,10 +148,15 @@ public:
                     stack[top - 1] =
                         evalUnary(static_cast<expr::UnaryOpType>(argument), stack[top - 1]);
                     break;
-                default:
+                case Binary:
                     --top;
                     stack[top - 1] = evalBinary(static_cast<expr::BinaryOpType>(argument),
                                                 stack[top - 1], stack[top]);
+                    break;
+                default:
+                    top -= 2;
+                    stack[top - 1] = evalTernary(static_cast<expr::TernaryOpType>(argument),
+                                                 stack[top - 1], stack[top], stack[top + 1]);
                 }
             }
             out[i] = static_cast<Out>(stack[0]);
@@ -167,40 +178,60 @@ struct CompiledExpr {
     std::vector<float> constants;
     unsigned maxInput = 0; ///< highest placeholder index used (1-based)
     unsigned depth = 0, maxDepth = 0;
-    unsigned simpleOps = 0, transcendentalOps = 0, integerUnsafeOps = 0, logicalOps = 0;
+    unsigned simpleOps = 0, transcendentalOps = 0, integerUnsafeOps = 0;
     bool comparisonAtRoot = false;
 
     void push() { maxDepth = std::max(maxDepth, ++depth); }
-    void compile(const expr::Expr& e) {
+    void compile(const expr::Expr& e) { comparisonAtRoot = compileNode(e); }
+    /// Logical operations take BOOL operands: inside an expression those are comparisons and
+    /// other logical operations (expressions over BOOL tensors are not supported).
+    [[noreturn]] static void throwLogicalNeedsBool() {
+        throw poplar::poplar_error(
+            "popops::map: logical operations (Not, And, Or) take BOOL operands, such as "
+            "comparisons; for BOOL tensors use popops::logicalNot, logicalAnd and logicalOr");
+    }
+    /// Appends the postfix code of `e`; returns whether its value is BOOL.
+    bool compileNode(const expr::Expr& e) {
         if (auto* p = dynamic_cast<const expr::PlaceHolder*>(&e)) {
             if (p->index() == 0)
                 throw poplar::poplar_error("popops::map: placeholders are numbered from _1");
             maxInput = std::max(maxInput, p->index());
             program.push_back(encode(PushInput, p->index() - 1));
             push();
+            return false;
         } else if (auto* c = dynamic_cast<const expr::Const*>(&e)) {
             program.push_back(encode(PushConst, static_cast<unsigned>(constants.size())));
             constants.push_back(c->value());
             push();
+            return false;
         } else if (auto* u = dynamic_cast<const expr::UnaryOp*>(&e)) {
-            compile(u->operand());
+            const bool operandIsBool = compileNode(u->operand());
+            if (pv::isLogical(u->opType()) && !operandIsBool)
+                throwLogicalNeedsBool();
             program.push_back(encode(Unary, static_cast<unsigned>(u->opType())));
             (pv::isTranscendental(u->opType()) ? transcendentalOps : simpleOps)++;
             integerUnsafeOps += !pv::supports<int>(u->opType()) && !pv::isLogical(u->opType());
-            logicalOps += pv::isLogical(u->opType());
-            comparisonAtRoot = false;
+            return pv::isLogical(u->opType());
         } else if (auto* b = dynamic_cast<const expr::BinaryOp*>(&e)) {
-            compile(b->lhs());
-            compile(b->rhs());
+            const bool lhsIsBool = compileNode(b->lhs());
+            const bool rhsIsBool = compileNode(b->rhs());
+            if (pv::isLogical(b->opType()) && !(lhsIsBool && rhsIsBool))
+                throwLogicalNeedsBool();
             program.push_back(encode(Binary, static_cast<unsigned>(b->opType())));
             --depth;
             (pv::isTranscendental(b->opType()) ? transcendentalOps : simpleOps)++;
             integerUnsafeOps += !pv::supports<int>(b->opType()) && !pv::isLogical(b->opType());
-            logicalOps += pv::isLogical(b->opType());
-            comparisonAtRoot = pv::givesBool(b->opType());
-        } else {
-            throw poplar::poplar_error("popops::map: unsupported expression node");
+            return pv::givesBool(b->opType());
+        } else if (auto* t = dynamic_cast<const expr::TernaryOp*>(&e)) {
+            const bool a = compileNode(t->arg0());
+            const bool b = compileNode(t->arg1());
+            compileNode(t->arg2());
+            program.push_back(encode(Ternary, static_cast<unsigned>(t->opType())));
+            depth -= 2;
+            simpleOps += t->opType() == expr::TernaryOpType::CLAMP ? 2 : 1;
+            return t->opType() == expr::TernaryOpType::SELECT && a && b;
         }
+        throw poplar::poplar_error("popops::map: unsupported expression node");
     }
 };
 
@@ -256,11 +287,6 @@ CompiledExpr prepare(const std::string& api, const expr::Expr& e, const std::vec
         throw poplar::poplar_error("popops::" + api + ": the expression nests too deeply (" +
                                    std::to_string(ce.maxDepth) + " values live at once, at most " +
                                    std::to_string(kMaxStackDepth) + ")");
-    if (ce.logicalOps)
-        throw poplar::poplar_error("popops::" + api +
-                                   ": logical operations (Not, And, Or) in expressions are not "
-                                   "supported; use popops::logicalNot, logicalAnd and logicalOr "
-                                   "on BOOL tensors");
     const poplar::Type type = ts.front().elementType();
     if (type != poplar::FLOAT && type != poplar::HALF && type != poplar::INT)
         throw poplar::poplar_error("popops::" + api + ": tensor '" + ts.front().getName() +
