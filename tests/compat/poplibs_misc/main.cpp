@@ -84,6 +84,18 @@ int main() {
            "gteq_and_neq");
   readBack(graph, popops::cast(graph, either, FLOAT, prog), "eq_or_gt");
 
+  // select, clamp and an expression mixing comparisons and logical operators.
+  readBack(graph, popops::select(graph, x, y, greater, prog), "max_by_select");
+  Tensor lo = graph.addConstant(FLOAT, {}, -1.0f);
+  Tensor hi = graph.addConstant(FLOAT, {}, 2.0f);
+  graph.setTileMapping(lo, 0);
+  graph.setTileMapping(hi, 0);
+  readBack(graph, popops::clamp(graph, x, lo, hi, prog), "clamp");
+  Tensor bothPositive = popops::map(
+      graph, (popops::expr::_1 > 0) && (popops::expr::_2 > 0), {x, y}, prog);
+  readBack(graph, popops::cast(graph, bothPositive, INT, prog),
+           "both_positive");
+
   // allTrue over BOOL tensors: a scalar BOOL.
   Tensor zero = graph.addConstant(FLOAT, {1}, 0.0f);
   graph.setTileMapping(zero, 0);
@@ -163,6 +175,9 @@ int main() {
   print<int>(engine, "not_gt", 8);
   print<unsigned>(engine, "gteq_and_neq", 8);
   print<float>(engine, "eq_or_gt", 8);
+  print<float>(engine, "max_by_select", 8);
+  print<float>(engine, "clamp", 8);
+  print<int>(engine, "both_positive", 8);
   print<int>(engine, "all_eq_or_gt", 1);
   print<int>(engine, "all_abs_y_nonnegative", 1);
   print<int>(engine, "x_as_bool", 8);
