@@ -449,3 +449,31 @@ TEST_CASE("expressions with comparison, remainder, logical and ternary operators
     CHECK_THROWS_WITH(popops::map(h.graph, _1 && _2, {a, b}, h.prog),
                       Catch::Contains("take BOOL operands"));
 }
+
+TEST_CASE("cast into an existing tensor, as a program, and into a caller's compute set") {
+    Harness h;
+    const std::vector<double> fv = {0, 1.75, -2.5, 3};
+    auto f = h.input(FLOAT, {2, 2}, fv, "f");
+    auto i = h.graph.addVariable(INT, {4}, "i");
+    poputil::mapTensorLinearly(h.graph, i, 1, 1);
+    popops::cast(h.graph, f, i, h.prog); // shapes may differ when the counts match
+    h.output(i, "i");
+    auto b = h.graph.addVariable(BOOL, {2, 2}, "b");
+    h.graph.setTileMapping(b, 5);
+    h.prog.add(popops::cast(h.graph, f, b, "toBool"));
+    h.output(b, "b");
+    poplar::ComputeSet cs = h.graph.addComputeSet("casts");
+    auto half = popops::cast(h.graph, f, HALF, cs);
+    auto u = popops::cast(h.graph, i, UNSIGNED_INT, cs);
+    h.prog.add(poplar::program::Execute(cs));
+    h.output(half, "half");
+    h.output(u, "u");
+    const auto r = h.run();
+    CHECK(r.at("i") == std::vector<double>{0, 1, -2, 3});
+    CHECK(r.at("b") == std::vector<double>{0, 1, 1, 1});
+    CHECK(r.at("half") == fv);
+    // INT to UNSIGNED_INT wraps as C++ does (-2 -> 2^32 - 2, read back through a float).
+    CHECK(r.at("u") == std::vector<double>{0, 1, double(float(4294967294.0)), 3});
+    CHECK_THROWS_AS(popops::cast(h.graph, f, h.graph.addVariable(INT, {3}), h.prog),
+                    poplar::poplar_error);
+}

@@ -198,22 +198,67 @@ void zero(poplar::Graph& graph, const poplar::Tensor& t,
             zero(graph, t, mapping[tile], tile, zeroCS);
 }
 
-poplar::Tensor cast(poplar::Graph& graph, const poplar::Tensor& src, const poplar::Type& dstType,
-                    poplar::program::Sequence& prog, const poplar::DebugContext& debugContext) {
-    pl::PoplibsOpDebugInfo di(debugContext, "cast");
+namespace {
+
+void checkCastTypes(const poplar::Tensor& src, const poplar::Type& dstType) {
     checkSupported("cast", src);
     if (!isSupportedType(dstType))
         throw poplar::poplar_error("popops::cast: cannot cast tensor '" + src.getName() + "' to " +
                                    dstType.toString() + "; " + kSupportedTypes);
+}
+
+/// Adds the vertices converting `src` into `dst` (same element count) to `cs`, placed where
+/// `dst` lives.
+void addCastVertices(poplar::Graph& graph, const poplar::Tensor& src, const poplar::Tensor& dst,
+                     poplar::ComputeSet cs) {
+    if (src.numElements() != dst.numElements())
+        throw poplar::poplar_error("popops::cast: tensor '" + src.getName() + "' of shape " +
+                                   src.shapeToString() + " and tensor '" + dst.getName() +
+                                   "' of shape " + dst.shapeToString() +
+                                   " have different numbers of elements");
+    const auto srcType = src.elementType(), dstType = dst.elementType();
+    const auto& target = graph.getTarget();
+    pl::addElementWiseVertices(
+        graph, cs, poputil::templateVertex("popops::Cast", srcType, dstType), dst,
+        {{"src", src.reshape(dst.shape())}, {"dst", dst}},
+        [&](std::size_t n) { return pl::cycles::cast(target, srcType, dstType, n); });
+}
+
+} // namespace
+
+poplar::Tensor cast(poplar::Graph& graph, const poplar::Tensor& src, const poplar::Type& dstType,
+                    poplar::program::Sequence& prog, const poplar::DebugContext& debugContext) {
+    pl::PoplibsOpDebugInfo di(debugContext, "cast");
+    checkCastTypes(src, dstType);
     poplar::Tensor out = pl::createOutput(graph, dstType, src.shape(), src, {di, "out"});
     poplar::ComputeSet cs = graph.addComputeSet({di, "cast"});
-    const auto& target = graph.getTarget();
-    const auto srcType = src.elementType();
-    pl::addElementWiseVertices(graph, cs, poputil::templateVertex("popops::Cast", srcType, dstType),
-                               out, {{"src", src}, {"dst", out}}, [&](std::size_t n) {
-                                   return pl::cycles::cast(target, srcType, dstType, n);
-                               });
+    addCastVertices(graph, src, out, cs);
     prog.add(poplar::program::Execute(cs, {di}));
+    return out;
+}
+
+void cast(poplar::Graph& graph, const poplar::Tensor& src, const poplar::Tensor& dst,
+          poplar::program::Sequence& prog, const poplar::DebugContext& debugContext) {
+    pl::PoplibsOpDebugInfo di(debugContext, "cast");
+    checkCastTypes(src, dst.elementType());
+    poplar::ComputeSet cs = graph.addComputeSet({di, "cast"});
+    addCastVertices(graph, src, dst, cs);
+    prog.add(poplar::program::Execute(cs, {di}));
+}
+
+poplar::program::Program cast(poplar::Graph& graph, poplar::Tensor src, poplar::Tensor dst,
+                              const poplar::DebugContext& debugContext) {
+    poplar::program::Sequence prog;
+    cast(graph, src, dst, prog, debugContext);
+    return prog;
+}
+
+poplar::Tensor cast(poplar::Graph& graph, poplar::Tensor src, const poplar::Type& dstType,
+                    poplar::ComputeSet cs, const poplar::DebugContext& debugContext) {
+    pl::PoplibsOpDebugInfo di(debugContext, "cast");
+    checkCastTypes(src, dstType);
+    poplar::Tensor out = pl::createOutput(graph, dstType, src.shape(), src, {di, "out"});
+    addCastVertices(graph, src, out, cs);
     return out;
 }
 
