@@ -374,3 +374,58 @@ TEST_CASE("calcLoss returning a Program without numCorrect; scaling refused for 
                                       popnn::CROSS_ENTROPY_LOSS),
                       Catch::Contains("UNSIGNED_INT or INT"));
 }
+
+TEST_CASE("argMax, argMin, maxAndArgMax, minAndArgMin and calcAccuracy match the host") {
+    const std::size_t R = 11, C = 6;
+    for (const auto& type : {FLOAT, HALF, poplar::INT}) {
+        INFO("type " << type);
+        Harness h;
+        auto xv = integers(R * C, -20, 20, 17);
+        xv[2 * C + 1] = xv[2 * C + 4] = 25; // a tie: the first column wins
+        auto x = h.input(type, {R, C}, xv, "x");
+        auto idx = popnn::argMax(h.graph, x, h.prog);
+        CHECK(idx.elementType() == poplar::UNSIGNED_INT);
+        h.output(idx, "argMax");
+        h.output(popnn::argMin(h.graph, x, h.prog), "argMin");
+        auto mx = popnn::maxAndArgMax(h.graph, x, h.prog);
+        auto mn = popnn::minAndArgMin(h.graph, x, h.prog);
+        CHECK(mx.first.elementType() == type);
+        h.output(mx.first, "max");
+        h.output(mn.first, "min");
+        h.output(mn.second, "argMin2");
+        const auto r = h.run();
+        for (std::size_t row = 0; row < R; ++row) {
+            const auto begin = xv.begin() + row * C, end = begin + C;
+            const auto maxIt = std::max_element(begin, end), minIt = std::min_element(begin, end);
+            CHECK(r.at("argMax")[row] == double(maxIt - begin));
+            CHECK(r.at("argMin")[row] == double(minIt - begin));
+            CHECK(r.at("argMin2")[row] == double(minIt - begin));
+            CHECK(r.at("max")[row] == *maxIt);
+            CHECK(r.at("min")[row] == *minIt);
+        }
+        CHECK(r.at("argMax")[2] == 1);
+    }
+    for (const auto& correctType : {poplar::UNSIGNED_INT, poplar::INT}) {
+        Harness h;
+        const std::size_t B = 13;
+        const auto pv = values(B * C, 0, 1, 19);
+        const auto labels = integers(B, 0, int(C) - 1, 23);
+        auto probs = h.input(FLOAT, {B, C}, pv, "probs");
+        auto expected = h.input(poplar::INT, {B}, labels, "labels");
+        auto numCorrect = h.g().addVariable(correctType, {1}, "numCorrect");
+        h.g().setTileMapping(numCorrect, 2);
+        h.prog.add(popnn::calcAccuracy(h.graph, probs, expected, numCorrect));
+        h.output(numCorrect, "numCorrect");
+        const auto r = h.run();
+        double want = 0;
+        for (std::size_t b = 0; b < B; ++b) {
+            const auto begin = pv.begin() + b * C;
+            want += std::size_t(std::max_element(begin, begin + C) - begin) == labels[b];
+        }
+        CHECK(want > 0);
+        CHECK(r.at("numCorrect")[0] == want);
+    }
+    Harness h;
+    CHECK_THROWS_AS(popnn::argMax(h.graph, h.input(FLOAT, {4}, {1, 2, 3, 4}, "v"), h.prog),
+                    poplar::poplar_error);
+}

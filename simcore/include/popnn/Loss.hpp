@@ -3,6 +3,7 @@
 
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
+#include <utility>
 
 namespace popnn {
 
@@ -50,5 +51,30 @@ poplar::program::Program calcLoss(poplar::Graph& graph, const poplar::Tensor& mo
                                   const poplar::Tensor& modelOutputScaling,
                                   const poplar::Tensor& numCorrect, LossType lossType,
                                   const poplar::DebugContext& debugContext = {});
+
+/// Counts into `numCorrect` (a single UNSIGNED_INT or INT element) the rows of modelOutputs
+/// {B, C} whose largest output is at the expected label ({B}, INT or UNSIGNED_INT).
+poplar::program::Program calcAccuracy(poplar::Graph& graph, const poplar::Tensor& modelOutputs,
+                                      const poplar::Tensor& expected,
+                                      const poplar::Tensor& numCorrect,
+                                      const poplar::DebugContext& debugContext = {});
+
+/// For a 2D input {rows, columns} (FLOAT, HALF, INT or UNSIGNED_INT), the column of each row's
+/// largest element as a new UNSIGNED_INT tensor {rows}; ties go to the first such column.
+poplar::Tensor argMax(poplar::Graph& graph, const poplar::Tensor& input,
+                      poplar::program::Sequence& prog,
+                      const poplar::DebugContext& debugContext = {});
+/// As argMax, also returning each row's largest value (of the input's type): {max, argMax}.
+std::pair<poplar::Tensor, poplar::Tensor>
+maxAndArgMax(poplar::Graph& graph, const poplar::Tensor& input, poplar::program::Sequence& prog,
+             const poplar::DebugContext& debugContext = {});
+/// As argMax for each row's smallest element.
+poplar::Tensor argMin(poplar::Graph& graph, const poplar::Tensor& input,
+                      poplar::program::Sequence& prog,
+                      const poplar::DebugContext& debugContext = {});
+/// As maxAndArgMax for each row's smallest element: {min, argMin}.
+std::pair<poplar::Tensor, poplar::Tensor>
+minAndArgMin(poplar::Graph& graph, const poplar::Tensor& input, poplar::program::Sequence& prog,
+             const poplar::DebugContext& debugContext = {});
 
 } // namespace popnn

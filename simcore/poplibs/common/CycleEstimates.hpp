@@ -119,6 +119,12 @@ inline std::uint64_t dynamicSlice(const poplar::Target& target, const poplar::Ty
     return kVertexOverhead + 2 + regions * subElements * (2 + vectors(target, type, regionSize));
 }
 
+/// Scanning `rows` rows of `columns` values for the arg-max or arg-min (popnn::argMax,
+/// calcAccuracy): a compare and select per element, plus the row's set-up and store. Modelled.
+inline std::uint64_t rowScan(std::uint64_t rows, std::uint64_t columns) {
+    return kVertexOverhead + rows * (2 + columns);
+}
+
 /// Random values: the tile's generator yields 64 random bits per thread cycle, so a uniform
 /// draw costs one vector per cycle plus scaling; a normal draw transforms two draws with log,
 /// sqrt and cos, costed as a transcendental function per element.
