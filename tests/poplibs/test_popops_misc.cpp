@@ -200,7 +200,7 @@ TEST_CASE("cast converts to and from BOOL and UNSIGNED_INT: non-zero is true") {
     CHECK(r.at("u2f") == wantU);
 }
 
-TEST_CASE("fill and zero cover BOOL and UNSIGNED_INT; zero's compute-set forms") {
+TEST_CASE("fill and zero cover BOOL and UNSIGNED_INT; their compute-set forms") {
     Harness h;
     auto b = h.graph.addVariable(BOOL, {9}, "b");
     auto u = h.graph.addVariable(UNSIGNED_INT, {9}, "u");
@@ -216,6 +216,14 @@ TEST_CASE("fill and zero cover BOOL and UNSIGNED_INT; zero's compute-set forms")
     // Rows 1 and 3 zeroed by vertices on tile 2; all of zi by the mapping form.
     popops::zero(h.graph, z, {poplar::Interval(5, 10), poplar::Interval(15, 20)}, 2, cs);
     popops::zero(h.graph, zi, h.graph.getTileMapping(zi), cs);
+    auto filled = h.graph.addVariable(HALF, {6}, "filled");
+    poputil::mapTensorLinearly(h.graph, filled, 1, 1);
+    auto filledOnTile = h.graph.addVariable(INT, {3}, "filledOnTile");
+    h.graph.setTileMapping(filledOnTile, 6);
+    popops::fill(h.graph, filled, h.graph.getTileMapping(filled), cs, 1.5);
+    popops::fill(h.graph, filledOnTile, 4, cs, -7);
+    h.output(filled, "filled");
+    h.output(filledOnTile, "filledOnTile");
     h.prog.add(poplar::program::Execute(cs));
     h.output(z, "z");
     h.output(zi, "zi");
@@ -231,6 +239,8 @@ TEST_CASE("fill and zero cover BOOL and UNSIGNED_INT; zero's compute-set forms")
         CHECK(r.at("z")[i] == (zeroed ? 0.0 : double(float(zv[i]))));
     }
     CHECK(r.at("zi") == std::vector<double>(12, 0));
+    CHECK(r.at("filled") == std::vector<double>(6, 1.5));
+    CHECK(r.at("filledOnTile") == std::vector<double>(3, -7));
     CHECK(r.at("whole") == std::vector<double>(3, 0));
 }
 

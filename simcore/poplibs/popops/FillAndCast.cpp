@@ -113,6 +113,19 @@ void checkSupported(const char* api, const poplar::Tensor& t) {
                                    "' has type " + type.toString() + "; " + kSupportedTypes);
 }
 
+/// Sets a Fill vertex's value, converted to the element type as cast converts.
+void setFillValue(poplar::Graph& graph, poplar::VertexRef v, const poplar::Type& type,
+                  double fillValue) {
+    if (type == poplar::INT)
+        graph.setInitialValue(v["in"], convertElement<int>(fillValue));
+    else if (type == poplar::UNSIGNED_INT)
+        graph.setInitialValue(v["in"], convertElement<unsigned>(fillValue));
+    else if (type == poplar::BOOL)
+        graph.setInitialValue(v["in"], convertElement<bool>(fillValue));
+    else
+        graph.setInitialValue(v["in"], static_cast<float>(fillValue));
+}
+
 } // namespace
 
 namespace detail {
@@ -140,16 +153,7 @@ void fill(poplar::Graph& graph, const poplar::Tensor& t, poplar::program::Sequen
     pl::addElementWiseVertices(
         graph, cs, poputil::templateVertex("popops::Fill", type), t, {{"out", t}},
         [&](std::size_t n) { return pl::cycles::fill(target, type, n); },
-        [&](poplar::VertexRef v) {
-            if (type == poplar::INT)
-                graph.setInitialValue(v["in"], convertElement<int>(fillValue));
-            else if (type == poplar::UNSIGNED_INT)
-                graph.setInitialValue(v["in"], convertElement<unsigned>(fillValue));
-            else if (type == poplar::BOOL)
-                graph.setInitialValue(v["in"], convertElement<bool>(fillValue));
-            else
-                graph.setInitialValue(v["in"], static_cast<float>(fillValue));
-        });
+        [&](poplar::VertexRef v) { setFillValue(graph, v, type, fillValue); });
     prog.add(poplar::program::Execute(cs, {di}));
 }
 
@@ -159,43 +163,54 @@ void zero(poplar::Graph& graph, const poplar::Tensor& t, poplar::program::Sequen
          poplar::DebugContext(debugContext, debugContext.getPathName().empty() ? "zero" : ""));
 }
 
-void zero(poplar::Graph& graph, poplar::Tensor t, const std::vector<poplar::Interval>& tileRegions,
-          unsigned tile, poplar::ComputeSet zeroCS) {
-    checkSupported("zero", t);
+void fill(poplar::Graph& graph, poplar::Tensor t, const std::vector<poplar::Interval>& tileRegions,
+          unsigned tile, poplar::ComputeSet fillCS, double fillValue) {
+    checkSupported("fill", t);
     const auto type = t.elementType();
     const poplar::Tensor flat = t.flatten();
     const auto& target = graph.getTarget();
     const std::string vertexType = poputil::templateVertex("popops::Fill", type);
     for (const auto& region : tileRegions) {
         if (region.end() > flat.numElements())
-            throw poplar::poplar_error("popops::zero: region [" + std::to_string(region.begin()) +
+            throw poplar::poplar_error("popops::fill: region [" + std::to_string(region.begin()) +
                                        ", " + std::to_string(region.end()) +
                                        ") is outside tensor '" + t.getName() + "' of " +
                                        std::to_string(flat.numElements()) + " elements");
         if (region.size() == 0)
             continue;
-        poplar::VertexRef v = graph.addVertex(zeroCS, vertexType);
+        poplar::VertexRef v = graph.addVertex(fillCS, vertexType);
         graph.connect(v["out"], flat.slice(region.begin(), region.end()));
-        if (type == poplar::HALF || type == poplar::FLOAT)
-            graph.setInitialValue(v["in"], 0.0f);
-        else if (type == poplar::BOOL)
-            graph.setInitialValue(v["in"], false);
-        else
-            graph.setInitialValue(v["in"], 0);
+        setFillValue(graph, v, type, fillValue);
         graph.setTileMapping(v, tile);
         graph.setPerfEstimate(v, pl::cycles::fill(target, type, region.size()));
     }
 }
 
+void fill(poplar::Graph& graph, const poplar::Tensor& t, unsigned tile, poplar::ComputeSet fillCS,
+          double fillValue) {
+    fill(graph, t, {poplar::Interval(0, t.numElements())}, tile, fillCS, fillValue);
+}
+
+void fill(poplar::Graph& graph, const poplar::Tensor& t,
+          const std::vector<std::vector<poplar::Interval>>& mapping, poplar::ComputeSet fillCS,
+          double fillValue) {
+    for (unsigned tile = 0; tile < mapping.size(); ++tile)
+        if (!mapping[tile].empty())
+            fill(graph, t, mapping[tile], tile, fillCS, fillValue);
+}
+
+void zero(poplar::Graph& graph, poplar::Tensor t, const std::vector<poplar::Interval>& tileRegions,
+          unsigned tile, poplar::ComputeSet zeroCS) {
+    fill(graph, t, tileRegions, tile, zeroCS, 0.0);
+}
+
 void zero(poplar::Graph& graph, const poplar::Tensor& t, unsigned tile, poplar::ComputeSet zeroCS) {
-    zero(graph, t, {poplar::Interval(0, t.numElements())}, tile, zeroCS);
+    fill(graph, t, tile, zeroCS, 0.0);
 }
 
 void zero(poplar::Graph& graph, const poplar::Tensor& t,
           const std::vector<std::vector<poplar::Interval>>& mapping, poplar::ComputeSet zeroCS) {
-    for (unsigned tile = 0; tile < mapping.size(); ++tile)
-        if (!mapping[tile].empty())
-            zero(graph, t, mapping[tile], tile, zeroCS);
+    fill(graph, t, mapping, zeroCS, 0.0);
 }
 
 namespace {
