@@ -14,6 +14,7 @@
 #include <popops/ElementWiseUtil.hpp>
 #include <popops/Fill.hpp>
 #include <popops/Reduce.hpp>
+#include <popops/ScaledAdd.hpp>
 #include <popops/Zero.hpp>
 
 using namespace poplibstest;
@@ -486,4 +487,43 @@ TEST_CASE("cast into an existing tensor, as a program, and into a caller's compu
     CHECK(r.at("u") == std::vector<double>{0, 1, double(float(4294967294.0)), 3});
     CHECK_THROWS_AS(popops::cast(h.graph, f, h.graph.addVariable(INT, {3}), h.prog),
                     poplar::poplar_error);
+}
+
+TEST_CASE("scaledAddTo and scaledSubtractFrom in the SDK's tensor-scale and two-scale forms") {
+    Harness h;
+    const auto av = values(10, -1, 1, 31), bv = values(10, -1, 1, 32);
+    const auto input = [&](const std::string& name) { return h.input(FLOAT, {10}, av, name); };
+    auto b = h.input(FLOAT, {10}, bv, "b");
+    auto bHalf = h.input(HALF, {10}, bv, "bHalf");
+    auto scaleB = h.input(FLOAT, {}, {0.25}, "scaleB");
+    auto scaleA = h.input(HALF, {1}, {0.5}, "scaleA");
+    auto t1 = input("t1"), t2 = input("t2"), t3 = input("t3"), t4 = input("t4"), t5 = input("t5"),
+         t6 = input("t6"), t7 = input("t7");
+    popops::scaledAddTo(h.graph, t1, b, scaleB, h.prog);         // a + 0.25 b
+    popops::scaledSubtractFrom(h.graph, t2, b, scaleB, h.prog);  // a - 0.25 b
+    popops::scaledAddTo(h.graph, t3, scaleA, b, scaleB, h.prog); // 0.5 a + 0.25 b
+    popops::scaledAddTo(h.graph, t4, scaleA, b, scaleB, h.prog,
+                        popops::ScaledAddSpecialisation::X_MINUS_AX_PLUS_BY); // a - 0.5 a + 0.25 b
+    popops::scaledAddTo(h.graph, t5, 2.0f, bHalf, -3.0f, h.prog);             // 2 a - 3 b (B cast)
+    popops::scaledSubtractFrom(h.graph, t6, 2.0f, b, 3.0f, h.prog);           // 2 a - 3 b
+    popops::scaledSubtractFrom(h.graph, t7, scaleA, b, scaleB, h.prog);       // 0.5 a - 0.25 b
+    const std::vector<std::pair<const char*, poplar::Tensor>> results = {
+        {"t1", t1}, {"t2", t2}, {"t3", t3}, {"t4", t4}, {"t5", t5}, {"t6", t6}, {"t7", t7}};
+    for (const auto& result : results)
+        h.output(result.second, result.first);
+    const auto r = h.run();
+    for (std::size_t i = 0; i < 10; ++i) {
+        const double a = float(av[i]), x = float(bv[i]), xh = toHalf(bv[i]);
+        const double tol = 1e-5;
+        CHECK(std::abs(r.at("t1")[i] - (a + 0.25 * x)) < tol);
+        CHECK(std::abs(r.at("t2")[i] - (a - 0.25 * x)) < tol);
+        CHECK(std::abs(r.at("t3")[i] - (0.5 * a + 0.25 * x)) < tol);
+        CHECK(std::abs(r.at("t4")[i] - (0.5 * a + 0.25 * x)) < tol);
+        CHECK(std::abs(r.at("t5")[i] - (2 * a - 3 * xh)) < tol);
+        CHECK(std::abs(r.at("t6")[i] - (2 * a - 3 * x)) < tol);
+        CHECK(std::abs(r.at("t7")[i] - (0.5 * a - 0.25 * x)) < tol);
+    }
+    auto intScale = h.input(INT, {}, {1}, "intScale");
+    CHECK_THROWS_WITH(popops::scaledAddTo(h.graph, t1, b, intScale, h.prog),
+                      Catch::Contains("single FLOAT or HALF element"));
 }
