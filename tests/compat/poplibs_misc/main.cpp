@@ -153,6 +153,11 @@ int main() {
   graph.createHostWrite("labels", labels);
   prog.add(popnn::calcLoss(graph, probs, labels, loss, deltas, numCorrect,
                            popnn::SUM_SQUARED_LOSS, "loss"));
+  readBack(graph, popnn::argMax(graph, probs, prog), "arg_max");
+  Tensor accuracy = graph.addVariable(UNSIGNED_INT, {1}, "accuracy");
+  graph.setTileMapping(accuracy, 1);
+  prog.add(popnn::calcAccuracy(graph, probs, labels, accuracy));
+  readBack(graph, accuracy, "accuracy");
   readBack(graph, loss, "loss");
   readBack(graph, deltas, "deltas");
   readBack(graph, numCorrect, "num_correct");
@@ -191,5 +196,7 @@ int main() {
   print<float>(engine, "loss", 2);
   print<float>(engine, "deltas", 8);
   print<unsigned>(engine, "num_correct", 1);
+  print<unsigned>(engine, "arg_max", 2);
+  print<unsigned>(engine, "accuracy", 1);
   return 0;
 }
