@@ -67,38 +67,6 @@ private:
     std::unique_ptr<Expr> a_, b_;
 };
 
-/// A function of three operands (popops::expr::Select, Clamp).
-class TernaryOp : public Expr {
-public:
-    TernaryOp(TernaryOpType type, const Expr& a, const Expr& b, const Expr& c)
-        : type_(type), a_(a.clone()), b_(b.clone()), c_(c.clone()) {}
-    TernaryOp(const TernaryOp& o)
-        : Expr(), type_(o.type_), a_(o.a_->clone()), b_(o.b_->clone()), c_(o.c_->clone()) {}
-    TernaryOpType opType() const { return type_; }
-    const Expr& arg0() const { return *a_; }
-    const Expr& arg1() const { return *b_; }
-    const Expr& arg2() const { return *c_; }
-    std::unique_ptr<Expr> clone() const override {
-        return std::unique_ptr<Expr>(new TernaryOp(*this));
-    }
-
-private:
-    TernaryOpType type_;
-    std::unique_ptr<Expr> a_, b_, c_;
-};
-
-/// Select(a, b, c): c ? a : b.
-class Select : public TernaryOp {
-public:
-    Select(const Expr& a, const Expr& b, const Expr& c)
-        : TernaryOp(TernaryOpType::SELECT, a, b, c) {}
-};
-/// Clamp(a, lo, hi): min(max(a, lo), hi).
-class Clamp : public TernaryOp {
-public:
-    Clamp(const Expr& a, const Expr& b, const Expr& c) : TernaryOp(TernaryOpType::CLAMP, a, b, c) {}
-};
-
 inline const PlaceHolder _1(1), _2(2), _3(3), _4(4), _5(5), _6(6), _7(7), _8(8);
 
 #define TILESCOPE_EXPR_UNARY(Name, OP)                                                             \
@@ -147,6 +115,38 @@ TILESCOPE_EXPR_BINARY(Or, LOGICAL_OR)
 TILESCOPE_EXPR_BINARY(NotEqual, NOT_EQUAL)
 TILESCOPE_EXPR_BINARY(Rem, REMAINDER)
 
+/// A function of three operands (popops::expr::Select, Clamp).
+class TernaryOp : public Expr {
+public:
+    TernaryOp(TernaryOpType type, const Expr& a, const Expr& b, const Expr& c)
+        : type_(type), a_(a.clone()), b_(b.clone()), c_(c.clone()) {}
+    TernaryOp(const TernaryOp& o)
+        : Expr(), type_(o.type_), a_(o.a_->clone()), b_(o.b_->clone()), c_(o.c_->clone()) {}
+    TernaryOpType opType() const { return type_; }
+    const Expr& arg0() const { return *a_; }
+    const Expr& arg1() const { return *b_; }
+    const Expr& arg2() const { return *c_; }
+    std::unique_ptr<Expr> clone() const override {
+        return std::unique_ptr<Expr>(new TernaryOp(*this));
+    }
+
+private:
+    TernaryOpType type_;
+    std::unique_ptr<Expr> a_, b_, c_;
+};
+
+/// Select(a, b, c): c ? a : b.
+class Select : public TernaryOp {
+public:
+    Select(const Expr& a, const Expr& b, const Expr& c)
+        : TernaryOp(TernaryOpType::SELECT, a, b, c) {}
+};
+/// Clamp(a, lo, hi): min(max(a, lo), hi).
+class Clamp : public TernaryOp {
+public:
+    Clamp(const Expr& a, const Expr& b, const Expr& c) : TernaryOp(TernaryOpType::CLAMP, a, b, c) {}
+};
+
 #undef TILESCOPE_EXPR_UNARY
 #undef TILESCOPE_EXPR_BINARY
 
@@ -180,7 +180,6 @@ TILESCOPE_EXPR_SCALAR_OPERATOR(+)
 TILESCOPE_EXPR_SCALAR_OPERATOR(-)
 TILESCOPE_EXPR_SCALAR_OPERATOR(*)
 TILESCOPE_EXPR_SCALAR_OPERATOR(/)
-#undef TILESCOPE_EXPR_SCALAR_OPERATOR
 
 // Remainder, comparison and logical operators, as in the SDK: `_1 % 3`, `_1 >= _2`,
 // `(_1 > 0) && (_2 < 1)`, `!(_1 == _2)`. Comparisons give BOOL; logical operators take them.
@@ -234,5 +233,7 @@ TILESCOPE_EXPR_SCALAR_COMPARISON(>)
 TILESCOPE_EXPR_SCALAR_COMPARISON(<=)
 TILESCOPE_EXPR_SCALAR_COMPARISON(>=)
 #undef TILESCOPE_EXPR_SCALAR_COMPARISON
+
+#undef TILESCOPE_EXPR_SCALAR_OPERATOR
 
 } // namespace popops::expr

@@ -25,6 +25,13 @@ enum class UnaryOpType {
     SIN,
 };
 
+/// Element-wise functions of three operands: CLAMP(a, lo, hi) = min(max(a, lo), hi);
+/// SELECT(a, b, c) = c ? a : b with a BOOL `c`.
+enum class TernaryOpType {
+    CLAMP,
+    SELECT,
+};
+
 /// Element-wise functions of two operands. Comparisons and logical operations give BOOL results.
 enum class BinaryOpType {
     ADD,
@@ -43,13 +50,6 @@ enum class BinaryOpType {
     LOGICAL_OR,  ///< BOOL operands only
     NOT_EQUAL,
     REMAINDER, ///< the sign of the dividend, as fmod and C++ integer %
-};
-
-/// Element-wise functions of three operands: CLAMP(a, lo, hi) = min(max(a, lo), hi);
-/// SELECT(a, b, c) = c ? a : b with a BOOL `c`.
-enum class TernaryOpType {
-    CLAMP,
-    SELECT,
 };
 
 } // namespace popops::expr
