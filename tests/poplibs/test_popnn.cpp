@@ -429,3 +429,36 @@ TEST_CASE("argMax, argMin, maxAndArgMax, minAndArgMin and calcAccuracy match the
     CHECK_THROWS_AS(popnn::argMax(h.graph, h.input(FLOAT, {4}, {1, 2, 3, 4}, "v"), h.prog),
                     poplar::poplar_error);
 }
+
+TEST_CASE("calcLoss and calcAccuracy leave out rows labelled MASKED_LABEL_CODE") {
+    const std::size_t B = 4, C = 3;
+    const std::vector<double> pv = {0.7, 0.2, 0.1, 0.2, 0.5, 0.3, 0.1, 0.1, 0.8, 0.6, 0.3, 0.1};
+    for (const auto& labelType : {poplar::UNSIGNED_INT, poplar::INT}) {
+        INFO("labels " << labelType);
+        const double masked = labelType == poplar::INT ? -1.0 : double(MASKED_LABEL_CODE);
+        const std::vector<double> labels = {0, masked, 2, masked};
+        Harness h;
+        auto probs = h.input(FLOAT, {B, C}, pv, "probs");
+        auto expected = h.input(labelType, {B}, labels, "labels");
+        auto loss = h.g().addVariable(FLOAT, {B}, "loss");
+        auto deltas = h.g().addVariable(FLOAT, {B, C}, "deltas");
+        auto numCorrect = h.g().addVariable(poplar::UNSIGNED_INT, {}, "numCorrect");
+        auto accuracy = h.g().addVariable(poplar::UNSIGNED_INT, {}, "accuracy");
+        poputil::mapTensorLinearly(h.graph, loss, 1, 1);
+        poputil::mapTensorLinearly(h.graph, deltas, 1, 1);
+        h.g().setTileMapping(numCorrect, 0);
+        h.g().setTileMapping(accuracy, 1);
+        h.prog.add(popnn::calcLoss(h.graph, probs, expected, loss, deltas, numCorrect,
+                                   popnn::CROSS_ENTROPY_LOSS));
+        h.prog.add(popnn::calcAccuracy(h.graph, probs, expected, accuracy));
+        h.output(loss, "loss");
+        h.output(deltas, "deltas");
+        h.output(numCorrect, "numCorrect");
+        h.output(accuracy, "accuracy");
+        const auto r = h.run();
+        checkClose(r.at("loss"), {-std::log(double(0.7f)), 0, -std::log(double(0.8f)), 0}, 1e-6);
+        checkClose(r.at("deltas"), {0.7 - 1, 0.2, 0.1, 0, 0, 0, 0.1, 0.1, 0.8 - 1, 0, 0, 0}, 1e-6);
+        CHECK(r.at("numCorrect")[0] == 2);
+        CHECK(r.at("accuracy")[0] == 2);
+    }
+}

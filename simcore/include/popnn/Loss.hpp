@@ -3,6 +3,7 @@
 
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
+#include <popops/EncodingConstants.hpp>
 #include <utility>
 
 namespace popnn {
@@ -13,7 +14,8 @@ namespace popnn {
 enum LossType { SUM_SQUARED_LOSS, CROSS_ENTROPY_LOSS };
 
 /// For modelOutputs {B, C} (FLOAT or HALF) and expected labels {B} (INT or UNSIGNED_INT, each in
-/// [0, C)), writes loss {B} and deltas {B, C} of the outputs' type.
+/// [0, C) or MASKED_LABEL_CODE for a row to leave out), writes loss {B} and deltas {B, C} of
+/// the outputs' type.
 void calcLoss(poplar::Graph& graph, const poplar::Tensor& modelOutputs,
               const poplar::Tensor& expected, const poplar::Tensor& loss,
               const poplar::Tensor& deltas, LossType lossType, poplar::program::Sequence& prog,

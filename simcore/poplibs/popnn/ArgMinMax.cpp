@@ -72,7 +72,11 @@ public:
             for (std::size_t c = 1; c < numClasses; ++c)
                 if (static_cast<float>(probs[base + c]) > static_cast<float>(probs[base + best]))
                     best = c;
-            correct[row] = best == static_cast<std::size_t>(label[row]) ? 1 : 0;
+            // A masked label (MASKED_LABEL_CODE) never matches a column.
+            correct[row] = static_cast<unsigned>(label[row]) != MASKED_LABEL_CODE &&
+                                   best == static_cast<std::size_t>(label[row])
+                               ? 1
+                               : 0;
         }
         return true;
     }

@@ -41,6 +41,14 @@ public:
         const float logOutputScaling = std::log(outputScaling);
         for (std::size_t row = 0; row < loss.size(); ++row) {
             const std::size_t base = row * numClasses;
+            if (static_cast<unsigned>(label[row]) == MASKED_LABEL_CODE) {
+                // A masked row contributes nothing (PopLibs' MASKED_LABEL_CODE).
+                for (std::size_t c = 0; c < numClasses; ++c)
+                    deltas[base + c] = T(0.0f);
+                loss[row] = T(0.0f);
+                correct[row] = 0;
+                continue;
+            }
             const auto expected = static_cast<std::size_t>(label[row]);
             float sum = 0.0f;
             std::size_t best = 0;
