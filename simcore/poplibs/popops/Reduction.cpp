@@ -9,11 +9,14 @@
 #include "common/CycleEstimates.hpp"
 #include "common/ElementWiseBuilder.hpp"
 #include "popops/ElementWiseVertices.hpp"
+#include "popops/Operation.hpp"
 #include "popops/PopopsCodelets.hpp"
 #include "tilescope/sim/BuiltinVertex.hpp"
 
 #include <algorithm>
+#include <istream>
 #include <limits>
+#include <ostream>
 #include <poplar/exceptions.hpp>
 #include <poputil/TileMapping.hpp>
 #include <poputil/VertexTemplates.hpp>
@@ -457,6 +460,25 @@ void reduceWithOutput(poplar::Graph& graph, const poplar::Tensor& in, const popl
     di.setValue("operation", operationName(params.op));
     checkReduceOutput(in, out, dims);
     css.push_back(reduceInto(graph, in, out, dims, params, di, "popops::reduceWithOutput"));
+}
+
+std::ostream& operator<<(std::ostream& os, const Operation& op) {
+    return os << operationName(op);
+}
+
+std::istream& operator>>(std::istream& is, Operation& op) {
+    std::string name;
+    if (!(is >> name))
+        return is;
+    for (Operation candidate :
+         {Operation::ADD, Operation::MUL, Operation::MIN, Operation::MAX, Operation::LOGICAL_AND,
+          Operation::LOGICAL_OR, Operation::SQUARE_ADD})
+        if (name == operationName(candidate)) {
+            op = candidate;
+            return is;
+        }
+    is.setstate(std::ios::failbit);
+    return is;
 }
 
 } // namespace popops
