@@ -1,8 +1,9 @@
 // Uses the PopLibs helpers real programs reach for besides matMul: element-wise
-// outputs, comparisons and logical operations, allTrue, casts to and from BOOL,
-// reductions from popops/Reduce.hpp (scaled, updating, several in one compute
-// set), popops::zero and popnn::calcLoss returning a program. Prints every
-// result for check.sh to compare.
+// outputs, comparisons and logical operations, select and clamp, allTrue, casts
+// to and from BOOL, reductions from popops/Reduce.hpp (scaled, updating,
+// several in one compute set), popops::zero, one-hot encoding, iota, argMax and
+// popnn::calcLoss / calcAccuracy returning programs. Prints every result for
+// check.sh to compare with expected.txt.
 
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
@@ -13,6 +14,7 @@
 #include <popops/Cast.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/ElementWiseUtil.hpp>
+#include <popops/Encoding.hpp>
 #include <popops/Reduce.hpp>
 #include <popops/Zero.hpp>
 #include <popops/codelets.hpp>
@@ -153,6 +155,14 @@ int main() {
   graph.createHostWrite("labels", labels);
   prog.add(popnn::calcLoss(graph, probs, labels, loss, deltas, numCorrect,
                            popnn::SUM_SQUARED_LOSS, "loss"));
+  Tensor oneHot = graph.addVariable(FLOAT, {2, 4}, "oneHot");
+  poputil::mapTensorLinearly(graph, oneHot);
+  popops::encodeOneHot(graph, labels, oneHot, prog);
+  readBack(graph, oneHot, "one_hot");
+  Tensor range = graph.addVariable(INT, {5}, "range");
+  poputil::mapTensorLinearly(graph, range, 1, 1);
+  popops::iota(graph, range, -2, prog);
+  readBack(graph, range, "iota");
   readBack(graph, popnn::argMax(graph, probs, prog), "arg_max");
   Tensor accuracy = graph.addVariable(UNSIGNED_INT, {1}, "accuracy");
   graph.setTileMapping(accuracy, 1);
@@ -196,6 +206,8 @@ int main() {
   print<float>(engine, "loss", 2);
   print<float>(engine, "deltas", 8);
   print<unsigned>(engine, "num_correct", 1);
+  print<float>(engine, "one_hot", 8);
+  print<int>(engine, "iota", 5);
   print<unsigned>(engine, "arg_max", 2);
   print<unsigned>(engine, "accuracy", 1);
   return 0;
