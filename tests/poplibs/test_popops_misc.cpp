@@ -527,3 +527,20 @@ TEST_CASE("scaledAddTo and scaledSubtractFrom in the SDK's tensor-scale and two-
     CHECK_THROWS_WITH(popops::scaledAddTo(h.graph, t1, b, intScale, h.prog),
                       Catch::Contains("single FLOAT or HALF element"));
 }
+
+TEST_CASE("LOG_ADD reduces values held as logarithms") {
+    Harness h;
+    const std::vector<double> xv = {0, 1, 2, -1, 100, 101, -500, -500.5};
+    auto x = h.input(FLOAT, {4, 2}, xv, "x");
+    h.output(popops::reduce(h.graph, x, {1}, popops::Operation::LOG_ADD, h.prog), "rows");
+    const auto r = h.run();
+    std::vector<double> want;
+    for (std::size_t i = 0; i < 4; ++i) {
+        const double a = xv[2 * i], b = xv[2 * i + 1], m = std::max(a, b);
+        want.push_back(m + std::log(std::exp(a - m) + std::exp(b - m)));
+    }
+    checkClose(r.at("rows"), want, 1e-6);
+    CHECK_THROWS_WITH(popops::reduce(h.graph, h.input(INT, {2}, {1, 2}, "i"), {0},
+                                     popops::Operation::LOG_ADD, h.prog),
+                      Catch::Contains("FLOAT and HALF only"));
+}

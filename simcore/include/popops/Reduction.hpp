@@ -9,9 +9,9 @@
 
 namespace popops {
 
-/// The reduction operation. SQUARE_ADD sums the squares of the inputs; LOGICAL_AND and
-/// LOGICAL_OR reduce BOOL tensors.
-enum class Operation { ADD, MUL, MIN, MAX, LOGICAL_AND, LOGICAL_OR, SQUARE_ADD };
+/// The reduction operation. SQUARE_ADD sums the squares of the inputs; LOG_ADD adds values held
+/// as logarithms (log(sum(exp(x)))); LOGICAL_AND and LOGICAL_OR reduce BOOL tensors.
+enum class Operation { ADD, MUL, MIN, MAX, LOGICAL_AND, LOGICAL_OR, SQUARE_ADD, LOG_ADD };
 
 /// What to reduce with: the operation, whether the result is added to (update) rather than
 /// written over the output of reduceWithOutput, and optionally a scalar FLOAT or HALF tensor

@@ -14,6 +14,7 @@
 #include "tilescope/sim/BuiltinVertex.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <istream>
 #include <limits>
 #include <ostream>
@@ -45,6 +46,8 @@ const char* operationName(Operation op) {
         return "LOGICAL_OR";
     case Operation::SQUARE_ADD:
         return "SQUARE_ADD";
+    case Operation::LOG_ADD:
+        return "LOG_ADD";
     }
     return "?";
 }
@@ -59,7 +62,7 @@ template <Operation Op, typename In> struct ReduceArithmetic {
         else if constexpr (Op == Operation::MIN)
             return std::numeric_limits<Acc>::has_infinity ? std::numeric_limits<Acc>::infinity()
                                                           : std::numeric_limits<Acc>::max();
-        else if constexpr (Op == Operation::MAX)
+        else if constexpr (Op == Operation::MAX || Op == Operation::LOG_ADD)
             return std::numeric_limits<Acc>::has_infinity ? -std::numeric_limits<Acc>::infinity()
                                                           : std::numeric_limits<Acc>::lowest();
         else
@@ -78,7 +81,13 @@ template <Operation Op, typename In> struct ReduceArithmetic {
             return acc != 0 || x != 0;
         else if constexpr (Op == Operation::SQUARE_ADD)
             return acc + x * x;
-        else
+        else if constexpr (Op == Operation::LOG_ADD) {
+            // log(exp(acc) + exp(x)), shifted by the larger so neither exponent overflows.
+            const Acc hi = std::max(acc, x), lo = std::min(acc, x);
+            if (hi == -std::numeric_limits<Acc>::infinity())
+                return hi;
+            return hi + std::log1p(std::exp(lo - hi));
+        } else
             return acc + x;
     }
     /// Reduces each row of numPartials partials into out, times `scale`; with `update` the
@@ -199,6 +208,9 @@ bool isLogical(Operation op) {
 bool supportedPair(Operation op, const poplar::Type& in, const poplar::Type& out) {
     if (isLogical(op))
         return in == poplar::BOOL && out == poplar::BOOL;
+    if (op == Operation::LOG_ADD)
+        return (in == poplar::FLOAT || in == poplar::HALF) &&
+               (out == poplar::FLOAT || out == poplar::HALF);
     const auto floating = [](const poplar::Type& t) {
         return t == poplar::FLOAT || t == poplar::HALF;
     };
@@ -308,9 +320,10 @@ poplar::ComputeSet reduceInto(poplar::Graph& graph, const poplar::Tensor& in,
             api + ": cannot reduce tensor '" + in.getName() + "' of type " +
             in.elementType().toString() + " into type " + out.elementType().toString() + " with " +
             operationName(params.op) +
-            (isLogical(params.op)
-                 ? " (BOOL to BOOL only)"
-                 : " (FLOAT and HALF either way, or INT and UNSIGNED_INT to the same type)"));
+            (isLogical(params.op)              ? " (BOOL to BOOL only)"
+             : params.op == Operation::LOG_ADD ? " (FLOAT and HALF only)"
+                                               : " (FLOAT and HALF either way, or INT and "
+                                                 "UNSIGNED_INT to the same type)"));
     if (params.useScale) {
         if (params.op != Operation::ADD && params.op != Operation::SQUARE_ADD)
             throw poplar::poplar_error(api +
@@ -398,6 +411,10 @@ void registerReduceVertices(poplar::Graph& graph) {
     registerOperation<Operation::MIN>(graph);
     registerOperation<Operation::MAX>(graph);
     registerOperation<Operation::SQUARE_ADD>(graph);
+    registerOne<Operation::LOG_ADD, float, float>(graph);
+    registerOne<Operation::LOG_ADD, float, poplar::half>(graph);
+    registerOne<Operation::LOG_ADD, poplar::half, poplar::half>(graph);
+    registerOne<Operation::LOG_ADD, poplar::half, float>(graph);
     registerOne<Operation::LOGICAL_AND, bool, bool>(graph);
     registerOne<Operation::LOGICAL_OR, bool, bool>(graph);
 }
