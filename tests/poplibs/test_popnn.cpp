@@ -462,3 +462,40 @@ TEST_CASE("calcLoss and calcAccuracy leave out rows labelled MASKED_LABEL_CODE")
         CHECK(r.at("accuracy")[0] == 2);
     }
 }
+
+TEST_CASE("topK gives each row's K largest values and their columns, largest first") {
+    const std::size_t R = 5, C = 7;
+    for (const auto& type : {FLOAT, HALF, poplar::INT}) {
+        INFO("type " << type);
+        Harness h;
+        auto xv = integers(R * C, -9, 9, 29);
+        xv[1] = xv[4] = 20; // a tie in row 0: column 1 before column 4
+        auto x = h.input(type, {R, C}, xv, "x");
+        poplar::Tensor indices;
+        auto top = popnn::topK(h.graph, x, indices, 3, true, h.prog);
+        CHECK(top.shape() == std::vector<std::size_t>{R, 3});
+        CHECK(indices.elementType() == poplar::UNSIGNED_INT);
+        h.output(top, "top");
+        h.output(indices, "indices");
+        const auto r = h.run();
+        for (std::size_t row = 0; row < R; ++row) {
+            std::vector<std::size_t> order(C);
+            for (std::size_t c = 0; c < C; ++c)
+                order[c] = c;
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                return xv[row * C + a] > xv[row * C + b];
+            });
+            for (std::size_t j = 0; j < 3; ++j) {
+                CHECK(r.at("indices")[row * 3 + j] == double(order[j]));
+                CHECK(r.at("top")[row * 3 + j] == xv[row * C + order[j]]);
+            }
+        }
+        CHECK(r.at("indices")[0] == 1);
+        CHECK(r.at("indices")[1] == 4);
+    }
+    Harness h;
+    poplar::Tensor indices;
+    CHECK_THROWS_AS(popnn::topK(h.graph, h.input(FLOAT, {2, 3}, values(6, 0, 1), "x"), indices,
+                                4, true, h.prog),
+                    poplar::poplar_error);
+}

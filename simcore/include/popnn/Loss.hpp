@@ -79,4 +79,12 @@ std::pair<poplar::Tensor, poplar::Tensor>
 minAndArgMin(poplar::Graph& graph, const poplar::Tensor& input, poplar::program::Sequence& prog,
              const poplar::DebugContext& debugContext = {});
 
+/// The K largest values of each row of a 2D input {rows, columns} (FLOAT, HALF, INT or
+/// UNSIGNED_INT; K <= columns) as a new tensor {rows, K} of the input's type, largest first
+/// (whatever `sort` says: a sorted result is also a valid unsorted one; ties keep the lower
+/// column first). `indices` is set to a new UNSIGNED_INT tensor {rows, K} of their columns.
+poplar::Tensor topK(poplar::Graph& graph, const poplar::Tensor& input, poplar::Tensor& indices,
+                    unsigned K, bool sort, poplar::program::Sequence& prog,
+                    const poplar::DebugContext& debugContext = {});
+
 } // namespace popnn
