@@ -296,3 +296,206 @@ TEST_CASE("the new operations are recorded as PopLibs operations with FLOPs") {
     CHECK(ops[byName["logSoftmax"]].flops.value_or(0) > 0);
     CHECK(ops[byName["nonLinearityInputGradient"]].flops.value_or(0) > 0);
 }
+
+TEST_CASE("calcLoss forms returning a Program: UNSIGNED_INT numCorrect and loss scaling") {
+    const std::size_t B = 7, C = 5;
+    auto pv = values(B * C, 0.01, 1.0, 21);
+    const auto labels = integers(B, 0, int(C) - 1, 4);
+    for (bool scaled : {false, true}) {
+        INFO("scaled " << scaled);
+        Harness h;
+        auto probs = h.input(FLOAT, {B, C}, pv, "probs");
+        auto expected = h.input(poplar::UNSIGNED_INT, {B}, labels, "labels");
+        auto loss = h.g().addVariable(FLOAT, {B}, "loss");
+        auto deltas = h.g().addVariable(FLOAT, {B, C}, "deltas");
+        auto correct = h.g().addVariable(poplar::UNSIGNED_INT, {}, "correct");
+        poputil::mapTensorLinearly(h.graph, loss, 1, 1);
+        poputil::mapTensorLinearly(h.graph, deltas, 1, 1);
+        h.g().setTileMapping(correct, 3);
+        // The probabilities arrive scaled by 4; deltas are wanted scaled by 8.
+        const double outputScaling = scaled ? 4 : 1, deltasScaling = scaled ? 8 : 1;
+        poplar::program::Program p;
+        if (scaled) {
+            auto ds = h.input(FLOAT, {}, {deltasScaling}, "ds");
+            auto mos = h.input(FLOAT, {}, {outputScaling}, "mos");
+            p = popnn::calcLoss(h.graph, probs, expected, loss, deltas, ds, mos, correct,
+                                popnn::CROSS_ENTROPY_LOSS, "scaledLoss");
+        } else {
+            p = popnn::calcLoss(h.graph, probs, expected, loss, deltas, correct,
+                                popnn::CROSS_ENTROPY_LOSS);
+        }
+        h.prog.add(p);
+        h.output(loss, "loss");
+        h.output(deltas, "deltas");
+        h.output(correct, "correct");
+        const auto r = h.run();
+        std::vector<double> wantLoss, wantDeltas;
+        double numCorrect = 0;
+        for (std::size_t b = 0; b < B; ++b) {
+            std::size_t best = 0;
+            for (std::size_t c = 0; c < C; ++c) {
+                const double y = float(pv[b * C + c]);
+                const double target = c == labels[b] ? outputScaling : 0.0;
+                wantDeltas.push_back(deltasScaling / outputScaling * (y - target));
+                if (pv[b * C + c] > pv[b * C + best])
+                    best = c;
+            }
+            numCorrect += best == labels[b];
+            wantLoss.push_back(-(std::log(double(float(pv[b * C + std::size_t(labels[b])]))) -
+                                 std::log(outputScaling)));
+        }
+        checkClose(r.at("loss"), wantLoss, 1e-5);
+        checkClose(r.at("deltas"), wantDeltas, 1e-5);
+        CHECK(r.at("correct")[0] == numCorrect);
+    }
+}
+
+TEST_CASE("calcLoss returning a Program without numCorrect; scaling refused for SUM_SQUARED") {
+    Harness h;
+    auto probs = h.input(FLOAT, {2, 3}, {0.5, 0.25, 0.25, 0.1, 0.1, 0.8}, "probs");
+    auto expected = h.input(poplar::INT, {2}, {0, 2}, "labels");
+    auto loss = h.g().addVariable(FLOAT, {2}, "loss");
+    auto deltas = h.g().addVariable(FLOAT, {2, 3}, "deltas");
+    h.g().setTileMapping(loss, 0);
+    h.g().setTileMapping(deltas, 1);
+    h.prog.add(popnn::calcLoss(h.graph, probs, expected, loss, deltas, popnn::SUM_SQUARED_LOSS));
+    h.output(loss, "loss");
+    const auto r = h.run();
+    checkClose(r.at("loss"), {0.5 * (0.25 + 0.0625 + 0.0625), 0.5 * (0.01 + 0.01 + 0.04)}, 1e-6);
+
+    auto one = h.g().addConstant(FLOAT, {}, 1.0f);
+    h.g().setTileMapping(one, 0);
+    CHECK_THROWS_WITH(
+        popnn::calcLoss(h.graph, probs, expected, loss, deltas, one, one, popnn::SUM_SQUARED_LOSS),
+        Catch::Contains("CROSS_ENTROPY_LOSS only"));
+    auto floatCorrect = h.g().addVariable(FLOAT, {}, "floatCorrect");
+    h.g().setTileMapping(floatCorrect, 0);
+    CHECK_THROWS_WITH(popnn::calcLoss(h.graph, probs, expected, loss, deltas, floatCorrect,
+                                      popnn::CROSS_ENTROPY_LOSS),
+                      Catch::Contains("UNSIGNED_INT or INT"));
+}
+
+TEST_CASE("argMax, argMin, maxAndArgMax, minAndArgMin and calcAccuracy match the host") {
+    const std::size_t R = 11, C = 6;
+    for (const auto& type : {FLOAT, HALF, poplar::INT}) {
+        INFO("type " << type);
+        Harness h;
+        auto xv = integers(R * C, -20, 20, 17);
+        xv[2 * C + 1] = xv[2 * C + 4] = 25; // a tie: the first column wins
+        auto x = h.input(type, {R, C}, xv, "x");
+        auto idx = popnn::argMax(h.graph, x, h.prog);
+        CHECK(idx.elementType() == poplar::UNSIGNED_INT);
+        h.output(idx, "argMax");
+        h.output(popnn::argMin(h.graph, x, h.prog), "argMin");
+        auto mx = popnn::maxAndArgMax(h.graph, x, h.prog);
+        auto mn = popnn::minAndArgMin(h.graph, x, h.prog);
+        CHECK(mx.first.elementType() == type);
+        h.output(mx.first, "max");
+        h.output(mn.first, "min");
+        h.output(mn.second, "argMin2");
+        const auto r = h.run();
+        for (std::size_t row = 0; row < R; ++row) {
+            const auto begin = xv.begin() + row * C, end = begin + C;
+            const auto maxIt = std::max_element(begin, end), minIt = std::min_element(begin, end);
+            CHECK(r.at("argMax")[row] == double(maxIt - begin));
+            CHECK(r.at("argMin")[row] == double(minIt - begin));
+            CHECK(r.at("argMin2")[row] == double(minIt - begin));
+            CHECK(r.at("max")[row] == *maxIt);
+            CHECK(r.at("min")[row] == *minIt);
+        }
+        CHECK(r.at("argMax")[2] == 1);
+    }
+    for (const auto& correctType : {poplar::UNSIGNED_INT, poplar::INT}) {
+        Harness h;
+        const std::size_t B = 13;
+        const auto pv = values(B * C, 0, 1, 19);
+        const auto labels = integers(B, 0, int(C) - 1, 23);
+        auto probs = h.input(FLOAT, {B, C}, pv, "probs");
+        auto expected = h.input(poplar::INT, {B}, labels, "labels");
+        auto numCorrect = h.g().addVariable(correctType, {1}, "numCorrect");
+        h.g().setTileMapping(numCorrect, 2);
+        h.prog.add(popnn::calcAccuracy(h.graph, probs, expected, numCorrect));
+        h.output(numCorrect, "numCorrect");
+        const auto r = h.run();
+        double want = 0;
+        for (std::size_t b = 0; b < B; ++b) {
+            const auto begin = pv.begin() + b * C;
+            want += std::size_t(std::max_element(begin, begin + C) - begin) == labels[b];
+        }
+        CHECK(want > 0);
+        CHECK(r.at("numCorrect")[0] == want);
+    }
+    Harness h;
+    CHECK_THROWS_AS(popnn::argMax(h.graph, h.input(FLOAT, {4}, {1, 2, 3, 4}, "v"), h.prog),
+                    poplar::poplar_error);
+}
+
+TEST_CASE("calcLoss and calcAccuracy leave out rows labelled MASKED_LABEL_CODE") {
+    const std::size_t B = 4, C = 3;
+    const std::vector<double> pv = {0.7, 0.2, 0.1, 0.2, 0.5, 0.3, 0.1, 0.1, 0.8, 0.6, 0.3, 0.1};
+    for (const auto& labelType : {poplar::UNSIGNED_INT, poplar::INT}) {
+        INFO("labels " << labelType);
+        const double masked = labelType == poplar::INT ? -1.0 : double(MASKED_LABEL_CODE);
+        const std::vector<double> labels = {0, masked, 2, masked};
+        Harness h;
+        auto probs = h.input(FLOAT, {B, C}, pv, "probs");
+        auto expected = h.input(labelType, {B}, labels, "labels");
+        auto loss = h.g().addVariable(FLOAT, {B}, "loss");
+        auto deltas = h.g().addVariable(FLOAT, {B, C}, "deltas");
+        auto numCorrect = h.g().addVariable(poplar::UNSIGNED_INT, {}, "numCorrect");
+        auto accuracy = h.g().addVariable(poplar::UNSIGNED_INT, {}, "accuracy");
+        poputil::mapTensorLinearly(h.graph, loss, 1, 1);
+        poputil::mapTensorLinearly(h.graph, deltas, 1, 1);
+        h.g().setTileMapping(numCorrect, 0);
+        h.g().setTileMapping(accuracy, 1);
+        h.prog.add(popnn::calcLoss(h.graph, probs, expected, loss, deltas, numCorrect,
+                                   popnn::CROSS_ENTROPY_LOSS));
+        h.prog.add(popnn::calcAccuracy(h.graph, probs, expected, accuracy));
+        h.output(loss, "loss");
+        h.output(deltas, "deltas");
+        h.output(numCorrect, "numCorrect");
+        h.output(accuracy, "accuracy");
+        const auto r = h.run();
+        checkClose(r.at("loss"), {-std::log(double(0.7f)), 0, -std::log(double(0.8f)), 0}, 1e-6);
+        checkClose(r.at("deltas"), {0.7 - 1, 0.2, 0.1, 0, 0, 0, 0.1, 0.1, 0.8 - 1, 0, 0, 0}, 1e-6);
+        CHECK(r.at("numCorrect")[0] == 2);
+        CHECK(r.at("accuracy")[0] == 2);
+    }
+}
+
+TEST_CASE("topK gives each row's K largest values and their columns, largest first") {
+    const std::size_t R = 5, C = 7;
+    for (const auto& type : {FLOAT, HALF, poplar::INT}) {
+        INFO("type " << type);
+        Harness h;
+        auto xv = integers(R * C, -9, 9, 29);
+        xv[1] = xv[4] = 20; // a tie in row 0: column 1 before column 4
+        auto x = h.input(type, {R, C}, xv, "x");
+        poplar::Tensor indices;
+        auto top = popnn::topK(h.graph, x, indices, 3, true, h.prog);
+        CHECK(top.shape() == std::vector<std::size_t>{R, 3});
+        CHECK(indices.elementType() == poplar::UNSIGNED_INT);
+        h.output(top, "top");
+        h.output(indices, "indices");
+        const auto r = h.run();
+        for (std::size_t row = 0; row < R; ++row) {
+            std::vector<std::size_t> order(C);
+            for (std::size_t c = 0; c < C; ++c)
+                order[c] = c;
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                return xv[row * C + a] > xv[row * C + b];
+            });
+            for (std::size_t j = 0; j < 3; ++j) {
+                CHECK(r.at("indices")[row * 3 + j] == double(order[j]));
+                CHECK(r.at("top")[row * 3 + j] == xv[row * C + order[j]]);
+            }
+        }
+        CHECK(r.at("indices")[0] == 1);
+        CHECK(r.at("indices")[1] == 4);
+    }
+    Harness h;
+    poplar::Tensor indices;
+    CHECK_THROWS_AS(popnn::topK(h.graph, h.input(FLOAT, {2, 3}, values(6, 0, 1), "x"), indices,
+                                4, true, h.prog),
+                    poplar::poplar_error);
+}

@@ -1,8 +1,11 @@
-// poputil tile mapping helpers.
+// poputil tile mapping helpers, broadcasting and utilities.
 
 #include "PoplibsHarness.hpp"
 
 #include <catch2/catch.hpp>
+#include <poplar/exceptions.hpp>
+#include <poputil/Broadcast.hpp>
+#include <poputil/Util.hpp>
 #include <poputil/VertexTemplates.hpp>
 
 using namespace poplibstest;
@@ -47,4 +50,42 @@ TEST_CASE("templateVertex names template instances") {
     CHECK(poputil::templateVertex("popops::ScaledAdd", poplar::FLOAT) ==
           "popops::ScaledAdd<float>");
     CHECK(poputil::templateVertex("X", poplar::HALF, 3, true) == "X<half,3,true>");
+}
+
+TEST_CASE("broadcastToMatch, extendDimensionsToMatch, duplicate, cloneN and index helpers") {
+    Harness h(4);
+    auto a = h.input(poplar::FLOAT, {3, 1}, {1, 2, 3}, "a");
+    auto b = h.input(poplar::FLOAT, {4}, {10, 20, 30, 40}, "b");
+    auto c = h.input(poplar::FLOAT, {}, {100}, "c");
+    poplar::Tensor a2 = a, b2 = b, c2 = c;
+    poputil::broadcastToMatch(a2, b2, c2);
+    CHECK(a2.shape() == std::vector<std::size_t>{3, 4});
+    CHECK(c2.shape() == std::vector<std::size_t>{3, 4});
+    poplar::Tensor a3 = a, b3 = b;
+    poputil::broadcastToMatch(a3, b3);
+    CHECK(b3.shape() == std::vector<std::size_t>{3, 4});
+    poplar::Tensor b4 = b;
+    poputil::broadcastToMatch(b4, {2, 3, 4});
+    CHECK(b4.shape() == std::vector<std::size_t>{2, 3, 4});
+    poplar::Tensor bad = b;
+    CHECK_THROWS_AS(poputil::broadcastToMatch(bad, {3, 5}), poplar::poplar_error);
+    CHECK(poputil::extendDimensionsToMatch(a2, b).shape() == std::vector<std::size_t>{1, 4});
+
+    auto copy = poputil::duplicate(h.graph, b, h.prog, "copy");
+    CHECK(h.graph.getTileMapping(copy) == h.graph.getTileMapping(b));
+    auto clones = poputil::cloneN(h.graph, b, 3, "clones");
+    CHECK(clones.shape() == std::vector<std::size_t>{3, 4});
+    CHECK(h.graph.getTileMapping(clones[2]) == h.graph.getTileMapping(b));
+    h.prog.add(poplar::program::Copy(b4[1], clones));
+    h.output(copy, "copy");
+    h.output(clones, "clones");
+    const auto r = h.run();
+    CHECK(r.at("copy") == std::vector<double>{10, 20, 30, 40});
+    CHECK(r.at("clones") == std::vector<double>{10, 20, 30, 40, 10, 20, 30, 40, 10, 20, 30, 40});
+
+    const std::vector<std::size_t> shape = {2, 3, 4};
+    CHECK(poputil::unflattenIndex(shape, 17) == std::vector<std::size_t>{1, 1, 1});
+    CHECK(poputil::flattenIndex(shape, std::vector<std::size_t>{1, 1, 1}) == 17);
+    CHECK(poputil::intervalSequenceNumElements({{{0, 3}, {5, 6}}, {{10, 14}}}) == 8);
+    CHECK(poputil::balancedPartition(10, 4) == std::vector<int>{3, 3, 2, 2});
 }

@@ -15,9 +15,25 @@ enum class UnaryOpType {
     SQRT,
     SQUARE,
     TANH,
+    CEIL,
+    COS,
+    FLOOR,
+    INVERSE,
+    LOGICAL_NOT, ///< BOOL operands only
+    ROUND,       ///< halves away from zero
+    RSQRT,
+    SIGNUM,
+    SIN,
 };
 
-/// Element-wise functions of two operands. Comparisons give BOOL results.
+/// Element-wise functions of three operands: CLAMP(a, lo, hi) = min(max(a, lo), hi);
+/// SELECT(a, b, c) = c ? a : b with a BOOL `c`.
+enum class TernaryOpType {
+    CLAMP,
+    SELECT,
+};
+
+/// Element-wise functions of two operands. Comparisons and logical operations give BOOL results.
 enum class BinaryOpType {
     ADD,
     DIVIDE,
@@ -29,6 +45,12 @@ enum class BinaryOpType {
     MULTIPLY,
     POWER,
     SUBTRACT,
+    GREATER_THAN_EQUAL,
+    LESS_THAN_EQUAL,
+    LOGICAL_AND, ///< BOOL operands only
+    LOGICAL_OR,  ///< BOOL operands only
+    NOT_EQUAL,
+    REMAINDER, ///< the sign of the dividend, as fmod and C++ integer %
 };
 
 } // namespace expr

@@ -17,6 +17,7 @@
 // The remaining constants (per-vertex overheads, transcendental costs) are modelled figures of
 // the right order, not measurements.
 
+#include <algorithm>
 #include <cstdint>
 #include <poplar/Target.hpp>
 #include <poplar/Type.hpp>
@@ -55,10 +56,46 @@ inline std::uint64_t elementWise(const poplar::Target& target, const poplar::Typ
 }
 
 /// Reducing `outputs` results from `partialsPerOutput` partial values each: one vector of
-/// partials loaded and accumulated per thread cycle, plus a store per output.
+/// partials loaded and accumulated per thread cycle, plus a store per output; a scaled reduction
+/// (ReduceParams::scale) multiplies each output once more.
 inline std::uint64_t reduce(const poplar::Target& target, const poplar::Type& partialsType,
-                            std::uint64_t outputs, std::uint64_t partialsPerOutput) {
-    return kVertexOverhead + outputs * (1 + vectors(target, partialsType, partialsPerOutput));
+                            std::uint64_t outputs, std::uint64_t partialsPerOutput,
+                            bool scaled = false) {
+    return kVertexOverhead +
+           outputs * (1 + vectors(target, partialsType, partialsPerOutput) + (scaled ? 1 : 0));
+}
+
+/// popops::Fill of `elements` on one worker, following PopLibs' Fill estimator
+/// (_fillCycleEstimate in popops' PerformanceEstimation): 16 cycles before the loop, one 64-bit
+/// store per cycle, 6 after it, one for a lone trailing element and one for the average
+/// alignment cost.
+inline std::uint64_t fill(const poplar::Target& target, const poplar::Type& type,
+                          std::uint64_t elements) {
+    const std::uint64_t width = target.getVectorWidth(type);
+    return 16 + elements / width + 6 + (elements % width == 1 ? 1 : 0) + 1;
+}
+
+/// popops::Cast of `elements` on one worker, following PopLibs' castWorkerCycles (non-char
+/// types) plus its 5 cycles of parameter loading and call: conversions between FLOAT and HALF
+/// run on the auxiliary pipeline, a vector of min(2 loads, 1 store) wide per cycle; any other
+/// pair converts one element per 2 cycles. 19 cycles of prologue, and per remainder bit one
+/// test plus 2 cycles when that bit is set.
+inline std::uint64_t cast(const poplar::Target& target, const poplar::Type& from,
+                          const poplar::Type& to, std::uint64_t elements) {
+    const std::uint64_t dataPathBytes = target.getDataPathWidth() / 8;
+    const std::uint64_t loadWidth = dataPathBytes / target.getTypeSize(from);
+    const std::uint64_t storeWidth = dataPathBytes / target.getTypeSize(to);
+    const bool aux = (from == poplar::FLOAT || from == poplar::HALF) &&
+                     (to == poplar::FLOAT || to == poplar::HALF);
+    const std::uint64_t vectorWidth = aux ? std::min(2 * loadWidth, storeWidth) : 1;
+    const std::uint64_t loadCycles = vectorWidth / std::min(vectorWidth, loadWidth);
+    const std::uint64_t storeCycles = vectorWidth / std::min(vectorWidth, storeWidth);
+    const std::uint64_t perVector = std::max(loadCycles, storeCycles) + (aux ? 0 : 1);
+    std::uint64_t cycles = 5 + 19 + perVector * (elements / vectorWidth);
+    const std::uint64_t remainder = elements % vectorWidth;
+    for (std::uint64_t bit = 1; bit < vectorWidth; bit <<= 1)
+        cycles += 1 + ((remainder & bit) ? 2 : 0);
+    return cycles;
 }
 
 /// A block matrix product of m x k by k x n on the AMP units of one tile, run by one MultiVertex
@@ -80,6 +117,12 @@ inline std::uint64_t dynamicSlice(const poplar::Target& target, const poplar::Ty
                                   std::uint64_t regions, std::uint64_t subElements,
                                   std::uint64_t regionSize) {
     return kVertexOverhead + 2 + regions * subElements * (2 + vectors(target, type, regionSize));
+}
+
+/// Scanning `rows` rows of `columns` values for the arg-max or arg-min (popnn::argMax,
+/// calcAccuracy): a compare and select per element, plus the row's set-up and store. Modelled.
+inline std::uint64_t rowScan(std::uint64_t rows, std::uint64_t columns) {
+    return kVertexOverhead + rows * (2 + columns);
 }
 
 /// Random values: the tile's generator yields 64 random bits per thread cycle, so a uniform

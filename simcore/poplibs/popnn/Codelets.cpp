@@ -11,6 +11,7 @@ void addCodelets(poplar::Graph& graph) {
     popops::addCodelets(graph);
     detail::registerNonLinearityVertices(graph);
     detail::registerLossVertices(graph);
+    detail::registerArgMinMaxVertices(graph);
 }
 
 } // namespace popnn

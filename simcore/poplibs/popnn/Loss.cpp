@@ -22,25 +22,41 @@ using tilescope::sim::abi::FieldVisitor;
 namespace {
 
 /// Loss, deltas and whether the arg-max is the label, for a run of rows of numClasses outputs.
-template <typename T, typename Label, LossType LT> class LossCalc : public poplar::Vertex {
+/// `deltasScale` and `modelOutputScaling` are PopLibs' loss scaling (1 when not given).
+template <typename T, typename Label, typename Correct, LossType LT>
+class LossCalc : public poplar::Vertex {
 public:
     poplar::Input<poplar::Vector<T>> probs;
     poplar::Input<poplar::Vector<Label>> label;
     poplar::Output<poplar::Vector<T>> loss;
     poplar::Output<poplar::Vector<T>> deltas;
-    poplar::Output<poplar::Vector<int>> correct;
+    poplar::Output<poplar::Vector<Correct>> correct;
+    poplar::Input<T> deltasScale;
+    poplar::Input<T> modelOutputScaling;
     unsigned numClasses = 1;
 
     bool compute() {
+        const float outputScaling = static_cast<float>(T(modelOutputScaling));
+        const float scale = static_cast<float>(T(deltasScale)) / outputScaling;
+        const float logOutputScaling = std::log(outputScaling);
         for (std::size_t row = 0; row < loss.size(); ++row) {
             const std::size_t base = row * numClasses;
+            if (static_cast<unsigned>(label[row]) == MASKED_LABEL_CODE) {
+                // A masked row contributes nothing (PopLibs' MASKED_LABEL_CODE).
+                for (std::size_t c = 0; c < numClasses; ++c)
+                    deltas[base + c] = T(0.0f);
+                loss[row] = T(0.0f);
+                correct[row] = 0;
+                continue;
+            }
             const auto expected = static_cast<std::size_t>(label[row]);
             float sum = 0.0f;
             std::size_t best = 0;
             for (std::size_t c = 0; c < numClasses; ++c) {
                 const float y = static_cast<float>(probs[base + c]);
-                const float delta = y - (c == expected ? 1.0f : 0.0f);
-                deltas[base + c] = static_cast<T>(delta);
+                const float target = c == expected ? outputScaling : 0.0f;
+                const float delta = y - target;
+                deltas[base + c] = static_cast<T>(scale * delta);
                 sum += delta * delta;
                 if (y > static_cast<float>(probs[base + best]))
                     best = c;
@@ -51,7 +67,7 @@ public:
                 // Clamped away from 0 so a confident wrong answer costs a large finite loss.
                 const float p =
                     expected < numClasses ? static_cast<float>(probs[base + expected]) : 0.0f;
-                loss[row] = static_cast<T>(-std::log(std::max(p, 1e-7f)));
+                loss[row] = static_cast<T>(-(std::log(std::max(p, 1e-7f)) - logOutputScaling));
             }
             correct[row] = best == expected ? 1 : 0;
         }
@@ -64,6 +80,8 @@ public:
         describeField(f, "loss", v.loss);
         describeField(f, "deltas", v.deltas);
         describeField(f, "correct", v.correct);
+        describeField(f, "deltasScale", v.deltasScale);
+        describeField(f, "modelOutputScaling", v.modelOutputScaling);
         describeField(f, "numClasses", v.numClasses);
     }
 };
@@ -72,24 +90,48 @@ const char* lossName(LossType t) {
     return t == SUM_SQUARED_LOSS ? "SUM_SQUARED_LOSS" : "CROSS_ENTROPY_LOSS";
 }
 
-std::string vertexName(const poplar::Type& type, const poplar::Type& label, LossType lt) {
-    return poputil::templateVertex("popnn::LossCalc", type, label,
+std::string vertexName(const poplar::Type& type, const poplar::Type& label,
+                       const poplar::Type& correct, LossType lt) {
+    return poputil::templateVertex("popnn::LossCalc", type, label, correct,
                                    std::string("popnn::") + lossName(lt));
 }
 
-template <typename T, typename Label> void registerFor(poplar::Graph& graph) {
+template <typename T, typename Label, typename Correct> void registerFor(poplar::Graph& graph) {
     const poplar::Type type = poplar::equivalent_device_type<T>().value;
     const poplar::Type label = poplar::equivalent_device_type<Label>().value;
-    tilescope::sim::registerBuiltinVertex<LossCalc<T, Label, SUM_SQUARED_LOSS>>(
-        graph, vertexName(type, label, SUM_SQUARED_LOSS),
-        &LossCalc<T, Label, SUM_SQUARED_LOSS>::visit);
-    tilescope::sim::registerBuiltinVertex<LossCalc<T, Label, CROSS_ENTROPY_LOSS>>(
-        graph, vertexName(type, label, CROSS_ENTROPY_LOSS),
-        &LossCalc<T, Label, CROSS_ENTROPY_LOSS>::visit);
+    const poplar::Type correct = poplar::equivalent_device_type<Correct>().value;
+    using SumSquared = LossCalc<T, Label, Correct, SUM_SQUARED_LOSS>;
+    using CrossEntropy = LossCalc<T, Label, Correct, CROSS_ENTROPY_LOSS>;
+    tilescope::sim::registerBuiltinVertex<SumSquared>(
+        graph, vertexName(type, label, correct, SUM_SQUARED_LOSS), &SumSquared::visit);
+    tilescope::sim::registerBuiltinVertex<CrossEntropy>(
+        graph, vertexName(type, label, correct, CROSS_ENTROPY_LOSS), &CrossEntropy::visit);
+}
+
+/// The optional tensors of a calcLoss call (null when the form does not take them).
+struct LossExtras {
+    const Tensor* numCorrect = nullptr;
+    const Tensor* deltasScale = nullptr;
+    const Tensor* modelOutputScaling = nullptr;
+};
+
+void checkScalar(const std::string& api, const char* what, const Tensor& t,
+                 const poplar::Type& type) {
+    if (t.numElements() != 1 || t.elementType() != type)
+        throw poplar::poplar_error(api + ": " + what + " '" + t.getName() + "' " +
+                                   t.shapeToString() + " of type " + t.elementType().toString() +
+                                   " must be a single " + type.toString() + " element");
+}
+
+/// A scalar constant 1 of `type` for an absent scaling tensor.
+Tensor one(poplar::Graph& graph, const poplar::Type& type, const poplar::DebugContext& dc) {
+    Tensor t = graph.addConstant(type, {}, 1.0f, dc);
+    graph.setTileMapping(t, 0);
+    return t;
 }
 
 void calcLossImpl(poplar::Graph& graph, const Tensor& modelOutputs, const Tensor& expected,
-                  const Tensor& loss, const Tensor& deltas, const Tensor* numCorrect,
+                  const Tensor& loss, const Tensor& deltas, const LossExtras& extras,
                   LossType lossType, poplar::program::Sequence& prog,
                   const poplar::DebugContext& debugContext) {
     pl::PoplibsOpDebugInfo di(debugContext, "calcLoss");
@@ -120,15 +162,36 @@ void calcLossImpl(poplar::Graph& graph, const Tensor& modelOutputs, const Tensor
         throw poplar::poplar_error(api + ": deltas '" + deltas.getName() + "' " +
                                    deltas.shapeToString() + " must be " + type.toString() +
                                    " of the model outputs' shape " + modelOutputs.shapeToString());
-    if (numCorrect && (numCorrect->numElements() != 1 || numCorrect->elementType() != poplar::INT))
-        throw poplar::poplar_error(api + ": numCorrect '" + numCorrect->getName() +
-                                   "' must be a single INT element");
+    poplar::Type correctType = poplar::UNSIGNED_INT;
+    if (const Tensor* numCorrect = extras.numCorrect) {
+        correctType = numCorrect->elementType();
+        if (numCorrect->numElements() != 1 ||
+            (correctType != poplar::UNSIGNED_INT && correctType != poplar::INT))
+            throw poplar::poplar_error(api + ": numCorrect '" + numCorrect->getName() + "' " +
+                                       numCorrect->shapeToString() + " of type " +
+                                       correctType.toString() +
+                                       " must be a single UNSIGNED_INT or INT element");
+    }
+    Tensor deltasScale, modelOutputScaling;
+    if (extras.deltasScale) {
+        if (lossType != CROSS_ENTROPY_LOSS)
+            throw poplar::poplar_error(api + ": loss scaling (deltasScale, modelOutputScaling) "
+                                             "is implemented for CROSS_ENTROPY_LOSS only, as in "
+                                             "PopLibs");
+        checkScalar(api, "deltasScale", *extras.deltasScale, type);
+        checkScalar(api, "modelOutputScaling", *extras.modelOutputScaling, type);
+        deltasScale = extras.deltasScale->reshape({});
+        modelOutputScaling = extras.modelOutputScaling->reshape({});
+    } else {
+        deltasScale = one(graph, type, {di, "deltasScale"});
+        modelOutputScaling = one(graph, type, {di, "modelOutputScaling"});
+    }
 
-    Tensor correct = graph.clone(poplar::INT, loss, {di, "correct"});
+    Tensor correct = graph.clone(correctType, loss, {di, "correct"});
     poplar::ComputeSet cs = graph.addComputeSet({di, "calcLoss"});
     const auto& target = graph.getTarget();
     pl::addElementWiseVertices(
-        graph, cs, vertexName(type, labelType, lossType), loss,
+        graph, cs, vertexName(type, labelType, correctType, lossType), loss,
         {{"probs", modelOutputs},
          {"label", expected},
          {"loss", loss},
@@ -142,37 +205,88 @@ void calcLossImpl(poplar::Graph& graph, const Tensor& modelOutputs, const Tensor
         },
         [&](poplar::VertexRef v) {
             graph.setInitialValue(v["numClasses"], static_cast<unsigned>(classes));
+            graph.connect(v["deltasScale"], deltasScale);
+            graph.connect(v["modelOutputScaling"], modelOutputScaling);
         });
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(3 * batch * classes);
-    if (numCorrect)
-        popops::reduceWithOutput(graph, correct, numCorrect->flatten(), {0}, popops::Operation::ADD,
-                                 prog, {di, "numCorrect"});
+    if (extras.numCorrect)
+        popops::reduceWithOutput(graph, correct, extras.numCorrect->flatten(), {0},
+                                 popops::Operation::ADD, prog, {di, "numCorrect"});
 }
 
 } // namespace
 
 namespace detail {
 void registerLossVertices(poplar::Graph& graph) {
-    registerFor<float, int>(graph);
-    registerFor<float, unsigned>(graph);
-    registerFor<poplar::half, int>(graph);
-    registerFor<poplar::half, unsigned>(graph);
+    registerFor<float, int, unsigned>(graph);
+    registerFor<float, unsigned, unsigned>(graph);
+    registerFor<poplar::half, int, unsigned>(graph);
+    registerFor<poplar::half, unsigned, unsigned>(graph);
+    registerFor<float, int, int>(graph);
+    registerFor<float, unsigned, int>(graph);
+    registerFor<poplar::half, int, int>(graph);
+    registerFor<poplar::half, unsigned, int>(graph);
 }
 } // namespace detail
 
 void calcLoss(poplar::Graph& graph, const Tensor& modelOutputs, const Tensor& expected,
               const Tensor& loss, const Tensor& deltas, LossType lossType,
               poplar::program::Sequence& prog, const poplar::DebugContext& debugContext) {
-    calcLossImpl(graph, modelOutputs, expected, loss, deltas, nullptr, lossType, prog,
-                 debugContext);
+    calcLossImpl(graph, modelOutputs, expected, loss, deltas, {}, lossType, prog, debugContext);
 }
 
 void calcLoss(poplar::Graph& graph, const Tensor& modelOutputs, const Tensor& expected,
               const Tensor& loss, const Tensor& deltas, const Tensor& numCorrect, LossType lossType,
               poplar::program::Sequence& prog, const poplar::DebugContext& debugContext) {
-    calcLossImpl(graph, modelOutputs, expected, loss, deltas, &numCorrect, lossType, prog,
-                 debugContext);
+    LossExtras extras;
+    extras.numCorrect = &numCorrect;
+    calcLossImpl(graph, modelOutputs, expected, loss, deltas, extras, lossType, prog, debugContext);
+}
+
+poplar::program::Program calcLoss(poplar::Graph& graph, const Tensor& modelOutputs,
+                                  const Tensor& expected, const Tensor& loss, const Tensor& deltas,
+                                  LossType lossType, const poplar::DebugContext& debugContext) {
+    poplar::program::Sequence prog;
+    calcLossImpl(graph, modelOutputs, expected, loss, deltas, {}, lossType, prog, debugContext);
+    return prog;
+}
+
+poplar::program::Program calcLoss(poplar::Graph& graph, const Tensor& modelOutputs,
+                                  const Tensor& expected, const Tensor& loss, const Tensor& deltas,
+                                  const Tensor& numCorrect, LossType lossType,
+                                  const poplar::DebugContext& debugContext) {
+    poplar::program::Sequence prog;
+    LossExtras extras;
+    extras.numCorrect = &numCorrect;
+    calcLossImpl(graph, modelOutputs, expected, loss, deltas, extras, lossType, prog, debugContext);
+    return prog;
+}
+
+poplar::program::Program calcLoss(poplar::Graph& graph, const Tensor& modelOutputs,
+                                  const Tensor& expected, const Tensor& loss, const Tensor& deltas,
+                                  const Tensor& deltasScale, const Tensor& modelOutputScaling,
+                                  LossType lossType, const poplar::DebugContext& debugContext) {
+    poplar::program::Sequence prog;
+    LossExtras extras;
+    extras.deltasScale = &deltasScale;
+    extras.modelOutputScaling = &modelOutputScaling;
+    calcLossImpl(graph, modelOutputs, expected, loss, deltas, extras, lossType, prog, debugContext);
+    return prog;
+}
+
+poplar::program::Program calcLoss(poplar::Graph& graph, const Tensor& modelOutputs,
+                                  const Tensor& expected, const Tensor& loss, const Tensor& deltas,
+                                  const Tensor& deltasScale, const Tensor& modelOutputScaling,
+                                  const Tensor& numCorrect, LossType lossType,
+                                  const poplar::DebugContext& debugContext) {
+    poplar::program::Sequence prog;
+    LossExtras extras;
+    extras.numCorrect = &numCorrect;
+    extras.deltasScale = &deltasScale;
+    extras.modelOutputScaling = &modelOutputScaling;
+    calcLossImpl(graph, modelOutputs, expected, loss, deltas, extras, lossType, prog, debugContext);
+    return prog;
 }
 
 } // namespace popnn

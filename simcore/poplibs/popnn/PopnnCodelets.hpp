@@ -6,4 +6,5 @@
 namespace popnn::detail {
 void registerNonLinearityVertices(poplar::Graph& graph);
 void registerLossVertices(poplar::Graph& graph);
+void registerArgMinMaxVertices(poplar::Graph& graph);
 } // namespace popnn::detail

@@ -7,6 +7,8 @@ namespace popops {
 
 void addCodelets(poplar::Graph& graph) {
     detail::registerElementWiseVertices(graph);
+    detail::registerTernaryVertices(graph);
+    detail::registerEncodingVertices(graph);
     detail::registerFillAndCastVertices(graph);
     detail::registerScaledAddVertices(graph);
     detail::registerReduceVertices(graph);

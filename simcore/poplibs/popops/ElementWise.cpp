@@ -41,6 +41,24 @@ const char* opName(expr::UnaryOpType op) {
         return "SQUARE";
     case expr::UnaryOpType::TANH:
         return "TANH";
+    case expr::UnaryOpType::CEIL:
+        return "CEIL";
+    case expr::UnaryOpType::COS:
+        return "COS";
+    case expr::UnaryOpType::FLOOR:
+        return "FLOOR";
+    case expr::UnaryOpType::INVERSE:
+        return "INVERSE";
+    case expr::UnaryOpType::LOGICAL_NOT:
+        return "LOGICAL_NOT";
+    case expr::UnaryOpType::ROUND:
+        return "ROUND";
+    case expr::UnaryOpType::RSQRT:
+        return "RSQRT";
+    case expr::UnaryOpType::SIGNUM:
+        return "SIGNUM";
+    case expr::UnaryOpType::SIN:
+        return "SIN";
     }
     return "?";
 }
@@ -67,6 +85,18 @@ const char* opName(expr::BinaryOpType op) {
         return "POWER";
     case expr::BinaryOpType::SUBTRACT:
         return "SUBTRACT";
+    case expr::BinaryOpType::GREATER_THAN_EQUAL:
+        return "GREATER_THAN_EQUAL";
+    case expr::BinaryOpType::LESS_THAN_EQUAL:
+        return "LESS_THAN_EQUAL";
+    case expr::BinaryOpType::LOGICAL_AND:
+        return "LOGICAL_AND";
+    case expr::BinaryOpType::LOGICAL_OR:
+        return "LOGICAL_OR";
+    case expr::BinaryOpType::NOT_EQUAL:
+        return "NOT_EQUAL";
+    case expr::BinaryOpType::REMAINDER:
+        return "REMAINDER";
     }
     return "?";
 }
@@ -80,20 +110,30 @@ std::string vertexName(const char* base, expr::BinaryOpType op, const poplar::Ty
                                    type);
 }
 
-/// The element types the vertices are instantiated for, and which operations integers support.
+/// The element types the vertices are instantiated for, and which operations each supports.
 template <typename Op> void checkType(const char* api, Op op, const Tensor& t) {
     const poplar::Type type = t.elementType();
     const bool floating = type == poplar::FLOAT || type == poplar::HALF;
-    const bool supported = floating || (type == poplar::INT && (pv::supports<int>(op)));
-    if (!supported)
-        throw poplar::poplar_error(std::string("popops::") + api + ": operation " + opName(op) +
-                                   " does not support tensor '" + t.getName() + "' of type " +
-                                   type.toString() +
-                                   (type == poplar::INT ? "" : " (FLOAT, HALF and INT only)"));
+    const bool supported = (floating && pv::supports<float>(op)) ||
+                           (type == poplar::INT && pv::supports<int>(op)) ||
+                           (type == poplar::BOOL && pv::supports<bool>(op));
+    if (supported)
+        return;
+    std::string which;
+    if (pv::isLogical(op))
+        which = " (logical operations take BOOL tensors only)";
+    else if (type == poplar::BOOL)
+        which = " (BOOL tensors support LOGICAL_NOT, LOGICAL_AND, LOGICAL_OR, EQUAL and "
+                "NOT_EQUAL)";
+    else if (!floating && type != poplar::INT)
+        which = " (FLOAT, HALF, INT and BOOL only)";
+    throw poplar::poplar_error(std::string("popops::") + api + ": operation " + opName(op) +
+                               " does not support tensor '" + t.getName() + "' of type " +
+                               type.toString() + which);
 }
 
 std::uint64_t flopsOf(const Tensor& out, const poplar::Type& type) {
-    return type == poplar::INT ? 0 : out.numElements();
+    return type == poplar::INT || type == poplar::BOOL ? 0 : out.numElements();
 }
 
 constexpr bool transcendental(expr::UnaryOpType op) {
@@ -119,7 +159,7 @@ template <typename T, expr::BinaryOpType Op> void registerBinary(poplar::Graph& 
         const auto type = poplar::equivalent_device_type<T>().value;
         tilescope::sim::registerBuiltinVertex<pv::BinaryOp1D<Op, T>>(
             graph, vertexName("popops::BinaryOp1D", Op, type), &pv::BinaryOp1D<Op, T>::visit);
-        if constexpr (!pv::isComparison(Op))
+        if constexpr (!pv::givesBool(Op) || std::is_same_v<T, bool>)
             tilescope::sim::registerBuiltinVertex<pv::BinaryOp1DInPlace<Op, T>>(
                 graph, vertexName("popops::BinaryOp1DInPlace", Op, type),
                 &pv::BinaryOp1DInPlace<Op, T>::visit);
@@ -138,6 +178,15 @@ template <typename T> void registerForType(poplar::Graph& graph) {
     registerUnary<T, U::SQRT>(graph);
     registerUnary<T, U::SQUARE>(graph);
     registerUnary<T, U::TANH>(graph);
+    registerUnary<T, U::CEIL>(graph);
+    registerUnary<T, U::COS>(graph);
+    registerUnary<T, U::FLOOR>(graph);
+    registerUnary<T, U::INVERSE>(graph);
+    registerUnary<T, U::LOGICAL_NOT>(graph);
+    registerUnary<T, U::ROUND>(graph);
+    registerUnary<T, U::RSQRT>(graph);
+    registerUnary<T, U::SIGNUM>(graph);
+    registerUnary<T, U::SIN>(graph);
     registerBinary<T, B::ADD>(graph);
     registerBinary<T, B::DIVIDE>(graph);
     registerBinary<T, B::EQUAL>(graph);
@@ -148,6 +197,12 @@ template <typename T> void registerForType(poplar::Graph& graph) {
     registerBinary<T, B::MULTIPLY>(graph);
     registerBinary<T, B::POWER>(graph);
     registerBinary<T, B::SUBTRACT>(graph);
+    registerBinary<T, B::GREATER_THAN_EQUAL>(graph);
+    registerBinary<T, B::LESS_THAN_EQUAL>(graph);
+    registerBinary<T, B::LOGICAL_AND>(graph);
+    registerBinary<T, B::LOGICAL_OR>(graph);
+    registerBinary<T, B::NOT_EQUAL>(graph);
+    registerBinary<T, B::REMAINDER>(graph);
 }
 
 std::string lower(const char* s) {
@@ -160,10 +215,41 @@ std::string lower(const char* s) {
 } // namespace
 
 namespace detail {
+Tensor scalarOperand(poplar::Graph& graph, const Tensor& like, double value, bool floating,
+                     const poplar::Type& valueType) {
+    const poplar::Type type = like.elementType();
+    const bool matches =
+        floating ? (type == poplar::FLOAT || type == poplar::HALF) : valueType == type;
+    if (!matches)
+        throw poplar::poplar_error(
+            "popops: type mismatch between binary operation tensor '" + like.getName() +
+            "' of type " + type.toString() + " and its constant operand (" +
+            (floating
+                 ? std::string("a floating-point number needs FLOAT or HALF")
+                 : "an integer of type " + valueType.toString() + " needs a tensor of that type") +
+            ")");
+    Tensor t;
+    if (type == poplar::FLOAT || type == poplar::HALF)
+        t = graph.addConstant(type, {}, static_cast<float>(value), {"constOperand"});
+    else if (type == poplar::INT)
+        t = graph.addConstant(type, {}, static_cast<int>(value), {"constOperand"});
+    else if (type == poplar::UNSIGNED_INT)
+        t = graph.addConstant(type, {}, static_cast<unsigned>(value), {"constOperand"});
+    else if (type == poplar::BOOL)
+        t = graph.addConstant(type, {}, value != 0, {"constOperand"});
+    else
+        throw poplar::poplar_error("popops: tensor '" + like.getName() + "' of type " +
+                                   type.toString() +
+                                   " has no element-wise operations with a constant");
+    graph.setTileMapping(t, 0);
+    return t;
+}
+
 void registerElementWiseVertices(poplar::Graph& graph) {
     registerForType<float>(graph);
     registerForType<poplar::half>(graph);
     registerForType<int>(graph);
+    registerForType<bool>(graph);
 }
 } // namespace detail
 
@@ -216,7 +302,7 @@ Tensor map(poplar::Graph& graph, expr::BinaryOpType op, const Tensor& a, const T
     checkType(api.c_str(), op, a);
     const poplar::Type type = a.elementType();
     const auto shape = pl::broadcastShape("popops::" + api, a, b);
-    const poplar::Type outType = pv::isComparison(op) ? poplar::BOOL : type;
+    const poplar::Type outType = pv::givesBool(op) ? poplar::BOOL : type;
     const Tensor& like = a.shape() == shape ? a : b;
     Tensor out = pl::createOutput(graph, outType, shape, like, {di, "out"});
     poplar::ComputeSet cs = graph.addComputeSet({di, api});
@@ -237,7 +323,7 @@ void mapInPlace(poplar::Graph& graph, expr::BinaryOpType op, const Tensor& a, co
                 const poplar::OptionFlags&) {
     const std::string api = lower(opName(op)) + "InPlace";
     pl::PoplibsOpDebugInfo di(debugContext, api);
-    if (pv::isComparison(op))
+    if (pv::isComparison(op) && a.elementType() != poplar::BOOL)
         throw poplar::poplar_error("popops::mapInPlace: comparison " + std::string(opName(op)) +
                                    " gives BOOL results and cannot write tensor '" + a.getName() +
                                    "' in place");

@@ -21,23 +21,48 @@ using tilescope::sim::abi::FieldVisitor;
 template <typename T>
 using ComputeType = std::conditional_t<std::is_same_v<T, poplar::half>, float, T>;
 
+/// Comparisons: any element type in, BOOL out.
 constexpr bool isComparison(BinaryOpType op) {
-    return op == BinaryOpType::EQUAL || op == BinaryOpType::GREATER_THAN ||
-           op == BinaryOpType::LESS_THAN;
+    return op == BinaryOpType::EQUAL || op == BinaryOpType::NOT_EQUAL ||
+           op == BinaryOpType::GREATER_THAN || op == BinaryOpType::GREATER_THAN_EQUAL ||
+           op == BinaryOpType::LESS_THAN || op == BinaryOpType::LESS_THAN_EQUAL;
+}
+/// Logical operations: BOOL in, BOOL out (as PopLibs, they accept no other type).
+constexpr bool isLogical(UnaryOpType op) {
+    return op == UnaryOpType::LOGICAL_NOT;
+}
+constexpr bool isLogical(BinaryOpType op) {
+    return op == BinaryOpType::LOGICAL_AND || op == BinaryOpType::LOGICAL_OR;
+}
+/// Operations whose result is BOOL whatever the operands' type.
+constexpr bool givesBool(BinaryOpType op) {
+    return isComparison(op) || isLogical(op);
 }
 constexpr bool isTranscendental(UnaryOpType op) {
     return op == UnaryOpType::EXPONENT || op == UnaryOpType::LOGARITHM ||
-           op == UnaryOpType::SIGMOID || op == UnaryOpType::SQRT || op == UnaryOpType::TANH;
+           op == UnaryOpType::SIGMOID || op == UnaryOpType::SQRT || op == UnaryOpType::TANH ||
+           op == UnaryOpType::COS || op == UnaryOpType::SIN || op == UnaryOpType::RSQRT ||
+           op == UnaryOpType::INVERSE;
 }
 constexpr bool isTranscendental(BinaryOpType op) {
-    return op == BinaryOpType::DIVIDE || op == BinaryOpType::POWER;
+    return op == BinaryOpType::DIVIDE || op == BinaryOpType::POWER || op == BinaryOpType::REMAINDER;
 }
-/// Integer types support the operations that stay in the integers.
+/// Unary operations defined on floating-point values only.
+constexpr bool isFloatOnly(UnaryOpType op) {
+    return isTranscendental(op) || op == UnaryOpType::CEIL || op == UnaryOpType::FLOOR ||
+           op == UnaryOpType::ROUND;
+}
+/// Which operations each element type supports: BOOL the logical ones (and equality), integers
+/// those that stay in the integers, floating types all but the logical ones.
 template <typename T> constexpr bool supports(UnaryOpType op) {
-    return !std::is_integral_v<T> || !isTranscendental(op);
+    if (std::is_same_v<T, bool>)
+        return isLogical(op);
+    return !isLogical(op) && (!std::is_integral_v<T> || !isFloatOnly(op));
 }
 template <typename T> constexpr bool supports(BinaryOpType op) {
-    return !std::is_integral_v<T> || op != BinaryOpType::POWER;
+    if (std::is_same_v<T, bool>)
+        return isLogical(op) || op == BinaryOpType::EQUAL || op == BinaryOpType::NOT_EQUAL;
+    return !isLogical(op) && (!std::is_integral_v<T> || op != BinaryOpType::POWER);
 }
 
 template <UnaryOpType Op, typename T> T applyUnary(T value) {
@@ -59,8 +84,29 @@ template <UnaryOpType Op, typename T> T applyUnary(T value) {
         return static_cast<T>(std::sqrt(x));
     else if constexpr (Op == UnaryOpType::SQUARE)
         return static_cast<T>(x * x);
-    else
+    else if constexpr (Op == UnaryOpType::TANH)
         return static_cast<T>(std::tanh(x));
+    else if constexpr (Op == UnaryOpType::CEIL)
+        return static_cast<T>(std::ceil(x));
+    else if constexpr (Op == UnaryOpType::COS)
+        return static_cast<T>(std::cos(x));
+    else if constexpr (Op == UnaryOpType::FLOOR)
+        return static_cast<T>(std::floor(x));
+    else if constexpr (Op == UnaryOpType::INVERSE) {
+        if constexpr (std::is_integral_v<C>)
+            return static_cast<T>(x == 0 ? 0 : C(1) / x); // never registered for integers
+        else
+            return static_cast<T>(C(1) / x);
+    } else if constexpr (Op == UnaryOpType::LOGICAL_NOT)
+        return static_cast<T>(!x);
+    else if constexpr (Op == UnaryOpType::ROUND)
+        return static_cast<T>(std::round(x));
+    else if constexpr (Op == UnaryOpType::RSQRT)
+        return static_cast<T>(C(1) / std::sqrt(x));
+    else if constexpr (Op == UnaryOpType::SIGNUM)
+        return static_cast<T>((C(0) < x) - (x < C(0)));
+    else
+        return static_cast<T>(std::sin(x));
 }
 
 template <BinaryOpType Op, typename T> auto applyBinary(T a, T b) {
@@ -68,10 +114,20 @@ template <BinaryOpType Op, typename T> auto applyBinary(T a, T b) {
     const C x = static_cast<C>(a), y = static_cast<C>(b);
     if constexpr (Op == BinaryOpType::EQUAL)
         return x == y;
+    else if constexpr (Op == BinaryOpType::NOT_EQUAL)
+        return x != y;
     else if constexpr (Op == BinaryOpType::GREATER_THAN)
         return x > y;
+    else if constexpr (Op == BinaryOpType::GREATER_THAN_EQUAL)
+        return x >= y;
     else if constexpr (Op == BinaryOpType::LESS_THAN)
         return x < y;
+    else if constexpr (Op == BinaryOpType::LESS_THAN_EQUAL)
+        return x <= y;
+    else if constexpr (Op == BinaryOpType::LOGICAL_AND)
+        return x != C(0) && y != C(0);
+    else if constexpr (Op == BinaryOpType::LOGICAL_OR)
+        return x != C(0) || y != C(0);
     else if constexpr (Op == BinaryOpType::ADD)
         return static_cast<T>(x + y);
     else if constexpr (Op == BinaryOpType::SUBTRACT)
@@ -83,6 +139,11 @@ template <BinaryOpType Op, typename T> auto applyBinary(T a, T b) {
             return static_cast<T>(y == 0 ? 0 : x / y); // the device defines no trap; 0 is stable
         else
             return static_cast<T>(x / y);
+    } else if constexpr (Op == BinaryOpType::REMAINDER) {
+        if constexpr (std::is_integral_v<T>)
+            return static_cast<T>(y == 0 ? 0 : x % y); // as DIVIDE: 0 rather than a trap
+        else
+            return static_cast<T>(std::fmod(x, y));
     } else if constexpr (Op == BinaryOpType::MAXIMUM)
         return static_cast<T>(std::max(x, y));
     else if constexpr (Op == BinaryOpType::MINIMUM)
@@ -122,7 +183,7 @@ public:
 
 template <BinaryOpType Op, typename T> class BinaryOp1D : public poplar::Vertex {
 public:
-    using OutT = std::conditional_t<isComparison(Op), bool, T>;
+    using OutT = std::conditional_t<givesBool(Op), bool, T>;
     poplar::Input<poplar::Vector<T>> in1;
     poplar::Input<poplar::Vector<T>> in2;
     poplar::Output<poplar::Vector<OutT>> out;

@@ -24,7 +24,7 @@ namespace {
 
 /// Postfix instructions: the kind in the low 8 bits, the argument (input or constant index,
 /// operation type) above.
-enum Instruction : unsigned { PushInput = 0, PushConst = 1, Unary = 2, Binary = 3 };
+enum Instruction : unsigned { PushInput = 0, PushConst = 1, Unary = 2, Binary = 3, Ternary = 4 };
 constexpr unsigned kMaxStackDepth = 16;
 
 unsigned encode(Instruction kind, unsigned argument) {
@@ -52,6 +52,24 @@ template <typename C> C evalUnary(expr::UnaryOpType op, C x) {
         return pv::applyUnary<U::SQUARE>(x);
     case U::TANH:
         return pv::applyUnary<U::TANH>(x);
+    case U::CEIL:
+        return pv::applyUnary<U::CEIL>(x);
+    case U::COS:
+        return pv::applyUnary<U::COS>(x);
+    case U::FLOOR:
+        return pv::applyUnary<U::FLOOR>(x);
+    case U::INVERSE:
+        return pv::applyUnary<U::INVERSE>(x);
+    case U::LOGICAL_NOT:
+        return pv::applyUnary<U::LOGICAL_NOT>(x);
+    case U::ROUND:
+        return pv::applyUnary<U::ROUND>(x);
+    case U::RSQRT:
+        return pv::applyUnary<U::RSQRT>(x);
+    case U::SIGNUM:
+        return pv::applyUnary<U::SIGNUM>(x);
+    case U::SIN:
+        return pv::applyUnary<U::SIN>(x);
     }
     return x;
 }
@@ -82,8 +100,26 @@ template <typename C> C evalBinary(expr::BinaryOpType op, C x, C y) {
             return pv::applyBinary<B::POWER>(x, y);
     case B::SUBTRACT:
         return pv::applyBinary<B::SUBTRACT>(x, y);
+    case B::GREATER_THAN_EQUAL:
+        return static_cast<C>(pv::applyBinary<B::GREATER_THAN_EQUAL>(x, y));
+    case B::LESS_THAN_EQUAL:
+        return static_cast<C>(pv::applyBinary<B::LESS_THAN_EQUAL>(x, y));
+    case B::LOGICAL_AND:
+        return static_cast<C>(pv::applyBinary<B::LOGICAL_AND>(x, y));
+    case B::LOGICAL_OR:
+        return static_cast<C>(pv::applyBinary<B::LOGICAL_OR>(x, y));
+    case B::NOT_EQUAL:
+        return static_cast<C>(pv::applyBinary<B::NOT_EQUAL>(x, y));
+    case B::REMAINDER:
+        return pv::applyBinary<B::REMAINDER>(x, y);
     }
     return x;
+}
+
+template <typename C> C evalTernary(expr::TernaryOpType op, C a, C b, C c) {
+    if (op == expr::TernaryOpType::SELECT)
+        return c != C(0) ? a : b;
+    return std::min(std::max(a, b), c);
 }
 
 /// Evaluates the postfix `program` for each element; HALF computes in float.
@@ -112,10 +148,15 @@ public:
                     stack[top - 1] =
                         evalUnary(static_cast<expr::UnaryOpType>(argument), stack[top - 1]);
                     break;
-                default:
+                case Binary:
                     --top;
                     stack[top - 1] = evalBinary(static_cast<expr::BinaryOpType>(argument),
                                                 stack[top - 1], stack[top]);
+                    break;
+                default:
+                    top -= 2;
+                    stack[top - 1] = evalTernary(static_cast<expr::TernaryOpType>(argument),
+                                                 stack[top - 1], stack[top], stack[top + 1]);
                 }
             }
             out[i] = static_cast<Out>(stack[0]);
@@ -141,34 +182,56 @@ struct CompiledExpr {
     bool comparisonAtRoot = false;
 
     void push() { maxDepth = std::max(maxDepth, ++depth); }
-    void compile(const expr::Expr& e) {
+    void compile(const expr::Expr& e) { comparisonAtRoot = compileNode(e); }
+    /// Logical operations take BOOL operands: inside an expression those are comparisons and
+    /// other logical operations (expressions over BOOL tensors are not supported).
+    [[noreturn]] static void throwLogicalNeedsBool() {
+        throw poplar::poplar_error(
+            "popops::map: logical operations (Not, And, Or) take BOOL operands, such as "
+            "comparisons; for BOOL tensors use popops::logicalNot, logicalAnd and logicalOr");
+    }
+    /// Appends the postfix code of `e`; returns whether its value is BOOL.
+    bool compileNode(const expr::Expr& e) {
         if (auto* p = dynamic_cast<const expr::PlaceHolder*>(&e)) {
             if (p->index() == 0)
                 throw poplar::poplar_error("popops::map: placeholders are numbered from _1");
             maxInput = std::max(maxInput, p->index());
             program.push_back(encode(PushInput, p->index() - 1));
             push();
+            return false;
         } else if (auto* c = dynamic_cast<const expr::Const*>(&e)) {
             program.push_back(encode(PushConst, static_cast<unsigned>(constants.size())));
             constants.push_back(c->value());
             push();
+            return false;
         } else if (auto* u = dynamic_cast<const expr::UnaryOp*>(&e)) {
-            compile(u->operand());
+            const bool operandIsBool = compileNode(u->operand());
+            if (pv::isLogical(u->opType()) && !operandIsBool)
+                throwLogicalNeedsBool();
             program.push_back(encode(Unary, static_cast<unsigned>(u->opType())));
             (pv::isTranscendental(u->opType()) ? transcendentalOps : simpleOps)++;
-            integerUnsafeOps += !pv::supports<int>(u->opType());
-            comparisonAtRoot = false;
+            integerUnsafeOps += !pv::supports<int>(u->opType()) && !pv::isLogical(u->opType());
+            return pv::isLogical(u->opType());
         } else if (auto* b = dynamic_cast<const expr::BinaryOp*>(&e)) {
-            compile(b->lhs());
-            compile(b->rhs());
+            const bool lhsIsBool = compileNode(b->lhs());
+            const bool rhsIsBool = compileNode(b->rhs());
+            if (pv::isLogical(b->opType()) && !(lhsIsBool && rhsIsBool))
+                throwLogicalNeedsBool();
             program.push_back(encode(Binary, static_cast<unsigned>(b->opType())));
             --depth;
             (pv::isTranscendental(b->opType()) ? transcendentalOps : simpleOps)++;
-            integerUnsafeOps += !pv::supports<int>(b->opType());
-            comparisonAtRoot = pv::isComparison(b->opType());
-        } else {
-            throw poplar::poplar_error("popops::map: unsupported expression node");
+            integerUnsafeOps += !pv::supports<int>(b->opType()) && !pv::isLogical(b->opType());
+            return pv::givesBool(b->opType());
+        } else if (auto* t = dynamic_cast<const expr::TernaryOp*>(&e)) {
+            const bool a = compileNode(t->arg0());
+            const bool b = compileNode(t->arg1());
+            compileNode(t->arg2());
+            program.push_back(encode(Ternary, static_cast<unsigned>(t->opType())));
+            depth -= 2;
+            simpleOps += t->opType() == expr::TernaryOpType::CLAMP ? 2 : 1;
+            return t->opType() == expr::TernaryOpType::SELECT && a && b;
         }
+        throw poplar::poplar_error("popops::map: unsupported expression node");
     }
 };
 
@@ -230,9 +293,11 @@ CompiledExpr prepare(const std::string& api, const expr::Expr& e, const std::vec
                                    "' has type " + type.toString() +
                                    "; FLOAT, HALF and INT are supported");
     if (type == poplar::INT && ce.integerUnsafeOps)
-        throw poplar::poplar_error("popops::" + api +
-                                   ": the expression uses operations INT "
-                                   "tensors do not support (exp, log, sqrt, tanh, sigmoid, pow)");
+        throw poplar::poplar_error(
+            "popops::" + api +
+            ": the expression uses operations INT "
+            "tensors do not support (exp, log, sqrt, rsqrt, inv, tanh, sigmoid, sin, "
+            "cos, ceil, floor, round, pow)");
     for (const auto& t : ts)
         if (t.elementType() != type)
             throw poplar::poplar_error("popops::" + api + ": tensor '" + t.getName() +

@@ -5,6 +5,8 @@
 
 namespace popops::detail {
 void registerElementWiseVertices(poplar::Graph& graph);
+void registerTernaryVertices(poplar::Graph& graph);
+void registerEncodingVertices(poplar::Graph& graph);
 void registerFillAndCastVertices(poplar::Graph& graph);
 void registerScaledAddVertices(poplar::Graph& graph);
 void registerReduceVertices(poplar::Graph& graph);

@@ -9,11 +9,15 @@
 #include "common/CycleEstimates.hpp"
 #include "common/ElementWiseBuilder.hpp"
 #include "popops/ElementWiseVertices.hpp"
+#include "popops/Operation.hpp"
 #include "popops/PopopsCodelets.hpp"
 #include "tilescope/sim/BuiltinVertex.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <istream>
 #include <limits>
+#include <ostream>
 #include <poplar/exceptions.hpp>
 #include <poputil/TileMapping.hpp>
 #include <poputil/VertexTemplates.hpp>
@@ -36,30 +40,29 @@ const char* operationName(Operation op) {
         return "MIN";
     case Operation::MAX:
         return "MAX";
+    case Operation::LOGICAL_AND:
+        return "LOGICAL_AND";
+    case Operation::LOGICAL_OR:
+        return "LOGICAL_OR";
     case Operation::SQUARE_ADD:
         return "SQUARE_ADD";
+    case Operation::LOG_ADD:
+        return "LOG_ADD";
     }
     return "?";
 }
 
-/// out[i] = (update ? out[i] : identity) op reduction of partials[i*numPartials, ...).
-template <Operation Op, typename In, typename Out> class Reduce : public poplar::Vertex {
-public:
-    poplar::Input<poplar::Vector<In>> partials;
-    // An Output even when updating: the old value is read back from the same memory, and the
-    // common non-updating case must not make the output live before the reduction.
-    poplar::Output<poplar::Vector<Out>> out;
-    unsigned numPartials = 1;
-    bool update = false;
-
+/// The arithmetic of one reduction: accumulator type, identity and combining step. Integers and
+/// BOOL accumulate in long long, floating types in float (HALF too, as the device does).
+template <Operation Op, typename In> struct ReduceArithmetic {
     using Acc = std::conditional_t<std::is_integral_v<In>, long long, float>;
     static Acc identity() {
-        if constexpr (Op == Operation::MUL)
+        if constexpr (Op == Operation::MUL || Op == Operation::LOGICAL_AND)
             return Acc(1);
         else if constexpr (Op == Operation::MIN)
             return std::numeric_limits<Acc>::has_infinity ? std::numeric_limits<Acc>::infinity()
                                                           : std::numeric_limits<Acc>::max();
-        else if constexpr (Op == Operation::MAX)
+        else if constexpr (Op == Operation::MAX || Op == Operation::LOG_ADD)
             return std::numeric_limits<Acc>::has_infinity ? -std::numeric_limits<Acc>::infinity()
                                                           : std::numeric_limits<Acc>::lowest();
         else
@@ -72,33 +75,87 @@ public:
             return std::min(acc, x);
         else if constexpr (Op == Operation::MAX)
             return std::max(acc, x);
+        else if constexpr (Op == Operation::LOGICAL_AND)
+            return acc != 0 && x != 0;
+        else if constexpr (Op == Operation::LOGICAL_OR)
+            return acc != 0 || x != 0;
         else if constexpr (Op == Operation::SQUARE_ADD)
             return acc + x * x;
-        else
+        else if constexpr (Op == Operation::LOG_ADD) {
+            // log(exp(acc) + exp(x)), shifted by the larger so neither exponent overflows.
+            const Acc hi = std::max(acc, x), lo = std::min(acc, x);
+            if (hi == -std::numeric_limits<Acc>::infinity())
+                return hi;
+            return hi + std::log1p(std::exp(lo - hi));
+        } else
             return acc + x;
     }
-    bool compute() {
+    /// Reduces each row of numPartials partials into out, times `scale`; with `update` the
+    /// result is combined with the old output (added, for SQUARE_ADD: it holds a sum of squares).
+    template <typename Partials, typename Outs>
+    static void run(const Partials& partials, Outs& out, std::size_t numPartials, bool update,
+                    Acc scale, bool useScale) {
+        using OutT = std::decay_t<decltype(out[0])>;
+        using pl::popops_vertices::ComputeType;
         for (std::size_t i = 0; i < out.size(); ++i) {
             Acc acc = identity();
             for (std::size_t p = 0; p < numPartials; ++p)
-                acc =
-                    combine(acc, static_cast<Acc>(static_cast<pl::popops_vertices::ComputeType<In>>(
-                                     partials[i * numPartials + p])));
+                acc = combine(acc, static_cast<Acc>(static_cast<ComputeType<In>>(
+                                       partials[i * numPartials + p])));
+            if (useScale)
+                acc *= scale;
             if (update) {
-                // Updating combines with the existing output (SQUARE_ADD adds: the output
-                // already holds a sum of squares).
-                const Acc old = static_cast<Acc>(
-                    static_cast<pl::popops_vertices::ComputeType<Out>>(Out(out[i])));
+                const Acc old = static_cast<Acc>(static_cast<ComputeType<OutT>>(OutT(out[i])));
                 acc = Op == Operation::SQUARE_ADD ? old + acc : combine(old, acc);
             }
-            out[i] = static_cast<Out>(static_cast<pl::popops_vertices::ComputeType<Out>>(acc));
+            out[i] = static_cast<OutT>(static_cast<ComputeType<OutT>>(acc));
         }
+    }
+};
+
+/// out[i] = (update ? out[i] : identity) op reduction of partials[i*numPartials, ...).
+template <Operation Op, typename In, typename Out> class Reduce : public poplar::Vertex {
+public:
+    poplar::Input<poplar::Vector<In>> partials;
+    // An Output even when updating: the old value is read back from the same memory, and the
+    // common non-updating case must not make the output live before the reduction.
+    poplar::Output<poplar::Vector<Out>> out;
+    unsigned numPartials = 1;
+    bool update = false;
+
+    bool compute() {
+        ReduceArithmetic<Op, In>::run(partials, out, numPartials, update, 1, false);
         return true;
     }
     static void visit(void* o, FieldVisitor& f) {
         auto& v = *static_cast<Reduce*>(o);
         describeField(f, "partials", v.partials);
         describeField(f, "out", v.out);
+        describeField(f, "numPartials", v.numPartials);
+        describeField(f, "update", v.update);
+    }
+};
+
+/// As Reduce, multiplying the result by the scalar `scale` (ReduceParams::scale).
+template <Operation Op, typename In, typename Out, typename ScaleT>
+class ScaledReduce : public poplar::Vertex {
+public:
+    poplar::Input<poplar::Vector<In>> partials;
+    poplar::Output<poplar::Vector<Out>> out;
+    poplar::Input<ScaleT> scale;
+    unsigned numPartials = 1;
+    bool update = false;
+
+    bool compute() {
+        ReduceArithmetic<Op, In>::run(partials, out, numPartials, update,
+                                      static_cast<float>(ScaleT(scale)), true);
+        return true;
+    }
+    static void visit(void* o, FieldVisitor& f) {
+        auto& v = *static_cast<ScaledReduce*>(o);
+        describeField(f, "partials", v.partials);
+        describeField(f, "out", v.out);
+        describeField(f, "scale", v.scale);
         describeField(f, "numPartials", v.numPartials);
         describeField(f, "update", v.update);
     }
@@ -112,10 +169,25 @@ std::string vertexName(Operation op, const poplar::Type& in, const poplar::Type&
     return poputil::templateVertex("popops::Reduce",
                                    std::string("popops::Operation::") + operationName(op), in, out);
 }
+std::string scaledVertexName(Operation op, const poplar::Type& in, const poplar::Type& out,
+                             const poplar::Type& scale) {
+    return poputil::templateVertex("popops::ScaledReduce",
+                                   std::string("popops::Operation::") + operationName(op), in, out,
+                                   scale);
+}
 
 template <Operation Op, typename In, typename Out> void registerOne(poplar::Graph& graph) {
     tilescope::sim::registerBuiltinVertex<Reduce<Op, In, Out>>(
         graph, vertexName(Op, typeOf<In>(), typeOf<Out>()), &Reduce<Op, In, Out>::visit);
+    if constexpr ((Op == Operation::ADD || Op == Operation::SQUARE_ADD) &&
+                  !std::is_integral_v<In>) {
+        using F = ScaledReduce<Op, In, Out, float>;
+        using H = ScaledReduce<Op, In, Out, poplar::half>;
+        tilescope::sim::registerBuiltinVertex<F>(
+            graph, scaledVertexName(Op, typeOf<In>(), typeOf<Out>(), poplar::FLOAT), &F::visit);
+        tilescope::sim::registerBuiltinVertex<H>(
+            graph, scaledVertexName(Op, typeOf<In>(), typeOf<Out>(), poplar::HALF), &H::visit);
+    }
 }
 
 template <Operation Op> void registerOperation(poplar::Graph& graph) {
@@ -124,14 +196,26 @@ template <Operation Op> void registerOperation(poplar::Graph& graph) {
     registerOne<Op, poplar::half, poplar::half>(graph);
     registerOne<Op, poplar::half, float>(graph);
     registerOne<Op, int, int>(graph);
+    registerOne<Op, unsigned, unsigned>(graph);
 }
 
-bool supportedPair(const poplar::Type& in, const poplar::Type& out) {
-    const bool floating = [](const poplar::Type& t) {
+bool isLogical(Operation op) {
+    return op == Operation::LOGICAL_AND || op == Operation::LOGICAL_OR;
+}
+
+/// The input and output types each operation supports (the SDK's list, with UNSIGNED_INT like
+/// INT): floating either way or an integer type to itself; BOOL to BOOL for the logical ones.
+bool supportedPair(Operation op, const poplar::Type& in, const poplar::Type& out) {
+    if (isLogical(op))
+        return in == poplar::BOOL && out == poplar::BOOL;
+    if (op == Operation::LOG_ADD)
+        return (in == poplar::FLOAT || in == poplar::HALF) &&
+               (out == poplar::FLOAT || out == poplar::HALF);
+    const auto floating = [](const poplar::Type& t) {
         return t == poplar::FLOAT || t == poplar::HALF;
-    }(in);
-    const bool outFloating = out == poplar::FLOAT || out == poplar::HALF;
-    return (floating && outFloating) || (in == poplar::INT && out == poplar::INT);
+    };
+    return (floating(in) && floating(out)) ||
+           ((in == poplar::INT || in == poplar::UNSIGNED_INT) && out == in);
 }
 
 /// The shape of `in` without `dims`; throws for a dimension out of range or repeated.
@@ -226,15 +310,38 @@ void mapOutputByPartials(poplar::Graph& graph, const poplar::Tensor& in,
         }
 }
 
-void reduceInto(poplar::Graph& graph, const poplar::Tensor& in, const poplar::Tensor& out,
-                const std::vector<std::size_t>& dims, ReduceParams params,
-                poplar::program::Sequence& prog, pl::PoplibsOpDebugInfo& di,
-                const std::string& api) {
-    if (!supportedPair(in.elementType(), out.elementType()))
-        throw poplar::poplar_error(api + ": cannot reduce tensor '" + in.getName() + "' of type " +
-                                   in.elementType().toString() + " into type " +
-                                   out.elementType().toString() +
-                                   " (FLOAT and HALF either way, or INT to INT)");
+/// Adds the compute set reducing `in` over `dims` into `out` and returns it (not yet executed).
+poplar::ComputeSet reduceInto(poplar::Graph& graph, const poplar::Tensor& in,
+                              const poplar::Tensor& out, const std::vector<std::size_t>& dims,
+                              const ReduceParams& params, pl::PoplibsOpDebugInfo& di,
+                              const std::string& api) {
+    if (!supportedPair(params.op, in.elementType(), out.elementType()))
+        throw poplar::poplar_error(
+            api + ": cannot reduce tensor '" + in.getName() + "' of type " +
+            in.elementType().toString() + " into type " + out.elementType().toString() + " with " +
+            operationName(params.op) +
+            (isLogical(params.op)              ? " (BOOL to BOOL only)"
+             : params.op == Operation::LOG_ADD ? " (FLOAT and HALF only)"
+                                               : " (FLOAT and HALF either way, or INT and "
+                                                 "UNSIGNED_INT to the same type)"));
+    if (params.useScale) {
+        if (params.op != Operation::ADD && params.op != Operation::SQUARE_ADD)
+            throw poplar::poplar_error(api +
+                                       ": ReduceParams::scale applies to ADD and "
+                                       "SQUARE_ADD only, not " +
+                                       std::string(operationName(params.op)));
+        const auto scaleType = params.scale.elementType();
+        if (params.scale.numElements() != 1 ||
+            (scaleType != poplar::FLOAT && scaleType != poplar::HALF))
+            throw poplar::poplar_error(api + ": scale tensor '" + params.scale.getName() +
+                                       "' must be a single FLOAT or HALF element, got " +
+                                       scaleType.toString() + " " + params.scale.shapeToString());
+        if (in.elementType() != poplar::FLOAT && in.elementType() != poplar::HALF)
+            throw poplar::poplar_error(api +
+                                       ": ReduceParams::scale needs a FLOAT or HALF input, "
+                                       "not tensor '" +
+                                       in.getName() + "' of type " + in.elementType().toString());
+    }
     const poplar::Tensor partials = partialsView(in, dims);
     const std::size_t partialsPerOutput = partials.dim(1);
     const std::size_t outputs = out.numElements();
@@ -245,17 +352,54 @@ void reduceInto(poplar::Graph& graph, const poplar::Tensor& in, const poplar::Te
     const poplar::Type inType = in.elementType();
     poplar::ComputeSet cs = graph.addComputeSet({di, "reduce"});
     const auto& target = graph.getTarget();
+    const std::string vertexType =
+        params.useScale
+            ? scaledVertexName(params.op, inType, out.elementType(), params.scale.elementType())
+            : vertexName(params.op, inType, out.elementType());
+    const poplar::Tensor scale = params.useScale ? params.scale.reshape({}) : poplar::Tensor();
     pl::addElementWiseVertices(
-        graph, cs, vertexName(params.op, inType, out.elementType()), out,
-        {{"partials", partials}, {"out", out}},
-        [&](std::size_t n) { return pl::cycles::reduce(target, inType, n, partialsPerOutput); },
+        graph, cs, vertexType, out, {{"partials", partials}, {"out", out}},
+        [&](std::size_t n) {
+            return pl::cycles::reduce(target, inType, n, partialsPerOutput, params.useScale);
+        },
         [&](poplar::VertexRef v) {
             graph.setInitialValue(v["numPartials"], static_cast<unsigned>(partialsPerOutput));
             graph.setInitialValue(v["update"], params.update);
+            if (params.useScale)
+                graph.connect(v["scale"], scale);
         });
-    prog.add(poplar::program::Execute(cs, {di}));
-    if (inType != poplar::INT)
+    if (inType == poplar::FLOAT || inType == poplar::HALF)
         di.addFlops((params.op == Operation::SQUARE_ADD ? 2 : 1) * outputs * partialsPerOutput);
+    return cs;
+}
+
+/// A new output for reducing `in` over `dims`, mapped where its partials live.
+poplar::Tensor createReduceOutput(poplar::Graph& graph, const poplar::Tensor& in,
+                                  const poplar::Type& outType, const std::vector<std::size_t>& dims,
+                                  const ReduceParams& params, pl::PoplibsOpDebugInfo& di) {
+    if (params.update)
+        throw poplar::poplar_error("popops::reduce: ReduceParams::update needs an existing "
+                                   "output; use reduceWithOutput for tensor '" +
+                                   in.getName() + "'");
+    auto shape = reducedShape("popops::reduce", in, dims);
+    poplar::Tensor out = graph.addVariable(outType, shape, {di, "out"});
+    mapOutputByPartials(graph, in, dims, out);
+    return out;
+}
+
+/// Checks that `out` has `in`'s shape without `dims`.
+void checkReduceOutput(const poplar::Tensor& in, const poplar::Tensor& out,
+                       const std::vector<std::size_t>& dims) {
+    const auto shape = reducedShape("popops::reduceWithOutput", in, dims);
+    std::size_t n = 1;
+    for (auto d : shape)
+        n *= d;
+    if (out.numElements() != n)
+        throw poplar::poplar_error("popops::reduceWithOutput: output '" + out.getName() +
+                                   "' of shape " + out.shapeToString() + " must have shape " +
+                                   pl::shapeString(shape) + " (tensor '" + in.getName() +
+                                   "' of shape " + in.shapeToString() + " without dimensions " +
+                                   "reduced)");
 }
 
 } // namespace
@@ -267,6 +411,12 @@ void registerReduceVertices(poplar::Graph& graph) {
     registerOperation<Operation::MIN>(graph);
     registerOperation<Operation::MAX>(graph);
     registerOperation<Operation::SQUARE_ADD>(graph);
+    registerOne<Operation::LOG_ADD, float, float>(graph);
+    registerOne<Operation::LOG_ADD, float, poplar::half>(graph);
+    registerOne<Operation::LOG_ADD, poplar::half, poplar::half>(graph);
+    registerOne<Operation::LOG_ADD, poplar::half, float>(graph);
+    registerOne<Operation::LOGICAL_AND, bool, bool>(graph);
+    registerOne<Operation::LOGICAL_OR, bool, bool>(graph);
 }
 } // namespace detail
 
@@ -276,14 +426,9 @@ poplar::Tensor reduce(poplar::Graph& graph, const poplar::Tensor& in, const popl
                       const poplar::OptionFlags&) {
     pl::PoplibsOpDebugInfo di(debugContext, "reduce");
     di.setValue("operation", operationName(params.op));
-    if (params.update)
-        throw poplar::poplar_error("popops::reduce: ReduceParams::update needs an existing "
-                                   "output; use reduceWithOutput for tensor '" +
-                                   in.getName() + "'");
-    auto shape = reducedShape("popops::reduce", in, dims);
-    poplar::Tensor out = graph.addVariable(outType, shape, {di, "out"});
-    mapOutputByPartials(graph, in, dims, out);
-    reduceInto(graph, in, out, dims, params, prog, di, "popops::reduce");
+    poplar::Tensor out = createReduceOutput(graph, in, outType, dims, params, di);
+    prog.add(poplar::program::Execute(
+        reduceInto(graph, in, out, dims, params, di, "popops::reduce"), {di}));
     return out;
 }
 
@@ -300,17 +445,57 @@ void reduceWithOutput(poplar::Graph& graph, const poplar::Tensor& in, const popl
                       const poplar::OptionFlags&) {
     pl::PoplibsOpDebugInfo di(debugContext, "reduceWithOutput");
     di.setValue("operation", operationName(params.op));
-    const auto shape = reducedShape("popops::reduceWithOutput", in, dims);
-    std::size_t n = 1;
-    for (auto d : shape)
-        n *= d;
-    if (out.numElements() != n)
-        throw poplar::poplar_error("popops::reduceWithOutput: output '" + out.getName() +
-                                   "' of shape " + out.shapeToString() + " must have shape " +
-                                   pl::shapeString(shape) + " (tensor '" + in.getName() +
-                                   "' of shape " + in.shapeToString() + " without dimensions " +
-                                   "reduced)");
-    reduceInto(graph, in, out, dims, params, prog, di, "popops::reduceWithOutput");
+    checkReduceOutput(in, out, dims);
+    prog.add(poplar::program::Execute(
+        reduceInto(graph, in, out, dims, params, di, "popops::reduceWithOutput"), {di}));
+}
+
+poplar::Tensor reduce(poplar::Graph& graph, const poplar::Tensor& in, const poplar::Type& outType,
+                      const std::vector<std::size_t>& dims, ReduceParams params,
+                      std::vector<poplar::ComputeSet>& css,
+                      const poplar::DebugContext& debugContext, const poplar::OptionFlags&) {
+    pl::PoplibsOpDebugInfo di(debugContext, "reduce");
+    di.setValue("operation", operationName(params.op));
+    poplar::Tensor out = createReduceOutput(graph, in, outType, dims, params, di);
+    css.push_back(reduceInto(graph, in, out, dims, params, di, "popops::reduce"));
+    return out;
+}
+
+poplar::Tensor reduce(poplar::Graph& graph, const poplar::Tensor& in,
+                      const std::vector<std::size_t>& dims, ReduceParams params,
+                      std::vector<poplar::ComputeSet>& css,
+                      const poplar::DebugContext& debugContext,
+                      const poplar::OptionFlags& options) {
+    return reduce(graph, in, in.elementType(), dims, params, css, debugContext, options);
+}
+
+void reduceWithOutput(poplar::Graph& graph, const poplar::Tensor& in, const poplar::Tensor& out,
+                      const std::vector<std::size_t>& dims, ReduceParams params,
+                      std::vector<poplar::ComputeSet>& css,
+                      const poplar::DebugContext& debugContext, const poplar::OptionFlags&) {
+    pl::PoplibsOpDebugInfo di(debugContext, "reduceWithOutput");
+    di.setValue("operation", operationName(params.op));
+    checkReduceOutput(in, out, dims);
+    css.push_back(reduceInto(graph, in, out, dims, params, di, "popops::reduceWithOutput"));
+}
+
+std::ostream& operator<<(std::ostream& os, const Operation& op) {
+    return os << operationName(op);
+}
+
+std::istream& operator>>(std::istream& is, Operation& op) {
+    std::string name;
+    if (!(is >> name))
+        return is;
+    for (Operation candidate :
+         {Operation::ADD, Operation::MUL, Operation::MIN, Operation::MAX, Operation::LOGICAL_AND,
+          Operation::LOGICAL_OR, Operation::SQUARE_ADD})
+        if (name == operationName(candidate)) {
+            op = candidate;
+            return is;
+        }
+    is.setstate(std::ios::failbit);
+    return is;
 }
 
 } // namespace popops
