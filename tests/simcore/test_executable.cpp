@@ -3,6 +3,7 @@
 
 #include "ExecutableTestGraph.hpp"
 #include "TestSupport.hpp"
+#include "tilescope/capture/ProfileRecords.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
