@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <tilescope/capture/ProfileRecords.hpp>
 
 using namespace poplar;
 namespace fs = std::filesystem;
