@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <poplar/CycleCount.hpp>
 #include <poplar/DeviceManager.hpp>
@@ -154,30 +155,38 @@ TEST_CASE("an executable with cycleCount and cycleStamp counts the same cycles",
     CHECK_THAT(out, Catch::StartsWith("sum 8.0"));
 }
 
-TEST_CASE("an executable keeps supervisor vertices, template vertices and scalar state",
-          "[executable][codelets]") {
-    Graph g(Target::createIPUTarget(1, 4, "ipu2"));
-    g.addCodelets(simtest::testCodelet("executable_features.cpp"));
-    Tensor runs = g.addVariable(UNSIGNED_INT, {2}, "runs");
-    Tensor in = g.addVariable(FLOAT, {3}, "in");
-    Tensor out = g.addVariable(FLOAT, {3}, "out");
-    g.setTileMapping(runs[0], 0);
-    g.setTileMapping(runs[1], 1);
-    g.setTileMapping(in, 2);
-    g.setTileMapping(out, 2);
-    g.setInitialValue(runs, ArrayRef<unsigned>({0, 10}));
-    g.setInitialValue(in, ArrayRef<float>({1, 2, 3}));
-    g.createHostRead("runs", runs);
-    g.createHostRead("out", out);
-    ComputeSet count = g.addComputeSet("count");
-    for (unsigned t = 0; t < 2; ++t)
-        g.setTileMapping(g.addVertex(count, "CountRuns", {{"runs", runs[t]}}), t);
-    ComputeSet scale = g.addComputeSet("scale");
-    const std::string scaleBy = poputil::templateVertex("ScaleBy", FLOAT);
-    g.setTileMapping(g.addVertex(scale, scaleBy, {{"in", in}, {"out", out}, {"factor", 2.5f}}), 2);
+namespace {
 
-    const auto printed =
-        checkRoundTrip(g, {Sequence{Repeat(3, Execute(count)), Execute(scale)}}, [](Engine& e) {
+/// Two SupervisorVertex counters run 3 times and a ScaleBy<float> template vertex whose factor
+/// comes from addVertex's connection list; codelets from `codelets` (source or .gp object).
+struct FeatureGraph {
+    Graph g{Target::createIPUTarget(1, 4, "ipu2")};
+    Program prog;
+    std::string scaleBy = poputil::templateVertex("ScaleBy", FLOAT);
+    explicit FeatureGraph(const std::string& codelets) {
+        g.addCodelets(codelets);
+        Tensor runs = g.addVariable(UNSIGNED_INT, {2}, "runs");
+        Tensor in = g.addVariable(FLOAT, {3}, "in");
+        Tensor out = g.addVariable(FLOAT, {3}, "out");
+        g.setTileMapping(runs[0], 0);
+        g.setTileMapping(runs[1], 1);
+        g.setTileMapping(in, 2);
+        g.setTileMapping(out, 2);
+        g.setInitialValue(runs, ArrayRef<unsigned>({0, 10}));
+        g.setInitialValue(in, ArrayRef<float>({1, 2, 3}));
+        g.createHostRead("runs", runs);
+        g.createHostRead("out", out);
+        ComputeSet count = g.addComputeSet("count");
+        for (unsigned t = 0; t < 2; ++t)
+            g.setTileMapping(g.addVertex(count, "CountRuns", {{"runs", runs[t]}}), t);
+        ComputeSet scale = g.addComputeSet("scale");
+        g.setTileMapping(g.addVertex(scale, scaleBy, {{"in", in}, {"out", out}, {"factor", 2.5f}}),
+                         2);
+        prog = Sequence{Repeat(3, Execute(count)), Execute(scale)};
+    }
+
+    std::string roundTrip() {
+        return checkRoundTrip(g, {prog}, [](Engine& e) {
             e.load(IPUModel().createDevice());
             e.run();
             std::vector<unsigned> r(2);
@@ -186,17 +195,43 @@ TEST_CASE("an executable keeps supervisor vertices, template vertices and scalar
             e.readTensor("out", o.data(), o.data() + 3);
             return "runs:" + joined(r) + "\nout:" + joined(o) + "\n";
         });
-    CHECK(printed == "runs: 3 13\nout: 2.5 5 7.5\n");
+    }
+};
+
+const std::string kFeatureResults = "runs: 3 13\nout: 2.5 5 7.5\n";
+
+} // namespace
+
+TEST_CASE("an executable keeps supervisor vertices, template vertices and scalar state",
+          "[executable][codelets]") {
+    FeatureGraph f(simtest::testCodelet("executable_features.cpp"));
+    CHECK(f.roundTrip() == kFeatureResults);
 
     // The JSON dump says which kind each vertex type is.
     std::ostringstream json;
-    g.serialize(json, {}, SerializationFormat::JSON);
+    f.g.serialize(json, {}, SerializationFormat::JSON);
     const auto j = nlohmann::json::parse(json.str());
     std::map<std::string, std::string> kinds;
     for (const auto& t : j["vertexTypes"])
         kinds[t["name"].get<std::string>()] = t["kind"].get<std::string>();
     CHECK(kinds["CountRuns"] == "SupervisorVertex");
-    CHECK(kinds[scaleBy] == "Vertex");
+    CHECK(kinds[f.scaleBy] == "Vertex");
+}
+
+TEST_CASE("an executable whose codelets came from a popc .gp object round-trips",
+          "[executable][codelets][popc]") {
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("tilescope-exec-gp-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string gp = (dir / "features.gp").string();
+    const auto build = simtest::run(simtest::quoted(TILESCOPE_POPC) + " " +
+                                    simtest::quoted(simtest::testCodelet("executable_features.cpp")) +
+                                    " -o " + simtest::quoted(gp));
+    INFO(build.output);
+    REQUIRE(build.status == 0);
+    FeatureGraph f(gp);
+    CHECK(f.roundTrip() == kFeatureResults);
+    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("an executable compiled for a simulated IPU keeps its target type", "[executable]") {
