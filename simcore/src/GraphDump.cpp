@@ -72,8 +72,8 @@ const char* vertexKind(const sim::VertexType& type) {
 }
 
 std::string remoteBufferLabel(const sim::RemoteBufferInfo& b) {
-    return "remote buffer " + b.handle + "\n" + typeName(b.type) + " " +
-           std::to_string(b.repeats) + " x " + std::to_string(b.numElements);
+    return "remote buffer " + b.handle + "\n" + typeName(b.type) + " " + std::to_string(b.repeats) +
+           " x " + std::to_string(b.numElements);
 }
 
 Json programJson(const sim::ProgramNode& n, const sim::GraphModel& m, int depth) {
@@ -353,7 +353,8 @@ void Graph::outputComputeGraph(std::ostream& out, ArrayRef<program::Program> pro
         out << "  v" << var << " [shape=ellipse, label=" << dotString(varLabel(m.variables[var]))
             << "];\n";
     for (std::size_t b = 0; b < m.remoteBuffers.size(); ++b)
-        out << "  rb" << b << " [shape=cylinder, label=" << dotString(remoteBufferLabel(m.remoteBuffers[b]))
+        out << "  rb" << b
+            << " [shape=cylinder, label=" << dotString(remoteBufferLabel(m.remoteBuffers[b]))
             << "];\n";
     for (const auto& [var, cs] : reads)
         out << "  v" << var << " -> cs" << cs << ";\n";

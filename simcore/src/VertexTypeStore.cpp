@@ -185,7 +185,8 @@ void readVertexTypes(ByteReader& r, GraphModel& model) {
                    "' has different fields here than when the executable was written");
         if (found->info.isSupervisor != e.isSupervisor ||
             found->info.isMultiVertex != e.isMultiVertex)
-            r.fail("vertex type '" + e.name + "' was a " + kindName(e.isSupervisor, e.isMultiVertex) +
+            r.fail("vertex type '" + e.name + "' was a " +
+                   kindName(e.isSupervisor, e.isMultiVertex) +
                    " when the executable was written, here a " +
                    kindName(found->info.isSupervisor, found->info.isMultiVertex));
         if (model.vertexTypes.add(*found) != model.vertexTypes.size() - 1)

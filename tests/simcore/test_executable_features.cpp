@@ -224,9 +224,10 @@ TEST_CASE("an executable whose codelets came from a popc .gp object round-trips"
                      ("tilescope-exec-gp-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     const std::string gp = (dir / "features.gp").string();
-    const auto build = simtest::run(simtest::quoted(TILESCOPE_POPC) + " " +
-                                    simtest::quoted(simtest::testCodelet("executable_features.cpp")) +
-                                    " -o " + simtest::quoted(gp));
+    const auto build =
+        simtest::run(simtest::quoted(TILESCOPE_POPC) + " " +
+                     simtest::quoted(simtest::testCodelet("executable_features.cpp")) + " -o " +
+                     simtest::quoted(gp));
     INFO(build.output);
     REQUIRE(build.status == 0);
     FeatureGraph f(gp);

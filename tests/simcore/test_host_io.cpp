@@ -106,7 +106,8 @@ TEST_CASE("exchange.enablePrefetch=false and maxLookahead 0 turn callback prefet
         g.createHostRead("t", t);
         Engine e(g, Repeat(2, Copy(in, t)), OptionFlags{{option.first, option.second}});
         std::vector<std::string> log;
-        e.connectStreamToCallback("in", std::unique_ptr<LoggingCallback>(new LoggingCallback(&log)));
+        e.connectStreamToCallback("in",
+                                  std::unique_ptr<LoggingCallback>(new LoggingCallback(&log)));
         e.load(device);
         e.run();
         // Every transfer is fetched when its copy runs; prefetch() is never called.
