@@ -347,9 +347,9 @@ void ProfileWriter::addControlProgram(const ControlProgram& cp) {
     const auto [it, added] = im.controlProgramNames.emplace(cp.index, cp.name);
     if (!added)
         im.misuse("control program " + std::to_string(cp.index) + " ('" + cp.name +
-                "') has the index of '" + it->second +
-                "'; entry points and functions share one index sequence (functions follow the "
-                "entry points)");
+                  "') has the index of '" + it->second +
+                  "'; entry points and functions share one index sequence (functions follow the "
+                  "entry points)");
     im.session.db()
         .prepare("INSERT INTO control_program(idx, program_id, is_function, name_id) "
                  "VALUES(?,?,?,?)")
