@@ -138,6 +138,7 @@ EngineOptions EngineOptions::parse(const std::vector<std::pair<std::string, std:
     EngineOptions o;
     bool all = false;
     std::optional<bool> graph, execution, debugInfo, lowered;
+    bool enablePrefetch = true, lookahead = true;
     for (auto& opt : given) {
         const EngineOptionSpec* spec = findEngineOption(opt.name);
         if (!spec)
@@ -179,12 +180,17 @@ EngineOptions EngineOptions::parse(const std::vector<std::pair<std::string, std:
             o.saveArchive = opt.value;
         else if (n == "debug.loweredVarDumpFile")
             o.loweredVarDumpFile = opt.value;
+        else if (n == "exchange.enablePrefetch")
+            enablePrefetch = toBool(opt);
+        else if (n == "streamCallbacks.maxLookahead")
+            lookahead = opt.value != "0";
     }
     // autoReport.all switches every output on; an explicit output option overrides it.
     o.graphProfile = graph.value_or(all);
     o.executionProfile = execution.value_or(all);
     o.debugInfo = debugInfo.value_or(all);
     o.loweredVars = lowered.value_or(all);
+    o.streamPrefetch = enablePrefetch && lookahead;
 
     o.inForce = given;
     for (const auto& spec : engineOptionTable())

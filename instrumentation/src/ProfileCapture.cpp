@@ -138,10 +138,13 @@ void ProfileCapture::writeCompilation(const CompileRecords& r) {
                     add(child, id, childPosition++);
                 return id;
             };
+        // control_program.idx is unique across both kinds: entry points keep their
+        // Engine::run index, functions are numbered after them.
+        const auto numEntryPoints = static_cast<std::int64_t>(r.entryPoints.size());
         for (std::size_t f = 0; f < r.functions.size(); ++f) {
             functionRoots[f] = add(r.functions[f].program, std::nullopt, 0);
-            w.addControlProgram(
-                {static_cast<std::int64_t>(f), functionRoots[f], true, r.functions[f].name});
+            w.addControlProgram({numEntryPoints + static_cast<std::int64_t>(f), functionRoots[f],
+                                 true, r.functions[f].name});
         }
         for (std::size_t e = 0; e < r.entryPoints.size(); ++e)
             w.addControlProgram(

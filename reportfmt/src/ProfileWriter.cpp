@@ -53,6 +53,7 @@ struct ProfileWriter::Impl {
     std::unordered_map<std::string, std::int64_t> regionIds;
     std::vector<Phase> stepPhases;
     std::int64_t totalVertices = 0; // stored at finishCompilation(): readers need not sum it
+    std::unordered_map<std::int64_t, std::string> controlProgramNames; // by idx, for the check
 
     sql::Statement insertProgram, insertStep, insertVariable;
     detail::RowBatch runSteps; // the hot path: multi-row inserts, flushed before every commit
@@ -342,6 +343,13 @@ std::int64_t ProfileWriter::addProgram(const ProgramRecord& p) {
 
 void ProfileWriter::addControlProgram(const ControlProgram& cp) {
     auto& im = *impl_;
+    // idx is the table's key: say which two programs clash rather than SQLite's UNIQUE error.
+    const auto [it, added] = im.controlProgramNames.emplace(cp.index, cp.name);
+    if (!added)
+        im.misuse("control program " + std::to_string(cp.index) + " ('" + cp.name +
+                  "') has the index of '" + it->second +
+                  "'; entry points and functions share one index sequence (functions follow the "
+                  "entry points)");
     im.session.db()
         .prepare("INSERT INTO control_program(idx, program_id, is_function, name_id) "
                  "VALUES(?,?,?,?)")

@@ -499,6 +499,11 @@ void BspEngine::connectStream(const std::string& handle, void* begin, void* end)
     impl_->streams[id].connectBuffer(static_cast<std::byte*>(begin), static_cast<std::byte*>(end));
 }
 
+void BspEngine::setStreamPrefetch(bool prefetch) {
+    for (auto& s : impl_->streams)
+        s.setPrefetch(prefetch);
+}
+
 void BspEngine::connectStreamCallback(const std::string& handle, StreamCallback callback) {
     impl_->streams[findStream(impl_->model, handle)].connectCallback(std::move(callback));
 }

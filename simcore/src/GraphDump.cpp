@@ -65,6 +65,17 @@ const char* directionName(tilescope::sim::abi::Direction d) {
     return "?";
 }
 
+const char* vertexKind(const sim::VertexType& type) {
+    return type.info.isSupervisor    ? "SupervisorVertex"
+           : type.info.isMultiVertex ? "MultiVertex"
+                                     : "Vertex";
+}
+
+std::string remoteBufferLabel(const sim::RemoteBufferInfo& b) {
+    return "remote buffer " + b.handle + "\n" + typeName(b.type) + " " + std::to_string(b.repeats) +
+           " x " + std::to_string(b.numElements);
+}
+
 Json programJson(const sim::ProgramNode& n, const sim::GraphModel& m, int depth) {
     Json j = {{"kind", std::string(tilescope::capture::programKindName(n.kind))}};
     if (!n.name.empty())
@@ -73,6 +84,20 @@ Json programJson(const sim::ProgramNode& n, const sim::GraphModel& m, int depth)
         j["computeSet"] = m.computeSets[n.computeSet].name;
     if (n.kind == tilescope::capture::ProgramKind::Repeat)
         j["count"] = n.repeatCount;
+    if (n.kind == tilescope::capture::ProgramKind::StreamCopy) {
+        const bool toDevice = n.destination.has_value();
+        if (n.remote && n.stream < m.remoteBuffers.size()) {
+            j["remoteBuffer"] = m.remoteBuffers[n.stream].handle;
+            j["direction"] = toDevice ? "fromRemoteBuffer" : "toRemoteBuffer";
+            if (n.offset)
+                j["offset"] = viewJson(*n.offset, m);
+        } else if (!n.remote && n.stream < m.streams.size()) {
+            j["stream"] = m.streams[n.stream].handle;
+        }
+    }
+    if (n.cycleCounter) {
+        j[n.cycleStamp ? "cycleStamp" : "cycleCount"] = viewJson(*n.cycleCounter, m);
+    }
     if (depth > 64) // guards against pathological nesting, not needed by real programs
         return j;
     if (!n.children.empty()) {
@@ -87,8 +112,9 @@ Json programJson(const sim::ProgramNode& n, const sim::GraphModel& m, int depth)
 Json graphJson(const sim::GraphModel& m, const std::vector<sim::ProgramNodePtr>& programs) {
     Json j;
     j["format"] = "tilescope-graph";
-    j["version"] = 1;
-    j["target"] = {{"architecture", m.target.architecture},
+    j["version"] = 2;
+    j["target"] = {{"type", m.target.deviceType},
+                   {"architecture", m.target.architecture},
                    {"numIPUs", m.target.numIpus},
                    {"tilesPerIPU", m.target.tilesPerIpu},
                    {"bytesPerTile", m.target.bytesPerTile}};
@@ -104,6 +130,12 @@ Json graphJson(const sim::GraphModel& m, const std::vector<sim::ProgramNodePtr>&
                         {"tileMapping", tileRuns(v)}});
     }
     j["variables"] = vars;
+    Json types = Json::array();
+    for (std::uint32_t t = 0; t < m.vertexTypes.size(); ++t) {
+        const auto& type = m.vertexTypes.at(t);
+        types.push_back({{"name", type.name}, {"kind", vertexKind(type)}});
+    }
+    j["vertexTypes"] = types;
     Json vertices = Json::array();
     for (std::size_t i = 0; i < m.vertices.size(); ++i) {
         const auto& v = m.vertices[i];
@@ -122,6 +154,7 @@ Json graphJson(const sim::GraphModel& m, const std::vector<sim::ProgramNodePtr>&
         }
         vertices.push_back({{"id", i},
                             {"type", type.name},
+                            {"kind", vertexKind(type)},
                             {"computeSet", m.computeSets[v.computeSet].name},
                             {"tile", v.tile},
                             {"fields", fields}});
@@ -139,6 +172,13 @@ Json graphJson(const sim::GraphModel& m, const std::vector<sim::ProgramNodePtr>&
                            {"numElements", s.numElements},
                            {"direction", s.hostToDevice ? "hostToDevice" : "deviceToHost"}});
     j["streams"] = streams;
+    Json remote = Json::array();
+    for (const auto& b : m.remoteBuffers)
+        remote.push_back({{"handle", b.handle},
+                          {"type", typeName(b.type)},
+                          {"numElements", b.numElements},
+                          {"repeats", b.repeats}});
+    j["remoteBuffers"] = remote;
     Json handles = Json::array();
     for (const auto& h : m.hostHandles)
         handles.push_back({{"handle", h.handle},
@@ -196,6 +236,7 @@ void controlFlowDot(std::ostream& out, const std::vector<sim::ProgramNodePtr>& p
     out << "  subgraph cluster_programs {\n    label=\"programs\";\n";
     std::vector<std::pair<std::size_t, std::size_t>> edges;
     std::vector<std::pair<std::size_t, std::uint32_t>> executes;
+    std::vector<std::pair<std::size_t, const sim::ProgramNode*>> remoteCopies;
     auto idOf = [&](const sim::ProgramNode* n) {
         auto [it, inserted] = ids.emplace(n, ids.size());
         if (inserted)
@@ -223,12 +264,21 @@ void controlFlowDot(std::ostream& out, const std::vector<sim::ProgramNodePtr>& p
         if (n->kind == tilescope::capture::ProgramKind::Execute &&
             n->computeSet < m.computeSets.size())
             executes.emplace_back(id, n->computeSet);
+        if (n->kind == tilescope::capture::ProgramKind::StreamCopy && n->remote &&
+            n->stream < m.remoteBuffers.size())
+            remoteCopies.emplace_back(id, n);
     }
     out << "  }\n";
     for (const auto& [a, b] : edges)
         out << "  p" << a << " -> p" << b << ";\n";
     for (const auto& [p, cs] : executes)
         out << "  p" << p << " -> cs" << cs << " [style=dashed];\n";
+    for (const auto& [p, n] : remoteCopies) {
+        if (n->destination) // from the buffer to the device
+            out << "  rb" << n->stream << " -> p" << p << " [style=dashed];\n";
+        else
+            out << "  p" << p << " -> rb" << n->stream << " [style=dashed];\n";
+    }
 }
 
 } // namespace
@@ -301,6 +351,10 @@ void Graph::outputComputeGraph(std::ostream& out, ArrayRef<program::Program> pro
             << "];\n";
     for (auto var : used)
         out << "  v" << var << " [shape=ellipse, label=" << dotString(varLabel(m.variables[var]))
+            << "];\n";
+    for (std::size_t b = 0; b < m.remoteBuffers.size(); ++b)
+        out << "  rb" << b
+            << " [shape=cylinder, label=" << dotString(remoteBufferLabel(m.remoteBuffers[b]))
             << "];\n";
     for (const auto& [var, cs] : reads)
         out << "  v" << var << " -> cs" << cs << ";\n";

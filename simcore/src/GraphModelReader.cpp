@@ -65,6 +65,7 @@ public:
         r_.context("the target");
         auto& t = m_.target;
         t.architecture = r_.str();
+        t.deviceType = r_.str();
         t.numIpus = r_.u32();
         t.tilesPerIpu = r_.u32();
         t.bytesPerTile = r_.u64();
@@ -231,6 +232,23 @@ public:
             s.hostToDevice = r_.boolean();
             m_.streams.push_back(std::move(s));
         }
+        r_.context("remote buffers");
+        const auto numBuffers = r_.count(25);
+        for (std::size_t i = 0; i < numBuffers; ++i) {
+            RemoteBufferInfo b;
+            b.handle = r_.str();
+            b.type = elementType();
+            b.numElements = r_.u64();
+            b.repeats = r_.u64();
+            // The engine allocates repeats x numElements elements when it loads.
+            constexpr std::uint64_t kMaxElements = std::uint64_t(1) << 40;
+            if (b.numElements == 0 || b.repeats == 0 || b.numElements > kMaxElements ||
+                b.repeats > kMaxElements / b.numElements)
+                r_.fail("remote buffer '" + b.handle + "' has an implausible size (" +
+                        std::to_string(b.repeats) + " rows of " + std::to_string(b.numElements) +
+                        " elements)");
+            m_.remoteBuffers.push_back(std::move(b));
+        }
     }
 
     /// The program node table. Children are shared pointers, so a corrupt table that makes a
@@ -309,13 +327,31 @@ public:
             p->globalSync = r_.boolean();
             p->operation = operation();
             p->graph = r_.boolean() ? &m_ : nullptr;
+            p->remote = r_.boolean();
+            p->offset = optionalView();
+            p->cycleCounter = optionalView();
+            p->cycleStamp = r_.boolean();
             if (p->kind == ProgramKind::Execute && p->computeSet >= m_.computeSets.size())
                 r_.fail("program '" + p->name + "' executes compute set " +
                         std::to_string(p->computeSet) + " of " +
                         std::to_string(m_.computeSets.size()));
-            if (p->kind == ProgramKind::StreamCopy && p->stream >= m_.streams.size())
-                r_.fail("program '" + p->name + "' copies stream " + std::to_string(p->stream) +
-                        " of " + std::to_string(m_.streams.size()));
+            const auto numStreams = p->remote ? m_.remoteBuffers.size() : m_.streams.size();
+            if (p->kind == ProgramKind::StreamCopy && p->stream >= numStreams)
+                r_.fail("program '" + p->name + "' copies " +
+                        (p->remote ? "remote buffer " : "stream ") + std::to_string(p->stream) +
+                        " of " + std::to_string(numStreams));
+            if ((p->remote || p->offset) && p->kind != ProgramKind::StreamCopy)
+                r_.fail("program '" + p->name + "' is a " +
+                        std::string(capture::programKindName(p->kind)) +
+                        " with a remote buffer copy's fields");
+            if ((p->cycleCounter || p->cycleStamp) && p->kind != ProgramKind::Sequence)
+                r_.fail("program '" + p->name + "' is a " +
+                        std::string(capture::programKindName(p->kind)) +
+                        " with a cycle counter (only cycleCount/cycleStamp sequences have one)");
+            if (p->cycleCounter && (p->cycleCounter->type != ElementType::UnsignedInt ||
+                                    views::product(p->cycleCounter->shape) != 2))
+                r_.fail("program '" + p->name +
+                        "' writes its cycle count to a tensor that is not UNSIGNED_INT[2]");
         }
     }
 
@@ -351,10 +387,15 @@ SerializedGraph readSerializedGraph(std::istream& in, const std::string& what) {
     h.raw(magic, sizeof magic);
     const auto version = h.u32();
     if (version != kExecutableFormatVersion)
-        throw poplar::poplar_error(what + ": executable format version " + std::to_string(version) +
-                                   " is not supported (this library " + "reads version " +
-                                   std::to_string(kExecutableFormatVersion) +
-                                   "); recompile the graph");
+        throw poplar::poplar_error(
+            what + ": executable format version " + std::to_string(version) +
+            " is not supported (this library reads version " +
+            std::to_string(kExecutableFormatVersion) + " only" +
+            (version < kExecutableFormatVersion
+                 ? std::string("; the file was written by an older TileScope, before remote "
+                               "buffers, cycle counters and the device type were stored")
+                 : std::string("; the file was written by a newer TileScope")) +
+            "); recompile the graph with compileGraph and serialize it again");
     const auto abiVersion = h.u32();
     if (abiVersion != abi::kVersion)
         throw poplar::poplar_error(what + ": the executable's codelets use codelet ABI " +

@@ -35,6 +35,7 @@ void writeOptionalView(ByteWriter& w, const std::optional<TensorView>& v) {
 
 void writeTarget(ByteWriter& w, const TargetSpec& t) {
     w.str(t.architecture);
+    w.str(t.deviceType);
     w.u32(t.numIpus);
     w.u32(t.tilesPerIpu);
     w.u64(t.bytesPerTile);
@@ -170,6 +171,10 @@ void writeNodes(ByteWriter& w, const NodeTable& table) {
         w.boolean(n->globalSync);
         w.u64(n->operation);
         w.boolean(n->graph != nullptr);
+        w.boolean(n->remote);
+        writeOptionalView(w, n->offset);
+        writeOptionalView(w, n->cycleCounter);
+        w.boolean(n->cycleStamp);
     }
 }
 
@@ -229,6 +234,13 @@ void writeSerializedGraph(std::ostream& out, const GraphModel& m,
         w.u8(static_cast<std::uint8_t>(s.type));
         w.u64(s.numElements);
         w.boolean(s.hostToDevice);
+    }
+    w.u64(m.remoteBuffers.size());
+    for (const auto& b : m.remoteBuffers) {
+        w.str(b.handle);
+        w.u8(static_cast<std::uint8_t>(b.type));
+        w.u64(b.numElements);
+        w.u64(b.repeats);
     }
     writeNodes(w, table);
     w.u64(m.functions.size());

@@ -70,6 +70,8 @@ void StreamConnection::toDevice(std::byte* out, std::size_t bytes) {
         callback_->fetch(out);
     }
     callback_->complete();
+    if (!prefetch_)
+        return;
     // The next transfer's data may be produced early, once this one has completed.
     prefetched_.resize(bytes);
     hasPrefetched_ =

@@ -31,6 +31,8 @@ public:
     void connectBuffer(std::byte* begin, std::byte* end);
     void connectCallback(std::shared_ptr<poplar::StreamCallback> callback);
     bool connected() const { return begin_ || callback_; }
+    /// false: callbacks are never asked to prefetch() (exchange.enablePrefetch=false).
+    void setPrefetch(bool prefetch) { prefetch_ = prefetch; }
     /// Fills `out` with the next host-to-device transfer of `bytes` bytes.
     void toDevice(std::byte* out, std::size_t bytes);
     /// Hands a device-to-host transfer of `bytes` bytes to the host (a callback may change the
@@ -48,6 +50,7 @@ private:
     std::shared_ptr<poplar::StreamCallback> callback_;
     std::vector<std::byte> prefetched_;
     bool hasPrefetched_ = false;
+    bool prefetch_ = true;
 };
 
 /// The rows of every remote buffer of a loaded engine (`repeats` rows of `numElements`

@@ -351,8 +351,6 @@ std::vector<std::uint32_t> ProgramLowering::lower(const ProgramNode& n,
         rec.codeBytesPerTile = zeros();
         if (n.kind == ProgramKind::Repeat)
             rec.repeatCount = static_cast<std::int64_t>(n.repeatCount);
-        if (n.kind == ProgramKind::Call)
-            rec.callee = n.function;
         out_.records.programs.push_back(std::move(rec));
         if (parentRecord != UINT32_MAX)
             out_.records.programs[parentRecord].children.push_back(record);
@@ -420,6 +418,12 @@ std::vector<std::uint32_t> ProgramLowering::lower(const ProgramNode& n,
             out_.records.functions.push_back({fn.name, lowered_.at(fn.body.get()).record});
             it = functions_.emplace(n.function, Lowered{fentry, fexits, 0}).first;
         }
+        // records.functions lists functions in the order they are first called, so the callee
+        // is found there by its body's record, not by the graph's function index.
+        const auto body = lowered_.at(model_.functions[n.function].body.get()).record;
+        for (std::size_t f = 0; f < out_.records.functions.size(); ++f)
+            if (out_.records.functions[f].program == body)
+                out_.records.programs[record].callee = static_cast<std::int64_t>(f);
         cfg_[entry].successors.push_back(it->second.entry);
         exits = it->second.exits;
         break;

@@ -55,6 +55,10 @@ std::string materialise(const std::vector<std::byte>& bytes, const std::string& 
     return file.string();
 }
 
+const char* kindName(bool supervisor, bool multiVertex) {
+    return supervisor ? "SupervisorVertex" : multiVertex ? "MultiVertex" : "Vertex";
+}
+
 } // namespace
 
 void writeVertexTypes(ByteWriter& w, const VertexTypeRegistry& types) {
@@ -94,6 +98,9 @@ void writeVertexTypes(ByteWriter& w, const VertexTypeRegistry& types) {
         w.u64(type.fields.size());
         for (const auto& f : type.fields)
             w.str(f.name);
+        // How compute() runs; checked against the type loaded back.
+        w.boolean(type.info.isSupervisor);
+        w.boolean(type.info.isMultiVertex);
     }
 }
 
@@ -118,6 +125,8 @@ void readVertexTypes(ByteReader& r, GraphModel& model) {
         TypeKind kind;
         std::uint32_t library;
         std::vector<std::string> fields;
+        bool isSupervisor = false;
+        bool isMultiVertex = false;
     };
     r.context("vertex types");
     const auto numTypes = r.count(21);
@@ -137,6 +146,8 @@ void readVertexTypes(ByteReader& r, GraphModel& model) {
         const auto numFields = r.count(8);
         for (std::size_t f = 0; f < numFields; ++f)
             e.fields.push_back(r.str());
+        e.isSupervisor = r.boolean();
+        e.isMultiVertex = r.boolean();
         if (e.kind == TypeKind::Builtin)
             builtinNames.push_back(e.name);
         entries.push_back(std::move(e));
@@ -172,6 +183,12 @@ void readVertexTypes(ByteReader& r, GraphModel& model) {
         if (!same)
             r.fail("vertex type '" + e.name +
                    "' has different fields here than when the executable was written");
+        if (found->info.isSupervisor != e.isSupervisor ||
+            found->info.isMultiVertex != e.isMultiVertex)
+            r.fail("vertex type '" + e.name + "' was a " +
+                   kindName(e.isSupervisor, e.isMultiVertex) +
+                   " when the executable was written, here a " +
+                   kindName(found->info.isSupervisor, found->info.isMultiVertex));
         if (model.vertexTypes.add(*found) != model.vertexTypes.size() - 1)
             r.fail("vertex type '" + e.name + "' is listed twice");
     }

@@ -3,7 +3,10 @@
 // POPLAR_ENGINE_OPTIONS, like any user program.
 //
 //   autoreport_program CODELETS [--runs N] [--engines N] [--handshake DIR] [--simulated 1]
+//                      [--function 1]
 //
+// With --function 1 the compute set runs through a Graph::addFunction called twice (same results),
+// after another function that is never called.
 // With --simulated 1 it runs on simulated IPU hardware (TILESCOPE_SIMULATED_IPUS): the first free
 // 2-IPU device from the DeviceManager, cut down to 8 tiles per IPU with createVirtualDevice.
 // With --handshake, after run i it creates DIR/ran<i> and waits for DIR/go<i>, so that a test can
@@ -38,7 +41,8 @@ void waitFor(const std::filesystem::path& file) {
     }
 }
 
-int runEngine(Device& device, const char* codelets, int runs, const std::string& handshake) {
+int runEngine(Device& device, const char* codelets, int runs, const std::string& handshake,
+              bool function) {
     Graph graph(device.getTarget());
     graph.addCodelets(codelets);
     const unsigned tiles = device.getTarget().getNumTiles();
@@ -56,7 +60,16 @@ int runEngine(Device& device, const char* codelets, int runs, const std::string&
         VertexRef v = graph.addVertex(cs, "SumVertex", {{"in", scratch[t]}, {"out", sums[t]}});
         graph.setTileMapping(v, (t + 1) % tiles);
     }
-    Sequence prog{Copy(input, scratch), Execute(cs)};
+    Sequence prog{Copy(input, scratch)};
+    if (function) {
+        // Never called: the report lists called functions only, so `reduce` is its first.
+        graph.addFunction(Sequence());
+        const Function reduce = graph.addFunction(Execute(cs));
+        prog.add(Call(reduce));
+        prog.add(Call(reduce));
+    } else {
+        prog.add(Execute(cs));
+    }
     graph.createHostWrite("input", input);
     graph.createHostRead("sums", sums);
 
@@ -88,11 +101,11 @@ int runEngine(Device& device, const char* codelets, int runs, const std::string&
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::cerr << "usage: autoreport_program CODELETS [--runs N] [--engines N] "
-                     "[--handshake DIR] [--simulated 1]\n";
+                     "[--handshake DIR] [--simulated 1] [--function 1]\n";
         return 2;
     }
     int runs = 1, engines = 1;
-    bool simulated = false;
+    bool simulated = false, function = false;
     std::string handshake;
     for (int i = 2; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
@@ -104,6 +117,8 @@ int main(int argc, char** argv) {
             handshake = argv[i + 1];
         else if (flag == "--simulated")
             simulated = std::string(argv[i + 1]) == "1";
+        else if (flag == "--function")
+            function = std::string(argv[i + 1]) == "1";
     }
     try {
         Device device;
@@ -123,7 +138,7 @@ int main(int argc, char** argv) {
             device = model.createDevice();
         }
         for (int e = 0; e < engines; ++e)
-            if (int rc = runEngine(device, argv[1], runs, handshake))
+            if (int rc = runEngine(device, argv[1], runs, handshake, function))
                 return rc;
     } catch (const poplar_error& e) {
         std::cerr << "autoreport_program: " << e.what() << "\n";

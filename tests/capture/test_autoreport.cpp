@@ -203,6 +203,60 @@ TEST_CASE("the output options choose what the report holds") {
     }
 }
 
+TEST_CASE("a program calling a Graph::addFunction twice is captured with the function once") {
+    const fs::path dir = freshDir("function");
+    const auto run =
+        profile(dir, R"({"autoReport.all":"true","autoReport.directory":"out"})", "--function 1");
+    INFO(run.output);
+    REQUIRE(run.status == 0);
+    ProfileReader r((dir / "out/profile.pop").string());
+    CHECK(r.file().complete());
+
+    // One entry point (Engine::run(0)) and one function, numbered after the entry points.
+    std::vector<ControlProgram> entries, functions;
+    for (const auto& c : r.controlPrograms())
+        (c.isFunction ? functions : entries).push_back(c);
+    REQUIRE(entries.size() == 1);
+    REQUIRE(functions.size() == 1);
+    CHECK(entries[0].index == 0);
+    CHECK(functions[0].index == 1);
+
+    // The function's body is one tree of its own: an Execute of the compute set.
+    const auto body = r.program(functions[0].programId);
+    REQUIRE(body);
+    CHECK_FALSE(body->parentId);
+    const auto bodyChildren = r.children(body->id);
+    const bool bodyIsExecute = body->kind == "Execute";
+    const bool bodyHoldsExecute = bodyChildren.size() == 1 && bodyChildren[0].kind == "Execute";
+    CHECK((bodyIsExecute || bodyHoldsExecute));
+
+    // The entry point copies, then calls the function twice; both Calls refer to that tree.
+    const auto main = r.children(entries[0].programId);
+    std::vector<ProgramRecord> calls;
+    for (const auto& p : main)
+        if (p.kind == "Call")
+            calls.push_back(p);
+    REQUIRE(calls.size() == 2);
+    for (const auto& c : calls) {
+        CHECK(c.calleeId == body->id);
+        CHECK(r.children(c.id).empty()); // the body is not copied under each Call
+    }
+    int executes = 0;
+    std::vector<std::optional<std::int64_t>> pending = {std::nullopt};
+    while (!pending.empty()) {
+        const auto parent = pending.back();
+        pending.pop_back();
+        for (const auto& p : r.children(parent)) {
+            executes += p.kind == "Execute";
+            pending.push_back(p.id);
+        }
+    }
+    CHECK(executes == 1);
+    const auto runs = r.runs();
+    REQUIRE(runs.size() == 1);
+    CHECK(runs[0].totalCycles > 0);
+}
+
 TEST_CASE("several engines in one process write one report folder each") {
     const fs::path dir = freshDir("engines");
     REQUIRE(profile(dir, R"({"autoReport.all":"true","autoReport.directory":"r"})", "--engines 2")

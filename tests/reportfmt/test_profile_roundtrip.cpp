@@ -414,6 +414,9 @@ TEST_CASE("writer misuse is a ReportError naming the file") {
     ProfileWriter w(path);
     CHECK_THROWS_AS(w.addVariable(VariableRecord{}), ReportError); // before setTarget
     const CompileProfile p = tilescope::testing::writeCompileProfile(w);
+    // Entry points and functions share one index sequence: a clash names both programs.
+    CHECK_THROWS_WITH(w.addControlProgram({1, p.controlPrograms[0].programId, true, "other"}),
+                      Catch::Contains("'other'") && Catch::Contains("'fn'"));
     w.finishCompilation();
     CHECK_THROWS_AS(w.addRunStep(tilescope::testing::syntheticRunStep(p, 0, 0)), ReportError);
     w.beginRun(0, 1);

@@ -93,6 +93,31 @@ TEST_CASE("stream callbacks follow the prefetch, fetch, complete protocol", "[en
     CHECK(log == std::vector<std::string>{"invalidate"});
 }
 
+TEST_CASE("exchange.enablePrefetch=false and maxLookahead 0 turn callback prefetch off",
+          "[engine][streams][options]") {
+    for (const auto& option : std::vector<std::pair<std::string, std::string>>{
+             {"exchange.enablePrefetch", "false"}, {"streamCallbacks.maxLookahead", "0"}}) {
+        INFO(option.first);
+        Device device = IPUModel().createDevice();
+        Graph g(device.getTarget());
+        Tensor t = g.addVariable(INT, {3}, "t");
+        g.setTileMapping(t, 1);
+        DataStream in = g.addHostToDeviceFIFO("in", INT, 3);
+        g.createHostRead("t", t);
+        Engine e(g, Repeat(2, Copy(in, t)), OptionFlags{{option.first, option.second}});
+        std::vector<std::string> log;
+        e.connectStreamToCallback("in",
+                                  std::unique_ptr<LoggingCallback>(new LoggingCallback(&log)));
+        e.load(device);
+        e.run();
+        // Every transfer is fetched when its copy runs; prefetch() is never called.
+        CHECK(log == std::vector<std::string>{"fetch", "complete", "fetch", "complete"});
+        std::vector<int> last(3);
+        e.readTensor("t", last.data(), last.data() + 3);
+        CHECK(last == std::vector<int>{3, 4, 5});
+    }
+}
+
 TEST_CASE("streams connected before load are bound at load", "[engine][streams]") {
     Device device = IPUModel().createDevice();
     Graph g(device.getTarget());

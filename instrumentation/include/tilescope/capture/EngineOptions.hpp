@@ -35,6 +35,9 @@ struct EngineOptions {
     bool includeFlopEstimates = false;         ///< profiler.includeFlopEstimates
     std::string saveArchive;                   ///< target.saveArchive: "" = none
     std::string loweredVarDumpFile;            ///< debug.loweredVarDumpFile: "" = none
+    /// exchange.enablePrefetch, off also with streamCallbacks.maxLookahead 0: stream callbacks
+    /// are asked to prefetch() the next transfer after each one completes.
+    bool streamPrefetch = true;
     // TileScope
     unsigned hostThreads = 0; ///< tilescope.hostThreads: 0 = all hardware threads
 

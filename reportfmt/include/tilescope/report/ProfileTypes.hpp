@@ -91,7 +91,8 @@ struct ProgramRecord {
     PerTile codePerTile; // empty when not recorded
 };
 
-/// An engine entry point (`Engine::run(index)`) or a function.
+/// An engine entry point (`Engine::run(index)`) or a function. `index` is unique over both kinds:
+/// entry points 0..n-1, then functions n, n+1, ...
 struct ControlProgram {
     std::int64_t index = 0;
     std::int64_t programId = 0;

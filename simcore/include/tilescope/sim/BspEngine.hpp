@@ -42,6 +42,8 @@ public:
     /// after the previous transfer, else call fetch(); complete() follows, then prefetch() for
     /// the next transfer. Device-to-host copies call fetch() with the data, then complete().
     void connectStreamCallback(const std::string& handle, StreamCallback callback);
+    /// false: stream callbacks are never asked to prefetch() (exchange.enablePrefetch=false).
+    void setStreamPrefetch(bool prefetch);
     /// Reads or writes row `repeat` of a remote buffer (its numElements elements, raw bytes).
     /// Throws poplar::index_error for an unknown handle or a row out of range.
     void writeRemoteBuffer(const std::string& handle, const void* data, std::uint64_t repeat);
