@@ -270,7 +270,7 @@ std::string describeImport(const ChromeTraceStats& s) {
     const auto& r = s.repairs;
     std::string line = fmt::format("imported {} events", s.events);
     if (s.samples > 0)
-        line += fmt::format(" and {} counter samples", s.samples);
+        line += fmt::format(" and {} counter sample{}", s.samples, s.samples == 1 ? "" : "s");
     line += fmt::format("; reordered {}; dropped {} unmatched E; closed {} unfinished B; {} "
                         "overlapping slices on own rows",
                         r.reordered, r.unmatchedEnds, r.unfinished, r.overlapping);

@@ -87,7 +87,8 @@ Imported import(const std::string& file) {
 /// No two events of one (thread, depth) row overlap; each event below the top row lies within an
 /// event of the row above it when `strict` (nesting that is strict, as clang writes it).
 void checkRows(const std::vector<Event>& events, bool strictNesting) {
-    std::map<std::pair<std::string, std::int32_t>, std::vector<std::pair<std::int64_t, std::int64_t>>>
+    std::map<std::pair<std::string, std::int32_t>,
+             std::vector<std::pair<std::int64_t, std::int64_t>>>
         rows;
     for (const auto& e : events)
         if (e.kind == 0)
@@ -100,9 +101,9 @@ void checkRows(const std::vector<Event>& events, bool strictNesting) {
             continue;
         const auto& parents = rows[{key.first, key.second - 1}];
         for (const auto& [s, e] : spans) {
-            const bool inside =
-                std::any_of(parents.begin(), parents.end(),
-                            [&](const auto& p) { return p.first <= s && e <= p.second; });
+            const bool inside = std::any_of(parents.begin(), parents.end(), [&](const auto& p) {
+                return p.first <= s && e <= p.second;
+            });
             CHECK(inside);
         }
     }
