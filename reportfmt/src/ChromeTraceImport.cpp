@@ -9,6 +9,7 @@
 #include "tilescope/report/ChromeTrace.hpp"
 #include "tilescope/report/HostTraceWriter.hpp"
 #include "tilescope/report/ReportError.hpp"
+#include "tilescope/report/ReportFile.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -281,6 +282,32 @@ std::string describeImport(const ChromeTraceStats& s) {
         line += r.partialEvents > 0 ? "; file cut off, dropped 1 partial event"
                                     : "; file cut off (no closing bracket)";
     return line;
+}
+
+std::vector<std::pair<std::string, std::string>> chromeImportDetails(const ReportFile& file) {
+    std::vector<std::pair<std::string, std::string>> lines;
+    const std::string from = file.metadataValue("imported_from");
+    if (from.empty())
+        return lines;
+    lines.emplace_back("Imported from", from);
+    const std::string summary = file.metadataValue("import_summary");
+    if (!summary.empty()) // files imported before repairs were counted have none
+        lines.emplace_back("Import", summary);
+    for (const auto& [key, label] :
+         {std::pair{"import_events", "Events imported"},
+          {"import_samples", "Counter samples imported"},
+          {"import_reordered", "Events reordered"},
+          {"import_unmatched_end_dropped", "Unmatched E dropped"},
+          {"import_unfinished_begin_closed", "Unfinished B closed"},
+          {"import_overlapping_slices", "Overlapping slices on own rows"},
+          {"import_trailing_commas", "Trailing commas skipped"},
+          {"import_cut_off", "File cut off"},
+          {"import_partial_events_dropped", "Partial events dropped"}}) {
+        const std::string value = file.metadataValue(key);
+        if (!value.empty())
+            lines.emplace_back(label, value);
+    }
+    return lines;
 }
 
 ChromeTraceStats importChromeTrace(const std::filesystem::path& input,

@@ -207,6 +207,12 @@ TEST_CASE("overlapping slices get their own rows; E without B is dropped; B with
     CHECK(meta(r, "import_unmatched_end_dropped") == 1);
     CHECK(meta(r, "import_unfinished_begin_closed") == 1);
     CHECK(meta(r, "import_overlapping_slices") == 2);
+    const auto details = chromeImportDetails(r.file());
+    using Line = std::pair<std::string, std::string>;
+    CHECK(details.front() == Line{"Imported from", "overlap-and-unmatched.json"});
+    CHECK(std::count(details.begin(), details.end(), Line{"Unmatched E dropped", "1"}) == 1);
+    CHECK(std::count(details.begin(), details.end(), Line{"Overlapping slices on own rows", "2"}) ==
+          1);
 }
 
 TEST_CASE("the object form's other keys, trailing commas and numbers as strings are taken") {

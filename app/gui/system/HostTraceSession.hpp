@@ -34,6 +34,9 @@ public:
     const std::vector<report::GraphInfo>& graphs() const { return graphs_; }
     const std::vector<report::SeriesInfo>& series() const { return series_; }
     const report::HostTraceCounts& counts() const { return counts_; }
+    /// The file's details as (label, value) lines: format, writer, and for a Chrome trace import
+    /// where from and every repair it counted (read once at open).
+    const std::vector<std::pair<QString, QString>>& details() const { return details_; }
     bool empty() const { return !hasSpan_; }
     std::int64_t beginNs() const { return beginNs_; }
     std::int64_t endNs() const { return endNs_; }
@@ -117,6 +120,7 @@ private:
     std::vector<std::pair<std::int64_t, std::string>> names_;
     std::unordered_map<std::int64_t, QString> nameText_;
     report::HostTraceCounts counts_;
+    std::vector<std::pair<QString, QString>> details_;
     bool hasSpan_ = false;
     std::int64_t beginNs_ = 0, endNs_ = 0;
     std::int64_t lodBaseNs_ = 1000;

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tilescope::report {
@@ -35,6 +36,13 @@ struct ChromeTraceStats {
 /// The one-line account of an import and its repairs, as the CLI prints it and the .pvti keeps
 /// it (metadata "import_summary"): "imported N events; reordered M; dropped K unmatched E; ...".
 std::string describeImport(const ChromeTraceStats& stats);
+
+class ReportFile;
+
+/// What a Chrome trace import recorded in a host trace's metadata, as (label, value) lines for a
+/// file's details: where from, the summary, and each repair count. Empty when the file was not
+/// imported from a Chrome trace.
+std::vector<std::pair<std::string, std::string>> chromeImportDetails(const ReportFile& file);
 
 /// How strictly to import.
 struct ChromeTraceImportOptions {
