@@ -253,7 +253,10 @@ ChromeTraceStats importMapped(detail::MappedFile& file, const std::string& input
                                      {"import_overlapping_slices", r.overlapping},
                                      {"import_trailing_commas", r.trailingCommas},
                                      {"import_cut_off", r.cutOff},
-                                     {"import_partial_events_dropped", r.partialEvents}})
+                                     {"import_partial_events_dropped", r.partialEvents},
+                                     {"import_dangling_flows_dropped", r.danglingFlows},
+                                     {"import_async_slices", stats.asyncSlices},
+                                     {"import_flows", stats.flows}})
         writer.setMetadata(key, std::to_string(value));
     writer.close();
     return stats;
@@ -278,6 +281,10 @@ std::string describeImport(const ChromeTraceStats& s) {
     if (r.trailingCommas > 0)
         line += fmt::format("; skipped {} trailing comma{}", r.trailingCommas,
                             r.trailingCommas == 1 ? "" : "s");
+    if (s.asyncSlices > 0 || s.flows > 0)
+        line += fmt::format("; {} async slices, {} flow arrows", s.asyncSlices, s.flows);
+    if (r.danglingFlows > 0)
+        line += fmt::format("; dropped {} flows with one end", r.danglingFlows);
     if (r.cutOff > 0)
         line += r.partialEvents > 0 ? "; file cut off, dropped 1 partial event"
                                     : "; file cut off (no closing bracket)";
@@ -302,7 +309,10 @@ std::vector<std::pair<std::string, std::string>> chromeImportDetails(const Repor
           {"import_overlapping_slices", "Overlapping slices on own rows"},
           {"import_trailing_commas", "Trailing commas skipped"},
           {"import_cut_off", "File cut off"},
-          {"import_partial_events_dropped", "Partial events dropped"}}) {
+          {"import_partial_events_dropped", "Partial events dropped"},
+          {"import_dangling_flows_dropped", "Flows with one end dropped"},
+          {"import_async_slices", "Async slices imported"},
+          {"import_flows", "Flow arrows imported"}}) {
         const std::string value = file.metadataValue(key);
         if (!value.empty())
             lines.emplace_back(label, value);

@@ -103,8 +103,22 @@ void TraceEventImporter::add(const ScannedTraceEvent& e, const SlotHints& hints)
     case 'i':
     case 'I':
         return interval(e, 'i');
+    case 'b': // nestable async
+    case 'S': // legacy async
+        return async(e, 'B');
+    case 'e':
+    case 'F':
+        return async(e, 'E');
+    case 'n':
+    case 'T':
+    case 'p':
+        return async(e, 'i');
+    case 's':
+    case 't':
+    case 'f':
+        return flow(e);
     default:
-        return; // flow, async, object and sample phases carry no host-timeline intervals
+        return; // object and sample phases carry nothing the host trace shows
     }
 }
 
@@ -274,6 +288,12 @@ void TraceEventImporter::interval(const ScannedTraceEvent& e, char ph) {
     }
     const std::int32_t name = ph == 'E' ? -1 : hintedName(e);
     const std::int32_t ch = ph == 'E' ? -1 : channel(e.cat);
+    hold(th, e, ph, t, dur, name, ch);
+}
+
+// Holds an event of a thread (or async track) until finish(), noting when it came out of order.
+void TraceEventImporter::hold(Thread& th, const ScannedTraceEvent& e, char ph, std::int64_t t,
+                              std::int64_t dur, std::int32_t name, std::int32_t ch) {
     const std::int64_t r = rank(ph, dur);
     if (th.any && (t < th.lastTs || (t == th.lastTs && r < th.lastRank))) {
         th.sorted = false;
@@ -285,6 +305,37 @@ void TraceEventImporter::interval(const ScannedTraceEvent& e, char ph) {
     th.lastTs = t;
     th.lastRank = r;
     th.events.push_back({t, dur, e.startOffset, name, ch, ph});
+}
+
+void TraceEventImporter::async(const ScannedTraceEvent& e, char ph) {
+    const std::int64_t t = requireTime(e.ts, "ts");
+    const std::string& pid = idText(e.pid);
+    const std::string category =
+        e.cat.type == TraceScalar::Type::String && !e.cat.text.empty() ? e.cat.text : "default";
+    const std::string& id = e.id.text; // a string or a number as written; missing: ""
+    auto [it, added] = asyncTracks_.try_emplace({pid, category, id});
+    AsyncTrack& track = it->second;
+    if (added) {
+        track.pid = pid;
+        track.category = category;
+        track.asyncId = id;
+        track.seq.label = fmt::format("async pid {} cat {} id {}", pid, category, id);
+    }
+    // An "e" may name the slice it closes; one without a name closes the innermost.
+    const std::int32_t name =
+        e.name.type == TraceScalar::Type::String ? hintedName(e) : (ph == 'E' ? -1 : hintedName(e));
+    if (track.name.empty() && ph == 'B')
+        track.name = e.name.text;
+    hold(track.seq, e, ph, t, 0, name, -1);
+}
+
+void TraceEventImporter::flow(const ScannedTraceEvent& e) {
+    const std::int64_t t = requireTime(e.ts, "ts");
+    Thread& th = hintedThread(e);
+    const std::string category =
+        e.cat.type == TraceScalar::Type::String ? e.cat.text : std::string();
+    const std::int32_t name = e.name.type == TraceScalar::Type::String ? hintedName(e) : -1;
+    flows_[{category, e.id.text}].push_back({t, e.startOffset, th.row, name});
 }
 
 void TraceEventImporter::note(std::size_t offset, const Thread* th, std::string why) {
@@ -302,6 +353,11 @@ void TraceEventImporter::finish() {
         nest(th);
         std::vector<Pending>().swap(th.events);
     }
+    for (auto& [key, track] : asyncTracks_) {
+        nestAsync(track);
+        std::vector<Pending>().swap(track.seq.events);
+    }
+    writeFlows();
     for (Series& s : series_) {
         if (!s.sorted)
             std::stable_sort(s.samples.begin(), s.samples.end(),
@@ -395,6 +451,98 @@ void TraceEventImporter::nest(Thread& th) {
             ++stats.repairs.unfinished;
             note(stack[d].offset, &th, "a \"B\" event is never closed (kept as unfinished)");
         }
+}
+
+// An async track's slices nest like a thread's B/E events, except that an "e" with a name closes
+// the innermost open slice of that name (operations of one id may interleave).
+void TraceEventImporter::nestAsync(AsyncTrack& track) {
+    Thread& seq = track.seq;
+    auto& events = seq.events;
+    if (!seq.sorted)
+        std::sort(events.begin(), events.end(), [](const Pending& a, const Pending& b) {
+            return a.ts != b.ts ? a.ts < b.ts : a.offset < b.offset;
+        });
+    const std::string name =
+        track.name.empty() ? fmt::format("{} {}", track.category, track.asyncId) : track.name;
+    const std::int64_t row =
+        w_.addAsyncTrack(processRow(track.pid), name, track.category, track.asyncId);
+    struct Open {
+        bool open;
+        std::int64_t start, end;
+        std::int32_t name;
+        std::size_t offset;
+    };
+    std::vector<Open> stack;
+    auto nameId = [&](std::int32_t n) {
+        return n >= 0 ? nameIds_[static_cast<std::size_t>(n)] : w_.intern(name);
+    };
+    for (const Pending& e : events) {
+        while (!stack.empty() && !stack.back().open && stack.back().end <= e.ts)
+            stack.pop_back();
+        const auto depth = static_cast<std::int32_t>(stack.size());
+        if (e.ph == 'B') {
+            stack.push_back({true, e.ts, 0, e.name, e.offset});
+        } else if (e.ph == 'E') {
+            auto open = std::find_if(stack.rbegin(), stack.rend(), [&](const Open& o) {
+                return o.open && (e.name < 0 || o.name == e.name);
+            });
+            if (open == stack.rend())
+                open = std::find_if(stack.rbegin(), stack.rend(),
+                                    [](const Open& o) { return o.open; });
+            if (open == stack.rend()) {
+                ++stats.repairs.unmatchedEnds;
+                note(e.offset, &seq, "an async end event has no open begin (dropped)");
+                continue;
+            }
+            w_.addAsyncSlice(row, nameId(open->name), EventKind::Complete, open->start, e.ts,
+                             static_cast<std::int32_t>(stack.rend() - open - 1));
+            ++stats.asyncSlices;
+            if (open == stack.rbegin())
+                stack.pop_back();
+            else {
+                open->open = false;
+                open->end = e.ts;
+            }
+        } else {
+            w_.addAsyncSlice(row, nameId(e.name), EventKind::Instant, e.ts, e.ts, depth);
+            ++stats.asyncSlices;
+        }
+    }
+    for (std::size_t d = 0; d < stack.size(); ++d)
+        if (stack[d].open) {
+            w_.addAsyncSlice(row, nameId(stack[d].name), EventKind::Unfinished, stack[d].start,
+                             std::nullopt, static_cast<std::int32_t>(d));
+            ++stats.asyncSlices;
+            ++stats.repairs.unfinished;
+            note(stack[d].offset, &seq, "an async begin event is never ended (kept as unfinished)");
+        }
+}
+
+// A flow's points (s, then t steps, then f) in time order become arrows between consecutive
+// points; a flow with a single point has no arrow and is dropped.
+void TraceEventImporter::writeFlows() {
+    for (auto& [key, points] : flows_) {
+        std::sort(points.begin(), points.end(), [](const FlowPoint& a, const FlowPoint& b) {
+            return a.ts != b.ts ? a.ts < b.ts : a.offset < b.offset;
+        });
+        if (points.size() < 2) {
+            ++stats.repairs.danglingFlows;
+            note(points.front().offset, nullptr,
+                 fmt::format("flow \"{}\" has a single event (dropped)", key.second));
+            continue;
+        }
+        std::int32_t name = -1;
+        for (const auto& p : points)
+            if (name < 0)
+                name = p.name;
+        const std::int64_t nameId =
+            name >= 0 ? nameIds_[static_cast<std::size_t>(name)] : w_.intern("flow");
+        for (std::size_t i = 1; i < points.size(); ++i) {
+            w_.addFlow(nameId, points[i - 1].threadRow, points[i - 1].ts, points[i].threadRow,
+                       points[i].ts);
+            ++stats.flows;
+        }
+    }
 }
 
 } // namespace tilescope::report::detail

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -84,6 +85,18 @@ private:
         bool any = false;
         bool sorted = true;
     };
+    /// The events of one asynchronous operation: (process, category, id).
+    struct AsyncTrack {
+        Thread seq; // its events, held and sorted like a thread's (row unused)
+        std::string pid, category, asyncId, name;
+    };
+    /// One point of a flow (s, t or f) on a thread.
+    struct FlowPoint {
+        std::int64_t ts;
+        std::size_t offset;
+        std::int64_t threadRow;
+        std::int32_t name;
+    };
     struct Sample {
         std::int64_t t;
         double value;
@@ -105,7 +118,13 @@ private:
     void metadata(const ScannedTraceEvent& e);
     void counter(const ScannedTraceEvent& e);
     void interval(const ScannedTraceEvent& e, char ph);
+    void hold(Thread& th, const ScannedTraceEvent& e, char ph, std::int64_t t, std::int64_t dur,
+              std::int32_t name, std::int32_t channel);
+    void async(const ScannedTraceEvent& e, char ph);
+    void flow(const ScannedTraceEvent& e);
     void nest(Thread& th);
+    void nestAsync(AsyncTrack& track);
+    void writeFlows();
     void note(std::size_t offset, const Thread* th, std::string why);
 
     HostTraceWriter& w_;
@@ -128,6 +147,8 @@ private:
     std::map<std::pair<std::int64_t, std::string>, std::size_t> seriesIndex_;
     std::vector<Series> series_;
     std::map<std::pair<std::string, std::string>, std::string> units_;
+    std::map<std::tuple<std::string, std::string, std::string>, AsyncTrack> asyncTracks_;
+    std::map<std::pair<std::string, std::string>, std::vector<FlowPoint>> flows_; // (cat, id)
 };
 
 } // namespace tilescope::report::detail

@@ -48,7 +48,7 @@ void appendUtf8(std::string& out, std::uint32_t cp) {
 TraceScalar* fieldNamed(ScannedTraceEvent& e, const std::string& key) {
     switch (key.size()) {
     case 2:
-        return key == "ph" ? &e.ph : key == "ts" ? &e.ts : nullptr;
+        return key == "ph" ? &e.ph : key == "ts" ? &e.ts : key == "id" ? &e.id : nullptr;
     case 3:
         return key == "pid"   ? &e.pid
                : key == "tid" ? &e.tid
@@ -65,7 +65,7 @@ TraceScalar* fieldNamed(ScannedTraceEvent& e, const std::string& key) {
 } // namespace
 
 void ScannedTraceEvent::clear() {
-    for (TraceScalar* f : {&ph, &name, &cat, &pid, &tid, &ts, &dur})
+    for (TraceScalar* f : {&ph, &name, &cat, &pid, &tid, &ts, &dur, &id})
         f->clear();
     argCount = 0;
     endOffset = 0;

@@ -31,7 +31,7 @@ struct TraceScalar {
 
 /// One trace event: the fields an importer reads, its scalar `args`, and where it ends.
 struct ScannedTraceEvent {
-    TraceScalar ph, name, cat, pid, tid, ts, dur;
+    TraceScalar ph, name, cat, pid, tid, ts, dur, id; // id: async and flow events
     struct Arg {
         std::string key;
         TraceScalar value;

@@ -7,6 +7,7 @@
 #include "tilescope/report/ChromeTrace.hpp"
 #include "tilescope/report/HostTraceReader.hpp"
 #include "tilescope/report/ReportError.hpp"
+#include "tilescope/report/Schema.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -237,7 +238,7 @@ TEST_CASE("the array form without its closing bracket is a counted cut-off") {
     CHECK(stats.repairs.partialEvents == 0);
 }
 
-TEST_CASE("--strict refuses the first repair by line, column and thread, and nothing else") {
+TEST_CASE("strict import refuses the first repair by line, column and thread, and nothing else") {
     ChromeTraceImportOptions strict;
     strict.strict = true;
     const std::vector<std::pair<std::string, std::string>> cases = {
@@ -291,4 +292,74 @@ TEST_CASE("files that are not trace events are refused and leave nothing behind"
         CHECK_FALSE(fs::exists(out.string() + ".partial"));
         CHECK_FALSE(fs::exists(out.string() + ".partial-json"));
     }
+}
+
+TEST_CASE("async events become tracks per (process, category, id); flows become arrows") {
+    const auto [stats, out] = import("async-and-flows.json");
+    const HostTraceReader r(out.string());
+    CHECK(stats.events == 2); // send, recv
+    CHECK(stats.asyncSlices == 6);
+    CHECK(stats.flows == 2);
+    CHECK(stats.repairs.unfinished == 1); // "never"
+    CHECK(stats.repairs.reordered == 0);
+    CHECK(meta(r, "import_async_slices") == 6);
+    const auto tracks = r.asyncTracks();
+    REQUIRE(tracks.size() == 3);
+    std::map<std::string, AsyncTrackInfo> byName;
+    for (const auto& t : tracks)
+        byName[t.name] = t;
+    REQUIRE(byName.count("request"));
+    const auto request = byName["request"];
+    CHECK(request.category == "net");
+    CHECK(request.asyncId == "0x1");
+    CHECK(request.maxDepth == 1);
+    CHECK(r.processes().at(0).name == "server");
+    CHECK(request.processId == r.processes().at(0).id);
+    using Slice = std::tuple<std::string, int, std::int64_t, std::optional<std::int64_t>, int>;
+    auto slicesOf = [&](const AsyncTrackInfo& t) {
+        std::set<Slice> out;
+        for (const auto& s : r.asyncSlices(t.id, 0, std::numeric_limits<std::int64_t>::max(), 100))
+            out.insert({r.name(s.nameId), static_cast<int>(s.kind), s.startNs, s.endNs, s.depth});
+        return out;
+    };
+    CHECK(slicesOf(request) == std::set<Slice>{{"request", 0, 10'000, 20'000, 0},
+                                               {"headers", 1, 12'000, 12'000, 1},
+                                               {"read", 0, 13'000, 15'000, 1}});
+    CHECK(slicesOf(byName["legacy"]) ==
+          std::set<Slice>{{"legacy", 0, 30'000, 35'000, 0}, {"legacy", 1, 31'000, 31'000, 1}});
+    CHECK(slicesOf(byName["never"]) == std::set<Slice>{{"never", 2, 40'000, std::nullopt, 0}});
+    // A window query sees only what overlaps it.
+    CHECK(r.asyncSlices(request.id, 14'000, 14'500, 100).size() == 2);
+
+    std::map<std::int64_t, std::string> threadName;
+    for (const auto& t : r.threads())
+        threadName[t.id] = t.name;
+    const auto flows = r.flows(100);
+    REQUIRE(flows.size() == 2);
+    CHECK(r.name(flows[0].nameId) == "msg");
+    CHECK(threadName[flows[0].fromThreadId] == "thread 1");
+    CHECK(flows[0].fromNs == 6'000);
+    CHECK(threadName[flows[0].toThreadId] == "thread 3");
+    CHECK(flows[0].toNs == 30'000);
+    CHECK(threadName[flows[1].toThreadId] == "thread 2");
+    CHECK(flows[1].toNs == 51'000);
+    const auto thread1 = flows[0].fromThreadId;
+    CHECK(r.flowsAt(thread1, 5'000, 7'000, 10).size() == 1);
+    CHECK(r.flowsAt(thread1, 7'000, 90'000, 10).empty());
+}
+
+TEST_CASE("a format-v1 host trace opens with no async tracks or flows") {
+    const fs::path copy = dir() / "v1-host.pvti";
+    fs::copy_file(fs::path(TILESCOPE_TEST_DATA) / "format-v1" / "host.pvti", copy,
+                  fs::copy_options::overwrite_existing);
+    const HostTraceReader r(copy.string());
+    CHECK(r.file().formatVersion() == 1);
+    CHECK(r.counts().events > 0);
+    CHECK(r.asyncTracks().empty());
+    CHECK(r.flows(10).empty());
+    CHECK(chromeImportDetails(r.file()).empty());
+    const fs::path fresh = dir() / "fresh.pvti";
+    importChromeTrace(kCorpus / "in-order.json", fresh);
+    CHECK(HostTraceReader(fresh.string()).file().formatVersion() == Schema::kHostTraceVersion);
+    CHECK(Schema::kHostTraceVersion == 2);
 }

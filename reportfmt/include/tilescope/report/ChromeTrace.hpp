@@ -18,19 +18,22 @@ struct ChromeTraceRepairs {
     std::uint64_t trailingCommas = 0; ///< a comma before the event array's closing bracket
     std::uint64_t cutOff = 0;         ///< 1 when the document stops before its end
     std::uint64_t partialEvents = 0;  ///< the event the cut fell in, dropped
+    std::uint64_t danglingFlows = 0;  ///< flows with a single point (no arrow), dropped
 
     std::uint64_t total() const {
         return reordered + unmatchedEnds + unfinished + overlapping + trailingCommas + cutOff +
-               partialEvents;
+               partialEvents + danglingFlows;
     }
 };
 
 /// Figures of one import or export.
 struct ChromeTraceStats {
-    std::uint64_t events = 0;   ///< events written (complete, instant, unfinished)
-    std::uint64_t samples = 0;  ///< counter samples written
-    std::uint64_t bytes = 0;    ///< JSON bytes read or written
-    ChromeTraceRepairs repairs; ///< import only
+    std::uint64_t events = 0;      ///< events written (complete, instant, unfinished)
+    std::uint64_t samples = 0;     ///< counter samples written
+    std::uint64_t asyncSlices = 0; ///< async slices written (b/e/n, S/T/F), on async tracks
+    std::uint64_t flows = 0;       ///< flow arrows written (s/t/f)
+    std::uint64_t bytes = 0;       ///< JSON bytes read or written
+    ChromeTraceRepairs repairs;    ///< import only
 };
 
 /// The one-line account of an import and its repairs, as the CLI prints it and the .pvti keeps
