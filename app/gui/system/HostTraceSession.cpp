@@ -13,6 +13,10 @@
 
 namespace tilescope::gui {
 namespace {
+/// Flow arrows read at open; a file with more shows the first ones.
+constexpr std::int64_t kMaxFlows = 1 << 20;
+} // namespace
+namespace {
 constexpr int kMaxLevel = 40;
 
 std::int64_t levelFor(const std::vector<std::int64_t>& levels, std::int64_t base, double ns) {
@@ -50,6 +54,8 @@ std::shared_ptr<HostTraceSession> HostTraceSession::open(const std::string& path
         s->graphs_ = r.graphs();
         s->series_ = r.series();
         s->counts_ = r.counts();
+        s->asyncTracks_ = r.asyncTracks();
+        s->flows_ = r.flows(kMaxFlows);
         const auto& file = r.file();
         auto detail = [&](const QString& label, const std::string& value) {
             s->details_.emplace_back(label, QString::fromStdString(value));
