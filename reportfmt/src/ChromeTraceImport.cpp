@@ -166,7 +166,11 @@ void gunzip(const std::filesystem::path& from, const std::filesystem::path& to) 
         const int n = gzread(in, buffer.data(), static_cast<unsigned>(buffer.size()));
         if (n < 0) {
             int code = 0;
-            error = gzerror(in, &code);
+            const char* message = gzerror(in, &code);
+            // A stream that stops early (a tracer killed while compressing) keeps what was
+            // inflated: the scanner then takes the JSON as cut off. Corrupt data is refused.
+            if (code != Z_BUF_ERROR)
+                error = message;
             break;
         }
         if (n == 0)
@@ -203,7 +207,7 @@ ChromeTraceStats importMapped(detail::MappedFile& file, const std::string& input
     HostTraceWriter writer(partial, writerOptions);
     writer.setMetadata("imported_from", shownName);
     detail::TraceEventImporter importer(writer, inputName);
-    detail::ChromeTraceScanner scanner(file);
+    detail::ChromeTraceScanner scanner(file, inputName);
     BatchPipe pipe;
     std::thread scanning([&] { scanInto(scanner, pipe, inputName); });
     try {
@@ -331,6 +335,9 @@ ChromeTraceStats importChromeTrace(const std::filesystem::path& input,
         std::filesystem::path json = input;
         if (isGzip(input)) {
             gunzip(input, inflated);
+            if (std::filesystem::file_size(inflated) == 0)
+                throw ReportError(input.string(),
+                                  "gzip: the stream holds no data (corrupt or empty)");
             json = inflated;
         }
         detail::MappedFile file(json);

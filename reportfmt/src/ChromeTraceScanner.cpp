@@ -71,9 +71,10 @@ void ScannedTraceEvent::clear() {
     endOffset = 0;
 }
 
-ChromeTraceScanner::ChromeTraceScanner(MappedFile& file)
-    : file_(&file), path_(file.path()), begin_(file.data()), p_(file.data()),
-      end_(file.data() + file.size()), releasedUpTo_(file.data()) {}
+ChromeTraceScanner::ChromeTraceScanner(MappedFile& file, std::string shownPath)
+    : file_(&file), path_(shownPath.empty() ? file.path() : std::move(shownPath)),
+      begin_(file.data()), p_(file.data()), end_(file.data() + file.size()),
+      releasedUpTo_(file.data()) {}
 
 ChromeTraceScanner::ChromeTraceScanner(const char* data, std::size_t size, std::string path)
     : file_(nullptr), path_(std::move(path)), begin_(data), p_(data), end_(data + size),

@@ -55,7 +55,9 @@ public:
 /// event, false at the end of the event array (then finish() validates the rest).
 class ChromeTraceScanner {
 public:
-    explicit ChromeTraceScanner(MappedFile& file);
+    /// `shownPath` names the input in errors (the compressed file when `file` is its inflated
+    /// copy); empty: the mapped file's path.
+    explicit ChromeTraceScanner(MappedFile& file, std::string shownPath = {});
     /// Scans `size` bytes at `data` (kept alive by the caller); `path` names them in errors.
     ChromeTraceScanner(const char* data, std::size_t size, std::string path);
 

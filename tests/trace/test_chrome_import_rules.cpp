@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <optional>
@@ -362,4 +363,30 @@ TEST_CASE("a format-v1 host trace opens with no async tracks or flows") {
     importChromeTrace(kCorpus / "in-order.json", fresh);
     CHECK(HostTraceReader(fresh.string()).file().formatVersion() == Schema::kHostTraceVersion);
     CHECK(Schema::kHostTraceVersion == 2);
+}
+
+TEST_CASE("a gzip stream cut off is a cut-off trace; corrupt gzip is refused by its name") {
+    std::ifstream in(kCorpus / "clang-ftime-trace-memory-categories.json.gz", std::ios::binary);
+    const std::string gz((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const fs::path cut = dir() / "cut.json.gz";
+    std::ofstream(cut, std::ios::binary) << gz.substr(0, gz.size() / 2);
+    const fs::path out = dir() / "cut-gz.pvti";
+    const auto stats = importChromeTrace(cut, out);
+    CHECK(stats.repairs.cutOff == 1);
+    CHECK(stats.events > 0);
+    CHECK(stats.events < 472);
+    CHECK(HostTraceReader(out.string()).counts().events == std::int64_t(stats.events));
+
+    const fs::path bad = dir() / "bad.json.gz";
+    std::ofstream(bad, std::ios::binary) << gz.substr(0, 10) << std::string(200, '\x5a');
+    const fs::path badOut = dir() / "bad-gz.pvti";
+    try {
+        importChromeTrace(bad, badOut);
+        FAIL("accepted corrupt gzip");
+    } catch (const ReportError& e) {
+        CHECK_THAT(e.what(), Catch::StartsWith(bad.string()));
+    }
+    CHECK_FALSE(fs::exists(badOut));
+    CHECK_FALSE(fs::exists(badOut.string() + ".partial-json"));
+    CHECK_FALSE(fs::exists(badOut.string() + ".partial"));
 }
