@@ -91,6 +91,13 @@ void TimelineCanvas::selectEvent(int row, std::int64_t startNs, std::int64_t end
     update();
 }
 
+std::optional<QRectF> TimelineCanvas::rowRect(int row) const {
+    for (const Placed& p : placed_)
+        if (p.row == row)
+            return QRectF(plot_.left(), p.top, plot_.width(), p.bottom - p.top);
+    return std::nullopt;
+}
+
 std::optional<float> TimelineCanvas::threadY(int file, std::int64_t threadId,
                                              std::int64_t ns) const {
     std::optional<float> first, deepest, header;

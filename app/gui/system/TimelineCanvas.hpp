@@ -46,6 +46,11 @@ public:
         std::int64_t startNs, endNs;
     };
     std::optional<SelectedEvent> selectedEvent() const { return selectedEvent_; }
+    /// Where the plot and a shown row were last drawn (widget pixels); for tests.
+    QRectF plotRect() const { return plot_; }
+    std::optional<QRectF> rowRect(int row) const;
+    /// The x pixel of an absolute time at the current zoom.
+    double xOf(std::int64_t ns) const { return pixelAtTime(ns); }
     void selectEvent(int row, std::int64_t startNs, std::int64_t endNs);
     /// Text for a time on the ruler and in tooltips.
     QString formatTime(std::int64_t ns) const;
