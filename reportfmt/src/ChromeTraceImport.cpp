@@ -27,13 +27,11 @@ namespace tilescope::report {
 namespace {
 
 using detail::ScannedTraceEvent;
-using detail::SlotHints;
 using detail::TraceScalar;
 
 /// A batch of scanned events; its vectors keep their capacity from one use to the next.
 struct EventBatch {
     std::vector<ScannedTraceEvent> events;
-    std::vector<SlotHints> hints; // parallel to events
     std::size_t count = 0;
 };
 
@@ -107,7 +105,6 @@ private:
 constexpr std::size_t kEventsPerBatch = 4096;
 
 void scanInto(detail::ChromeTraceScanner& scanner, BatchPipe& pipe, const std::string& path) {
-    detail::SlotResolver slots;
     try {
         for (bool more = true; more;) {
             EventBatch* b = pipe.takeEmpty();
@@ -115,15 +112,12 @@ void scanInto(detail::ChromeTraceScanner& scanner, BatchPipe& pipe, const std::s
                 return pipe.end();
             b->count = 0;
             while (b->count < kEventsPerBatch) {
-                if (b->count == b->events.size()) {
+                if (b->count == b->events.size())
                     b->events.emplace_back();
-                    b->hints.emplace_back();
-                }
                 if (!scanner.next(b->events[b->count])) {
                     more = false;
                     break;
                 }
-                b->hints[b->count] = slots.resolve(b->events[b->count]);
                 ++b->count;
             }
             pipe.putFull(b);
@@ -211,9 +205,12 @@ ChromeTraceStats importMapped(detail::MappedFile& file, const std::string& input
     BatchPipe pipe;
     std::thread scanning([&] { scanInto(scanner, pipe, inputName); });
     try {
+        // Slots are resolved here, not on the scanning thread: scanning is the longer of the two
+        // while events arrive, this thread waits on it.
+        detail::SlotResolver slots;
         while (EventBatch* b = pipe.takeFull()) {
             for (std::size_t i = 0; i < b->count; ++i)
-                importer.add(b->events[i], b->hints[i]);
+                importer.add(b->events[i], slots.resolve(b->events[i]));
             pipe.giveBack(b);
         }
     } catch (...) {

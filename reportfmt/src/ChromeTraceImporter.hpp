@@ -31,8 +31,9 @@ struct SlotHints {
     std::int32_t name = -1;
 };
 
-/// Runs on the scanning thread, which has time to spare: string lookups moved off the writing
-/// thread.
+/// Numbers events' threads and names by their text in order of first appearance, with a cache
+/// of the last thread (consecutive events mostly share one), so that the importer finds its
+/// per-thread and per-name state in vectors.
 class SlotResolver {
 public:
     SlotHints resolve(const ScannedTraceEvent& e);
