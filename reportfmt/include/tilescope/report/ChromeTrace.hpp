@@ -58,13 +58,17 @@ struct ChromeTraceImportOptions {
 /// file. Takes the array form and the object form ("traceEvents"; other keys such as
 /// "displayTimeUnit", "metadata" and "systemTraceEvents" are skipped). Phases: B/E (paired per
 /// thread in time order), X (complete), i/I (instant), C (counters: one graph per name, one
-/// series per argument), M (process_name, thread_name); other phases are skipped. Timestamps are
+/// series per argument), M (process_name, thread_name), async b/e/n and S/T/F (async tracks per
+/// process, category and id), flows s/t/f (arrows between consecutive points); other phases are
+/// skipped. Timestamps are
 /// microseconds (numbers or numeric strings), fractions kept to the nanosecond. Events may come
 /// in any order: each thread's events are sorted by time (longer slices first at equal starts)
 /// before nesting. Repairs, counted in `stats.repairs` and stored in the file's metadata: events
 /// reordered, E without an open B dropped, B never closed kept as unfinished, slices that
 /// overlap without nesting placed on their own depth rows, a trailing comma, a document cut off
-/// (its partial last event dropped). Refused with a ReportError naming the input, the byte offset
+/// (its partial last event dropped), a flow with a single point dropped. A gzip stream cut off is
+/// a cut-off document. Memory: about 40 bytes per interval event until the end (no external
+/// merge yet). Refused with a ReportError naming the input, the byte offset
 /// and the problem: malformed JSON, no event array, an event without "ph", a field of the wrong
 /// type, a negative duration, a timestamp out of range; with `options.strict`, any repair. On
 /// any error nothing is left at `output`.
