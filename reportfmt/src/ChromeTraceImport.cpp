@@ -200,7 +200,10 @@ ChromeTraceStats importMapped(detail::MappedFile& file, const std::string& input
     writerOptions.scratchFile = true; // renamed into place only once complete, deleted otherwise
     HostTraceWriter writer(partial, writerOptions);
     writer.setMetadata("imported_from", shownName);
-    detail::TraceEventImporter importer(writer, inputName);
+    detail::TraceEventImporter importer(writer, inputName,
+                                        options.maxHeldEvents > 0
+                                            ? static_cast<std::size_t>(options.maxHeldEvents)
+                                            : std::size_t{8} << 20);
     detail::ChromeTraceScanner scanner(file, inputName);
     BatchPipe pipe;
     std::thread scanning([&] { scanInto(scanner, pipe, inputName); });

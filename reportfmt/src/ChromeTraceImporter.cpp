@@ -78,8 +78,29 @@ SlotHints SlotResolver::resolve(const ScannedTraceEvent& e) {
     return h;
 }
 
-TraceEventImporter::TraceEventImporter(HostTraceWriter& writer, std::string inputName)
-    : w_(writer), input_(std::move(inputName)) {}
+TraceEventImporter::TraceEventImporter(HostTraceWriter& writer, std::string inputName,
+                                       std::size_t maxHeldEvents)
+    : w_(writer), input_(std::move(inputName)), maxHeld_(std::max<std::size_t>(maxHeldEvents, 1)) {}
+
+bool TraceEventImporter::before(const Pending& a, const Pending& b) {
+    if (a.ts != b.ts)
+        return a.ts < b.ts;
+    const std::int64_t ra = rank(a.ph, a.dur), rb = rank(b.ph, b.dur);
+    return ra != rb ? ra < rb : a.offset < b.offset;
+}
+
+// Every thread's held events, sorted, become one run each in the scratch file.
+void TraceEventImporter::spillAll() {
+    for (auto& [key, th] : threads_) {
+        if (th.events.empty())
+            continue;
+        if (!th.sorted)
+            std::sort(th.events.begin(), th.events.end(), before);
+        th.runs.push_back(spill_.append(th.events));
+        std::vector<Pending>().swap(th.events);
+    }
+    held_ = 0;
+}
 
 TraceEventImporter::~TraceEventImporter() = default;
 
@@ -289,6 +310,8 @@ void TraceEventImporter::interval(const ScannedTraceEvent& e, char ph) {
     const std::int32_t name = ph == 'E' ? -1 : hintedName(e);
     const std::int32_t ch = ph == 'E' ? -1 : channel(e.cat);
     hold(th, e, ph, t, dur, name, ch);
+    if (++held_ >= maxHeld_)
+        spillAll();
 }
 
 // Holds an event of a thread (or async track) until finish(), noting when it came out of order.
@@ -375,12 +398,7 @@ void TraceEventImporter::finish() {
 void TraceEventImporter::nest(Thread& th) {
     auto& events = th.events;
     if (!th.sorted)
-        std::sort(events.begin(), events.end(), [](const Pending& a, const Pending& b) {
-            if (a.ts != b.ts)
-                return a.ts < b.ts;
-            const std::int64_t ra = rank(a.ph, a.dur), rb = rank(b.ph, b.dur);
-            return ra != rb ? ra < rb : a.offset < b.offset;
-        });
+        std::sort(events.begin(), events.end(), before);
     struct Open {
         bool open; // a B waiting for its E
         std::int64_t start, end;
@@ -388,7 +406,7 @@ void TraceEventImporter::nest(Thread& th) {
         std::size_t offset;
     };
     std::vector<Open> stack;
-    for (const Pending& e : events) {
+    auto step = [&](const Pending& e) {
         while (!stack.empty() && !stack.back().open && stack.back().end <= e.ts)
             stack.pop_back();
         const auto depth = static_cast<std::int32_t>(stack.size());
@@ -440,7 +458,12 @@ void TraceEventImporter::nest(Thread& th) {
                           nameIds_[static_cast<std::size_t>(e.name)], e.ts, depth);
             ++stats.events;
         }
-    }
+    };
+    if (th.runs.empty())
+        for (const Pending& e : events)
+            step(e);
+    else // spilled: merge the sorted runs with what is still held
+        spill_.merge(th.runs, events, before, step);
     // Still open when the trace ended: never finished.
     for (std::size_t d = 0; d < stack.size(); ++d)
         if (stack[d].open) {

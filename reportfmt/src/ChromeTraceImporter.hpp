@@ -6,6 +6,7 @@
 // in the file is remembered for --strict.
 
 #include "ChromeTraceScanner.hpp"
+#include "SortedRunFile.hpp"
 #include "tilescope/report/ChromeTrace.hpp"
 #include "tilescope/report/HostTraceWriter.hpp"
 
@@ -52,10 +53,13 @@ struct FirstRepair {
 };
 
 /// Collects scanned events (add), then nests and writes them (finish). An interval event costs
-/// 40 bytes until finish(): a million-event file holds about 40 MB.
+/// 40 bytes until finish(): a million-event file holds about 40 MB. Past `maxHeldEvents` held
+/// events, every thread's events are sorted and spilled as a run to a scratch file; finish()
+/// merges each thread's runs with what is still in memory (an external merge sort).
 class TraceEventImporter {
 public:
-    TraceEventImporter(HostTraceWriter& writer, std::string inputName);
+    TraceEventImporter(HostTraceWriter& writer, std::string inputName,
+                       std::size_t maxHeldEvents = std::size_t{8} << 20);
     ~TraceEventImporter();
 
     ChromeTraceStats stats;
@@ -79,7 +83,8 @@ private:
     };
     struct Thread {
         std::int64_t row = 0;
-        std::string label; // "pid P tid T"
+        std::vector<SortedRunFile<Pending>::Run> runs; // spilled, each sorted
+        std::string label;                             // "pid P tid T"
         std::vector<Pending> events;
         std::int64_t lastTs = 0;   // of the previous event in input order
         std::int64_t lastRank = 0; // its tie rank (see rank())
@@ -124,6 +129,8 @@ private:
     void async(const ScannedTraceEvent& e, char ph);
     void flow(const ScannedTraceEvent& e);
     void nest(Thread& th);
+    void spillAll();
+    static bool before(const Pending& a, const Pending& b);
     void nestAsync(AsyncTrack& track);
     void writeFlows();
     void note(std::size_t offset, const Thread* th, std::string why);
@@ -150,6 +157,9 @@ private:
     std::map<std::pair<std::string, std::string>, std::string> units_;
     std::map<std::tuple<std::string, std::string, std::string>, AsyncTrack> asyncTracks_;
     std::map<std::pair<std::string, std::string>, std::vector<FlowPoint>> flows_; // (cat, id)
+    std::size_t maxHeld_;
+    std::size_t held_ = 0; // thread events in memory
+    SortedRunFile<Pending> spill_;
 };
 
 } // namespace tilescope::report::detail

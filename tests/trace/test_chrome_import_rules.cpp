@@ -390,3 +390,33 @@ TEST_CASE("a gzip stream cut off is a cut-off trace; corrupt gzip is refused by 
     CHECK_FALSE(fs::exists(badOut.string() + ".partial-json"));
     CHECK_FALSE(fs::exists(badOut.string() + ".partial"));
 }
+
+TEST_CASE("an external merge of spilled runs imports exactly what memory does") {
+    for (const auto& [file, held] : std::vector<std::pair<std::string, std::uint64_t>>{
+             {"clang-ftime-trace-scanner.json", 50},
+             {"out-of-order.json", 1},
+             {"overlap-and-unmatched.json", 2},
+             {"clang-ftime-trace-cut-off.json", 7}}) {
+        INFO(file << " holding " << held);
+        const fs::path inMemory = dir() / (file + ".memory.pvti");
+        const fs::path spilled = dir() / (file + ".spilled.pvti");
+        const auto a = importChromeTrace(kCorpus / file, inMemory);
+        ChromeTraceImportOptions options;
+        options.maxHeldEvents = held;
+        const auto b = importChromeTrace(kCorpus / file, spilled, options);
+        CHECK(a.events == b.events);
+        CHECK(a.repairs.reordered == b.repairs.reordered);
+        CHECK(a.repairs.overlapping == b.repairs.overlapping);
+        CHECK(a.repairs.unmatchedEnds == b.repairs.unmatchedEnds);
+        CHECK(a.repairs.unfinished == b.repairs.unfinished);
+        auto sorted = [](std::vector<Event> v) {
+            std::sort(v.begin(), v.end());
+            return v;
+        };
+        const auto ea = sorted(eventsOf(HostTraceReader(inMemory.string())));
+        const auto eb = sorted(eventsOf(HostTraceReader(spilled.string())));
+        REQUIRE(ea.size() == eb.size());
+        CHECK(std::equal(ea.begin(), ea.end(), eb.begin(),
+                         [](const Event& x, const Event& y) { return !(x < y) && !(y < x); }));
+    }
+}
