@@ -18,8 +18,8 @@ const std::string kCorpus = std::string(TILESCOPE_TEST_DATA) + "/chrome/";
 TEST_CASE("import-trace prints one summary line of repairs and exits 0") {
     ScratchDir scratch;
     const auto out = (scratch / "cut.pvti").string();
-    const auto r = runCli({"import-trace", kCorpus + "clang-ftime-trace-cut-off.json", "-o", out},
-                          scratch);
+    const auto r =
+        runCli({"import-trace", kCorpus + "clang-ftime-trace-cut-off.json", "-o", out}, scratch);
     REQUIRE(r.exited);
     CHECK(r.exitCode == 0);
     CHECK_THAT(r.out, Catch::StartsWith("imported 187 events; reordered 75; dropped 0 unmatched "
@@ -44,8 +44,8 @@ TEST_CASE("import-trace --strict refuses a repaired file with exit 1 and leaves 
     CHECK_THAT(r.err, Catch::Contains("refused (--strict): line 3, column 1, thread pid 0 tid 1"));
     CHECK_FALSE(fs::exists(out));
     CHECK(fs::is_empty(scratch.path()));
-    const auto clean = runCli(
-        {"import-trace", kCorpus + "in-order.json", "-o", out, "--strict"}, scratch);
+    const auto clean =
+        runCli({"import-trace", kCorpus + "in-order.json", "-o", out, "--strict"}, scratch);
     CHECK(clean.exitCode == 0);
     CHECK(fs::exists(out));
 }
