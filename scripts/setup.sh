@@ -8,7 +8,7 @@ PACKAGES=(
   # toolchain
   build-essential g++ cmake ninja-build pkg-config git ca-certificates
   # reportfmt
-  libsqlite3-dev sqlite3
+  libsqlite3-dev sqlite3 zlib1g-dev
   # libraries used across layers
   libfmt-dev libcli11-dev nlohmann-json3-dev libtbb-dev
   # remote storage

@@ -51,6 +51,7 @@ struct TraceConversionOptions {
     std::string input;
     std::string output;
     std::vector<std::string> profiles; ///< export: profile reports joined as device processes
+    bool strict = false;               ///< import: refuse a file that needed any repair
 };
 /// Chrome trace-event JSON to a host trace.
 int runImportTrace(const TraceConversionOptions& options);

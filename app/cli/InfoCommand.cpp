@@ -11,6 +11,7 @@
 #include "tilescope/report/HostTraceReader.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
+#include <charconv>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -108,10 +109,31 @@ int hostTraceInfo(report::ReportFile file, bool asJson) {
                                          {"end_ns", span->second},
                                          {"duration_ns", span->second - span->first}}
                                   : json(nullptr);
+            // A Chrome trace import records where from and what it repaired.
+            const auto& meta = reader.file().metadata();
+            if (meta.count("imported_from")) {
+                json imported = {{"from", meta.at("imported_from")}};
+                for (const auto& [key, value] : meta)
+                    if (key.rfind("import_", 0) == 0 && key != "import_summary") {
+                        std::int64_t n = 0;
+                        const auto [end, ec] =
+                            std::from_chars(value.data(), value.data() + value.size(), n);
+                        if (ec == std::errc() && end == value.data() + value.size())
+                            imported[key.substr(7)] = n;
+                        else
+                            imported[key.substr(7)] = value;
+                    }
+                j["import"] = imported;
+            }
             fmt::print("{}", dumpJson(j));
             return;
         }
         printFileFields(reader.file());
+        if (const std::string from = reader.file().metadataValue("imported_from"); !from.empty())
+            printField("Imported from", from);
+        if (const std::string summary = reader.file().metadataValue("import_summary");
+            !summary.empty())
+            printField("Import", summary);
         printField("Processes", groupDigits(counts.processes));
         printField("Threads", groupDigits(counts.threads));
         printField("Channels", groupDigits(counts.channels));

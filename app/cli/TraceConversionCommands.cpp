@@ -29,9 +29,15 @@ void printStats(const char* verb, const report::ChromeTraceStats& s, const std::
 int runImportTrace(const TraceConversionOptions& o) {
     refuseSameFile(o.input, o.output);
     const auto start = std::chrono::steady_clock::now();
-    const auto stats = report::importChromeTrace(o.input, o.output);
-    printStats("imported", stats, o.output,
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    report::ChromeTraceImportOptions options;
+    options.strict = o.strict;
+    const auto stats = report::importChromeTrace(o.input, o.output, options);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    // The one summary line of repairs, then where it went and how fast.
+    fmt::print("{}\n", report::describeImport(stats));
+    fmt::print("wrote {} ({:.2f} s, {:.0f} events/s)\n", o.output, seconds,
+               seconds > 0 ? static_cast<double>(stats.events + stats.samples) / seconds : 0.0);
     return kExitOk;
 }
 

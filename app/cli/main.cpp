@@ -176,6 +176,9 @@ int main(int argc, char** argv) {
         "import-trace", "Convert a Chrome trace-event JSON file into a host trace (.pvti)");
     importCommand->add_option("IN", importTrace.input, "Chrome trace JSON")->required();
     importCommand->add_option("-o,--output", importTrace.output, "Host trace to write")->required();
+    importCommand->add_flag("--strict", importTrace.strict,
+                            "Refuse a file that needs any repair (events out of order, an E "
+                            "without B, a cut-off file, ...), naming its first such event");
     importCommand->callback([&] { command = [&] { return runImportTrace(importTrace); }; });
 
     TraceConversionOptions exportTrace;

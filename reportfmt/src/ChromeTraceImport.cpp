@@ -1,26 +1,27 @@
 // Streaming import of Chrome trace-event JSON into a host trace. Two threads share the work: one
 // scans the memory-mapped JSON into batches of events (ChromeTraceScanner), the calling thread
-// turns them into host-trace rows (nesting, names, counters) and writes them. Batches are recycled
-// through a small pipe, so memory stays bounded whatever the input size.
+// hands them to the TraceEventImporter, which holds interval events per thread and nests and
+// writes them at the end (events come in no promised order). Gzip input is inflated into a
+// scratch file next to the output first, so that the scanner still reads a mapping.
 
+#include "ChromeTraceImporter.hpp"
 #include "ChromeTraceScanner.hpp"
 #include "tilescope/report/ChromeTrace.hpp"
 #include "tilescope/report/HostTraceWriter.hpp"
 #include "tilescope/report/ReportError.hpp"
+#include "tilescope/report/ReportFile.hpp"
 
-#include <charconv>
-#include <cmath>
+#include <algorithm>
 #include <condition_variable>
+#include <cstdio>
 #include <deque>
 #include <exception>
 #include <fmt/format.h>
-#include <limits>
-#include <map>
+#include <fstream>
 #include <mutex>
-#include <optional>
 #include <thread>
-#include <unordered_map>
 #include <vector>
+#include <zlib.h>
 
 namespace tilescope::report {
 namespace {
@@ -28,346 +29,9 @@ namespace {
 using detail::ScannedTraceEvent;
 using detail::TraceScalar;
 
-/// Microseconds as written in the JSON ("12.345", "1.7e3") to whole nanoseconds, exactly when the
-/// text has no exponent (doubles cannot hold epoch nanoseconds exactly); digits past the third
-/// decimal are dropped. One pass over the characters: this runs twice per event.
-std::optional<std::int64_t> microsToNanos(std::string_view text, double value) {
-    constexpr std::int64_t limit = std::numeric_limits<std::int64_t>::max() / 1000 - 1;
-    const char* p = text.data();
-    const char* const end = p + text.size();
-    const bool negative = p != end && *p == '-';
-    p += negative ? 1 : 0;
-    bool exact = p != end;
-    std::int64_t whole = 0;
-    for (; exact && p != end && *p >= '0' && *p <= '9'; ++p) {
-        whole = whole * 10 + (*p - '0');
-        exact = whole <= limit; // beyond: out of range, which the double path reports
-    }
-    std::int64_t ns = 0;
-    int decimals = 0;
-    if (exact && p != end && *p == '.')
-        for (++p; p != end && *p >= '0' && *p <= '9'; ++p)
-            if (decimals < 3) {
-                ns = ns * 10 + (*p - '0');
-                ++decimals;
-            }
-    if (exact && p == end) { // no exponent
-        for (; decimals < 3; ++decimals)
-            ns *= 10;
-        return negative ? -(whole * 1000 + ns) : whole * 1000 + ns;
-    }
-    const double nanos = value * 1000.0;
-    if (!std::isfinite(nanos) || std::fabs(nanos) > 9.0e18)
-        return std::nullopt;
-    return static_cast<std::int64_t>(std::llround(nanos));
-}
-
-struct Interval {
-    bool open;          // a B waiting for its E
-    std::int64_t start; // ns
-    std::int64_t end;   // ns, for X
-    std::int64_t name;
-    std::int64_t channel;
-};
-
-struct ThreadState {
-    std::int64_t row = 0;
-    std::int64_t lastStart = std::numeric_limits<std::int64_t>::min();
-    std::vector<Interval> stack;
-};
-
-// pid/tid may be numbers or strings, or missing (0).
-const std::string& idText(const TraceScalar& s) {
-    static const std::string zero = "0";
-    return s.type == TraceScalar::Type::None ? zero : s.text;
-}
-
-/// Numbers the scanning thread gives an event's thread (pid, tid) and name, in order of first
-/// appearance; -1 where the event has none.
-struct SlotHints {
-    std::int32_t thread = -1;
-    std::int32_t name = -1;
-};
-
-/// Runs on the scanning thread, which has time to spare: string lookups moved off the writing
-/// thread (a tenth of its work on traces whose threads interleave).
-class SlotResolver {
-public:
-    SlotHints resolve(const ScannedTraceEvent& e) {
-        SlotHints h;
-        const std::string& pid = idText(e.pid);
-        const std::string& tid = idText(e.tid);
-        if (last_ && last_->first.first == pid && last_->first.second == tid) {
-            h.thread = last_->second;
-        } else {
-            auto it = threads_.find({pid, tid});
-            if (it == threads_.end())
-                it = threads_.emplace(std::pair{pid, tid}, std::int32_t(threads_.size())).first;
-            last_ = &*it;
-            h.thread = it->second;
-        }
-        if (e.name.type == TraceScalar::Type::String) {
-            auto [it, added] = names_.try_emplace(e.name.text, std::int32_t(names_.size()));
-            h.name = it->second;
-        }
-        return h;
-    }
-
-private:
-    std::map<std::pair<std::string, std::string>, std::int32_t> threads_;
-    const std::pair<const std::pair<std::string, std::string>, std::int32_t>* last_ = nullptr;
-    std::unordered_map<std::string, std::int32_t> names_;
-};
-
-/// Turns scanned trace events into writer calls: pairs B with E, tracks nesting from X
-/// intervals, interns names, and maps counters to graphs and series.
-class TraceEventImporter {
-public:
-    TraceEventImporter(HostTraceWriter& writer, std::string inputName)
-        : w_(writer), input_(std::move(inputName)) {}
-
-    ChromeTraceStats stats;
-
-    /// `hints` come from the scanning thread (SlotResolver): small numbers for the event's thread
-    /// and name, so that this thread, the slower of the two, looks them up in a vector.
-    void add(const ScannedTraceEvent& e, const SlotHints& hints) {
-        event_ = &e;
-        hints_ = hints;
-        const std::string& ph = requireString(e.ph, "ph");
-        if (ph.size() != 1)
-            return; // multi-letter phases are not part of the format; ignored like unknown ones
-        switch (ph[0]) {
-        case 'M':
-            metadata(e);
-            return;
-        case 'C':
-            counter(e);
-            return;
-        case 'B':
-        case 'E':
-        case 'X':
-        case 'i':
-        case 'I':
-            interval(e, ph[0]);
-            return;
-        default:
-            return; // flow, async, object and sample phases carry no host-timeline intervals
-        }
-    }
-
-    /// Events still open when the trace ended were never finished.
-    void finish() {
-        for (auto& [key, t] : threads_)
-            for (std::size_t d = 0; d < t.stack.size(); ++d)
-                if (t.stack[d].open) {
-                    w_.addUnfinished(t.row, t.stack[d].channel, t.stack[d].name, t.stack[d].start,
-                                     static_cast<std::int32_t>(d));
-                    ++stats.events;
-                }
-    }
-
-private:
-    using Key = std::pair<std::string, std::string>; // pid, tid as written
-
-    [[noreturn]] void fail(const std::string& what) const {
-        throw ReportError(input_, fmt::format("at byte {}: {}", event_->endOffset, what));
-    }
-
-    const std::string& requireString(const TraceScalar& s, const char* field) const {
-        if (s.type != TraceScalar::Type::String)
-            fail(fmt::format("event field \"{}\" must be a string", field));
-        return s.text;
-    }
-
-    std::int64_t requireTime(const TraceScalar& s, const char* field) const {
-        if (s.type != TraceScalar::Type::Number)
-            fail(fmt::format("event field \"{}\" must be a number (microseconds)", field));
-        const auto ns = microsToNanos(s.text, s.number);
-        if (!ns)
-            fail(fmt::format("event field \"{}\" is out of range ({})", field, s.text));
-        return *ns;
-    }
-
-    std::int64_t processRow(const std::string& pid) {
-        auto it = processes_.find(pid);
-        if (it != processes_.end())
-            return it->second;
-        std::int64_t numeric = 0;
-        std::from_chars(pid.data(), pid.data() + pid.size(), numeric);
-        const std::int64_t row = w_.addProcess(numeric, "process " + pid, 0);
-        processes_.emplace(pid, row);
-        return row;
-    }
-
-    ThreadState& thread(const std::string& pid, const std::string& tid) {
-        // Consecutive events mostly come from the same thread.
-        if (lastThread_ && lastThread_->first.first == pid && lastThread_->first.second == tid)
-            return lastThread_->second;
-        auto it = threads_.find({pid, tid});
-        if (it == threads_.end()) {
-            std::int64_t numeric = 0;
-            std::from_chars(tid.data(), tid.data() + tid.size(), numeric);
-            ThreadState t;
-            t.row = w_.addThread(processRow(pid), numeric, "thread " + tid);
-            it = threads_.emplace(Key{pid, tid}, std::move(t)).first;
-        }
-        lastThread_ = &*it;
-        return it->second;
-    }
-
-    std::int64_t channel(const TraceScalar& cat) {
-        static const std::string fallback = "default";
-        const std::string& name =
-            cat.type == TraceScalar::Type::String && !cat.text.empty() ? cat.text : fallback;
-        if (lastChannel_ && lastChannel_->first == name) // runs of events share a category
-            return lastChannel_->second;
-        auto it = channels_.find(name);
-        if (it == channels_.end())
-            it = channels_.emplace(name, w_.addChannel(name)).first;
-        lastChannel_ = &*it;
-        return it->second;
-    }
-
-    std::int64_t name(const std::string& text) {
-        auto it = names_.find(text);
-        if (it != names_.end())
-            return it->second;
-        return names_.emplace(text, w_.intern(text)).first->second;
-    }
-
-    void metadata(const ScannedTraceEvent& e) {
-        const std::string& pid = idText(e.pid);
-        const std::string& what = requireString(e.name, "name");
-        std::string value;
-        for (std::size_t i = 0; i < e.argCount; ++i)
-            if (e.args[i].key == "name" && e.args[i].value.type == TraceScalar::Type::String)
-                value = e.args[i].value.text;
-        if (what == "process_name" && !value.empty())
-            w_.renameProcess(processRow(pid), value);
-        else if (what == "thread_name" && !value.empty())
-            w_.renameThread(thread(pid, idText(e.tid)).row, value);
-        else if (what == "tilescope_counter_unit")
-            for (std::size_t i = 0; i < e.argCount; ++i)
-                if (e.args[i].key == "unit" && e.args[i].value.type == TraceScalar::Type::String)
-                    units_[{pid, value}] = e.args[i].value.text;
-    }
-
-    void counter(const ScannedTraceEvent& e) {
-        const std::string& pid = idText(e.pid);
-        const std::string& graphName = requireString(e.name, "name");
-        const std::int64_t t = requireTime(e.ts, "ts");
-        auto g = graphs_.find({pid, graphName});
-        if (g == graphs_.end()) {
-            const auto unit = units_.find({pid, graphName});
-            g = graphs_
-                    .emplace(Key{pid, graphName},
-                             w_.addGraph(processRow(pid), graphName,
-                                         unit == units_.end() ? "" : unit->second))
-                    .first;
-        }
-        for (std::size_t i = 0; i < e.argCount; ++i) {
-            const auto& [k, v] = e.args[i];
-            if (v.type != TraceScalar::Type::Number)
-                fail(fmt::format("counter \"{}\" argument \"{}\" must be a number", graphName, k));
-            auto s = series_.find({g->second, k});
-            if (s == series_.end())
-                s = series_.emplace(std::pair{g->second, k}, w_.addSeries(g->second, k)).first;
-            w_.addSample(s->second, t, v.number);
-            ++stats.samples;
-        }
-    }
-
-    ThreadState& hintedThread(const ScannedTraceEvent& e) {
-        const auto slot = static_cast<std::size_t>(hints_.thread);
-        if (hints_.thread >= 0 && slot < threadsBySlot_.size() && threadsBySlot_[slot])
-            return *threadsBySlot_[slot];
-        ThreadState& th = thread(idText(e.pid), idText(e.tid)); // map nodes never move
-        if (hints_.thread >= 0) {
-            if (slot >= threadsBySlot_.size())
-                threadsBySlot_.resize(slot + 1, nullptr);
-            threadsBySlot_[slot] = &th;
-        }
-        return th;
-    }
-
-    std::int64_t hintedName(const ScannedTraceEvent& e) {
-        const std::string& text = requireString(e.name, "name");
-        const auto slot = static_cast<std::size_t>(hints_.name);
-        if (hints_.name >= 0 && slot < namesBySlot_.size() && namesBySlot_[slot] >= 0)
-            return namesBySlot_[slot];
-        const std::int64_t id = name(text);
-        if (hints_.name >= 0) {
-            if (slot >= namesBySlot_.size())
-                namesBySlot_.resize(slot + 1, -1);
-            namesBySlot_[slot] = id;
-        }
-        return id;
-    }
-
-    // Closes the X intervals that ended by `t`; what remains encloses an event starting at `t`.
-    static void popFinished(ThreadState& th, std::int64_t t) {
-        while (!th.stack.empty() && !th.stack.back().open && th.stack.back().end <= t)
-            th.stack.pop_back();
-    }
-
-    void interval(const ScannedTraceEvent& e, char ph) {
-        const std::int64_t t = requireTime(e.ts, "ts");
-        const std::string& tid = idText(e.tid);
-        ThreadState& th = hintedThread(e);
-        if (t < th.lastStart)
-            fail(fmt::format("events of thread {} are not in time order ({} ns after {} ns); "
-                             "sort each thread's events by time",
-                             tid, t, th.lastStart));
-        th.lastStart = t;
-        popFinished(th, t);
-        const std::int64_t ch = channel(e.cat);
-        if (ph == 'B') {
-            th.stack.push_back({true, t, 0, hintedName(e), ch});
-        } else if (ph == 'E') {
-            if (th.stack.empty() || !th.stack.back().open)
-                fail(fmt::format("an \"E\" event on thread {} has no open \"B\" event", tid));
-            const Interval b = th.stack.back();
-            th.stack.pop_back();
-            w_.addEvent(th.row, b.channel, b.name, b.start, t,
-                        static_cast<std::int32_t>(th.stack.size()));
-            ++stats.events;
-        } else if (ph == 'X') {
-            const std::int64_t dur =
-                e.dur.type == TraceScalar::Type::None ? 0 : requireTime(e.dur, "dur");
-            if (dur < 0)
-                fail("event field \"dur\" is negative");
-            const std::int64_t n = hintedName(e);
-            w_.addEvent(th.row, ch, n, t, t + dur, static_cast<std::int32_t>(th.stack.size()));
-            ++stats.events;
-            if (dur > 0)
-                th.stack.push_back({false, t, t + dur, n, ch});
-        } else {
-            w_.addInstant(th.row, ch, hintedName(e), t, static_cast<std::int32_t>(th.stack.size()));
-            ++stats.events;
-        }
-    }
-
-    HostTraceWriter& w_;
-    std::string input_;
-    const ScannedTraceEvent* event_ = nullptr;
-
-    std::map<std::string, std::int64_t> processes_;
-    std::map<Key, ThreadState> threads_;
-    std::pair<const Key, ThreadState>* lastThread_ = nullptr;
-    std::unordered_map<std::string, std::int64_t> channels_, names_;
-    const std::pair<const std::string, std::int64_t>* lastChannel_ = nullptr; // in channels_
-    std::map<Key, std::int64_t> graphs_;
-    std::map<std::pair<std::int64_t, std::string>, std::int64_t> series_;
-    std::map<Key, std::string> units_;
-    SlotHints hints_;
-    std::vector<ThreadState*> threadsBySlot_; // by SlotHints::thread; null: not seen here yet
-    std::vector<std::int64_t> namesBySlot_;   // by SlotHints::name; -1: not interned yet
-};
-
 /// A batch of scanned events; its vectors keep their capacity from one use to the next.
 struct EventBatch {
     std::vector<ScannedTraceEvent> events;
-    std::vector<SlotHints> hints; // parallel to events
     std::size_t count = 0;
 };
 
@@ -441,7 +105,6 @@ private:
 constexpr std::size_t kEventsPerBatch = 4096;
 
 void scanInto(detail::ChromeTraceScanner& scanner, BatchPipe& pipe, const std::string& path) {
-    SlotResolver slots;
     try {
         for (bool more = true; more;) {
             EventBatch* b = pipe.takeEmpty();
@@ -449,15 +112,12 @@ void scanInto(detail::ChromeTraceScanner& scanner, BatchPipe& pipe, const std::s
                 return pipe.end();
             b->count = 0;
             while (b->count < kEventsPerBatch) {
-                if (b->count == b->events.size()) {
+                if (b->count == b->events.size())
                     b->events.emplace_back();
-                    b->hints.emplace_back();
-                }
                 if (!scanner.next(b->events[b->count])) {
                     more = false;
                     break;
                 }
-                b->hints[b->count] = slots.resolve(b->events[b->count]);
                 ++b->count;
             }
             pipe.putFull(b);
@@ -475,48 +135,222 @@ void scanInto(detail::ChromeTraceScanner& scanner, BatchPipe& pipe, const std::s
     }
 }
 
+/// True when the file starts with the gzip magic bytes.
+bool isGzip(const std::filesystem::path& input) {
+    unsigned char magic[2] = {0, 0};
+    std::ifstream in(input, std::ios::binary);
+    in.read(reinterpret_cast<char*>(magic), 2);
+    return in.gcount() == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+}
+
+/// Inflates a gzip file (every member, as gzip(1) does) into `to`.
+void gunzip(const std::filesystem::path& from, const std::filesystem::path& to) {
+    gzFile in = gzopen(from.c_str(), "rb");
+    if (!in)
+        throw ReportError(from.string(), "cannot open");
+    std::FILE* out = std::fopen(to.c_str(), "wb");
+    if (!out) {
+        gzclose(in);
+        throw ReportError(to.string(), "cannot write the inflated trace");
+    }
+    gzbuffer(in, 1 << 18);
+    std::vector<char> buffer(1 << 18);
+    std::string error;
+    for (;;) {
+        const int n = gzread(in, buffer.data(), static_cast<unsigned>(buffer.size()));
+        if (n < 0) {
+            int code = 0;
+            const char* message = gzerror(in, &code);
+            // A stream that stops early (a tracer killed while compressing) keeps what was
+            // inflated: the scanner then takes the JSON as cut off. Corrupt data is refused.
+            if (code != Z_BUF_ERROR)
+                error = message;
+            break;
+        }
+        if (n == 0)
+            break;
+        if (std::fwrite(buffer.data(), 1, static_cast<std::size_t>(n), out) !=
+            static_cast<std::size_t>(n)) {
+            error = "cannot write the inflated trace";
+            break;
+        }
+    }
+    gzclose(in);
+    if (std::fclose(out) != 0 && error.empty())
+        error = "cannot write the inflated trace";
+    if (!error.empty())
+        throw ReportError(from.string(), "gzip: " + error);
+}
+
+/// 1-based line and column (in bytes) of `offset`.
+std::pair<std::size_t, std::size_t> lineAndColumn(const char* data, std::size_t offset) {
+    std::size_t line = 1, lineStart = 0;
+    for (std::size_t i = 0; i < offset; ++i)
+        if (data[i] == '\n') {
+            ++line;
+            lineStart = i + 1;
+        }
+    return {line, offset - lineStart + 1};
+}
+
+ChromeTraceStats importMapped(detail::MappedFile& file, const std::string& inputName,
+                              const std::string& shownName, const std::filesystem::path& partial,
+                              const ChromeTraceImportOptions& options) {
+    HostTraceWriterOptions writerOptions;
+    writerOptions.scratchFile = true; // renamed into place only once complete, deleted otherwise
+    HostTraceWriter writer(partial, writerOptions);
+    writer.setMetadata("imported_from", shownName);
+    detail::TraceEventImporter importer(writer, inputName,
+                                        options.maxHeldEvents > 0
+                                            ? static_cast<std::size_t>(options.maxHeldEvents)
+                                            : std::size_t{8} << 20);
+    detail::ChromeTraceScanner scanner(file, inputName);
+    BatchPipe pipe;
+    std::thread scanning([&] { scanInto(scanner, pipe, inputName); });
+    try {
+        // Slots are resolved here, not on the scanning thread: scanning is the longer of the two
+        // while events arrive, this thread waits on it.
+        detail::SlotResolver slots;
+        while (EventBatch* b = pipe.takeFull()) {
+            for (std::size_t i = 0; i < b->count; ++i)
+                importer.add(b->events[i], slots.resolve(b->events[i]));
+            pipe.giveBack(b);
+        }
+    } catch (...) {
+        pipe.cancel();
+        scanning.join();
+        throw;
+    }
+    scanning.join();
+    if (auto error = pipe.error())
+        std::rethrow_exception(error);
+    ChromeTraceStats stats;
+    if (scanner.trailingCommas() > 0)
+        importer.noteDocumentRepair(scanner.trailingCommaAt(),
+                                    "a comma before the closing ']' of the event array");
+    if (scanner.endedEarly())
+        importer.noteDocumentRepair(scanner.endedEarlyAt(),
+                                    scanner.droppedPartialEvent()
+                                        ? "the file is cut off inside this event (event dropped)"
+                                        : "the file is cut off here (no closing ']' or '}')");
+    importer.finish();
+    stats = importer.stats;
+    stats.repairs.trailingCommas = scanner.trailingCommas();
+    stats.repairs.cutOff = scanner.endedEarly() ? 1 : 0;
+    stats.repairs.partialEvents = scanner.droppedPartialEvent() ? 1 : 0;
+    stats.bytes = file.size();
+    if (options.strict && stats.repairs.total() > 0) {
+        const auto& first = *importer.firstRepair();
+        const auto [line, column] = lineAndColumn(file.data(), first.offset);
+        throw ReportError(inputName,
+                          fmt::format("refused (--strict): line {}, column {}{}: {}", line, column,
+                                      first.thread.empty() ? "" : ", thread " + first.thread,
+                                      first.why));
+    }
+    const auto& r = stats.repairs;
+    writer.setMetadata("import_summary", describeImport(stats));
+    for (const auto& [key, value] : {std::pair{"import_events", stats.events},
+                                     {"import_samples", stats.samples},
+                                     {"import_reordered", r.reordered},
+                                     {"import_unmatched_end_dropped", r.unmatchedEnds},
+                                     {"import_unfinished_begin_closed", r.unfinished},
+                                     {"import_overlapping_slices", r.overlapping},
+                                     {"import_trailing_commas", r.trailingCommas},
+                                     {"import_cut_off", r.cutOff},
+                                     {"import_partial_events_dropped", r.partialEvents},
+                                     {"import_dangling_flows_dropped", r.danglingFlows},
+                                     {"import_async_slices", stats.asyncSlices},
+                                     {"import_flows", stats.flows}})
+        writer.setMetadata(key, std::to_string(value));
+    writer.close();
+    return stats;
+}
+
+void removePartial(const std::filesystem::path& partial) {
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+        std::filesystem::remove(partial.string() + suffix, ec);
+}
+
 } // namespace
 
+std::string describeImport(const ChromeTraceStats& s) {
+    const auto& r = s.repairs;
+    std::string line = fmt::format("imported {} events", s.events);
+    if (s.samples > 0)
+        line += fmt::format(" and {} counter sample{}", s.samples, s.samples == 1 ? "" : "s");
+    line += fmt::format("; reordered {}; dropped {} unmatched E; closed {} unfinished B; {} "
+                        "overlapping slices on own rows",
+                        r.reordered, r.unmatchedEnds, r.unfinished, r.overlapping);
+    if (r.trailingCommas > 0)
+        line += fmt::format("; skipped {} trailing comma{}", r.trailingCommas,
+                            r.trailingCommas == 1 ? "" : "s");
+    if (s.asyncSlices > 0 || s.flows > 0)
+        line += fmt::format("; {} async slices, {} flow arrows", s.asyncSlices, s.flows);
+    if (r.danglingFlows > 0)
+        line += fmt::format("; dropped {} flows with one end", r.danglingFlows);
+    if (r.cutOff > 0)
+        line += r.partialEvents > 0 ? "; file cut off, dropped 1 partial event"
+                                    : "; file cut off (no closing bracket)";
+    return line;
+}
+
+std::vector<std::pair<std::string, std::string>> chromeImportDetails(const ReportFile& file) {
+    std::vector<std::pair<std::string, std::string>> lines;
+    const std::string from = file.metadataValue("imported_from");
+    if (from.empty())
+        return lines;
+    lines.emplace_back("Imported from", from);
+    const std::string summary = file.metadataValue("import_summary");
+    if (!summary.empty()) // files imported before repairs were counted have none
+        lines.emplace_back("Import", summary);
+    for (const auto& [key, label] :
+         {std::pair{"import_events", "Events imported"},
+          {"import_samples", "Counter samples imported"},
+          {"import_reordered", "Events reordered"},
+          {"import_unmatched_end_dropped", "Unmatched E dropped"},
+          {"import_unfinished_begin_closed", "Unfinished B closed"},
+          {"import_overlapping_slices", "Overlapping slices on own rows"},
+          {"import_trailing_commas", "Trailing commas skipped"},
+          {"import_cut_off", "File cut off"},
+          {"import_partial_events_dropped", "Partial events dropped"},
+          {"import_dangling_flows_dropped", "Flows with one end dropped"},
+          {"import_async_slices", "Async slices imported"},
+          {"import_flows", "Flow arrows imported"}}) {
+        const std::string value = file.metadataValue(key);
+        if (!value.empty())
+            lines.emplace_back(label, value);
+    }
+    return lines;
+}
+
 ChromeTraceStats importChromeTrace(const std::filesystem::path& input,
-                                   const std::filesystem::path& output) {
-    detail::MappedFile file(input);
+                                   const std::filesystem::path& output,
+                                   const ChromeTraceImportOptions& options) {
     // Written next to the output and renamed at the end: a failed import leaves nothing behind.
     const std::filesystem::path partial = output.string() + ".partial";
+    const std::filesystem::path inflated = output.string() + ".partial-json";
     ChromeTraceStats stats;
     try {
-        HostTraceWriterOptions options;
-        options.scratchFile = true; // renamed into place only once complete, deleted otherwise
-        HostTraceWriter writer(partial, options);
-        writer.setMetadata("imported_from", input.filename().string());
-        TraceEventImporter importer(writer, input.string());
-        detail::ChromeTraceScanner scanner(file);
-        BatchPipe pipe;
-        std::thread scanning([&] { scanInto(scanner, pipe, input.string()); });
-        try {
-            while (EventBatch* b = pipe.takeFull()) {
-                for (std::size_t i = 0; i < b->count; ++i)
-                    importer.add(b->events[i], b->hints[i]);
-                pipe.giveBack(b);
-            }
-        } catch (...) {
-            pipe.cancel();
-            scanning.join();
-            throw;
+        std::filesystem::path json = input;
+        if (isGzip(input)) {
+            gunzip(input, inflated);
+            if (std::filesystem::file_size(inflated) == 0)
+                throw ReportError(input.string(),
+                                  "gzip: the stream holds no data (corrupt or empty)");
+            json = inflated;
         }
-        scanning.join();
-        if (auto error = pipe.error())
-            std::rethrow_exception(error);
-        importer.finish();
-        writer.close();
-        stats = importer.stats;
-        stats.bytes = file.size();
+        detail::MappedFile file(json);
+        stats = importMapped(file, input.string(), input.filename().string(), partial, options);
+        stats.bytes = std::filesystem::file_size(input);
     } catch (...) {
+        removePartial(partial);
         std::error_code ec;
-        for (const char* suffix : {"", "-wal", "-shm", "-journal"})
-            std::filesystem::remove(partial.string() + suffix, ec);
+        std::filesystem::remove(inflated, ec);
         throw;
     }
     std::error_code ec;
+    std::filesystem::remove(inflated, ec);
     std::filesystem::rename(partial, output, ec);
     if (ec)
         throw ReportError(output.string(), "cannot write: " + ec.message());

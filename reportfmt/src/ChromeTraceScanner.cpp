@@ -48,7 +48,7 @@ void appendUtf8(std::string& out, std::uint32_t cp) {
 TraceScalar* fieldNamed(ScannedTraceEvent& e, const std::string& key) {
     switch (key.size()) {
     case 2:
-        return key == "ph" ? &e.ph : key == "ts" ? &e.ts : nullptr;
+        return key == "ph" ? &e.ph : key == "ts" ? &e.ts : key == "id" ? &e.id : nullptr;
     case 3:
         return key == "pid"   ? &e.pid
                : key == "tid" ? &e.tid
@@ -65,23 +65,38 @@ TraceScalar* fieldNamed(ScannedTraceEvent& e, const std::string& key) {
 } // namespace
 
 void ScannedTraceEvent::clear() {
-    for (TraceScalar* f : {&ph, &name, &cat, &pid, &tid, &ts, &dur})
+    for (TraceScalar* f : {&ph, &name, &cat, &pid, &tid, &ts, &dur, &id})
         f->clear();
     argCount = 0;
     endOffset = 0;
 }
 
-ChromeTraceScanner::ChromeTraceScanner(MappedFile& file)
-    : file_(file), begin_(file.data()), p_(file.data()), end_(file.data() + file.size()),
+ChromeTraceScanner::ChromeTraceScanner(MappedFile& file, std::string shownPath)
+    : file_(&file), path_(shownPath.empty() ? file.path() : std::move(shownPath)),
+      begin_(file.data()), p_(file.data()), end_(file.data() + file.size()),
       releasedUpTo_(file.data()) {}
+
+ChromeTraceScanner::ChromeTraceScanner(const char* data, std::size_t size, std::string path)
+    : file_(nullptr), path_(std::move(path)), begin_(data), p_(data), end_(data + size),
+      releasedUpTo_(data) {}
+
+void ChromeTraceScanner::cutOff(const char* at, bool partialEvent) {
+    endedEarly_ = true;
+    endedEarlyAt_ = static_cast<std::size_t>(at - begin_);
+    droppedPartial_ = partialEvent;
+    state_ = State::Done;
+    p_ = end_;
+}
 
 void ChromeTraceScanner::fail(const std::string& what) const {
     failAt(p_, what);
 }
 
 void ChromeTraceScanner::failAt(const char* at, const std::string& what) const {
-    throw ReportError(file_.path(),
-                      fmt::format("malformed JSON at byte {}: {}", at - begin_, what));
+    if (at == end_) // the input stops inside the document
+        throw TruncatedTraceInput(path_,
+                                  fmt::format("malformed JSON at byte {}: {}", at - begin_, what));
+    throw ReportError(path_, fmt::format("malformed JSON at byte {}: {}", at - begin_, what));
 }
 
 void ChromeTraceScanner::skipSpace() {
@@ -119,7 +134,7 @@ void ChromeTraceScanner::readString(std::string& out) {
         }
         if (c == '\\') {
             if (end_ - p_ < 2)
-                fail("unterminated string");
+                failAt(end_, "unterminated string");
             const char e = p_[1];
             p_ += 2;
             switch (e) {
@@ -150,7 +165,7 @@ void ChromeTraceScanner::readString(std::string& out) {
             case 'u': {
                 auto hex4 = [&]() -> std::uint32_t {
                     if (end_ - p_ < 4)
-                        fail("truncated \\u escape");
+                        failAt(end_, "truncated \\u escape");
                     std::uint32_t v = 0;
                     const auto [next, ec] = std::from_chars(p_, p_ + 4, v, 16);
                     if (ec != std::errc() || next != p_ + 4)
@@ -208,7 +223,9 @@ void ChromeTraceScanner::readNumber(TraceScalar& out) {
     const char* start = p_;
     if (p_ != end_ && *p_ == '-')
         ++p_;
-    if (p_ == end_ || !isDigit(*p_))
+    if (p_ == end_)
+        failAt(end_, "unexpected end of input");
+    if (!isDigit(*p_))
         fail("invalid number");
     if (*p_ == '0')
         ++p_;
@@ -241,7 +258,10 @@ void ChromeTraceScanner::readNumber(TraceScalar& out) {
 }
 
 void ChromeTraceScanner::readLiteral(const char* word, std::size_t n) {
-    if (static_cast<std::size_t>(end_ - p_) < n || std::string_view(p_, n) != word)
+    const auto left = static_cast<std::size_t>(end_ - p_);
+    if (left < n && std::string_view(p_, left) == std::string_view(word, left))
+        failAt(end_, "unexpected end of input");
+    if (left < n || std::string_view(p_, n) != word)
         fail("invalid literal");
     p_ += n;
 }
@@ -375,10 +395,9 @@ bool ChromeTraceScanner::next(ScannedTraceEvent& out) {
     }
     if (state_ != State::InArray)
         return false;
-    // The array form may stop short of its closing bracket between two events.
-    if (atEnd() && !objectForm_) {
-        endedEarly_ = true;
-        state_ = State::Done;
+    // A killed tracer leaves the array without its closing bracket, possibly mid-event.
+    if (atEnd()) {
+        cutOff(p_, false);
         return false;
     }
     if (first_) {
@@ -397,39 +416,52 @@ bool ChromeTraceScanner::next(ScannedTraceEvent& out) {
         }
         if (sep != ',')
             failAt(p_ - 1, "expected ',' or ']' between trace events");
-        if (atEnd() && !objectForm_) {
-            endedEarly_ = true;
-            state_ = State::Done;
+        if (atEnd()) {
+            cutOff(p_, false);
+            return false;
+        }
+        if (*p_ == ']') {
+            if (trailingCommas_++ == 0)
+                trailingCommaAt_ = offset() - 1;
+            ++p_;
+            state_ = State::AfterArray;
             return false;
         }
     }
-    if (peek() != '{')
-        fail("a trace event must be a JSON object");
-    ++p_;
-    out.clear();
-    if (peek() == '}') {
+    const char* const eventStart = p_;
+    try {
+        if (peek() != '{')
+            fail("a trace event must be a JSON object");
         ++p_;
-    } else {
-        for (;;) {
-            readString(key_);
-            expect(':');
-            if (key_ == "args")
-                readArgs(out);
-            else if (TraceScalar* field = fieldNamed(out, key_))
-                readScalar(*field);
-            else
-                skipValue(1);
-            const char sep = peek();
+        out.clear();
+        out.startOffset = offset() - 1;
+        if (peek() == '}') {
             ++p_;
-            if (sep == '}')
-                break;
-            if (sep != ',')
-                failAt(p_ - 1, "expected ',' or '}' in a trace event");
+        } else {
+            for (;;) {
+                readString(key_);
+                expect(':');
+                if (key_ == "args")
+                    readArgs(out);
+                else if (TraceScalar* field = fieldNamed(out, key_))
+                    readScalar(*field);
+                else
+                    skipValue(1);
+                const char sep = peek();
+                ++p_;
+                if (sep == '}')
+                    break;
+                if (sep != ',')
+                    failAt(p_ - 1, "expected ',' or '}' in a trace event");
+            }
         }
+    } catch (const TruncatedTraceInput&) {
+        cutOff(eventStart, true);
+        return false;
     }
     out.endOffset = offset();
-    if (static_cast<std::size_t>(p_ - releasedUpTo_) >= kReleaseEvery) {
-        file_.release(p_);
+    if (file_ && static_cast<std::size_t>(p_ - releasedUpTo_) >= kReleaseEvery) {
+        file_->release(p_);
         releasedUpTo_ = p_;
     }
     return true;
@@ -437,16 +469,23 @@ bool ChromeTraceScanner::next(ScannedTraceEvent& out) {
 
 void ChromeTraceScanner::finish() {
     if (state_ == State::AfterArray && objectForm_) {
-        for (;;) {
-            const char sep = peek();
-            ++p_;
-            if (sep == '}')
-                break;
-            if (sep != ',')
-                failAt(p_ - 1, "expected ',' or '}'");
-            readString(key_);
-            expect(':');
-            skipValue(1);
+        // Keys after the event array ("metadata", "systemTraceEvents", ...) are skipped; a
+        // document cut off among them is accepted like one cut off among the events.
+        const char* const afterArray = p_;
+        try {
+            for (;;) {
+                const char sep = peek();
+                ++p_;
+                if (sep == '}')
+                    break;
+                if (sep != ',')
+                    failAt(p_ - 1, "expected ',' or '}'");
+                readString(key_);
+                expect(':');
+                skipValue(1);
+            }
+        } catch (const TruncatedTraceInput&) {
+            cutOff(afterArray, false);
         }
     }
     state_ = State::Done;

@@ -31,30 +31,50 @@ struct TraceScalar {
 
 /// One trace event: the fields an importer reads, its scalar `args`, and where it ends.
 struct ScannedTraceEvent {
-    TraceScalar ph, name, cat, pid, tid, ts, dur;
+    TraceScalar ph, name, cat, pid, tid, ts, dur, id; // id: async and flow events
     struct Arg {
         std::string key;
         TraceScalar value;
     };
     std::vector<Arg> args; // only the first `argCount` are valid (kept for their capacity)
     std::size_t argCount = 0;
-    std::size_t endOffset = 0; // byte offset just past the event's closing brace
+    std::size_t startOffset = 0; // byte offset of the event's opening brace
+    std::size_t endOffset = 0;   // byte offset just past the event's closing brace
 
     void clear();
+};
+
+/// A document that stops at the end of the input (a tracer killed mid-write); thrown inside the
+/// scanner only, which turns it into a cut-off where the format allows one.
+class TruncatedTraceInput : public ReportError {
+public:
+    using ReportError::ReportError;
 };
 
 /// Pulls events out of a mapped trace file in order. next() fills `out` and returns true per
 /// event, false at the end of the event array (then finish() validates the rest).
 class ChromeTraceScanner {
 public:
-    explicit ChromeTraceScanner(MappedFile& file);
+    /// `shownPath` names the input in errors (the compressed file when `file` is its inflated
+    /// copy); empty: the mapped file's path.
+    explicit ChromeTraceScanner(MappedFile& file, std::string shownPath = {});
+    /// Scans `size` bytes at `data` (kept alive by the caller); `path` names them in errors.
+    ChromeTraceScanner(const char* data, std::size_t size, std::string path);
 
     bool next(ScannedTraceEvent& out);
     /// After next() returned false: checks the remainder of the document.
     void finish();
-    /// True when the array form ended without its closing bracket between two events (a tracer
-    /// killed mid-write), which is accepted.
+    /// True when the document stopped before its end (no closing bracket, or in the middle of
+    /// an event, which is then dropped): a tracer killed mid-write. Accepted and counted.
     bool endedEarly() const { return endedEarly_; }
+    /// Where the document was cut off (valid when endedEarly()).
+    std::size_t endedEarlyAt() const { return endedEarlyAt_; }
+    /// True when the cut fell inside an event, which was dropped.
+    bool droppedPartialEvent() const { return droppedPartial_; }
+    /// Commas just before the closing bracket of the event array (not JSON, written by some
+    /// tools); accepted and counted. trailingCommaAt(): where the first one is.
+    std::size_t trailingCommas() const { return trailingCommas_; }
+    std::size_t trailingCommaAt() const { return trailingCommaAt_; }
     /// False when the document has no event array (known once next() returned false).
     bool foundEventArray() const { return foundArray_; }
     std::size_t offset() const { return static_cast<std::size_t>(p_ - begin_); }
@@ -78,7 +98,8 @@ private:
     /// Moves to the first event of the event array; false if there is none.
     bool findEventArray();
 
-    MappedFile& file_;
+    MappedFile* file_; // null when scanning a buffer
+    std::string path_;
     const char* begin_;
     const char* p_;
     const char* end_;
@@ -89,6 +110,12 @@ private:
     bool first_ = true;
     bool endedEarly_ = false;
     bool foundArray_ = false;
+    bool droppedPartial_ = false;
+    std::size_t endedEarlyAt_ = 0;
+    std::size_t trailingCommas_ = 0;
+    std::size_t trailingCommaAt_ = 0;
+
+    void cutOff(const char* at, bool partialEvent);
 };
 
 } // namespace tilescope::report::detail

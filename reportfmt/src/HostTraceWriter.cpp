@@ -234,6 +234,55 @@ void HostTraceWriter::addUnfinished(std::int64_t threadId, std::int64_t channelI
     impl_->event(threadId, channelId, nameId, EventKind::Unfinished, startNs, std::nullopt, depth);
 }
 
+std::int64_t HostTraceWriter::addAsyncTrack(std::int64_t processId, std::string_view name,
+                                            std::string_view category, std::string_view asyncId) {
+    auto& s = impl_->session;
+    s.db()
+        .prepare("INSERT INTO async_track(process_id, name_id, category_id, async_id) "
+                 "VALUES(?,?,?,?)")
+        .bind(1, processId)
+        .bind(2, s.intern(name))
+        .bind(3, s.intern(category))
+        .bind(4, asyncId)
+        .run();
+    return s.db().lastInsertRowid();
+}
+
+void HostTraceWriter::addAsyncSlice(std::int64_t trackId, std::int64_t nameId, EventKind kind,
+                                    std::int64_t startNs, std::optional<std::int64_t> endNs,
+                                    std::int32_t depth) {
+    if (endNs && *endNs < startNs)
+        throw ReportError(path(), fmt::format("writer: async slice ends ({}) before it starts ({})",
+                                              *endNs, startNs));
+    auto& s = impl_->session;
+    auto st = s.db().prepare("INSERT INTO async_slice(track_id, name_id, kind, start_ns, end_ns, "
+                             "depth) VALUES(?,?,?,?,?,?)");
+    st.bind(1, trackId)
+        .bind(2, nameId)
+        .bind(3, static_cast<std::int64_t>(kind))
+        .bind(4, startNs)
+        .bind(6, std::int64_t{depth});
+    if (endNs)
+        st.bind(5, *endNs);
+    st.run();
+    s.countRows(1);
+}
+
+void HostTraceWriter::addFlow(std::int64_t nameId, std::int64_t fromThreadId, std::int64_t fromNs,
+                              std::int64_t toThreadId, std::int64_t toNs) {
+    auto& s = impl_->session;
+    s.db()
+        .prepare("INSERT INTO flow(name_id, from_thread_id, from_ns, to_thread_id, to_ns) "
+                 "VALUES(?,?,?,?,?)")
+        .bind(1, nameId)
+        .bind(2, fromThreadId)
+        .bind(3, fromNs)
+        .bind(4, toThreadId)
+        .bind(5, toNs)
+        .run();
+    s.countRows(1);
+}
+
 std::int64_t HostTraceWriter::addGraph(std::int64_t processId, std::string_view name,
                                        std::string_view unit) {
     auto& s = impl_->session;

@@ -173,6 +173,23 @@ constexpr SchemaObject kHostTrace[] = {
      "max_value REAL NOT NULL, sum_value REAL NOT NULL, "
      "PRIMARY KEY(series_id, level, bucket)) WITHOUT ROWID",
      false},
+    // v2: async tracks (Chrome b/e/n and S/T/F events) and flow arrows (s/t/f) between threads.
+    {"table", "async_track",
+     "CREATE TABLE async_track(id INTEGER PRIMARY KEY, process_id INTEGER NOT NULL, "
+     "name_id INTEGER NOT NULL, category_id INTEGER NOT NULL, async_id TEXT NOT NULL)",
+     false, 2},
+    {"table", "async_slice",
+     "CREATE TABLE async_slice(id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL, "
+     "name_id INTEGER NOT NULL, kind INTEGER NOT NULL, start_ns INTEGER NOT NULL, end_ns INTEGER, "
+     "depth INTEGER NOT NULL)",
+     false, 2},
+    {"index", "async_slice_by_track",
+     "CREATE INDEX async_slice_by_track ON async_slice(track_id, depth, start_ns)", true, 2},
+    {"table", "flow",
+     "CREATE TABLE flow(id INTEGER PRIMARY KEY, name_id INTEGER NOT NULL, "
+     "from_thread_id INTEGER NOT NULL, from_ns INTEGER NOT NULL, to_thread_id INTEGER NOT NULL, "
+     "to_ns INTEGER NOT NULL)",
+     false, 2},
 };
 
 } // namespace

@@ -18,8 +18,9 @@ std::vector<SchemaObject> schemaOf(FileKind kind, int version) {
 namespace {
 
 // Creates a table of the current schema in the temp database.
-void createInTemp(sql::Database& db, std::string_view table) {
-    for (const SchemaObject& o : Schema::profile()) {
+void createInTemp(sql::Database& db, std::string_view table, FileKind kind = FileKind::Profile) {
+    for (const SchemaObject& o :
+         kind == FileKind::Profile ? Schema::profile() : Schema::hostTrace()) {
         if (o.name == table) {
             std::string ddl(o.sql);
             ddl.replace(0, std::string("CREATE TABLE ").size(), "CREATE TEMP TABLE ");
@@ -31,8 +32,13 @@ void createInTemp(sql::Database& db, std::string_view table) {
 } // namespace
 
 void upgradeInTemp(sql::Database& db, FileKind kind, int version) {
-    if (kind != FileKind::Profile)
+    if (kind == FileKind::HostTrace) {
+        // v1 -> v2: no async tracks or flows were recorded (empty tables).
+        if (version < 2)
+            for (const char* table : {"async_track", "async_slice", "flow"})
+                createInTemp(db, table, FileKind::HostTrace);
         return;
+    }
     // v1 -> v2: liveness_lod did not exist; the same routine the writer uses computes it.
     if (version < 2) {
         createInTemp(db, "liveness_lod");

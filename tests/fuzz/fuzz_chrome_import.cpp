@@ -42,6 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::ofstream(in, std::ios::binary | std::ios::trunc)
         .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
     fs::remove(out);
+    std::error_code ec;
+    fs::remove(out.string() + ".partial-json", ec);
     using tilescope::report::ReportError;
     try {
         const auto stats = tilescope::report::importChromeTrace(in, out);
@@ -49,7 +51,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (reader.counts().events != static_cast<std::int64_t>(stats.events))
             __builtin_trap();
     } catch (const ReportError&) {
-        if (fs::exists(out) || fs::exists(out.string() + ".partial"))
+        if (fs::exists(out) || fs::exists(out.string() + ".partial") ||
+            fs::exists(out.string() + ".partial-json"))
             __builtin_trap();
     }
     return 0;

@@ -164,15 +164,14 @@ TEST_CASE("the array form may end without its closing bracket") {
 
 TEST_CASE("malformed input is refused with its byte offset and leaves nothing behind") {
     const std::vector<std::pair<std::string, std::string>> cases = {
-        {R"({"traceEvents":[{"ph":"X","name":"a","ts":1,"dur":1})", "malformed JSON at byte"},
-        {R"([{"ph":"X","name":"a","ts":1,"dur":1}, {"ph":)", "malformed JSON at byte"},
+        {R"([{"ph":"X","name":"a","ts":1,"dur":1} {"ph":"X"}])", "malformed JSON at byte"},
+        {R"([{"ph":"X","name":"a","ts":1,"dur":1}, [1]])", "must be a JSON object"},
         {R"([{"ph":"X","name":"a","ts":"soon","dur":1}])", "\"ts\" must be a number"},
         {R"([{"ph":7,"name":"a","ts":1}])", "\"ph\" must be a string"},
-        {R"([{"ph":"E","ts":1}])", "has no open \"B\""},
+        {R"([{"name":"a","ts":1}])", "has no \"ph\""},
+        {R"([{"ph":"X","name":"a","ts":1,"dur":-1}])", "negative"},
         {R"([{"ph":"B","name":"a","ts":1e300}])", "out of range"},
         {R"([{"ph":"X","name":"a","ts":99999999999999999999999,"dur":1}])", "out of range"},
-        {R"([{"ph":"X","name":"a","ts":5,"dur":1},{"ph":"X","name":"b","ts":2,"dur":1}])",
-         "not in time order"},
         {R"([{"ph":"C","name":"m","ts":1,"args":{"v":"x"}}])", "must be a number"},
         {R"({"version":1})", "no trace events"},
         {"", "empty"},
@@ -187,7 +186,8 @@ TEST_CASE("malformed input is refused with its byte offset and leaves nothing be
             FAIL("accepted malformed input");
         } catch (const ReportError& e) {
             CHECK_THAT(e.what(), Catch::Contains(in.string()) && Catch::Contains(problem));
-            if (problem != "empty" && problem != "malformed JSON at byte")
+            if (problem != "empty" && problem != "malformed JSON at byte" &&
+                problem != "must be a JSON object")
                 CHECK_THAT(e.what(), Catch::Contains("at byte"));
         }
         CHECK_FALSE(fs::exists(out));

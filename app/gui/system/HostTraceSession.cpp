@@ -1,15 +1,21 @@
 #include "HostTraceSession.hpp"
 
+#include "tilescope/report/ChromeTrace.hpp"
 #include "tilescope/report/HostTraceStatistics.hpp"
 #include "tilescope/report/ReportError.hpp"
 
 #include <QFileInfo>
+#include <QObject>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <new>
 
 namespace tilescope::gui {
+namespace {
+/// Flow arrows read at open; a file with more shows the first ones.
+constexpr std::int64_t kMaxFlows = 1 << 20;
+} // namespace
 namespace {
 constexpr int kMaxLevel = 40;
 
@@ -48,6 +54,19 @@ std::shared_ptr<HostTraceSession> HostTraceSession::open(const std::string& path
         s->graphs_ = r.graphs();
         s->series_ = r.series();
         s->counts_ = r.counts();
+        s->asyncTracks_ = r.asyncTracks();
+        s->flows_ = r.flows(kMaxFlows);
+        const auto& file = r.file();
+        auto detail = [&](const QString& label, const std::string& value) {
+            s->details_.emplace_back(label, QString::fromStdString(value));
+        };
+        detail(QObject::tr("File"), path);
+        detail(QObject::tr("Format version"), std::to_string(file.formatVersion()));
+        detail(QObject::tr("Tool version"), file.metadataValue("tool_version", "(not recorded)"));
+        detail(QObject::tr("Created"), file.metadataValue("created_utc", "(not recorded)"));
+        detail(QObject::tr("Writer state"), file.complete() ? "complete" : "incomplete");
+        for (const auto& [label, value] : report::chromeImportDetails(file))
+            detail(QObject::tr(label.c_str()), value);
         s->names_ = report::hostTraceNames(r);
         for (const auto& [id, text] : s->names_)
             s->nameText_.emplace(id, QString::fromStdString(text));

@@ -33,7 +33,14 @@ public:
     std::int32_t maxDepth(std::int64_t threadId) const;
     const std::vector<report::GraphInfo>& graphs() const { return graphs_; }
     const std::vector<report::SeriesInfo>& series() const { return series_; }
+    /// Async tracks (format v2 files; none in older ones) and every flow arrow, read at open
+    /// (both tables hold a row per async slice or arrow, far fewer than events).
+    const std::vector<report::AsyncTrackInfo>& asyncTracks() const { return asyncTracks_; }
+    const std::vector<report::FlowArrow>& flows() const { return flows_; }
     const report::HostTraceCounts& counts() const { return counts_; }
+    /// The file's details as (label, value) lines: format, writer, and for a Chrome trace import
+    /// where from and every repair it counted (read once at open).
+    const std::vector<std::pair<QString, QString>>& details() const { return details_; }
     bool empty() const { return !hasSpan_; }
     std::int64_t beginNs() const { return beginNs_; }
     std::int64_t endNs() const { return endNs_; }
@@ -117,6 +124,9 @@ private:
     std::vector<std::pair<std::int64_t, std::string>> names_;
     std::unordered_map<std::int64_t, QString> nameText_;
     report::HostTraceCounts counts_;
+    std::vector<std::pair<QString, QString>> details_;
+    std::vector<report::AsyncTrackInfo> asyncTracks_;
+    std::vector<report::FlowArrow> flows_;
     bool hasSpan_ = false;
     std::int64_t beginNs_ = 0, endNs_ = 0;
     std::int64_t lodBaseNs_ = 1000;

@@ -21,6 +21,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTreeView>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace tilescope::gui {
@@ -35,6 +36,7 @@ SystemAnalyserView::SystemAnalyserView(std::vector<std::shared_ptr<HostTraceSess
     tabs_ = new QTabWidget;
     tabs_->addTab(buildTimelineTab(), tr("Timeline"));
     tabs_->addTab(buildCallTreeTab(), tr("Call Tree"));
+    tabs_->addTab(buildDetailsTab(), tr("Details"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(tabs_);
@@ -50,7 +52,7 @@ SystemAnalyserView::SystemAnalyserView(std::vector<std::shared_ptr<HostTraceSess
 SystemAnalyserView::~SystemAnalyserView() = default;
 
 QStringList SystemAnalyserView::viewNames() {
-    return {QStringLiteral("timeline"), QStringLiteral("calltree")};
+    return {QStringLiteral("timeline"), QStringLiteral("calltree"), QStringLiteral("details")};
 }
 
 bool SystemAnalyserView::showView(const QString& name) {
@@ -70,6 +72,8 @@ void SystemAnalyserView::showRelativeRange(std::int64_t fromNs, std::int64_t toN
 bool SystemAnalyserView::isReady() const {
     if (tabs_->currentIndex() == 1)
         return callTree_->isLoaded() && !callTree_->isComputing();
+    if (tabs_->currentIndex() == 2)
+        return true; // details are read when the files open
     return timeline_->empty() ||
            (canvas_->framesRendered() > 0 && timeline_->hasWindow() && timeline_->isIdle());
 }
@@ -189,6 +193,28 @@ QWidget* SystemAnalyserView::buildCallTreeTab() {
     layout->addWidget(split, 1);
     connect(callTree_.get(), &CallTreeModel::loaded, this, [this] { tree_->expandToDepth(0); });
     return page;
+}
+
+// One group per open host trace: its file details, counts, and what a Chrome trace import
+// repaired (events reordered, unmatched E dropped, ...), so that a user sees how the file was made.
+QWidget* SystemAnalyserView::buildDetailsTab() {
+    auto* tree = new QTreeWidget;
+    tree->setObjectName(QStringLiteral("fileDetails"));
+    tree->setColumnCount(2);
+    tree->setHeaderLabels({tr("Property"), tr("Value")});
+    tree->setRootIsDecorated(true);
+    for (const auto& file : files_) {
+        auto* top = new QTreeWidgetItem(tree, {file->fileName(), QString()});
+        for (const auto& [label, value] : file->details())
+            new QTreeWidgetItem(top, {label, value});
+        const auto& c = file->counts();
+        new QTreeWidgetItem(top, {tr("Threads"), formatCount(c.threads)});
+        new QTreeWidgetItem(top, {tr("Events"), formatCount(c.events)});
+        new QTreeWidgetItem(top, {tr("Counter samples"), formatCount(c.samples)});
+    }
+    tree->expandAll();
+    tree->resizeColumnToContents(0);
+    return tree;
 }
 
 void SystemAnalyserView::runSearch() {

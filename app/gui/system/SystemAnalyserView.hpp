@@ -56,6 +56,7 @@ signals:
 private:
     QWidget* buildTimelineTab();
     QWidget* buildCallTreeTab();
+    QWidget* buildDetailsTab();
     void runSearch();
     void showHit(int index);
     void updateStatus();

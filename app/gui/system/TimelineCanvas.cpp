@@ -86,6 +86,67 @@ void TimelineCanvas::clearSelection() {
     update();
 }
 
+void TimelineCanvas::selectEvent(int row, std::int64_t startNs, std::int64_t endNs) {
+    selectedEvent_ = SelectedEvent{row, startNs, endNs};
+    update();
+}
+
+std::optional<QRectF> TimelineCanvas::rowRect(int row) const {
+    for (const Placed& p : placed_)
+        if (p.row == row)
+            return QRectF(plot_.left(), p.top, plot_.width(), p.bottom - p.top);
+    return std::nullopt;
+}
+
+std::optional<float> TimelineCanvas::threadY(int file, std::int64_t threadId,
+                                             std::int64_t ns) const {
+    std::optional<float> first, deepest, header;
+    for (const Placed& p : placed_) {
+        const auto& row = model_.rows()[std::size_t(p.row)];
+        if (row.file != file || row.threadId != threadId)
+            continue;
+        const float mid = (p.top + p.bottom) / 2;
+        if (row.kind == Kind::Thread)
+            header = mid;
+        if (row.kind != Kind::Track)
+            continue;
+        if (!first)
+            first = mid;
+        const auto it = model_.window().tracks.find(p.row);
+        if (it != model_.window().tracks.end())
+            for (const auto& b : it->second)
+                if (b.startNs <= ns && ns <= b.endNs)
+                    deepest = mid;
+    }
+    return deepest ? deepest : first ? first : header;
+}
+
+// Arrows of the flows that start or end in the selected event, from their start point to their
+// end point, on the rows of the threads they join.
+void TimelineCanvas::drawFlows(ImDrawList& list) {
+    if (!selectedEvent_)
+        return;
+    const auto& sel = *selectedEvent_;
+    if (sel.row < 0 || sel.row >= int(model_.rows().size()))
+        return;
+    const int file = model_.rows()[std::size_t(sel.row)].file;
+    const ImU32 arrow = colour(palette().color(QPalette::Text));
+    for (const auto& f : model_.flowsAt(sel.row, sel.startNs, sel.endNs)) {
+        const auto y0 = threadY(file, f.fromThreadId, f.fromNs);
+        const auto y1 = threadY(file, f.toThreadId, f.toNs);
+        if (!y0 || !y1)
+            continue;
+        const ImVec2 a(float(pixelAtTime(f.fromNs)), *y0), b(float(pixelAtTime(f.toNs)), *y1);
+        list.AddLine(a, b, arrow, 1.5f);
+        // The head: a small triangle pointing along the line at its end.
+        const float dx = b.x - a.x, dy = b.y - a.y;
+        const float len = std::max(std::sqrt(dx * dx + dy * dy), 1.0f);
+        const float ux = dx / len, uy = dy / len;
+        list.AddTriangleFilled(b, ImVec2(b.x - 8 * ux - 4 * uy, b.y - 8 * uy + 4 * ux),
+                               ImVec2(b.x - 8 * ux + 4 * uy, b.y - 8 * uy - 4 * ux), arrow);
+    }
+}
+
 QString TimelineCanvas::formatTime(std::int64_t ns) const {
     if (relative_) {
         // The value's unit, with the decimals a tenth of the visible span needs: 5.17905 s
@@ -125,6 +186,7 @@ float TimelineCanvas::rowHeight(int row) const {
     switch (model_.rows()[std::size_t(row)].kind) {
     case Kind::Track:
     case Kind::DeviceTrack:
+    case Kind::AsyncTrack:
         return kTrackHeight;
     case Kind::Counter:
         return kChartHeight;
@@ -263,7 +325,8 @@ void TimelineCanvas::drawRows(ImDrawList& list) {
         const auto& row = model_.rows()[std::size_t(p.row)];
         const QRectF r(plot_.left(), p.top, plot_.width(), p.bottom - p.top);
         const bool headerRow = row.kind == Kind::File || row.kind == Kind::Process ||
-                               row.kind == Kind::Thread || row.kind == Kind::Device;
+                               row.kind == Kind::Thread || row.kind == Kind::Device ||
+                               row.kind == Kind::Async;
         if (headerRow)
             list.AddRectFilled(ImVec2(0, p.top), ImVec2(float(plot_.right()), p.bottom), header);
         list.AddLine(ImVec2(0, p.bottom - 0.5f), ImVec2(float(plot_.right()), p.bottom - 0.5f),
@@ -302,6 +365,7 @@ void TimelineCanvas::drawRows(ImDrawList& list) {
                            ImVec2(std::max(x1, x0 + 1), float(plot_.bottom())),
                            colour(palette().color(QPalette::Highlight), 0.18));
     }
+    drawFlows(list);
     list.PopClipRect();
     if (hasHover() && plot_.contains(hoverPosition()) && drag_ == Drag::None)
         if (const Placed* p = placedAt(hoverPosition().y()))
@@ -353,6 +417,12 @@ void TimelineCanvas::drawTrack(ImDrawList& list, int row, const QRectF& r) {
         }
         if (b.kind == report::EventKind::Unfinished)
             list.AddLine(ImVec2(x1 - 1, top), ImVec2(x1 - 1, bottom), unfinished);
+    }
+    if (selectedEvent_ && selectedEvent_->row == row) {
+        const float x0 = float(pixelAtTime(selectedEvent_->startNs));
+        const float x1 = std::max(float(pixelAtTime(selectedEvent_->endNs)), x0 + 2);
+        list.AddRect(ImVec2(x0 - 1, top - 1), ImVec2(x1 + 1, bottom + 1),
+                     colour(palette().color(QPalette::Highlight)), 0, 0, 2.0f);
     }
     if (row == highlightRow_) {
         const float x0 = float(pixelAtTime(highlightStart_));
@@ -550,8 +620,20 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent* event) {
             else if (!TimelineModel::isTrack(row.kind) && row.kind != Kind::Counter)
                 model_.setExpanded(placed->row, !row.expanded);
         }
-    } else if (plot_.contains(p) && selection_) {
+    } else if (plot_.contains(p)) {
+        // A click on an event selects it (its flows are drawn); elsewhere clears the selection.
         selection_.reset();
+        selectedEvent_.reset();
+        if (const Placed* placed = placedAt(p.y())) {
+            const auto it = model_.window().tracks.find(placed->row);
+            const double ns = timeAtPixel(p.x());
+            const double slack = viewport_.span() / std::max(plot_.width(), 1.0) * 3;
+            if (it != model_.window().tracks.end())
+                for (const auto& b : it->second)
+                    if (!b.aggregated && ns >= relative(b.startNs) - slack &&
+                        ns <= relative(b.endNs) + slack)
+                        selectedEvent_ = SelectedEvent{placed->row, b.startNs, b.endNs};
+        }
         update();
     }
 }

@@ -20,7 +20,8 @@ class TimelineModel;
 /// by how busy they are, counters as filled area charts with their unit. It only draws what the
 /// model's window holds. Interaction as in trace viewers: wheel zooms around the cursor (Shift:
 /// scrolls rows), drag pans, Shift+drag selects a range, W/S or Up/Down zoom, A/D or Left/Right
-/// pan, Home shows everything; double-clicking an event zooms to it; clicking a label expands or
+/// pan, Home shows everything; clicking an event selects it and draws its flow arrows;
+/// double-clicking an event zooms to it; clicking a label expands or
 /// collapses its row, clicking its pin pins it; clicking the overview moves the window there.
 class TimelineCanvas : public ImGuiCanvas {
     Q_OBJECT
@@ -38,6 +39,19 @@ public:
     void setHighlight(int row, std::int64_t startNs, std::int64_t endNs);
     std::optional<std::pair<std::int64_t, std::int64_t>> selection() const { return selection_; }
     void clearSelection();
+    /// The event selected by a click (row, start, end): outlined, with the flow arrows that
+    /// start or end in it drawn.
+    struct SelectedEvent {
+        int row;
+        std::int64_t startNs, endNs;
+    };
+    std::optional<SelectedEvent> selectedEvent() const { return selectedEvent_; }
+    /// Where the plot and a shown row were last drawn (widget pixels); for tests.
+    QRectF plotRect() const { return plot_; }
+    std::optional<QRectF> rowRect(int row) const;
+    /// The x pixel of an absolute time at the current zoom.
+    double xOf(std::int64_t ns) const { return pixelAtTime(ns); }
+    void selectEvent(int row, std::int64_t startNs, std::int64_t endNs);
     /// Text for a time on the ruler and in tooltips.
     QString formatTime(std::int64_t ns) const;
 
@@ -67,6 +81,10 @@ private:
     void drawTrack(ImDrawList& list, int row, const QRectF& r);
     void drawChart(ImDrawList& list, int row, const QRectF& r);
     void drawTooltip(int row, double ns);
+    void drawFlows(ImDrawList& list);
+    /// Vertical centre of the shown track of (file, thread) that has an event at `ns` (the
+    /// deepest), else of its first shown track or its thread row; empty when none is shown.
+    std::optional<float> threadY(int file, std::int64_t threadId, std::int64_t ns) const;
     float rowHeight(int row) const;
     const Placed* placedAt(double y) const;
     /// Nanoseconds after the model's begin at plot pixel x, and the pixel of an absolute time.
@@ -85,6 +103,7 @@ private:
     int highlightRow_ = -1;
     std::int64_t highlightStart_ = 0, highlightEnd_ = 0;
     std::optional<std::pair<std::int64_t, std::int64_t>> selection_;
+    std::optional<SelectedEvent> selectedEvent_;
     enum class Drag { None, Pan, Select, Overview } drag_ = Drag::None;
     bool moved_ = false;
     QPointF pressPos_;

@@ -265,6 +265,31 @@ void TimelineModel::buildRows() {
                     add(track);
                 }
             }
+            for (const auto& a : file.asyncTracks()) {
+                if (a.processId != p.id)
+                    continue;
+                Row header;
+                header.kind = RowKind::Async;
+                header.file = f;
+                header.parent = processIndex;
+                header.indent = 2;
+                header.processId = p.id;
+                header.asyncTrackId = a.id;
+                header.label =
+                    tr("%1 (async %2 %3)")
+                        .arg(QString::fromStdString(a.name), QString::fromStdString(a.category),
+                             QString::fromStdString(a.asyncId));
+                const int headerIndex = add(header);
+                for (std::int32_t d = 0; d <= a.maxDepth; ++d) {
+                    Row track = rows_[std::size_t(headerIndex)];
+                    track.kind = RowKind::AsyncTrack;
+                    track.parent = headerIndex;
+                    track.indent = 3;
+                    track.depth = d;
+                    track.label = tr("depth %1").arg(d);
+                    add(track);
+                }
+            }
             for (const auto& g : file.graphs()) {
                 if (g.processId != p.id)
                     continue;
@@ -333,7 +358,7 @@ void TimelineModel::setAllExpanded(bool expanded) {
     for (Row& r : rows_)
         if (!isTrack(r.kind) && r.kind != RowKind::Counter)
             // Collapsing all keeps files and processes open: threads are what there are many of.
-            r.expanded = expanded || r.kind != RowKind::Thread;
+            r.expanded = expanded || (r.kind != RowKind::Thread && r.kind != RowKind::Async);
     emit rowsChanged();
 }
 
@@ -349,6 +374,21 @@ const QString& TimelineModel::eventName(int row, std::int64_t nameId) const {
     if (r.kind == RowKind::DeviceTrack)
         return devices_[std::size_t(r.file)]->name(nameId);
     return files_[std::size_t(r.file)]->name(nameId);
+}
+
+std::vector<report::FlowArrow> TimelineModel::flowsAt(int row, std::int64_t fromNs,
+                                                      std::int64_t toNs) const {
+    std::vector<report::FlowArrow> out;
+    if (row < 0 || row >= int(rows_.size()))
+        return out;
+    const Row& r = rows_[std::size_t(row)];
+    if (r.kind != RowKind::Track)
+        return out;
+    for (const auto& f : files_[std::size_t(r.file)]->flows())
+        if ((f.fromThreadId == r.threadId && f.fromNs >= fromNs && f.fromNs <= toNs) ||
+            (f.toThreadId == r.threadId && f.toNs >= fromNs && f.toNs <= toNs))
+            out.push_back(f);
+    return out;
 }
 
 QString TimelineModel::describeBox(int row, const Box& box) const {
@@ -389,6 +429,19 @@ TimelineModel::Window TimelineModel::fetchWindow(const HostFiles& files,
                 g = groups.insert(groups.end(), ThreadTracks{row.file, row.threadId, {}, {}});
             g->rows.push_back(index);
             g->depths.push_back(row.depth);
+        } else if (row.kind == RowKind::AsyncTrack) {
+            // Async slices are few next to events: raw rows, bounded like a track without
+            // pyramids.
+            w.tracks[index] = file.read([&](const report::HostTraceReader& reader) {
+                std::vector<report::HostEvent> events;
+                for (const auto& a :
+                     reader.asyncSlices(row.asyncTrackId, w.fromNs, w.toNs, kRawLimit))
+                    if (a.depth == row.depth)
+                        events.push_back(
+                            {a.id, 0, 0, a.nameId, a.kind, a.startNs, a.endNs, a.depth});
+                return boxesFromEvents(events, w.fromNs, w.toNs,
+                                       double(w.toNs - w.fromNs) / double(w.widthPx));
+            });
         } else if (row.kind == RowKind::Counter) {
             w.charts[index] = file.read([&](const report::HostTraceReader& reader) {
                 return fetchChart(file, reader, row, w.fromNs, w.toNs, w.widthPx);

@@ -26,11 +26,23 @@ class HostTraceSession;
 /// replace queued ones.
 /// Profile reports opened with the traces (the joint view) add, after the files, a Device row per
 /// report with two tracks on the same axis: its engine runs, and their executed steps coloured by
-/// BSP phase (see DeviceTraceSession).
+/// BSP phase (see DeviceTraceSession). Async tracks (Chrome b/e/n, S/T/F) follow a process's
+/// threads, one row per nesting depth; flow arrows are looked up by flowsAt() for the canvas.
 class TimelineModel : public QObject {
     Q_OBJECT
 public:
-    enum class RowKind { File, Process, Thread, Track, Counter, Device, DeviceTrack };
+    /// Async: an async track's header under its process; AsyncTrack: one nesting depth of it.
+    enum class RowKind {
+        File,
+        Process,
+        Thread,
+        Track,
+        Counter,
+        Device,
+        DeviceTrack,
+        Async,
+        AsyncTrack
+    };
     struct Row {
         RowKind kind = RowKind::File;
         int file = 0;    ///< index into files(), or into devices() for Device and DeviceTrack rows
@@ -40,6 +52,7 @@ public:
         std::int64_t threadId = 0;
         std::int32_t depth = 0; ///< tracks: nesting depth; device tracks: DeviceTraceSession::Track
         std::int64_t graphId = 0;
+        std::int64_t asyncTrackId = 0; ///< Async and AsyncTrack rows
         QString label;
         QString unit; ///< counters
         bool expanded = true;
@@ -89,8 +102,12 @@ public:
     const DeviceFiles& devices() const { return devices_; }
     /// Rows that hold boxes: host event tracks and device tracks.
     static bool isTrack(RowKind kind) {
-        return kind == RowKind::Track || kind == RowKind::DeviceTrack;
+        return kind == RowKind::Track || kind == RowKind::DeviceTrack ||
+               kind == RowKind::AsyncTrack;
     }
+    /// Flow arrows of the row's file with an end on the row's thread within [fromNs, toNs]
+    /// (thread tracks only; empty for other rows).
+    std::vector<report::FlowArrow> flowsAt(int row, std::int64_t fromNs, std::int64_t toNs) const;
     const std::vector<Row>& rows() const { return rows_; }
     /// Rows not hidden by a collapsed ancestor, pinned rows first, each group in tree order.
     std::vector<int> shownRows() const;

@@ -54,6 +54,18 @@ public:
     /// Deepest nesting level of the thread's events, -1 when it has none.
     std::int32_t maxDepth(std::int64_t threadId) const;
 
+    /// Async tracks (format v2; none in older files), by id, each with its deepest level.
+    std::vector<AsyncTrackInfo> asyncTracks() const;
+    /// Slices of one async track overlapping [fromNs, toNs] (all depths), at most `limit`, in
+    /// start order; an unfinished slice runs to the end of the trace.
+    std::vector<AsyncSlice> asyncSlices(std::int64_t trackId, std::int64_t fromNs,
+                                        std::int64_t toNs, std::int64_t limit) const;
+    /// Flow arrows with an end on `threadId` within [fromNs, toNs], at most `limit`.
+    std::vector<FlowArrow> flowsAt(std::int64_t threadId, std::int64_t fromNs, std::int64_t toNs,
+                                   std::int64_t limit) const;
+    /// Every flow arrow, at most `limit`, by id.
+    std::vector<FlowArrow> flows(std::int64_t limit) const;
+
     /// Raw events of one track (thread, depth) overlapping [fromNs, toNs], at most `limit`, in
     /// start order. An event that starts before `fromNs` and is still running at `fromNs` is
     /// included (unfinished events are taken to run to the end of the trace).

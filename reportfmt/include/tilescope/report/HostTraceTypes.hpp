@@ -42,6 +42,39 @@ struct HostEvent {
     std::int32_t depth = 0;
 };
 
+/// An async track: the slices of one asynchronous operation of a process (Chrome trace b/e/n or
+/// S/T/F events of one category and id), shown under its process. `maxDepth` is -1 when empty.
+struct AsyncTrackInfo {
+    std::int64_t id = 0;
+    std::int64_t processId = 0;
+    std::string name;
+    std::string category;
+    std::string asyncId;
+    std::int32_t maxDepth = -1;
+};
+
+/// One slice of an async track; `depth` is its nesting level on the track.
+struct AsyncSlice {
+    std::int64_t id = 0;
+    std::int64_t trackId = 0;
+    std::int64_t nameId = 0;
+    EventKind kind = EventKind::Complete;
+    std::int64_t startNs = 0;
+    std::optional<std::int64_t> endNs;
+    std::int32_t depth = 0;
+};
+
+/// A flow arrow (Chrome trace s/t/f events): from a point on one thread to a point on another
+/// (or the same); the slices at those points are its ends.
+struct FlowArrow {
+    std::int64_t id = 0;
+    std::int64_t nameId = 0;
+    std::int64_t fromThreadId = 0;
+    std::int64_t fromNs = 0;
+    std::int64_t toThreadId = 0;
+    std::int64_t toNs = 0;
+};
+
 /// A pvti Graph (a chart with a unit) and its series (one line each).
 struct GraphInfo {
     std::int64_t id = 0;

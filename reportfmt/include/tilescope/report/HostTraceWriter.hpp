@@ -55,6 +55,16 @@ public:
     void addUnfinished(std::int64_t threadId, std::int64_t channelId, std::int64_t nameId,
                        std::int64_t startNs, std::int32_t depth);
 
+    /// Async tracks (format v2): a track per asynchronous operation of a process, its slices
+    /// nested by `depth`; `endNs` empty for a slice never finished.
+    std::int64_t addAsyncTrack(std::int64_t processId, std::string_view name,
+                               std::string_view category, std::string_view asyncId);
+    void addAsyncSlice(std::int64_t trackId, std::int64_t nameId, EventKind kind,
+                       std::int64_t startNs, std::optional<std::int64_t> endNs, std::int32_t depth);
+    /// A flow arrow from (fromThreadId, fromNs) to (toThreadId, toNs).
+    void addFlow(std::int64_t nameId, std::int64_t fromThreadId, std::int64_t fromNs,
+                 std::int64_t toThreadId, std::int64_t toNs);
+
     std::int64_t addGraph(std::int64_t processId, std::string_view name, std::string_view unit);
     std::int64_t addSeries(std::int64_t graphId, std::string_view name);
     void addSample(std::int64_t seriesId, std::int64_t tNs, double value);

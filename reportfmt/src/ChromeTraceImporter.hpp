@@ -1,0 +1,165 @@
+#pragma once
+// The event side of the Chrome trace import: turns scanned trace events into host-trace rows.
+// Producers write events in no promised order (clang's -ftime-trace writes a scope when it ends,
+// children before parents; Kineto writes per category), so interval events are held per thread
+// and sorted before nesting; counters are held per series. Repairs are counted, and the first one
+// in the file is remembered for --strict.
+
+#include "ChromeTraceScanner.hpp"
+#include "SortedRunFile.hpp"
+#include "tilescope/report/ChromeTrace.hpp"
+#include "tilescope/report/HostTraceWriter.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+namespace tilescope::report::detail {
+
+/// Microseconds as written ("12.345", "1.7e3") to whole nanoseconds, exactly when the text has no
+/// exponent; digits past the third decimal are dropped. Empty when out of range.
+std::optional<std::int64_t> microsToNanos(std::string_view text, double value);
+
+/// Small numbers the scanning thread gives an event's thread (pid, tid) and name, in order of
+/// first appearance; -1 where the event has none.
+struct SlotHints {
+    std::int32_t thread = -1;
+    std::int32_t name = -1;
+};
+
+/// Numbers events' threads and names by their text in order of first appearance, with a cache
+/// of the last thread (consecutive events mostly share one), so that the importer finds its
+/// per-thread and per-name state in vectors.
+class SlotResolver {
+public:
+    SlotHints resolve(const ScannedTraceEvent& e);
+
+private:
+    std::map<std::pair<std::string, std::string>, std::int32_t> threads_;
+    const std::pair<const std::pair<std::string, std::string>, std::int32_t>* last_ = nullptr;
+    std::unordered_map<std::string, std::int32_t> names_;
+};
+
+/// The first repair in the file: where (byte offset of the event), on which thread, and why.
+struct FirstRepair {
+    std::size_t offset = 0;
+    std::string thread; // "pid P tid T" as written, or empty for the document as a whole
+    std::string why;
+};
+
+/// Collects scanned events (add), then nests and writes them (finish). An interval event costs
+/// 40 bytes until finish(): a million-event file holds about 40 MB. Past `maxHeldEvents` held
+/// events, every thread's events are sorted and spilled as a run to a scratch file; finish()
+/// merges each thread's runs with what is still in memory (an external merge sort).
+class TraceEventImporter {
+public:
+    TraceEventImporter(HostTraceWriter& writer, std::string inputName,
+                       std::size_t maxHeldEvents = std::size_t{8} << 20);
+    ~TraceEventImporter();
+
+    ChromeTraceStats stats;
+
+    void add(const ScannedTraceEvent& e, const SlotHints& hints);
+    /// Sorts, nests and writes every held event; counts the repairs.
+    void finish();
+    /// A repair of the document itself (trailing comma, cut off) at byte `offset`.
+    void noteDocumentRepair(std::size_t offset, std::string why);
+    const std::optional<FirstRepair>& firstRepair() const { return first_; }
+
+private:
+    /// An interval event held until finish(): 40 bytes.
+    struct Pending {
+        std::int64_t ts;      // ns
+        std::int64_t dur;     // ns, X only
+        std::size_t offset;   // byte offset of the event: input order, and where for --strict
+        std::int32_t name;    // local name number
+        std::int32_t channel; // local channel number
+        char ph;              // B, E, X or i
+    };
+    struct Thread {
+        std::int64_t row = 0;
+        std::vector<SortedRunFile<Pending>::Run> runs; // spilled, each sorted
+        std::string label;                             // "pid P tid T"
+        std::vector<Pending> events;
+        std::int64_t lastTs = 0;   // of the previous event in input order
+        std::int64_t lastRank = 0; // its tie rank (see rank())
+        bool any = false;
+        bool sorted = true;
+    };
+    /// The events of one asynchronous operation: (process, category, id).
+    struct AsyncTrack {
+        Thread seq; // its events, held and sorted like a thread's (row unused)
+        std::string pid, category, asyncId, name;
+    };
+    /// One point of a flow (s, t or f) on a thread.
+    struct FlowPoint {
+        std::int64_t ts;
+        std::size_t offset;
+        std::int64_t threadRow;
+        std::int32_t name;
+    };
+    struct Sample {
+        std::int64_t t;
+        double value;
+    };
+    struct Series {
+        std::int64_t id;
+        std::vector<Sample> samples;
+        bool sorted = true;
+    };
+
+    [[noreturn]] void fail(const std::string& what) const;
+    const std::string& requireString(const TraceScalar& s, const char* field) const;
+    std::int64_t requireTime(const TraceScalar& s, const char* field) const;
+    std::int64_t processRow(const std::string& pid);
+    Thread& thread(const std::string& pid, const std::string& tid);
+    Thread& hintedThread(const ScannedTraceEvent& e);
+    std::int32_t hintedName(const ScannedTraceEvent& e);
+    std::int32_t channel(const TraceScalar& cat);
+    void metadata(const ScannedTraceEvent& e);
+    void counter(const ScannedTraceEvent& e);
+    void interval(const ScannedTraceEvent& e, char ph);
+    void hold(Thread& th, const ScannedTraceEvent& e, char ph, std::int64_t t, std::int64_t dur,
+              std::int32_t name, std::int32_t channel);
+    void async(const ScannedTraceEvent& e, char ph);
+    void flow(const ScannedTraceEvent& e);
+    void nest(Thread& th);
+    void spillAll();
+    static bool before(const Pending& a, const Pending& b);
+    void nestAsync(AsyncTrack& track);
+    void writeFlows();
+    void note(std::size_t offset, const Thread* th, std::string why);
+
+    HostTraceWriter& w_;
+    std::string input_;
+    const ScannedTraceEvent* event_ = nullptr;
+    SlotHints hints_;
+    std::optional<FirstRepair> first_;
+
+    std::map<std::string, std::int64_t> processes_;
+    std::map<std::pair<std::string, std::string>, Thread> threads_;
+    std::pair<const std::pair<std::string, std::string>, Thread>* lastThread_ = nullptr;
+    std::vector<Thread*> threadsBySlot_;    // by SlotHints::thread; null: not seen here yet
+    std::vector<std::int32_t> namesBySlot_; // by SlotHints::name; -1: not interned yet
+    std::unordered_map<std::string, std::int32_t> names_;
+    std::vector<std::int64_t> nameIds_; // writer ids by local name number
+    std::unordered_map<std::string, std::int32_t> channels_;
+    const std::pair<const std::string, std::int32_t>* lastChannel_ = nullptr;
+    std::vector<std::int64_t> channelIds_; // writer ids by local channel number
+    std::map<std::pair<std::string, std::string>, std::int64_t> graphs_;
+    std::map<std::pair<std::int64_t, std::string>, std::size_t> seriesIndex_;
+    std::vector<Series> series_;
+    std::map<std::pair<std::string, std::string>, std::string> units_;
+    std::map<std::tuple<std::string, std::string, std::string>, AsyncTrack> asyncTracks_;
+    std::map<std::pair<std::string, std::string>, std::vector<FlowPoint>> flows_; // (cat, id)
+    std::size_t maxHeld_;
+    std::size_t held_ = 0; // thread events in memory
+    SortedRunFile<Pending> spill_;
+};
+
+} // namespace tilescope::report::detail
