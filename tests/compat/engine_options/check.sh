@@ -37,6 +37,8 @@ q() { sqlite3 "$report" "$1"; }
   fail "exchange.streamBufferOverlap is not recorded as not applying"
 [ "$(q "SELECT applies FROM engine_option WHERE name='target.saveArchive'")" = 1 ] ||
   fail "target.saveArchive is not recorded as applying"
+[ "$(q 'SELECT type FROM target')" = "IPU (simulated)" ] ||
+  fail "the report does not record a simulated IPU as the target"
 # Execution profiling was off for the first run: one run is recorded.
 [ "$(q 'SELECT count(*) FROM run')" = 1 ] || fail "expected exactly one profiled run"
 echo "engine_options: ok"
