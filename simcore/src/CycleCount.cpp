@@ -1,6 +1,7 @@
 #include "poplar/CycleCount.hpp"
 
 #include "poplar/exceptions.hpp"
+#include "tilescope/sim/ProgramTree.hpp"
 
 namespace poplar {
 
