@@ -212,6 +212,8 @@ public:
                              values.size(), true);
     }
     void setPerfEstimate(const VertexRef& v, std::uint64_t cycles, std::uint64_t flops = 0);
+    /// The SDK's older name for setPerfEstimate (cycles only), still used by published programs.
+    void setCycleEstimate(const VertexRef& v, std::uint64_t cycles) { setPerfEstimate(v, cycles); }
     void registerPerfEstimator(StringRef vertexTypeName, PerfEstimateFunc f);
 
     /// Compiles a codelet file with the host compiler and makes its vertex types available.
