@@ -66,6 +66,12 @@ int main() {
   graph.createHostRead("pairs-blurred", pairsBlurred);
 
   try {
+    Graph replicated(device.getTarget(), replication_factor(2));
+    std::cout << "replication: accepted\n";
+  } catch (const poplar_error &) {
+    std::cout << "replication: refused, factor " << graph.getReplicationFactor() << " runs\n";
+  }
+  try {
     Sequence rejected;
     setFloatingPointBehaviour(graph, rejected, {true, true, true, true, true});
     std::cout << "stochastic rounding: accepted\n";
