@@ -41,3 +41,9 @@ TEST_CASE("replication factors other than 1 are refused by name", "[sdk][replica
     Graph g(device.getTarget());
     CHECK_THROWS_AS(g.createReplicatedGraph(4), poplar_error);
 }
+
+TEST_CASE("simulated devices report remote-buffer support and no gateway", "[sdk][devices]") {
+    Device device = IPUModel().createDevice();
+    CHECK(device.supportsRemoteBuffers());
+    CHECK_FALSE(device.hasGateway());
+}
