@@ -116,8 +116,16 @@ TEST_CASE("the scanner notes default constructors that are declared and never de
             int k;
             bool compute() { return true; }
         };
+        template <typename T> class Counted : public poplar::Vertex {
+        public:
+            Counted();
+            poplar::InOut<unsigned> n;
+            bool compute() { return true; }
+        };
+        template class Counted<float>;
     )");
-    REQUIRE(classes.size() == 3);
+    REQUIRE(classes.size() == 4);
+    CHECK(classes[3].declaresUndefinedConstructor);
     CHECK(classes[0].declaresUndefinedConstructor);
     CHECK(classes[0].members == std::vector<std::string>{"k"});
     CHECK_FALSE(classes[1].declaresUndefinedConstructor);
