@@ -177,6 +177,24 @@ void replaceAll(std::string& s, const std::string& from, const std::string& to) 
 }
 
 /// Compiles a planned library into `output`, with units written next to it under `tag`.
+/// The IPU's codelet compiler is Clang; codelets may use its extensions (ext_vector_type and
+/// its .x/.y lanes), which GCC rejects. Says so, and how to pick Clang, when that may be the
+/// cause.
+std::string clangOnlyHint(const LibraryPlan& plan) {
+    const bool usesClangExtension =
+        std::any_of(plan.units.begin(), plan.units.end(), [](const std::string& unit) {
+            return unit.find("ext_vector_type") != std::string::npos;
+        });
+    if (!usesClangExtension || plan.argv.empty() ||
+        plan.argv.front().find("clang") != std::string::npos)
+        return {};
+    return "note: the codelet uses ext_vector_type, a Clang extension (the IPU's codelet "
+           "compiler is Clang); this host compiler (" +
+           plan.argv.front() +
+           ") does not support it. Set TILESCOPE_CODELET_CXX=clang++ to build codelets with "
+           "Clang.\n";
+}
+
 /// Returns the compiler's messages; throws graph_program_compilation_error on failure.
 std::string compileLibrary(const LibraryPlan& plan, const fs::path& workDir, const std::string& tag,
                            const fs::path& output, const std::string& what) {
@@ -198,7 +216,8 @@ std::string compileLibrary(const LibraryPlan& plan, const fs::path& workDir, con
     if (code != 0) {
         fs::remove(output, ec);
         throw poplar::graph_program_compilation_error(what + " failed (exit status " +
-                                                      std::to_string(code) + "):\n" + text);
+                                                      std::to_string(code) + "):\n" + text +
+                                                      clangOnlyHint(plan));
     }
     return text;
 }
@@ -253,8 +272,9 @@ std::vector<VertexType> loadLibraryLocked(const fs::path& library, const std::st
 
 /// Hash of the headers a codelet compile reads from the installation.
 void hashInstalledHeaders(Fnv1a& hash, const std::string& include) {
-    for (const char* header : {"poplar/Vertex.hpp", "poplar/Half.hpp", "tilescope/sim/CodeletRegistration.hpp",
-                               "tilescope/sim/CodeletAbi.hpp", "tilescope/sim/ElementType.hpp"})
+    for (const char* header :
+         {"poplar/Vertex.hpp", "poplar/Half.hpp", "tilescope/sim/CodeletRegistration.hpp",
+          "tilescope/sim/CodeletAbi.hpp", "tilescope/sim/ElementType.hpp"})
         hash.add(readFile(fs::path(include) / header));
     std::error_code ec;
     std::vector<fs::path> codeletHeaders;

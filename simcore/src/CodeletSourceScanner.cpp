@@ -111,6 +111,9 @@ public:
         scanScope(t_.size(), {});
         for (const auto& inst : instantiations_)
             attachInstantiation(inst);
+        for (auto& cls : found_)
+            if (cls.declaresUndefinedConstructor && definesConstructorOutOfClass(cls))
+                cls.declaresUndefinedConstructor = false;
         return found_;
     }
 
@@ -311,8 +314,9 @@ private:
             }
             if (tok == "(") {
                 isFunction = true;
+                const bool noParameters = pos_ + 1 < t_.size() && t_[pos_ + 1] == ")";
                 pos_ = skipBalanced(pos_, "(", ")");
-                stmt.push_back("()");
+                stmt.push_back(noParameters ? "()" : "(...)");
                 continue;
             }
             if (tok == "{") {
@@ -327,6 +331,8 @@ private:
                 continue; // brace initialiser or nested type body: the declaration goes on
             }
             if (tok == ";") {
+                if (isFunction && isDefaultConstructorDeclaration(stmt, simpleName(cls)))
+                    cls.declaresUndefinedConstructor = true;
                 const bool isStatic = std::find(stmt.begin(), stmt.end(), "static") != stmt.end();
                 if (!isFunction && !stmt.empty() && !kNonMemberStarts.count(stmt[0]) && !isStatic)
                     addDeclarators(stmt, cls);
@@ -338,6 +344,27 @@ private:
             stmt.push_back(tok);
             ++pos_;
         }
+    }
+
+    static std::string simpleName(const ScannedVertexClass& cls) {
+        const auto colon = cls.qualifiedName.rfind("::");
+        return colon == std::string::npos ? cls.qualifiedName : cls.qualifiedName.substr(colon + 2);
+    }
+
+    /// `Name();` or `explicit Name();` with no body, `= default` or `= delete`.
+    static bool isDefaultConstructorDeclaration(const std::vector<std::string>& stmt,
+                                                const std::string& name) {
+        std::size_t i = !stmt.empty() && stmt[0] == "explicit" ? 1 : 0;
+        return stmt.size() == i + 2 && stmt[i] == name && stmt[i + 1] == "()";
+    }
+
+    /// Whether the source has `Name::Name` (a constructor defined outside the class).
+    bool definesConstructorOutOfClass(const ScannedVertexClass& cls) const {
+        const std::string name = simpleName(cls);
+        for (std::size_t i = 0; i + 2 < t_.size(); ++i)
+            if (t_[i] == name && t_[i + 1] == "::" && t_[i + 2] == name)
+                return true;
+        return false;
     }
 
     static void addDeclarators(const std::vector<std::string>& stmt, ScannedVertexClass& cls) {

@@ -64,14 +64,16 @@ std::string generateCodeletUnit(const std::string& sourcePath, const std::string
     struct Registered {
         std::string name, type;
         const std::vector<std::string>* members;
+        bool construct;
     };
     std::vector<Registered> types;
     for (const auto& c : classes) {
+        const bool construct = !c.declaresUndefinedConstructor;
         if (!c.isTemplate)
-            types.push_back({c.qualifiedName, "::" + c.qualifiedName, &c.members});
+            types.push_back({c.qualifiedName, "::" + c.qualifiedName, &c.members, construct});
         else
             for (const auto& i : c.instantiations)
-                types.push_back({i.name, "::" + i.type, &c.members});
+                types.push_back({i.name, "::" + i.type, &c.members, construct});
     }
 
     std::ostringstream g;
@@ -79,7 +81,9 @@ std::string generateCodeletUnit(const std::string& sourcePath, const std::string
     g << "#line 1 " << quoted("<tilescope registration of " + sourcePath + ">") << "\n";
     g << "#include <tilescope/sim/CodeletRegistration.hpp>\n#include <cstdint>\n"
          "#pragma GCC diagnostic push\n"
+         "#if !defined(__clang__)\n"
          "#pragma GCC diagnostic ignored \"-Wnon-template-friend\"\n"
+         "#endif\n"
          "namespace {\n"
          "// tilescope_member(tilescope_key<I>{}) yields the I-th member pointer; explicit\n"
          "// instantiations of tilescope_rob name private members without access checks, as the\n"
@@ -93,14 +97,15 @@ std::string generateCodeletUnit(const std::string& sourcePath, const std::string
          "    friend constexpr auto tilescope_member(tilescope_key<tilescopeIndex>) {\n"
          "        return tilescopeMember;\n"
          "    }\n"
-         "};\n"
-         "} // namespace\n";
+         "};\n";
+    // The explicit instantiations stay inside the unnamed namespace: Clang requires them in the
+    // template's own namespace (GCC accepts either).
     int key = 0;
     for (const auto& t : types)
         for (const auto& m : *t.members)
             g << "template struct tilescope_rob<" << key++ << ", decltype(&" << t.type << "::" << m
               << "), &" << t.type << "::" << m << ">;\n";
-    g << "#pragma GCC diagnostic pop\n\nnamespace {\n";
+    g << "} // namespace\n#pragma GCC diagnostic pop\n\nnamespace {\n";
     key = 0;
     for (std::size_t n = 0; n < types.size(); ++n) {
         g << "void tilescope_visit_" << n
@@ -116,8 +121,8 @@ std::string generateCodeletUnit(const std::string& sourcePath, const std::string
       << "(tilescope::sim::abi::CodeletSink& tilescopeSink) {\n";
     for (std::size_t n = 0; n < types.size(); ++n)
         g << "    tilescopeSink.addVertexType(tilescope::sim::abi::makeVertexTypeInfo<"
-          << types[n].type << ">(" << quoted(types[n].name) << ", &tilescope_visit_" << n
-          << "));\n";
+          << types[n].type << (types[n].construct ? "" : ", false") << ">(" << quoted(types[n].name)
+          << ", &tilescope_visit_" << n << "));\n";
     g << "    (void)tilescopeSink;\n}\n";
     return g.str();
 }

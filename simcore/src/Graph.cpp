@@ -63,6 +63,28 @@ Graph::Graph(const Target& target) : model_(std::make_shared<sim::GraphModel>())
     model_->target = target.spec();
 }
 
+namespace {
+
+void refuseReplication(const char* where, unsigned factor) {
+    throw poplar_error(std::string(where) + ": replication (a replication factor of " +
+                       std::to_string(factor) +
+                       ") is not supported by the TileScope simulator, which runs one replica; "
+                       "build the graph with a replication factor of 1");
+}
+
+} // namespace
+
+Graph::Graph(const Target& target, replication_factor r) : Graph(target) {
+    if (r.value != 1)
+        refuseReplication("Graph", r.value);
+}
+
+Graph Graph::createReplicatedGraph(unsigned replicationFactor) {
+    if (replicationFactor != 1)
+        refuseReplication("Graph::createReplicatedGraph", replicationFactor);
+    return *this;
+}
+
 unsigned Graph::checkTile(unsigned tile, const std::string& what) const {
     if (tile >= target_.getNumTiles())
         throw index_error("Tile " + std::to_string(tile) + " is out of range for " + what +

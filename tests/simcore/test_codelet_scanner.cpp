@@ -92,3 +92,42 @@ struct __attribute__((aligned(8))) alignas(8) Aligned : MultiVertex { InOut<int>
     CHECK(classes[0].members == std::vector<std::string>{"src", "dst"});
     CHECK(classes[1].qualifiedName == "Aligned");
 }
+
+TEST_CASE("the scanner notes default constructors that are declared and never defined",
+          "[codelets]") {
+    const auto classes = scanVertexClasses(R"(
+        class Declared : public poplar::Vertex {
+        public:
+            Declared();
+            const float k;
+            bool compute() { return true; }
+        };
+        class DefinedOutside : public poplar::Vertex {
+        public:
+            explicit DefinedOutside();
+            int k;
+            bool compute() { return true; }
+        };
+        DefinedOutside::DefinedOutside() : k(3) {}
+        class DefinedInside : public poplar::Vertex {
+        public:
+            DefinedInside() {}
+            DefinedInside(int) ;
+            int k;
+            bool compute() { return true; }
+        };
+        template <typename T> class Counted : public poplar::Vertex {
+        public:
+            Counted();
+            poplar::InOut<unsigned> n;
+            bool compute() { return true; }
+        };
+        template class Counted<float>;
+    )");
+    REQUIRE(classes.size() == 4);
+    CHECK(classes[3].declaresUndefinedConstructor);
+    CHECK(classes[0].declaresUndefinedConstructor);
+    CHECK(classes[0].members == std::vector<std::string>{"k"});
+    CHECK_FALSE(classes[1].declaresUndefinedConstructor);
+    CHECK_FALSE(classes[2].declaresUndefinedConstructor);
+}

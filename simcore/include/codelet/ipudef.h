@@ -2,7 +2,7 @@
 // vector extensions with the IPU's element layout (element 0 at the lowest address, 16-bit
 // halves as IEEE binary16), so a `const half*` field can be read as `const half4*` as on the
 // device. `half` is poplar::half (the type of HALF tensor elements); the elements of half2 and
-// half4 are the compiler's _Float16, which converts to and from float and poplar::half.
+// half4 are the compiler's _Float16 (__fp16 where it has none), which converts to and from float.
 #ifndef TILESCOPE_CODELET_IPUDEF_H
 #define TILESCOPE_CODELET_IPUDEF_H
 
@@ -12,8 +12,15 @@ using poplar::half;
 
 typedef float float2 __attribute__((vector_size(8)));
 typedef float float4 __attribute__((vector_size(16)));
+#if defined(__FLT16_MANT_DIG__)
 typedef _Float16 half2 __attribute__((vector_size(4)));
 typedef _Float16 half4 __attribute__((vector_size(8)));
+#else
+// Compilers without _Float16 on this host (Clang before 15 on x86-64): Clang's storage-only
+// __fp16, which has the same layout and converts to float.
+typedef __fp16 half2 __attribute__((vector_size(4)));
+typedef __fp16 half4 __attribute__((vector_size(8)));
+#endif
 typedef int int2 __attribute__((vector_size(8)));
 typedef int int4 __attribute__((vector_size(16)));
 typedef unsigned int uint2 __attribute__((vector_size(8)));

@@ -28,6 +28,10 @@ public:
     /// Releases the device's IPUs (also done when the process exits).
     void detach();
     bool isAttached() const;
+    /// Remote buffers (Graph::addRemoteBuffer) work on every simulated device.
+    bool supportsRemoteBuffers() const { return true; }
+    /// Simulated devices model IPUs without an IPU-Gateway.
+    bool hasGateway() const { return false; }
     /// A device over the same IPUs with only `tilesPerIPU` tiles on each; it shares this device's
     /// attachment. Throws poplar_error if tilesPerIPU is 0 or more than the device has.
     Device createVirtualDevice(unsigned tilesPerIPU);

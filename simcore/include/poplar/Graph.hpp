@@ -9,6 +9,7 @@
 #include "poplar/GraphElements.hpp"
 #include "poplar/Interval.hpp"
 #include "poplar/OptionFlags.hpp"
+#include "poplar/ReplicatedStreamMode.hpp"
 #include "poplar/SerializationFormat.hpp"
 #include "poplar/Target.hpp"
 #include "poplar/Tensor.hpp"
@@ -43,7 +44,13 @@ class Program;
 }
 
 enum class VariableMappingMethod { NONE, LINEAR };
-enum class ReplicatedStreamMode { REPLICATE, BROADCAST };
+
+/// The number of replicas a graph is built for (Graph's constructor). The simulator runs one
+/// replica: a factor other than 1 is refused.
+struct replication_factor {
+    explicit replication_factor(unsigned factor) : value(factor) {}
+    unsigned value;
+};
 enum class CodeletFileType {
     PreprocessedAsmSource,
     AsmSource,
@@ -139,6 +146,10 @@ public:
 
     explicit Graph(const Target& target);
     explicit Graph(const Device& device) : Graph(device.getTarget()) {}
+    /// A graph of `r.value` replicas: only 1 is supported (one replica runs); another factor
+    /// throws poplar_error naming replication.
+    Graph(const Target& target, replication_factor r);
+    Graph(const Device& device, replication_factor r) : Graph(device.getTarget(), r) {}
 
     const Target& getTarget() const { return target_; }
 
@@ -212,6 +223,8 @@ public:
                              values.size(), true);
     }
     void setPerfEstimate(const VertexRef& v, std::uint64_t cycles, std::uint64_t flops = 0);
+    /// The SDK's older name for setPerfEstimate (cycles only), still used by published programs.
+    void setCycleEstimate(const VertexRef& v, std::uint64_t cycles) { setPerfEstimate(v, cycles); }
     void registerPerfEstimator(StringRef vertexTypeName, PerfEstimateFunc f);
 
     /// Compiles a codelet file with the host compiler and makes its vertex types available.
@@ -248,6 +261,12 @@ public:
     /// A graph over tiles [lowerTile, upperTile) of this one, numbered from 0.
     Graph createVirtualGraph(unsigned lowerTile, unsigned upperTile);
     Graph createVirtualGraph(unsigned numTilesPerIPU);
+    /// Replication: the graph always has one replica. createReplicatedGraph(1) is this graph;
+    /// any other factor throws poplar_error naming replication.
+    unsigned getReplicationFactor() const { return 1; }
+    Graph createReplicatedGraph(unsigned replicationFactor);
+    /// With one replica a replicated tensor is its own non-replicated form.
+    Tensor getNonReplicatedTensor(const Tensor& t) const { return t; }
     Function addFunction(const program::Program& program);
 
     // --- Output ---

@@ -9,6 +9,9 @@ namespace poplar {
 /// public fields may be changed before createDevice().
 class IPUModel {
 public:
+    /// How the SDK's model delays syncs between tiles: not at all, or by their distance.
+    enum class RelativeSyncDelayType { NO_DELAY, AUTO };
+
     explicit IPUModel(const char* ipuVersion = "ipu2");
 
     std::string ipuVersion;
@@ -19,6 +22,11 @@ public:
     double tileClockFrequency = 0;
     /// Accepted for source compatibility; the simulator always runs codelets on the host.
     bool compileIPUCode = false;
+    /// Sync-delay knobs of the SDK's model, accepted for source compatibility: the simulator
+    /// charges every sync the fixed cost of its cost model (tilescope/sim/CostModel.hpp), with no
+    /// per-tile or per-IPU delay, so these change neither results nor cycle estimates.
+    unsigned minIPUSyncDelay = 0;
+    RelativeSyncDelayType relativeSyncDelay = RelativeSyncDelayType::AUTO;
 
     /// A device with the figures above; throws invalid_option for an unknown ipuVersion or
     /// zero-sized fields.

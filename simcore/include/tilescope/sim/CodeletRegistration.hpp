@@ -6,6 +6,7 @@
 #include "poplar/Vertex.hpp"
 #include "tilescope/sim/CodeletAbi.hpp"
 
+#include <cstring>
 #include <new>
 #include <type_traits>
 
@@ -143,6 +144,13 @@ struct FieldTraits<poplar::Vector<T, L, A, I>> {
     }
 };
 
+/// A `const` member is vertex state the codelet only reads (set with Graph::setInitialValue);
+/// the simulator writes it before any compute runs, as the device loads it from the graph.
+template <typename T> struct FieldTraits<const T> {
+    static constexpr bool known = FieldTraits<T>::known;
+    static FieldInfo info(const T& member) { return FieldTraits<T>::info(const_cast<T&>(member)); }
+};
+
 /// Reports one member of a vertex object; members of types the simulator cannot bind (pointers,
 /// user structs) are skipped, as the device compiler would reject them as fields anyway.
 template <typename T> void describeField(FieldVisitor& visitor, const char* name, T& member) {
@@ -173,7 +181,9 @@ template <typename V> bool runCompute(void* object, unsigned worker) {
     }
 }
 
-template <typename V>
+/// The registration record of vertex class V. RunConstructor is false for classes that declare
+/// a default constructor they never define (CodeletSourceScanner finds them).
+template <typename V, bool RunConstructor = true>
 VertexTypeInfo makeVertexTypeInfo(const char* name, void (*visit)(void*, FieldVisitor&)) {
     VertexTypeInfo info;
     info.name = name;
@@ -184,8 +194,19 @@ VertexTypeInfo makeVertexTypeInfo(const char* name, void (*visit)(void*, FieldVi
     static_assert(!(std::is_base_of_v<poplar::MultiVertex, V> &&
                     std::is_base_of_v<poplar::SupervisorVertex, V>),
                   "a supervisor vertex cannot also be a MultiVertex");
-    info.construct = [](void* memory) { ::new (memory) V(); };
-    info.destroy = [](void* object) { static_cast<V*>(object)->~V(); };
+    if constexpr (!RunConstructor || !std::is_default_constructible_v<V>) {
+        // As on the IPU, where no constructor runs and a vertex's state comes from the graph:
+        // for classes whose constructor is declared but never defined, or that have none
+        // (`const` fields without initialisers). Zeroed storage is the fields' empty state.
+        static_assert(std::is_trivially_copyable_v<V> && std::is_trivially_destructible_v<V> &&
+                          !std::is_polymorphic_v<V>,
+                      "a vertex that is never constructed must be a plain class");
+        info.construct = [](void* memory) { std::memset(memory, 0, sizeof(V)); };
+        info.destroy = [](void*) {};
+    } else {
+        info.construct = [](void* memory) { ::new (memory) V(); };
+        info.destroy = [](void* object) { static_cast<V*>(object)->~V(); };
+    }
     info.compute = &runCompute<V>;
     info.visitFields = visit;
     return info;

@@ -24,6 +24,10 @@ struct ScannedVertexClass {
     std::vector<std::string> members;
     bool isTemplate = false;
     std::vector<Instantiation> instantiations;
+    /// The class declares a default constructor and the source never defines it (the usual
+    /// way to give a vertex `const` fields): the simulator must not construct it, as the IPU
+    /// never constructs vertices.
+    bool declaresUndefinedConstructor = false;
 };
 
 /// Scans C++ source (comments, literals and preprocessor lines are ignored) for vertex classes.
