@@ -159,6 +159,8 @@ int main(int argc, char** argv) {
         Tensor probs = popnn::nonLinearity(graph, popnn::NonLinearityType::SOFTMAX, logits, epoch,
                                            {di, "softmax"});
         Tensor deltas = graph.clone(probs, {di, "deltas"});
+        // calcLoss adds to the count (as PopLibs does): start each epoch's count at 0.
+        popops::zero(graph, correct, epoch, {di, "resetCorrect"});
         popnn::calcLoss(graph, probs, labels, loss, deltas, correct, popnn::CROSS_ENTROPY_LOSS,
                         epoch, {di, "loss"});
         Tensor gradW = poplin::matMul(graph, x.transpose(), deltas, epoch, {di, "gradWeights"});

@@ -499,3 +499,34 @@ TEST_CASE("topK gives each row's K largest values and their columns, largest fir
                                 4, true, h.prog),
                     poplar::poplar_error);
 }
+
+TEST_CASE("calcLoss and calcAccuracy add to numCorrect, so a loop over batches accumulates") {
+    const std::size_t B = 7, C = 3;
+    const auto pv = values(B * C, 0, 1, 31);
+    const auto labels = integers(B, 0, int(C) - 1, 37);
+    double once = 0;
+    for (std::size_t b = 0; b < B; ++b) {
+        const auto begin = pv.begin() + b * C;
+        once += std::size_t(std::max_element(begin, begin + C) - begin) == labels[b];
+    }
+    REQUIRE(once > 0);
+    Harness h;
+    auto probs = h.input(FLOAT, {B, C}, pv, "probs");
+    auto expected = h.input(poplar::INT, {B}, labels, "labels");
+    auto loss = h.g().addVariable(FLOAT, {B}, "loss");
+    auto deltas = h.g().addVariable(FLOAT, {B, C}, "deltas");
+    poputil::mapTensorLinearly(h.graph, loss, 1, 1);
+    poputil::mapTensorLinearly(h.graph, deltas, 1, 1);
+    auto lossCount = h.input(poplar::UNSIGNED_INT, {1}, {5}, "lossCount");
+    auto accuracyCount = h.input(poplar::UNSIGNED_INT, {1}, {0}, "accuracyCount");
+    poplar::program::Sequence twice;
+    twice.add(popnn::calcLoss(h.graph, probs, expected, loss, deltas, lossCount,
+                              popnn::CROSS_ENTROPY_LOSS));
+    twice.add(popnn::calcAccuracy(h.graph, probs, expected, accuracyCount));
+    h.prog.add(poplar::program::Repeat(2, twice));
+    h.output(lossCount, "lossCount");
+    h.output(accuracyCount, "accuracyCount");
+    const auto r = h.run();
+    CHECK(r.at("lossCount")[0] == 5 + 2 * once);
+    CHECK(r.at("accuracyCount")[0] == 2 * once);
+}

@@ -318,8 +318,10 @@ poplar::program::Program calcAccuracy(poplar::Graph& graph, const Tensor& modelO
             graph.setInitialValue(v["numClasses"], static_cast<unsigned>(classes));
         });
     prog.add(poplar::program::Execute(cs, {di}));
-    popops::reduceWithOutput(graph, correct, numCorrect.flatten(), {0}, popops::Operation::ADD,
-                             prog, {di, "numCorrect"});
+    // Added to numCorrect, as PopLibs' CalcAccuracy vertex does (InOut count).
+    popops::reduceWithOutput(graph, correct, numCorrect.flatten(), {0},
+                             popops::ReduceParams(popops::Operation::ADD, true), prog,
+                             {di, "numCorrect"});
     return prog;
 }
 

@@ -210,9 +210,12 @@ void calcLossImpl(poplar::Graph& graph, const Tensor& modelOutputs, const Tensor
         });
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(3 * batch * classes);
+    // PopLibs adds this batch's count to numCorrect (its vertex has an InOut count), so a
+    // loop over batches accumulates; the caller zeroes it.
     if (extras.numCorrect)
         popops::reduceWithOutput(graph, correct, extras.numCorrect->flatten(), {0},
-                                 popops::Operation::ADD, prog, {di, "numCorrect"});
+                                 popops::ReduceParams(popops::Operation::ADD, true), prog,
+                                 {di, "numCorrect"});
 }
 
 } // namespace
