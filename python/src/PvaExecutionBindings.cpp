@@ -1,6 +1,7 @@
 // pva.Execution, Run, ExecutionStep and IpuExecution: runs in order, their steps with cycles by
-// IPU and by tile. Beyond libpva, Run.cyclesByTile() returns a whole run's per-tile cycles as one
-// numpy array (steps x tiles), so plotting every tile of every step needs no Python loop.
+// IPU and by tile (lists, as in libpva: numpy is not needed for the SDK's names). Beyond libpva,
+// Run.cyclesByTile() returns a whole run's per-tile cycles as one numpy array (steps x tiles), so
+// plotting every tile of every step needs no Python loop.
 #include "PvaBindings.hpp"
 
 #include <cstring>
@@ -55,8 +56,7 @@ void bindExecution(py::module_& m) {
         .def_property_readonly("cycles", &pva::IpuExecution::cycles)
         .def_property_readonly("activeTiles", &pva::IpuExecution::activeTiles)
         .def_property_readonly("activeTileBalance", &pva::IpuExecution::activeTileBalance)
-        .def_property_readonly("cyclesByTile",
-                               [](const pva::IpuExecution& e) { return toNumpy(e.cyclesByTile()); });
+        .def_property_readonly("cyclesByTile", &pva::IpuExecution::cyclesByTile);
 
     py::class_<PyExecutionStep>(m, "ExecutionStep")
         .def_property_readonly("program",
@@ -73,7 +73,7 @@ void bindExecution(py::module_& m) {
         .def_property_readonly("activeTileBalance",
                                [](const PyExecutionStep& s) { return s.step.activeTileBalance(); })
         .def_property_readonly("cyclesByTile",
-                               [](const PyExecutionStep& s) { return toNumpy(s.step.cyclesByTile()); })
+                               [](const PyExecutionStep& s) { return s.step.cyclesByTile(); })
         .def_property_readonly("ipus", [](const PyExecutionStep& s) { return s.step.ipus(); });
 
     py::class_<pva::Microseconds>(m, "Microseconds")

@@ -1,7 +1,7 @@
 // pva.Program (name, type, children, accept) and pva.ProgramVisitor, subclassable in Python with
 // one visit<Type> method per program type, as in libpva. An OnTileExecute program also carries
 // its compute set: `p.computeset.name` and `.vertices`, one entry per vertex type with
-// `.type.name`, `.type.size` and `.countByTile` (a numpy array).
+// `.type.name`, `.type.size` and `.countByTile` (a list).
 #include "PvaBindings.hpp"
 
 namespace tilescope::python {
@@ -97,7 +97,7 @@ void bindProgram(py::module_& m) {
     py::class_<PyVertex>(m, "Vertex")
         .def_readonly("type", &PyVertex::type)
         .def_readonly("count", &PyVertex::count)
-        .def_property_readonly("countByTile", [](const PyVertex& v) { return toNumpy(v.countByTile); });
+        .def_readonly("countByTile", &PyVertex::countByTile);
     py::class_<PyComputeSet>(m, "ComputeSetWithVertices")
         .def_readonly("id", &PyComputeSet::id)
         .def_readonly("name", &PyComputeSet::name)
