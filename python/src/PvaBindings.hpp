@@ -45,9 +45,18 @@ struct PyProgramStep {
     ContextPtr context;
 };
 
-struct PyExecutionStep {
-    pva::ExecutionStep step;
+/// Executed steps read in one go; Python sees them through StepList and PyExecutionStep views,
+/// so a million steps cost one C++ vector, and a Python object only for the step in hand.
+struct StepTable {
+    std::vector<pva::ExecutionStep> steps;
     ContextPtr context;
+};
+using StepTablePtr = std::shared_ptr<const StepTable>;
+
+struct PyExecutionStep {
+    StepTablePtr table;
+    std::size_t index;
+    const pva::ExecutionStep& step() const { return table->steps[index]; }
 };
 
 struct PyRun {

@@ -39,13 +39,28 @@ py::array_t<std::uint64_t> runCyclesByTile(const PyRun& r) {
     return array;
 }
 
-std::vector<PyExecutionStep> wrapSteps(std::vector<pva::ExecutionStep> steps,
-                                       const ContextPtr& context) {
-    std::vector<PyExecutionStep> out;
-    out.reserve(steps.size());
-    for (auto& s : steps)
-        out.push_back(PyExecutionStep{std::move(s), context});
-    return out;
+/// A read-only sequence of executed steps: len(), indexing (negative too) and iteration, as the
+/// list libpva returns, without building a Python object per step up front.
+struct StepList {
+    StepTablePtr table;
+};
+
+struct StepIterator {
+    StepTablePtr table;
+    std::size_t next = 0;
+};
+
+StepList stepList(std::vector<pva::ExecutionStep> steps, const ContextPtr& context) {
+    return StepList{std::make_shared<const StepTable>(StepTable{std::move(steps), context})};
+}
+
+PyExecutionStep stepAt(const StepList& list, py::ssize_t index) {
+    const auto size = static_cast<py::ssize_t>(list.table->steps.size());
+    if (index < 0)
+        index += size;
+    if (index < 0 || index >= size)
+        throw py::index_error("step index out of range");
+    return PyExecutionStep{list.table, static_cast<std::size_t>(index)};
 }
 
 } // namespace
@@ -58,23 +73,45 @@ void bindExecution(py::module_& m) {
         .def_property_readonly("activeTileBalance", &pva::IpuExecution::activeTileBalance)
         .def_property_readonly("cyclesByTile", &pva::IpuExecution::cyclesByTile);
 
+    py::class_<StepIterator>(m, "_StepIterator")
+        .def("__iter__", [](StepIterator& it) -> StepIterator& { return it; })
+        .def("__next__", [](StepIterator& it) {
+            if (it.next >= it.table->steps.size())
+                throw py::stop_iteration();
+            return PyExecutionStep{it.table, it.next++};
+        });
+    py::class_<StepList>(m, "ExecutionStepList")
+        .def("__len__", [](const StepList& l) { return l.table->steps.size(); })
+        .def("__getitem__", &stepAt)
+        .def("__getitem__",
+             [](const StepList& l, const py::slice& slice) {
+                 std::size_t start = 0, stop = 0, step = 0, length = 0;
+                 if (!slice.compute(l.table->steps.size(), &start, &stop, &step, &length))
+                     throw py::error_already_set();
+                 py::list out;
+                 for (std::size_t i = 0; i < length; ++i, start += step)
+                     out.append(PyExecutionStep{l.table, start});
+                 return out;
+             })
+        .def("__iter__", [](const StepList& l) { return StepIterator{l.table, 0}; });
+
     py::class_<PyExecutionStep>(m, "ExecutionStep")
         .def_property_readonly("program",
                                [](const PyExecutionStep& s) {
-                                   return wrapProgram(s.step.program(), s.context);
+                                   return wrapProgram(s.step().program(), s.table->context);
                                })
         .def_property_readonly("programStepIndex",
-                               [](const PyExecutionStep& s) { return s.step.programStepIndex(); })
-        .def_property_readonly("cyclesFrom", [](const PyExecutionStep& s) { return s.step.cyclesFrom(); })
-        .def_property_readonly("cyclesTo", [](const PyExecutionStep& s) { return s.step.cyclesTo(); })
-        .def_property_readonly("cycles", [](const PyExecutionStep& s) { return s.step.cycles(); })
+                               [](const PyExecutionStep& s) { return s.step().programStepIndex(); })
+        .def_property_readonly("cyclesFrom", [](const PyExecutionStep& s) { return s.step().cyclesFrom(); })
+        .def_property_readonly("cyclesTo", [](const PyExecutionStep& s) { return s.step().cyclesTo(); })
+        .def_property_readonly("cycles", [](const PyExecutionStep& s) { return s.step().cycles(); })
         .def_property_readonly("activeTiles",
-                               [](const PyExecutionStep& s) { return s.step.activeTiles(); })
+                               [](const PyExecutionStep& s) { return s.step().activeTiles(); })
         .def_property_readonly("activeTileBalance",
-                               [](const PyExecutionStep& s) { return s.step.activeTileBalance(); })
+                               [](const PyExecutionStep& s) { return s.step().activeTileBalance(); })
         .def_property_readonly("cyclesByTile",
-                               [](const PyExecutionStep& s) { return s.step.cyclesByTile(); })
-        .def_property_readonly("ipus", [](const PyExecutionStep& s) { return s.step.ipus(); });
+                               [](const PyExecutionStep& s) { return s.step().cyclesByTile(); })
+        .def_property_readonly("ipus", [](const PyExecutionStep& s) { return s.step().ipus(); });
 
     py::class_<pva::Microseconds>(m, "Microseconds")
         .def_property_readonly("start", &pva::Microseconds::start)
@@ -86,7 +123,7 @@ void bindExecution(py::module_& m) {
         .def_property_readonly("program",
                                [](const PyRun& r) { return wrapProgram(r.run.program(), r.context); })
         .def_property_readonly("steps",
-                               [](const PyRun& r) { return wrapSteps(r.run.steps(), r.context); })
+                               [](const PyRun& r) { return stepList(r.run.steps(), r.context); })
         .def_property_readonly("numSteps", [](const PyRun& r) { return r.run.numSteps(); })
         .def_property_readonly("cycles", [](const PyRun& r) { return r.run.cycles(); })
         .def_property_readonly("microseconds", [](const PyRun& r) { return r.run.microseconds(); })
@@ -104,7 +141,7 @@ void bindExecution(py::module_& m) {
                                })
         .def_property_readonly("steps",
                                [](const PyExecution& e) {
-                                   return wrapSteps(e.execution.steps(), e.context);
+                                   return stepList(e.execution.steps(), e.context);
                                })
         .def_property_readonly("totalCycles", [](const PyExecution& e) {
             std::uint64_t total = 0;

@@ -21,7 +21,8 @@ struct EventRow {
     std::int64_t endNs = 0;
     std::int64_t nameId = 0;
     std::int64_t channelId = 0;
-    std::vector<std::uint32_t> children;
+    /// Children are contiguous in the thread's event array (the next depth, in start order).
+    std::uint32_t childBegin = 0, childEnd = 0;
 };
 
 struct ThreadData {
@@ -69,7 +70,8 @@ struct PyTrace {
 };
 
 /// Reads one thread's events, depth by depth, and links each to its parent: the event of the
-/// depth above with the latest start at or before its own.
+/// depth above with the latest start at or before its own. Both depths are in start order, so
+/// the children of one parent are consecutive: each event records its children as a range.
 void readThread(const report::HostTraceReader& reader, std::int64_t threadId, std::int64_t endNs,
                 ThreadData& thread) {
     constexpr std::int64_t kAll = std::numeric_limits<std::int64_t>::max();
@@ -95,10 +97,14 @@ void readThread(const report::HostTraceReader& reader, std::int64_t threadId, st
                                            [&](std::int64_t t, std::uint32_t i) {
                                                return t < thread.events[i].startNs;
                                            });
-            if (parent == above.begin())
+            if (parent == above.begin()) {
                 thread.roots.push_back(index); // no enclosing event recorded: a root
-            else
-                thread.events[*std::prev(parent)].children.push_back(index);
+                continue;
+            }
+            EventRow& p = thread.events[*std::prev(parent)];
+            if (p.childBegin == p.childEnd)
+                p.childBegin = index;
+            p.childEnd = index + 1;
         }
         above = std::move(level);
     }
@@ -137,6 +143,14 @@ PyTrace openTrace(const std::string& path) {
     }
 }
 
+std::vector<PyEvent> childEvents(const TracePtr& trace, std::uint32_t thread, const EventRow& row) {
+    std::vector<PyEvent> out;
+    out.reserve(row.childEnd - row.childBegin);
+    for (std::uint32_t i = row.childBegin; i < row.childEnd; ++i)
+        out.push_back(PyEvent{trace, thread, i});
+    return out;
+}
+
 std::vector<PyEvent> events(const TracePtr& trace, std::uint32_t thread,
                             const std::vector<std::uint32_t>& indices) {
     std::vector<PyEvent> out;
@@ -167,7 +181,7 @@ void bindTrace(py::module_& m) {
                                    return (e.row().endNs - e.row().startNs) / 1000;
                                })
         .def("children",
-             [](const PyEvent& e) { return events(e.trace, e.thread, e.row().children); })
+             [](const PyEvent& e) { return childEvents(e.trace, e.thread, e.row()); })
         .def("__repr__", [](const PyEvent& e) {
             return "<pva.Event '" + lookup(e.trace->names, e.row().nameId) + "'>";
         });

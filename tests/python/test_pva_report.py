@@ -104,3 +104,12 @@ def test_bad_files_raise_naming_the_file(tmp_path):
     with pytest.raises(RuntimeError, match="corrupt.pop"):
         pva.openTrace(str(corrupt))
     assert issubclass(pva.OpenFileError, RuntimeError)
+
+
+def test_step_lists_index_and_slice(profile):
+    steps = pva.openReport(profile).execution.steps
+    assert len(steps) == 2
+    assert steps[-1].cyclesFrom == steps[1].cyclesFrom
+    assert [s.cycles for s in steps[0:2]] == [s.cycles for s in steps]
+    with pytest.raises(IndexError):
+        steps[2]
