@@ -73,6 +73,43 @@ def test_trace_read_back(tmp_path):
     assert all(t.tid > 0 for t in process.threads)
 
 
+def count_events(event):
+    return 1 + sum(count_events(c) for c in event.children())
+
+
+def test_python_and_cpp_tracepoints_share_file_and_clock(tmp_path):
+    """A C++ library loaded into the Python process traces into the same file; its events nest
+    inside the Python tracepoint around the call (one clock), and every thread's event count
+    equals what the C++ trace reader counts."""
+    program = textwrap.dedent(f"""
+        import ctypes
+        import libpvti as pvti
+        library = ctypes.CDLL({os.environ["TILESCOPE_TEST_CPP_TRACEPOINTS"]!r})
+        channel = pvti.createTraceChannel("python")
+        with pvti.Tracepoint(channel, "python calls C++"):
+            library.tilescope_test_cpp_work()
+    """)
+    script = tmp_path / "mixed.py"
+    script.write_text(program)
+    env = dict(os.environ, PVTI_OPTIONS='{"enable":"true","directory":"./trace"}')
+    subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, check=True)
+    files = glob.glob(str(tmp_path / "trace" / "*.pvti"))
+    assert len(files) == 1
+    trace = pva.openTrace(files[0])
+    ours = [e for p in trace.processes for t in p.threads for e in t.events
+            if e.channel in ("python", "cpp")]
+    assert [tree(e) for e in ours] == [
+        ("python calls C++", [("cpp work", [("cpp instant", [])])])]
+    assert [(c.channel) for c in ours[0].children()] == ["cpp"]
+
+    figures = subprocess.run([os.environ["TILESCOPE_TEST_FIGURES"], "--trace", files[0]],
+                             check=True, capture_output=True, text=True).stdout.split("\n")
+    expected = {int(line.split()[1]): int(line.split()[2]) for line in figures if line}
+    seen = {t.tid: sum(count_events(e) for e in t.events) for p in trace.processes
+            for t in p.threads}
+    assert seen == expected
+
+
 def test_no_options_no_file(tmp_path):
     printed = run_program(str(tmp_path), None)
     assert printed == ""
