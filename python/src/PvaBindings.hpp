@@ -92,5 +92,6 @@ void bindReport(py::module_& m);
 void bindProgram(py::module_& m);
 void bindExecution(py::module_& m);
 void bindTrace(py::module_& m);
+void bindOperations(py::module_& m);
 
 } // namespace tilescope::python

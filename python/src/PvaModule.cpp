@@ -29,4 +29,5 @@ PYBIND11_MODULE(pva, m) {
     bindProgram(m);
     bindExecution(m);
     bindTrace(m);
+    bindOperations(m);
 }

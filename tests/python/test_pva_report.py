@@ -113,3 +113,13 @@ def test_step_lists_index_and_slice(profile):
     assert [s.cycles for s in steps[0:2]] == [s.cycles for s in steps]
     with pytest.raises(IndexError):
         steps[2]
+
+
+def test_operation_analysis(profile):
+    operations = pva.OperationAnalysis(pva.openReport(profile)).operations
+    assert [op.name for op in operations] == ["squareInPlace"]
+    op = operations[0]
+    assert op.debugPath.startswith("square") and op.layer == "PopLibs"
+    assert [p.name for p in op.programs] == ["square"]
+    with pytest.raises(RuntimeError, match="debugContext"):
+        op.debugContext
