@@ -20,9 +20,8 @@ PYBIND11_MODULE(_libpvti, m) {
     m.def("begin", [](pvti::TraceChannel* c, const std::string& label) {
         pvti::Tracepoint::begin(c, label);
     });
-    m.def("end", [](pvti::TraceChannel* c, const std::string& label) {
-        pvti::Tracepoint::end(c, label);
-    });
+    m.def("end",
+          [](pvti::TraceChannel* c, const std::string& label) { pvti::Tracepoint::end(c, label); });
     m.def("event", [](pvti::TraceChannel* c, const std::string& label) {
         pvti::Tracepoint::event(c, label);
     });
@@ -33,10 +32,13 @@ PYBIND11_MODULE(_libpvti, m) {
         .def("addSeries", &pvti::Graph::addSeries, py::arg("name"));
 
     using tilescope::capture::HostTracer;
-    m.def("traceFile", [] { return HostTracer::instance().file().string(); },
-          "The trace file of this process, empty when PVTI_OPTIONS does not enable tracing.");
-    m.def("flush", [] { HostTracer::instance().flush(); },
-          "Writes every tracepoint recorded so far to the trace file.");
-    m.def("close", [] { HostTracer::instance().close(); },
-          "Flushes and closes the trace file (done at exit; later tracepoints are not recorded).");
+    m.def(
+        "traceFile", [] { return HostTracer::instance().file().string(); },
+        "The trace file of this process, empty when PVTI_OPTIONS does not enable tracing.");
+    m.def(
+        "flush", [] { HostTracer::instance().flush(); },
+        "Writes every tracepoint recorded so far to the trace file.");
+    m.def(
+        "close", [] { HostTracer::instance().close(); },
+        "Flushes and closes the trace file (done at exit; later tracepoints are not recorded).");
 }

@@ -9,11 +9,10 @@
 #include "pva/pva.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
+#include <memory>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
-
-#include <memory>
 #include <unordered_map>
 #include <vector>
 

@@ -23,7 +23,8 @@ report::RunRecord runRecord(const PyRun& r) {
 /// per-tile cycles were not recorded is a row of zeros.
 py::array_t<std::uint64_t> runCyclesByTile(const PyRun& r) {
     const auto record = runRecord(r);
-    const std::size_t tiles = r.context->reader->target().numIpus * r.context->reader->target().tilesPerIpu;
+    const std::size_t tiles =
+        r.context->reader->target().numIpus * r.context->reader->target().tilesPerIpu;
     const std::size_t steps = record.numSteps;
     py::array_t<std::uint64_t> array({steps, tiles});
     std::uint64_t* out = array.mutable_data();
@@ -93,7 +94,9 @@ void bindExecution(py::module_& m) {
                      out.append(PyExecutionStep{l.table, start});
                  return out;
              })
-        .def("__iter__", [](const StepList& l) { return StepIterator{l.table, 0}; });
+        .def("__iter__", [](const StepList& l) {
+            return StepIterator{l.table, 0};
+        });
 
     py::class_<PyExecutionStep>(m, "ExecutionStep")
         .def_property_readonly("program",
@@ -102,13 +105,16 @@ void bindExecution(py::module_& m) {
                                })
         .def_property_readonly("programStepIndex",
                                [](const PyExecutionStep& s) { return s.step().programStepIndex(); })
-        .def_property_readonly("cyclesFrom", [](const PyExecutionStep& s) { return s.step().cyclesFrom(); })
-        .def_property_readonly("cyclesTo", [](const PyExecutionStep& s) { return s.step().cyclesTo(); })
+        .def_property_readonly("cyclesFrom",
+                               [](const PyExecutionStep& s) { return s.step().cyclesFrom(); })
+        .def_property_readonly("cyclesTo",
+                               [](const PyExecutionStep& s) { return s.step().cyclesTo(); })
         .def_property_readonly("cycles", [](const PyExecutionStep& s) { return s.step().cycles(); })
         .def_property_readonly("activeTiles",
                                [](const PyExecutionStep& s) { return s.step().activeTiles(); })
-        .def_property_readonly("activeTileBalance",
-                               [](const PyExecutionStep& s) { return s.step().activeTileBalance(); })
+        .def_property_readonly(
+            "activeTileBalance",
+            [](const PyExecutionStep& s) { return s.step().activeTileBalance(); })
         .def_property_readonly("cyclesByTile",
                                [](const PyExecutionStep& s) { return s.step().cyclesByTile(); })
         .def_property_readonly("ipus", [](const PyExecutionStep& s) { return s.step().ipus(); });
@@ -120,8 +126,8 @@ void bindExecution(py::module_& m) {
     py::class_<PyRun>(m, "Run")
         .def_property_readonly("id", [](const PyRun& r) { return r.run.id(); })
         .def_property_readonly("programIndex", [](const PyRun& r) { return r.run.programIndex(); })
-        .def_property_readonly("program",
-                               [](const PyRun& r) { return wrapProgram(r.run.program(), r.context); })
+        .def_property_readonly(
+            "program", [](const PyRun& r) { return wrapProgram(r.run.program(), r.context); })
         .def_property_readonly("steps",
                                [](const PyRun& r) { return stepList(r.run.steps(), r.context); })
         .def_property_readonly("numSteps", [](const PyRun& r) { return r.run.numSteps(); })
@@ -139,10 +145,8 @@ void bindExecution(py::module_& m) {
                                        runs.push_back(PyRun{std::move(r), e.context});
                                    return runs;
                                })
-        .def_property_readonly("steps",
-                               [](const PyExecution& e) {
-                                   return stepList(e.execution.steps(), e.context);
-                               })
+        .def_property_readonly(
+            "steps", [](const PyExecution& e) { return stepList(e.execution.steps(), e.context); })
         .def_property_readonly("totalCycles", [](const PyExecution& e) {
             std::uint64_t total = 0;
             for (const auto& r : e.execution.runs())

@@ -1,6 +1,5 @@
 // The `pva` Python module: Graphcore's libpva Python API over TileScope reports and host traces.
 #include "PvaBindings.hpp"
-
 #include "tilescope/report/ReportError.hpp"
 
 namespace py = pybind11;

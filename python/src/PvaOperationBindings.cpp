@@ -70,8 +70,8 @@ void bindOperations(py::module_& m) {
                                    }
                                    return programs;
                                })
-        .def_property_readonly("debugContext",
-                               [](const PyOperation&) -> py::object { notRecorded("debugContext"); })
+        .def_property_readonly(
+            "debugContext", [](const PyOperation&) -> py::object { notRecorded("debugContext"); })
         .def_property_readonly("replacedDebugContext", [](const PyOperation&) -> py::object {
             notRecorded("replacedDebugContext");
         });

@@ -57,14 +57,22 @@ py::object computeSetOf(const PyProgram& p) {
 }
 
 const pva::Program::Type kTypes[] = {
-    pva::Program::Type::Unknown,         pva::Program::Type::Sequence,
-    pva::Program::Type::Repeat,          pva::Program::Type::RepeatWhileTrue,
-    pva::Program::Type::RepeatWhileFalse, pva::Program::Type::If,
-    pva::Program::Type::Switch,          pva::Program::Type::Call,
-    pva::Program::Type::Copy,            pva::Program::Type::StreamCopy,
-    pva::Program::Type::OnTileExecute,   pva::Program::Type::DoExchange,
-    pva::Program::Type::GlobalExchange,  pva::Program::Type::StreamCopyBegin,
-    pva::Program::Type::StreamCopyMid,   pva::Program::Type::StreamCopyEnd,
+    pva::Program::Type::Unknown,
+    pva::Program::Type::Sequence,
+    pva::Program::Type::Repeat,
+    pva::Program::Type::RepeatWhileTrue,
+    pva::Program::Type::RepeatWhileFalse,
+    pva::Program::Type::If,
+    pva::Program::Type::Switch,
+    pva::Program::Type::Call,
+    pva::Program::Type::Copy,
+    pva::Program::Type::StreamCopy,
+    pva::Program::Type::OnTileExecute,
+    pva::Program::Type::DoExchange,
+    pva::Program::Type::GlobalExchange,
+    pva::Program::Type::StreamCopyBegin,
+    pva::Program::Type::StreamCopyMid,
+    pva::Program::Type::StreamCopyEnd,
     pva::Program::Type::Sync,
 };
 
@@ -120,21 +128,22 @@ void bindProgram(py::module_& m) {
         .def_property_readonly("name", [](const PyProgram& p) { return p.program->name(); })
         .def_property_readonly("type", [](const PyProgram& p) { return p.program->type(); })
         .def_property_readonly("kind", [](const PyProgram& p) { return p.program->kind(); })
-        .def_property_readonly("debugPath", [](const PyProgram& p) { return p.program->debugPath(); })
-        .def_property_readonly("children",
-                               [](const PyProgram& p) {
-                                   return wrapPrograms(p.program->children(), p.context);
-                               })
+        .def_property_readonly("debugPath",
+                               [](const PyProgram& p) { return p.program->debugPath(); })
+        .def_property_readonly(
+            "children",
+            [](const PyProgram& p) { return wrapPrograms(p.program->children(), p.context); })
         .def_property_readonly("computeset", &computeSetOf)
-        .def("accept",
-             [](const PyProgram& p, py::object visitor) {
-                 const std::string method = "visit" + pva::toString(p.program->type());
-                 if (!py::hasattr(visitor, method.c_str()))
-                     throw py::type_error("pva.Program.accept: the visitor has no " + method +
-                                          " method (derive it from pva.ProgramVisitor)");
-                 visitor.attr(method.c_str())(py::cast(p));
-             },
-             py::arg("visitor"))
+        .def(
+            "accept",
+            [](const PyProgram& p, py::object visitor) {
+                const std::string method = "visit" + pva::toString(p.program->type());
+                if (!py::hasattr(visitor, method.c_str()))
+                    throw py::type_error("pva.Program.accept: the visitor has no " + method +
+                                         " method (derive it from pva.ProgramVisitor)");
+                visitor.attr(method.c_str())(py::cast(p));
+            },
+            py::arg("visitor"))
         .def("__repr__", [](const PyProgram& p) {
             return "<pva.Program " + pva::toString(p.program->type()) + " '" + p.program->name() +
                    "'>";

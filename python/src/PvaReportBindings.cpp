@@ -2,7 +2,6 @@
 // memory, compute sets, variables, liveness steps), with libpva's Python names: properties, not
 // getters, and lists that iterate and index.
 #include "PvaBindings.hpp"
-
 #include "tilescope/report/ReportError.hpp"
 
 namespace tilescope::python {
@@ -44,8 +43,7 @@ void bindMemory(py::module_& m) {
     auto categories = py::class_<pva::MemoryCategories>(m, "MemoryCategories");
     // One read-only property per category, named as in libpva.
 #define TILESCOPE_CATEGORY(name)                                                                   \
-    categories.def_property_readonly(                                                              \
-        #name, [](const pva::MemoryCategories& c) { return c.name; })
+    categories.def_property_readonly(#name, [](const pva::MemoryCategories& c) { return c.name; })
     TILESCOPE_CATEGORY(vertexCode);
     TILESCOPE_CATEGORY(vertexInstanceState);
     TILESCOPE_CATEGORY(vertexDescriptors);
@@ -152,25 +150,31 @@ void bindVariablesAndSteps(py::module_& m) {
     py::class_<PyProgramStep>(m, "ProgramStep")
         .def_property_readonly("index", [](const PyProgramStep& s) { return s.step.index(); })
         .def_property_readonly(
-            "program", [](const PyProgramStep& s) { return wrapProgram(s.step.program(), s.context); })
+            "program",
+            [](const PyProgramStep& s) { return wrapProgram(s.step.program(), s.context); })
         .def_property_readonly("notAlwaysLiveMemory",
                                [](const PyProgramStep& s) { return s.step.notAlwaysLiveMemory(); })
-        .def("notAlwaysLiveMemoryForTile",
-             [](const PyProgramStep& s, unsigned tile) {
-                 return s.step.notAlwaysLiveMemoryForTile(tile);
-             },
-             py::arg("tile"))
-        .def_property_readonly("maxTileNotAlwaysLiveBytes",
-                               [](const PyProgramStep& s) { return s.step.maxTileNotAlwaysLiveBytes(); })
+        .def(
+            "notAlwaysLiveMemoryForTile",
+            [](const PyProgramStep& s, unsigned tile) {
+                return s.step.notAlwaysLiveMemoryForTile(tile);
+            },
+            py::arg("tile"))
+        .def_property_readonly(
+            "maxTileNotAlwaysLiveBytes",
+            [](const PyProgramStep& s) { return s.step.maxTileNotAlwaysLiveBytes(); })
         .def_property_readonly("cycleEstimate",
                                [](const PyProgramStep& s) { return s.step.cycleEstimate(); });
 }
 
 void bindCompilation(py::module_& m) {
     py::class_<PyCompilation>(m, "Compilation")
-        .def_property_readonly("target", [](const PyCompilation& c) { return c.compilation.target(); })
-        .def_property_readonly("graph", [](const PyCompilation& c) { return c.compilation.graph(); })
-        .def_property_readonly("tiles", [](const PyCompilation& c) { return c.compilation.tiles(); })
+        .def_property_readonly("target",
+                               [](const PyCompilation& c) { return c.compilation.target(); })
+        .def_property_readonly("graph",
+                               [](const PyCompilation& c) { return c.compilation.graph(); })
+        .def_property_readonly("tiles",
+                               [](const PyCompilation& c) { return c.compilation.tiles(); })
         .def_property_readonly("programs",
                                [](const PyCompilation& c) {
                                    return wrapPrograms(c.compilation.programs(), c.context);
@@ -187,12 +191,12 @@ void bindCompilation(py::module_& m) {
                                [](const PyCompilation& c) { return c.compilation.computeSets(); })
         .def_property_readonly("variables",
                                [](const PyCompilation& c) { return c.compilation.variables(); })
-        .def_property_readonly("alwaysLiveVariables",
-                               [](const PyCompilation& c) { return c.compilation.alwaysLiveVariables(); })
-        .def_property_readonly("notAlwaysLiveVariables",
-                               [](const PyCompilation& c) {
-                                   return c.compilation.notAlwaysLiveVariables();
-                               })
+        .def_property_readonly(
+            "alwaysLiveVariables",
+            [](const PyCompilation& c) { return c.compilation.alwaysLiveVariables(); })
+        .def_property_readonly(
+            "notAlwaysLiveVariables",
+            [](const PyCompilation& c) { return c.compilation.notAlwaysLiveVariables(); })
         .def_property_readonly("livenessProgramSteps",
                                [](const PyCompilation& c) {
                                    std::vector<PyProgramStep> steps;
@@ -203,17 +207,19 @@ void bindCompilation(py::module_& m) {
         .def_property_readonly("outOfMemory",
                                [](const PyCompilation& c) { return c.compilation.outOfMemory(); })
         // Beyond libpva: per-tile series as numpy arrays, one SQL query each.
-        .def("memoryByTile",
-             [](const PyCompilation& c, bool includeGaps) {
-                 return toNumpy(c.context->reader->tileMemoryTotal(includeGaps));
-             },
-             py::arg("includeGaps") = true,
-             "Total bytes of every tile (global tile order) as a numpy uint64 array.")
-        .def("alwaysLiveMemoryByTile",
-             [](const PyCompilation& c) {
-                 return toNumpy(c.context->reader->alwaysLiveBytesPerTile());
-             },
-             "Always-live bytes of every tile as a numpy uint64 array.");
+        .def(
+            "memoryByTile",
+            [](const PyCompilation& c, bool includeGaps) {
+                return toNumpy(c.context->reader->tileMemoryTotal(includeGaps));
+            },
+            py::arg("includeGaps") = true,
+            "Total bytes of every tile (global tile order) as a numpy uint64 array.")
+        .def(
+            "alwaysLiveMemoryByTile",
+            [](const PyCompilation& c) {
+                return toNumpy(c.context->reader->alwaysLiveBytesPerTile());
+            },
+            "Always-live bytes of every tile as a numpy uint64 array.");
 
     py::class_<PyReport>(m, "Report")
         .def_property_readonly("compilation",
@@ -224,7 +230,8 @@ void bindCompilation(py::module_& m) {
                                [](const PyReport& r) {
                                    return PyExecution{r.report.execution(), r.context};
                                })
-        .def_property_readonly("poplarVersion", [](const PyReport& r) { return r.report.poplarVersion(); })
+        .def_property_readonly("poplarVersion",
+                               [](const PyReport& r) { return r.report.poplarVersion(); })
         .def_property_readonly("reportFilename",
                                [](const PyReport& r) { return r.report.reportFilename(); });
 

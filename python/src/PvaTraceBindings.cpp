@@ -4,7 +4,6 @@
 // thread in one pass per (thread, depth), into flat arrays; Event objects are small views into
 // them, so iterating does not query SQLite again.
 #include "PvaBindings.hpp"
-
 #include "tilescope/report/HostTraceReader.hpp"
 #include "tilescope/report/HostTraceStatistics.hpp"
 #include "tilescope/report/ReportError.hpp"
@@ -79,8 +78,8 @@ void readThread(const report::HostTraceReader& reader, std::int64_t threadId, st
     std::vector<std::uint32_t> above; // indices of the previous depth, in start order
     for (std::int32_t depth = 0; depth <= depths; ++depth) {
         std::vector<std::uint32_t> level;
-        for (const auto& e : reader.events(threadId, depth, std::numeric_limits<std::int64_t>::min(),
-                                           kAll, kAll)) {
+        for (const auto& e :
+             reader.events(threadId, depth, std::numeric_limits<std::int64_t>::min(), kAll, kAll)) {
             EventRow row;
             row.startNs = e.startNs;
             row.endNs = e.kind == report::EventKind::Instant ? e.startNs : e.endNs.value_or(endNs);
@@ -93,10 +92,9 @@ void readThread(const report::HostTraceReader& reader, std::int64_t threadId, st
                 thread.roots.push_back(index);
                 continue;
             }
-            auto parent = std::upper_bound(above.begin(), above.end(), e.startNs,
-                                           [&](std::int64_t t, std::uint32_t i) {
-                                               return t < thread.events[i].startNs;
-                                           });
+            auto parent = std::upper_bound(
+                above.begin(), above.end(), e.startNs,
+                [&](std::int64_t t, std::uint32_t i) { return t < thread.events[i].startNs; });
             if (parent == above.begin()) {
                 thread.roots.push_back(index); // no enclosing event recorded: a root
                 continue;
@@ -169,25 +167,22 @@ std::string lookup(const std::unordered_map<std::int64_t, std::string>& map, std
 
 void bindTrace(py::module_& m) {
     py::class_<PyEvent>(m, "Event")
-        .def_property_readonly("label",
-                               [](const PyEvent& e) { return lookup(e.trace->names, e.row().nameId); })
-        .def_property_readonly("channel",
-                               [](const PyEvent& e) {
-                                   return lookup(e.trace->channels, e.row().channelId);
-                               })
+        .def_property_readonly(
+            "label", [](const PyEvent& e) { return lookup(e.trace->names, e.row().nameId); })
+        .def_property_readonly(
+            "channel",
+            [](const PyEvent& e) { return lookup(e.trace->channels, e.row().channelId); })
         .def_property_readonly("timestamp", [](const PyEvent& e) { return e.row().startNs / 1000; })
-        .def_property_readonly("duration",
-                               [](const PyEvent& e) {
-                                   return (e.row().endNs - e.row().startNs) / 1000;
-                               })
-        .def("children",
-             [](const PyEvent& e) { return childEvents(e.trace, e.thread, e.row()); })
+        .def_property_readonly(
+            "duration", [](const PyEvent& e) { return (e.row().endNs - e.row().startNs) / 1000; })
+        .def("children", [](const PyEvent& e) { return childEvents(e.trace, e.thread, e.row()); })
         .def("__repr__", [](const PyEvent& e) {
             return "<pva.Event '" + lookup(e.trace->names, e.row().nameId) + "'>";
         });
 
     py::class_<PyThread>(m, "Thread")
-        .def_property_readonly("tid", [](const PyThread& t) { return t.trace->threads[t.index].tid; })
+        .def_property_readonly("tid",
+                               [](const PyThread& t) { return t.trace->threads[t.index].tid; })
         .def_property_readonly("name",
                                [](const PyThread& t) { return t.trace->threads[t.index].name; })
         .def_property_readonly("events", [](const PyThread& t) {

@@ -16,8 +16,10 @@ int printTrace(const std::string& path) {
     for (const auto& thread : reader.threads()) {
         std::size_t events = 0;
         for (std::int32_t depth = 0; depth <= reader.maxDepth(thread.id); ++depth)
-            events += reader.events(thread.id, depth, std::numeric_limits<std::int64_t>::min(),
-                                    kAll, kAll).size();
+            events +=
+                reader
+                    .events(thread.id, depth, std::numeric_limits<std::int64_t>::min(), kAll, kAll)
+                    .size();
         std::cout << "thread " << thread.tid << " " << events << "\n";
     }
     return 0;
