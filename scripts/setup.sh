@@ -21,6 +21,8 @@ PACKAGES=(
   catch2 libbenchmark-dev clang-14 libclang-rt-14-dev xvfb xauth
   # enable.sh is checked in zsh too
   zsh
+  # Python faces (pva, libpvti) and their tests
+  pybind11-dev python3-pybind11 python3-dev python3-pytest python3-numpy
 )
 
 if [[ $(id -u) -ne 0 ]]; then

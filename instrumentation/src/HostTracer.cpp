@@ -13,6 +13,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <sys/syscall.h>
 #include <thread>
@@ -52,7 +53,25 @@ struct LabelCacheEntry {
     std::uint32_t id;
     std::uint32_t generation;
 };
-thread_local LabelCacheEntry tLabelCache[64] TILESCOPE_FAST_TLS = {};
+// The label cache itself lives on the heap, behind one pointer of initial-exec TLS: glibc keeps
+// only a few hundred bytes of static TLS for libraries loaded with dlopen (the libpvti and pva
+// Python modules load this library so), and 64 inline entries would not fit.
+constexpr std::size_t kLabelCacheSize = 64;
+thread_local LabelCacheEntry* tLabelCache TILESCOPE_FAST_TLS = nullptr;
+
+[[gnu::noinline]] LabelCacheEntry* allocateLabelCache() {
+    thread_local std::unique_ptr<LabelCacheEntry[]> owner;
+    owner = std::make_unique<LabelCacheEntry[]>(kLabelCacheSize); // value-initialised: empty
+    tLabelCache = owner.get();
+    return tLabelCache;
+}
+
+LabelCacheEntry& labelCacheSlot(const char* text) {
+    LabelCacheEntry* cache = tLabelCache;
+    if (!cache) [[unlikely]]
+        cache = allocateLabelCache();
+    return cache[(reinterpret_cast<std::uintptr_t>(text) >> 4) & (kLabelCacheSize - 1)];
+}
 
 } // namespace
 
@@ -355,7 +374,7 @@ std::uint32_t HostTracer::label(std::string_view text) {
     // Most labels are string literals passed again and again: a small per-thread cache keyed by
     // the text's address (and checked by content, since buffers get reused) avoids the shared
     // table and its lock on the hot path.
-    LabelCacheEntry& c = tLabelCache[(reinterpret_cast<std::uintptr_t>(text.data()) >> 4) & 63];
+    LabelCacheEntry& c = labelCacheSlot(text.data());
     const std::uint32_t gen = generation();
     if (c.ptr == text.data() && c.size == text.size() && c.generation == gen &&
         std::memcmp(c.text->data(), text.data(), text.size()) == 0) [[likely]]
@@ -364,7 +383,7 @@ std::uint32_t HostTracer::label(std::string_view text) {
 }
 
 std::uint32_t HostTracer::internLabel(std::string_view text) {
-    LabelCacheEntry& c = tLabelCache[(reinterpret_cast<std::uintptr_t>(text.data()) >> 4) & 63];
+    LabelCacheEntry& c = labelCacheSlot(text.data());
     std::uint32_t id;
     const std::string* interned;
     {

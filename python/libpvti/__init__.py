@@ -1,0 +1,90 @@
+"""libpvti: host tracepoints for Python programs, as Graphcore's libpvti module provides them.
+
+Tracepoints land in the same trace file, on the same clock, as the C++ pvti tracepoints of the
+process. Tracing is enabled by PVTI_OPTIONS exactly as for C++, e.g.
+PVTI_OPTIONS='{"enable":"true","directory":"traces"}'; unset, nothing is recorded and no file
+is written.
+
+    import libpvti as pvti
+    channel = pvti.createTraceChannel("train")
+    with pvti.Tracepoint(channel, "epoch"):
+        ...
+    @pvti.Tracepoint(channel, "step")
+    def step(): ...
+    loss = pvti.Graph("loss", "").addSeries("train"); loss.add(0.5)
+"""
+
+import functools as _functools
+
+from . import _libpvti
+from ._libpvti import Graph, Series, TraceChannel
+
+__all__ = ["TraceChannel", "Tracepoint", "Graph", "Series", "createTraceChannel", "instrument",
+           "tilescope"]
+
+
+def createTraceChannel(name):
+    """A named channel of tracepoints (usually one per component)."""
+    return TraceChannel(name)
+
+
+class Tracepoint:
+    """A traced interval on the calling thread: a context manager (`with Tracepoint(ch, "x"):`)
+    or a decorator (`@Tracepoint(ch, "x")`). The static begin/end mark intervals that do not
+    follow a block (they must nest on each thread), event() marks an instant."""
+
+    __slots__ = ("channel", "label")
+
+    def __init__(self, channel, label):
+        self.channel = channel
+        self.label = label
+
+    def __enter__(self):
+        _libpvti.begin(self.channel, self.label)
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        _libpvti.end(self.channel, self.label)
+        return False
+
+    def __call__(self, function):
+        channel, label = self.channel, self.label
+
+        @_functools.wraps(function)
+        def traced(*args, **kwargs):
+            _libpvti.begin(channel, label)
+            try:
+                return function(*args, **kwargs)
+            finally:
+                _libpvti.end(channel, label)
+
+        return traced
+
+    @staticmethod
+    def begin(channel, label):
+        _libpvti.begin(channel, label)
+
+    @staticmethod
+    def end(channel, label):
+        _libpvti.end(channel, label)
+
+    @staticmethod
+    def event(channel, label):
+        _libpvti.event(channel, label)
+
+
+def instrument(obj, methods, channel):
+    """Replaces each named method of `obj` (an instance, class or module) by one traced as an
+    interval labelled with the method's name."""
+    for name in methods:
+        original = getattr(obj, name)
+        setattr(obj, name, Tracepoint(channel, name)(original))
+    return obj
+
+
+class tilescope:
+    """TileScope additions (not in Graphcore's libpvti): the session's file, flush and close."""
+
+    traceFile = staticmethod(_libpvti.traceFile)
+    flush = staticmethod(_libpvti.flush)
+    close = staticmethod(_libpvti.close)
