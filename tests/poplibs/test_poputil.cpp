@@ -4,9 +4,12 @@
 
 #include <catch2/catch.hpp>
 #include <poplar/exceptions.hpp>
+#include <popops/ElementWise.hpp>
+#include <popops/Reduction.hpp>
 #include <poputil/Broadcast.hpp>
 #include <poputil/Util.hpp>
 #include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
 
 using namespace poplibstest;
 
@@ -88,4 +91,22 @@ TEST_CASE("broadcastToMatch, extendDimensionsToMatch, duplicate, cloneN and inde
     CHECK(poputil::flattenIndex(shape, std::vector<std::size_t>{1, 1, 1}) == 17);
     CHECK(poputil::intervalSequenceNumElements({{{0, 3}, {5, 6}}, {{10, 14}}}) == 8);
     CHECK(poputil::balancedPartition(10, 4) == std::vector<int>{3, 3, 2, 2});
+}
+
+TEST_CASE(
+    "PopLibs argument errors are poputil::poplibs_error, which poplar_error handlers also catch") {
+    Harness h;
+    auto x = h.input(poplar::FLOAT, {2, 3}, {1, 2, 3, 4, 5, 6}, "x");
+    try {
+        popops::reduce(h.graph, x, {2}, popops::Operation::ADD, h.prog);
+        FAIL("reducing over a dimension the tensor lacks did not throw");
+    } catch (const poputil::poplibs_error& e) {
+        CHECK(e.type == "poplibs_error");
+        CHECK(std::string(e.what()).find("dimension 2 is out of range") != std::string::npos);
+    }
+    CHECK_THROWS_AS(popops::add(h.graph, x, h.input(poplar::FLOAT, {4}, {1, 2, 3, 4}, "y"), h.prog),
+                    poplar::poplar_error);
+    CHECK_THROWS_AS(
+        popops::add(h.graph, x, h.input(poplar::FLOAT, {5}, {1, 2, 3, 4, 5}, "z"), h.prog),
+        std::runtime_error);
 }

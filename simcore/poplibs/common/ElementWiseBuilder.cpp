@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <poplar/exceptions.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace tilescope::poplibs {
 
@@ -58,7 +59,7 @@ void addElementWiseVertices(poplar::Graph& graph, poplar::ComputeSet cs,
     const std::size_t n = mapped.numElements();
     for (const auto& [name, t] : fields) {
         if (n == 0 || t.numElements() % n != 0 || t.numElements() == 0)
-            throw poplar::poplar_error(
+            throw poputil::poplibs_error(
                 vertexType + ": field '" + name + "' tensor '" + t.getName() + "' of shape " +
                 t.shapeToString() + " does not cover the output shape " + mapped.shapeToString());
         flats.push_back(t.flatten());
@@ -70,10 +71,10 @@ void addElementWiseVertices(poplar::Graph& graph, poplar::ComputeSet cs,
         const std::size_t first = flats.size();
         for (const auto& t : tensors) {
             if (t.numElements() != n)
-                throw poplar::poplar_error(vertexType + ": list field '" + name + "' tensor '" +
-                                           t.getName() + "' of shape " + t.shapeToString() +
-                                           " does not match the output shape " +
-                                           mapped.shapeToString());
+                throw poputil::poplibs_error(vertexType + ": list field '" + name + "' tensor '" +
+                                             t.getName() + "' of shape " + t.shapeToString() +
+                                             " does not match the output shape " +
+                                             mapped.shapeToString());
             flats.push_back(t.flatten());
             groupSizes.push_back(1);
         }
@@ -152,10 +153,10 @@ std::vector<std::size_t> broadcastShapes(const std::string& api,
                 for (const auto& u : ts)
                     shapes += (shapes.empty() ? "" : " and ") +
                               ("tensor '" + u.getName() + "' of shape " + shapeString(u.shape()));
-                throw poplar::poplar_error(api + ": " + shapes +
-                                           " cannot be broadcast together (dimension " +
-                                           std::to_string(i) + ": " + std::to_string(out[i]) +
-                                           " vs " + std::to_string(d) + ")");
+                throw poputil::poplibs_error(api + ": " + shapes +
+                                             " cannot be broadcast together (dimension " +
+                                             std::to_string(i) + ": " + std::to_string(out[i]) +
+                                             " vs " + std::to_string(d) + ")");
             }
             out[i] = std::max(out[i], d);
         }

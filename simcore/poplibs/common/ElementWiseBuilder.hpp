@@ -43,7 +43,7 @@ public:
 };
 
 /// The shape both operands broadcast to (numpy rules: trailing dimensions match or are 1).
-/// Throws poplar::poplar_error naming `api` and both tensors when they do not broadcast.
+/// Throws poputil::poplibs_error naming `api` and both tensors when they do not broadcast.
 std::vector<std::size_t> broadcastShape(const std::string& api, const poplar::Tensor& a,
                                         const poplar::Tensor& b);
 /// The shape all of `ts` broadcast to; throws as broadcastShape, naming every tensor.

@@ -9,6 +9,7 @@
 #include <popfloat/experimental/CastToGfloat.hpp>
 #include <poplar/exceptions.hpp>
 #include <popops/Cast.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace popfloat::experimental {
 
@@ -44,9 +45,9 @@ void checkHolds(const poplar::Type& type, const tp::GfloatSpec& spec, const char
     const unsigned mantissaBits = half ? kHalfMantissaBits : kFloatMantissaBits;
     if (spec.maxExponent() > maxExponent || spec.minExponent() < minExponent ||
         spec.mantissaBits > mantissaBits)
-        throw poplar::poplar_error("popfloat::GfloatCast: the " + std::string(what) + " type " +
-                                   type.toString() + " cannot hold every value of the format " +
-                                   spec.describe() + "; choose FP32 (SpecType::FP32)");
+        throw poputil::poplibs_error("popfloat::GfloatCast: the " + std::string(what) + " type " +
+                                     type.toString() + " cannot hold every value of the format " +
+                                     spec.describe() + "; choose FP32 (SpecType::FP32)");
 }
 
 std::uint64_t castCycles(const poplar::Graph& graph, const poplar::Type& type, std::size_t n) {
@@ -76,8 +77,9 @@ GfloatCast::FormatConfig::FormatConfig(unsigned numMantissaBits, unsigned numExp
     this->enableInfsAndNans = enableInfsAndNans && numExponentBits > 0;
     if (specCalculationType != SpecType::AUTO && specCalculationType != SpecType::FP32 &&
         specCalculationType != SpecType::FP16)
-        throw poplar::poplar_error("popfloat::GfloatCast::FormatConfig: the calculation type must "
-                                   "be FP32, FP16 or AUTO");
+        throw poputil::poplibs_error(
+            "popfloat::GfloatCast::FormatConfig: the calculation type must "
+            "be FP32, FP16 or AUTO");
     classify(true, specCalculationType != SpecType::FP32, specCalculationType != SpecType::FP16);
 }
 
@@ -91,9 +93,10 @@ GfloatCast::FormatConfig::FormatConfig(unsigned numMantissaBits, unsigned numExp
     this->enableDenorms = enableDenorms;
     this->enableInfsAndNans = enableInfsAndNans && numExponentBits > 0;
     if (!isNative(calculationType))
-        throw poplar::poplar_error("popfloat::GfloatCast::FormatConfig: the calculation type must "
-                                   "be FLOAT or HALF, not " +
-                                   calculationType.toString());
+        throw poputil::poplibs_error(
+            "popfloat::GfloatCast::FormatConfig: the calculation type must "
+            "be FLOAT or HALF, not " +
+            calculationType.toString());
     classify(calculationType == poplar::HALF, calculationType == poplar::HALF,
              calculationType == poplar::FLOAT);
 }
@@ -149,8 +152,8 @@ void GfloatCast::FormatConfig::classify(bool preferHalf, bool allowHalf, bool al
         }
     }
     if (formatType == FormatType::INVALID_FORMAT)
-        throw poplar::poplar_error("popfloat::GfloatCast::FormatConfig: invalid gfloat format " +
-                                   specOf(*this).describe() + " for the calculation type asked");
+        throw poputil::poplibs_error("popfloat::GfloatCast::FormatConfig: invalid gfloat format " +
+                                     specOf(*this).describe() + " for the calculation type asked");
     packedFloatParameters = (numMantissaBits & 0xffu) | ((numExponentBits & 0xffu) << 8) |
                             ((static_cast<unsigned>(exponentBias) & 0xffu) << 16) |
                             ((enableDenorms ? 1u : 0u) << 24) |
@@ -188,8 +191,8 @@ GfloatCast::CastConfig::CastConfig(FormatType floatFormatType, poplar::Type calc
       enableNanooMode(enableNanooMode), floatFormatType(floatFormatType),
       storeAsNative(storageType != poplar::CHAR && storageType != poplar::SHORT) {
     if (floatFormatType == FormatType::INVALID_FORMAT)
-        throw poplar::poplar_error("popfloat::GfloatCast::CastConfig: expecting a valid gfloat "
-                                   "format type");
+        throw poputil::poplibs_error("popfloat::GfloatCast::CastConfig: expecting a valid gfloat "
+                                     "format type");
 }
 
 GfloatCast::CastConfig GfloatCast::CastConfig::createCastNativeToGF(FormatType formatType,
@@ -246,8 +249,8 @@ void GfloatCast::createCastOpParamsTensor(poplar::Graph& graph, poplar::program:
 
 poplar::Tensor GfloatCast::getCastOpParams() const {
     if (!gfParams)
-        throw poplar::poplar_error("popfloat::GfloatCast: no cast parameters yet; call "
-                                   "createCastOpParamsTensor(graph, prog) first");
+        throw poputil::poplibs_error("popfloat::GfloatCast: no cast parameters yet; call "
+                                     "createCastOpParamsTensor(graph, prog) first");
     return *gfParams;
 }
 
@@ -257,26 +260,26 @@ namespace {
 void checkCast(const char* api, const GfloatCast& cast, const poplar::Tensor& input,
                bool quantising) {
     if (!cast.isCastOpParamSet())
-        throw poplar::poplar_error(std::string("popfloat::GfloatCast::") + api +
-                                   ": call createCastOpParamsTensor(graph, prog) first");
+        throw poputil::poplibs_error(std::string("popfloat::GfloatCast::") + api +
+                                     ": call createCastOpParamsTensor(graph, prog) first");
     const auto spec = specOf(cast.getFormatConfig());
     tp::checkSupported(spec);
     if (quantising) {
         const auto mode = cast.getRoundMode();
         if (mode == RoundType::SR || mode == RoundType::SX)
-            throw poplar::poplar_error(
+            throw poputil::poplibs_error(
                 std::string("popfloat::GfloatCast::") + api +
                 ": stochastic rounding (RoundType::" + roundTypeToString(mode) +
                 ") is not supported by TileScope; RZ, RN, RA, RU and RD "
                 "are");
         if (mode == RoundType::INV)
-            throw poplar::poplar_error(std::string("popfloat::GfloatCast::") + api +
-                                       ": the rounding mode is RoundType::INV (not set)");
+            throw poputil::poplibs_error(std::string("popfloat::GfloatCast::") + api +
+                                         ": the rounding mode is RoundType::INV (not set)");
         if (!isNative(input.elementType()))
-            throw poplar::poplar_error(std::string("popfloat::GfloatCast::") + api + ": tensor '" +
-                                       input.getName() + "' has type " +
-                                       input.elementType().toString() +
-                                       "; FLOAT and HALF can be cast to a gfloat format");
+            throw poputil::poplibs_error(std::string("popfloat::GfloatCast::") + api +
+                                         ": tensor '" + input.getName() + "' has type " +
+                                         input.elementType().toString() +
+                                         "; FLOAT and HALF can be cast to a gfloat format");
     }
 }
 
@@ -292,19 +295,19 @@ poplar::Tensor GfloatCast::castNativeToGfloat(poplar::Graph& graph, poplar::Tens
     const poplar::Type storage = cfg.getStorageType();
     const poplar::Type quantisedType = cfg.getStoreAsNative() ? storage : cfg.getCalculationType();
     if (!isNative(storage) && storage != poplar::CHAR && storage != poplar::SHORT)
-        throw poplar::poplar_error("popfloat::GfloatCast::castNativeToGfloat: cannot store gfloat "
-                                   "values as " +
-                                   storage.toString() +
-                                   "; FLOAT, HALF, CHAR and SHORT are supported");
+        throw poputil::poplibs_error(
+            "popfloat::GfloatCast::castNativeToGfloat: cannot store gfloat "
+            "values as " +
+            storage.toString() + "; FLOAT, HALF, CHAR and SHORT are supported");
     checkHolds(quantisedType, spec, "quantised values'");
     if (!cfg.getStoreAsNative()) {
         const unsigned width = storage == poplar::CHAR ? 8 : 16;
         if (spec.bits() > width)
-            throw poplar::poplar_error("popfloat::GfloatCast::castNativeToGfloat: the format " +
-                                       spec.describe() + " needs " + std::to_string(spec.bits()) +
-                                       " bits and cannot be "
-                                       "packed into " +
-                                       storage.toString());
+            throw poputil::poplibs_error("popfloat::GfloatCast::castNativeToGfloat: the format " +
+                                         spec.describe() + " needs " + std::to_string(spec.bits()) +
+                                         " bits and cannot be "
+                                         "packed into " +
+                                         storage.toString());
     }
 
     poplar::Tensor quantised =
@@ -364,17 +367,17 @@ poplar::Tensor GfloatCast::castGfloatToNative(poplar::Graph& graph, poplar::Tens
     const auto spec = specOf(formatCfg);
     const poplar::Type nativeType = gfToNativeCastCfg.getStorageType();
     if (!isNative(nativeType))
-        throw poplar::poplar_error("popfloat::GfloatCast::castGfloatToNative: the native type "
-                                   "must be FLOAT or HALF, not " +
-                                   nativeType.toString());
+        throw poputil::poplibs_error("popfloat::GfloatCast::castGfloatToNative: the native type "
+                                     "must be FLOAT or HALF, not " +
+                                     nativeType.toString());
     checkHolds(nativeType, spec, "native");
     const poplar::Type inType = input.elementType();
     if (isNative(inType))
         return popops::cast(graph, input, nativeType, prog, {di});
     if (inType != poplar::CHAR && inType != poplar::SHORT)
-        throw poplar::poplar_error("popfloat::GfloatCast::castGfloatToNative: tensor '" +
-                                   input.getName() + "' has type " + inType.toString() +
-                                   "; expecting FLOAT, HALF, or packed CHAR or SHORT");
+        throw poputil::poplibs_error("popfloat::GfloatCast::castGfloatToNative: tensor '" +
+                                     input.getName() + "' has type " + inType.toString() +
+                                     "; expecting FLOAT, HALF, or packed CHAR or SHORT");
     poplar::Tensor out = pl::createOutput(graph, nativeType, input.shape(), input, {di, "out"});
     poplar::ComputeSet cs = graph.addComputeSet(
         {di, "castGfloatToNative/" + formatTypeToString(gfToNativeCastCfg.getFormatType())});

@@ -1,5 +1,6 @@
 #include <popfloat/experimental/GfloatExprUtil.hpp>
 #include <poplar/exceptions.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace popfloat::experimental {
 
@@ -94,7 +95,7 @@ poplar::Type specTypeToPoplarType(SpecType specType) {
     case SpecType::AUTO:
         break;
     }
-    throw poplar::poplar_error("popfloat::specTypeToPoplarType: SpecType::AUTO names no type");
+    throw poputil::poplibs_error("popfloat::specTypeToPoplarType: SpecType::AUTO names no type");
 }
 
 } // namespace popfloat::experimental

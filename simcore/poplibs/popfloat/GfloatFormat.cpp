@@ -4,6 +4,7 @@
 #include <limits>
 #include <popfloat/experimental/GfloatExprUtil.hpp>
 #include <poplar/exceptions.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace tilescope::popfloat {
 
@@ -30,18 +31,18 @@ std::string GfloatSpec::describe() const {
 
 void checkSupported(const GfloatSpec& spec) {
     if (spec.exponentBits == 0)
-        throw poplar::poplar_error("popfloat: gfloat format " + spec.describe() +
-                                   " has no exponent bits; block-float and integer formats are "
-                                   "not supported by TileScope");
+        throw poputil::poplibs_error("popfloat: gfloat format " + spec.describe() +
+                                     " has no exponent bits; block-float and integer formats are "
+                                     "not supported by TileScope");
     if (spec.exponentBits > 8 || spec.mantissaBits > 23)
-        throw poplar::poplar_error("popfloat: gfloat format " + spec.describe() +
-                                   " is wider than FLOAT (at most 8 exponent and 23 mantissa "
-                                   "bits)");
+        throw poputil::poplibs_error("popfloat: gfloat format " + spec.describe() +
+                                     " is wider than FLOAT (at most 8 exponent and 23 mantissa "
+                                     "bits)");
     if (spec.maxExponent() < spec.minNormalExponent())
-        throw poplar::poplar_error("popfloat: gfloat format " + spec.describe() +
-                                   " has no finite normal values (a 1-bit exponent with infs "
-                                   "and nans is a block-float format); not supported by "
-                                   "TileScope");
+        throw poputil::poplibs_error("popfloat: gfloat format " + spec.describe() +
+                                     " has no finite normal values (a 1-bit exponent with infs "
+                                     "and nans is a block-float format); not supported by "
+                                     "TileScope");
 }
 
 namespace {
@@ -67,9 +68,9 @@ double roundToInteger(double v, RoundType mode) {
     case RoundType::RD:
         return std::floor(v);
     default:
-        throw poplar::poplar_error("popfloat: rounding mode " +
-                                   ::popfloat::experimental::roundTypeToString(mode) +
-                                   " is not supported by TileScope (RZ, RN, RA, RU and RD are)");
+        throw poputil::poplibs_error("popfloat: rounding mode " +
+                                     ::popfloat::experimental::roundTypeToString(mode) +
+                                     " is not supported by TileScope (RZ, RN, RA, RU and RD are)");
     }
 }
 

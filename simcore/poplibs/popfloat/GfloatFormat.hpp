@@ -34,7 +34,7 @@ struct GfloatSpec {
     std::string describe() const;
 };
 
-/// Throws poplar::poplar_error naming the format when TileScope cannot represent it (no exponent
+/// Throws poputil::poplibs_error naming the format when TileScope cannot represent it (no exponent
 /// bits, no finite normal exponent, or sizes beyond FLOAT's).
 void checkSupported(const GfloatSpec& spec);
 

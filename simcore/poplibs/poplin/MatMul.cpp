@@ -13,6 +13,7 @@
 #include <popops/Reduction.hpp>
 #include <poputil/TileMapping.hpp>
 #include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
 #include <tuple>
 
 namespace poplin {
@@ -73,15 +74,15 @@ MatMulOptions parseOptions(const poplar::OptionFlags& options) {
 void checkShapes(const std::string& api, const std::vector<std::size_t>& a,
                  const std::vector<std::size_t>& b) {
     if (a.size() != 2 || b.size() != 2 || a[1] != b[0] || a[0] == 0 || a[1] == 0 || b[1] == 0)
-        throw poplar::poplar_error(api + ": cannot multiply shapes " + pl::shapeString(a) +
-                                   " and " + pl::shapeString(b) +
-                                   " (need non-empty {M, K} x {K, N})");
+        throw poputil::poplibs_error(api + ": cannot multiply shapes " + pl::shapeString(a) +
+                                     " and " + pl::shapeString(b) +
+                                     " (need non-empty {M, K} x {K, N})");
 }
 
 void checkType(const std::string& api, const poplar::Type& t, const std::string& what) {
     if (t != poplar::FLOAT && t != poplar::HALF)
-        throw poplar::poplar_error(api + ": " + what + " has type " + t.toString() +
-                                   "; FLOAT and HALF are supported");
+        throw poputil::poplibs_error(api + ": " + what + " has type " + t.toString() +
+                                     "; FLOAT and HALF are supported");
 }
 
 pl::MatMulPlan getPlan(const poplar::Graph& graph, const poplar::Type& inputType,
@@ -158,16 +159,16 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
     const std::string api = "poplin::matMul";
     if (A.rank() != 2 || B.rank() != 2 || A.dim(1) != B.dim(0) || A.numElements() == 0 ||
         B.numElements() == 0)
-        throw poplar::poplar_error(api + ": cannot multiply tensor '" + A.getName() +
-                                   "' of shape " + A.shapeToString() + " by tensor '" +
-                                   B.getName() + "' of shape " + B.shapeToString() +
-                                   " (need non-empty {M, K} x {K, N})");
+        throw poputil::poplibs_error(api + ": cannot multiply tensor '" + A.getName() +
+                                     "' of shape " + A.shapeToString() + " by tensor '" +
+                                     B.getName() + "' of shape " + B.shapeToString() +
+                                     " (need non-empty {M, K} x {K, N})");
     checkType(api, A.elementType(), "tensor '" + A.getName() + "'");
     checkType(api, outputType, "the output type");
     if (B.elementType() != A.elementType())
-        throw poplar::poplar_error(api + ": tensor '" + B.getName() + "' of type " +
-                                   B.elementType().toString() + " must have the type of '" +
-                                   A.getName() + "' (" + A.elementType().toString() + ")");
+        throw poputil::poplibs_error(api + ": tensor '" + B.getName() + "' of type " +
+                                     B.elementType().toString() + " must have the type of '" +
+                                     A.getName() + "' (" + A.elementType().toString() + ")");
     const auto o = parseOptions(options);
     const poplar::Type inType = A.elementType();
     const std::size_t M = A.dim(0), K = A.dim(1), N = B.dim(1);
@@ -246,10 +247,10 @@ Tensor matMulGrouped(poplar::Graph& graph, const Tensor& A, const Tensor& B,
                      PlanningCache* cache) {
     pl::PoplibsOpDebugInfo di(debugContext, "matMulGrouped");
     if (A.rank() != 3 || B.rank() != 3 || A.dim(0) != B.dim(0) || A.dim(0) == 0)
-        throw poplar::poplar_error("poplin::matMulGrouped: needs A {G, M, K} and B {G, K, N} "
-                                   "with the same G > 0, got '" +
-                                   A.getName() + "' " + A.shapeToString() + " and '" + B.getName() +
-                                   "' " + B.shapeToString());
+        throw poputil::poplibs_error("poplin::matMulGrouped: needs A {G, M, K} and B {G, K, N} "
+                                     "with the same G > 0, got '" +
+                                     A.getName() + "' " + A.shapeToString() + " and '" +
+                                     B.getName() + "' " + B.shapeToString());
     std::vector<Tensor> groups;
     for (std::size_t g = 0; g < A.dim(0); ++g) {
         // matMul checks the inner shapes and types and records its own FLOPs under `di`.

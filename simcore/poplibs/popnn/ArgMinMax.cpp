@@ -13,6 +13,7 @@
 #include <popops/Reduction.hpp>
 #include <poputil/TileMapping.hpp>
 #include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace popnn {
 
@@ -168,14 +169,14 @@ std::pair<Tensor, Tensor> argMinMax(poplar::Graph& graph, const Tensor& input,
     pl::PoplibsOpDebugInfo di(debugContext, api);
     const auto type = input.elementType();
     if (input.rank() != 2 || input.dim(0) == 0 || input.dim(1) == 0)
-        throw poplar::poplar_error("popnn::" + api + ": input '" + input.getName() +
-                                   "' must be a non-empty 2D {rows, columns} tensor, got " +
-                                   input.shapeToString());
+        throw poputil::poplibs_error("popnn::" + api + ": input '" + input.getName() +
+                                     "' must be a non-empty 2D {rows, columns} tensor, got " +
+                                     input.shapeToString());
     if (type != poplar::FLOAT && type != poplar::HALF && type != poplar::INT &&
         type != poplar::UNSIGNED_INT)
-        throw poplar::poplar_error("popnn::" + api + ": input '" + input.getName() + "' has type " +
-                                   type.toString() +
-                                   "; FLOAT, HALF, INT and UNSIGNED_INT are supported");
+        throw poputil::poplibs_error("popnn::" + api + ": input '" + input.getName() +
+                                     "' has type " + type.toString() +
+                                     "; FLOAT, HALF, INT and UNSIGNED_INT are supported");
     const std::size_t rows = input.dim(0), columns = input.dim(1);
     Tensor index = graph.addVariable(poplar::UNSIGNED_INT, {rows}, {di, "index"});
     poputil::mapTensorLinearly(graph, index);
@@ -240,14 +241,14 @@ Tensor topK(poplar::Graph& graph, const Tensor& input, Tensor& indices, unsigned
     di.setValue("sort", sort);
     const auto type = input.elementType();
     if (input.rank() != 2 || input.dim(0) == 0 || K == 0 || K > input.dim(1))
-        throw poplar::poplar_error(
+        throw poputil::poplibs_error(
             "popnn::topK: input '" + input.getName() + "' of shape " + input.shapeToString() +
             " must be 2D {rows, columns} with 1 <= K <= columns, K = " + std::to_string(K));
     if (type != poplar::FLOAT && type != poplar::HALF && type != poplar::INT &&
         type != poplar::UNSIGNED_INT)
-        throw poplar::poplar_error("popnn::topK: input '" + input.getName() + "' has type " +
-                                   type.toString() +
-                                   "; FLOAT, HALF, INT and UNSIGNED_INT are supported");
+        throw poputil::poplibs_error("popnn::topK: input '" + input.getName() + "' has type " +
+                                     type.toString() +
+                                     "; FLOAT, HALF, INT and UNSIGNED_INT are supported");
     const std::size_t rows = input.dim(0), columns = input.dim(1);
     // One vertex per row group: the rows are the unit, so map a {rows} handle and view the
     // {rows, K} outputs through it.
@@ -288,22 +289,22 @@ poplar::program::Program calcAccuracy(poplar::Graph& graph, const Tensor& modelO
     const auto type = modelOutputs.elementType();
     if (modelOutputs.rank() != 2 || modelOutputs.numElements() == 0 ||
         (type != poplar::FLOAT && type != poplar::HALF))
-        throw poplar::poplar_error(api + ": model outputs '" + modelOutputs.getName() +
-                                   "' must be a non-empty FLOAT or HALF {batch, classes} tensor, "
-                                   "got " +
-                                   type.toString() + " " + modelOutputs.shapeToString());
+        throw poputil::poplibs_error(api + ": model outputs '" + modelOutputs.getName() +
+                                     "' must be a non-empty FLOAT or HALF {batch, classes} tensor, "
+                                     "got " +
+                                     type.toString() + " " + modelOutputs.shapeToString());
     const std::size_t batch = modelOutputs.dim(0), classes = modelOutputs.dim(1);
     const auto labelType = expected.elementType();
     if (expected.shape() != std::vector<std::size_t>{batch} ||
         (labelType != poplar::INT && labelType != poplar::UNSIGNED_INT))
-        throw poplar::poplar_error(api + ": expected labels '" + expected.getName() + "' " +
-                                   expected.shapeToString() + " of type " + labelType.toString() +
-                                   " must be INT or UNSIGNED_INT of shape {" +
-                                   std::to_string(batch) + "}");
+        throw poputil::poplibs_error(api + ": expected labels '" + expected.getName() + "' " +
+                                     expected.shapeToString() + " of type " + labelType.toString() +
+                                     " must be INT or UNSIGNED_INT of shape {" +
+                                     std::to_string(batch) + "}");
     const auto correctType = numCorrect.elementType();
     if (numCorrect.numElements() != 1 ||
         (correctType != poplar::UNSIGNED_INT && correctType != poplar::INT))
-        throw poplar::poplar_error(
+        throw poputil::poplibs_error(
             api + ": numCorrect '" + numCorrect.getName() + "' " + numCorrect.shapeToString() +
             " of type " + correctType.toString() + " must be a single UNSIGNED_INT or INT element");
     poplar::program::Sequence prog;

@@ -9,6 +9,7 @@
 #include <popops/ElementWise.hpp>
 #include <popops/Expr.hpp>
 #include <popops/Reduction.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace popnn {
 
@@ -21,13 +22,13 @@ void logSoftmaxInto(poplar::Graph& graph, const Tensor& t, const Tensor& out,
                     poplar::program::Sequence& prog, pl::PoplibsOpDebugInfo& di,
                     const std::string& api) {
     if (t.elementType() != poplar::FLOAT && t.elementType() != poplar::HALF)
-        throw poplar::poplar_error("popnn::" + api + ": tensor '" + t.getName() + "' has type " +
-                                   t.elementType().toString() + "; FLOAT and HALF are supported");
+        throw poputil::poplibs_error("popnn::" + api + ": tensor '" + t.getName() + "' has type " +
+                                     t.elementType().toString() + "; FLOAT and HALF are supported");
     if (t.rank() == 0 || t.numElements() == 0)
-        throw poplar::poplar_error("popnn::" + api +
-                                   ": needs a non-empty tensor of rank >= 1, "
-                                   "got '" +
-                                   t.getName() + "' of shape " + t.shapeToString());
+        throw poputil::poplibs_error("popnn::" + api +
+                                     ": needs a non-empty tensor of rank >= 1, "
+                                     "got '" +
+                                     t.getName() + "' of shape " + t.shapeToString());
     namespace pe = popops::expr;
     const std::size_t cols = t.dim(t.rank() - 1);
     const std::size_t rows = t.numElements() / cols;

@@ -11,6 +11,7 @@
 #include <poplar/exceptions.hpp>
 #include <popops/Reduction.hpp>
 #include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace popnn {
 
@@ -118,9 +119,9 @@ struct LossExtras {
 void checkScalar(const std::string& api, const char* what, const Tensor& t,
                  const poplar::Type& type) {
     if (t.numElements() != 1 || t.elementType() != type)
-        throw poplar::poplar_error(api + ": " + what + " '" + t.getName() + "' " +
-                                   t.shapeToString() + " of type " + t.elementType().toString() +
-                                   " must be a single " + type.toString() + " element");
+        throw poputil::poplibs_error(api + ": " + what + " '" + t.getName() + "' " +
+                                     t.shapeToString() + " of type " + t.elementType().toString() +
+                                     " must be a single " + type.toString() + " element");
 }
 
 /// A scalar constant 1 of `type` for an absent scaling tensor.
@@ -139,45 +140,45 @@ void calcLossImpl(poplar::Graph& graph, const Tensor& modelOutputs, const Tensor
     const std::string api = "popnn::calcLoss";
     const auto type = modelOutputs.elementType();
     if (modelOutputs.rank() != 2 || modelOutputs.numElements() == 0)
-        throw poplar::poplar_error(api + ": model outputs '" + modelOutputs.getName() +
-                                   "' must be a non-empty {batch, classes} tensor, got " +
-                                   modelOutputs.shapeToString());
+        throw poputil::poplibs_error(api + ": model outputs '" + modelOutputs.getName() +
+                                     "' must be a non-empty {batch, classes} tensor, got " +
+                                     modelOutputs.shapeToString());
     if (type != poplar::FLOAT && type != poplar::HALF)
-        throw poplar::poplar_error(api + ": model outputs '" + modelOutputs.getName() +
-                                   "' have type " + type.toString() +
-                                   "; FLOAT and HALF are supported");
+        throw poputil::poplibs_error(api + ": model outputs '" + modelOutputs.getName() +
+                                     "' have type " + type.toString() +
+                                     "; FLOAT and HALF are supported");
     const std::size_t batch = modelOutputs.dim(0), classes = modelOutputs.dim(1);
     const auto labelType = expected.elementType();
     if (expected.shape() != std::vector<std::size_t>{batch} ||
         (labelType != poplar::INT && labelType != poplar::UNSIGNED_INT))
-        throw poplar::poplar_error(api + ": expected labels '" + expected.getName() + "' " +
-                                   expected.shapeToString() + " of type " + labelType.toString() +
-                                   " must be INT or UNSIGNED_INT of shape {" +
-                                   std::to_string(batch) + "}");
+        throw poputil::poplibs_error(api + ": expected labels '" + expected.getName() + "' " +
+                                     expected.shapeToString() + " of type " + labelType.toString() +
+                                     " must be INT or UNSIGNED_INT of shape {" +
+                                     std::to_string(batch) + "}");
     if (loss.shape() != std::vector<std::size_t>{batch} || loss.elementType() != type)
-        throw poplar::poplar_error(api + ": loss '" + loss.getName() + "' " + loss.shapeToString() +
-                                   " must be " + type.toString() + " of shape {" +
-                                   std::to_string(batch) + "}");
+        throw poputil::poplibs_error(api + ": loss '" + loss.getName() + "' " +
+                                     loss.shapeToString() + " must be " + type.toString() +
+                                     " of shape {" + std::to_string(batch) + "}");
     if (deltas.shape() != modelOutputs.shape() || deltas.elementType() != type)
-        throw poplar::poplar_error(api + ": deltas '" + deltas.getName() + "' " +
-                                   deltas.shapeToString() + " must be " + type.toString() +
-                                   " of the model outputs' shape " + modelOutputs.shapeToString());
+        throw poputil::poplibs_error(
+            api + ": deltas '" + deltas.getName() + "' " + deltas.shapeToString() + " must be " +
+            type.toString() + " of the model outputs' shape " + modelOutputs.shapeToString());
     poplar::Type correctType = poplar::UNSIGNED_INT;
     if (const Tensor* numCorrect = extras.numCorrect) {
         correctType = numCorrect->elementType();
         if (numCorrect->numElements() != 1 ||
             (correctType != poplar::UNSIGNED_INT && correctType != poplar::INT))
-            throw poplar::poplar_error(api + ": numCorrect '" + numCorrect->getName() + "' " +
-                                       numCorrect->shapeToString() + " of type " +
-                                       correctType.toString() +
-                                       " must be a single UNSIGNED_INT or INT element");
+            throw poputil::poplibs_error(api + ": numCorrect '" + numCorrect->getName() + "' " +
+                                         numCorrect->shapeToString() + " of type " +
+                                         correctType.toString() +
+                                         " must be a single UNSIGNED_INT or INT element");
     }
     Tensor deltasScale, modelOutputScaling;
     if (extras.deltasScale) {
         if (lossType != CROSS_ENTROPY_LOSS)
-            throw poplar::poplar_error(api + ": loss scaling (deltasScale, modelOutputScaling) "
-                                             "is implemented for CROSS_ENTROPY_LOSS only, as in "
-                                             "PopLibs");
+            throw poputil::poplibs_error(api + ": loss scaling (deltasScale, modelOutputScaling) "
+                                               "is implemented for CROSS_ENTROPY_LOSS only, as in "
+                                               "PopLibs");
         checkScalar(api, "deltasScale", *extras.deltasScale, type);
         checkScalar(api, "modelOutputScaling", *extras.modelOutputScaling, type);
         deltasScale = extras.deltasScale->reshape({});

@@ -16,6 +16,7 @@
 #include <popops/Expr.hpp>
 #include <popops/Reduction.hpp>
 #include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace popnn {
 
@@ -126,17 +127,17 @@ template <typename T> void registerType(poplar::Graph& graph) {
 
 void checkType(const std::string& api, const Tensor& t) {
     if (t.elementType() != poplar::FLOAT && t.elementType() != poplar::HALF)
-        throw poplar::poplar_error("popnn::" + api + ": tensor '" + t.getName() + "' has type " +
-                                   t.elementType().toString() + "; FLOAT and HALF are supported");
+        throw poputil::poplibs_error("popnn::" + api + ": tensor '" + t.getName() + "' has type " +
+                                     t.elementType().toString() + "; FLOAT and HALF are supported");
 }
 
 /// Softmax over the innermost dimension of `t`, written to `out` (which may be `t`).
 void softmax(poplar::Graph& graph, const Tensor& t, const Tensor& out,
              poplar::program::Sequence& prog, pl::PoplibsOpDebugInfo& di) {
     if (t.rank() == 0 || t.numElements() == 0)
-        throw poplar::poplar_error("popnn::nonLinearity: SOFTMAX needs a non-empty tensor of "
-                                   "rank >= 1, got '" +
-                                   t.getName() + "' of shape " + t.shapeToString());
+        throw poputil::poplibs_error("popnn::nonLinearity: SOFTMAX needs a non-empty tensor of "
+                                     "rank >= 1, got '" +
+                                     t.getName() + "' of shape " + t.shapeToString());
     const std::size_t cols = t.dim(t.rank() - 1);
     const std::size_t rows = t.numElements() / cols;
     const Tensor in2d = t.reshape({rows, cols});
@@ -162,9 +163,9 @@ void softmax(poplar::Graph& graph, const Tensor& t, const Tensor& out,
 Tensor softmaxInputGradient(poplar::Graph& graph, const Tensor& act, const Tensor& outGradient,
                             poplar::program::Sequence& prog, pl::PoplibsOpDebugInfo& di) {
     if (act.rank() == 0 || act.numElements() == 0)
-        throw poplar::poplar_error("popnn::nonLinearityInputGradient: SOFTMAX needs a non-empty "
-                                   "tensor of rank >= 1, got '" +
-                                   act.getName() + "' of shape " + act.shapeToString());
+        throw poputil::poplibs_error("popnn::nonLinearityInputGradient: SOFTMAX needs a non-empty "
+                                     "tensor of rank >= 1, got '" +
+                                     act.getName() + "' of shape " + act.shapeToString());
     namespace pe = popops::expr;
     const std::size_t cols = act.dim(act.rank() - 1);
     const std::size_t rows = act.numElements() / cols;
@@ -230,10 +231,10 @@ Tensor nonLinearityInputGradient(poplar::Graph& graph, NonLinearityType nl, Tens
     di.setValue("nonLinearityType", name(nl));
     checkType("nonLinearityInputGradient", act);
     if (act.shape() != outGradient.shape() || act.elementType() != outGradient.elementType())
-        throw poplar::poplar_error("popnn::nonLinearityInputGradient: activations '" +
-                                   act.getName() + "' " + act.shapeToString() + " and gradient '" +
-                                   outGradient.getName() + "' " + outGradient.shapeToString() +
-                                   " must have the same shape and type");
+        throw poputil::poplibs_error(
+            "popnn::nonLinearityInputGradient: activations '" + act.getName() + "' " +
+            act.shapeToString() + " and gradient '" + outGradient.getName() + "' " +
+            outGradient.shapeToString() + " must have the same shape and type");
     if (nl == NonLinearityType::SOFTMAX)
         return softmaxInputGradient(graph, act, outGradient, prog, di);
     const poplar::Type type = act.elementType();

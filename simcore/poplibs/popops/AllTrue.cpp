@@ -8,6 +8,7 @@
 
 #include <poplar/exceptions.hpp>
 #include <poputil/TileMapping.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace popops {
 
@@ -15,8 +16,8 @@ poplar::Tensor allTrue(poplar::Graph& graph, poplar::Tensor A, poplar::program::
                        const poplar::DebugContext& debugContext) {
     tilescope::poplibs::PoplibsOpDebugInfo di(debugContext, "allTrue");
     if (A.elementType() != poplar::BOOL)
-        throw poplar::poplar_error("popops::allTrue: tensor '" + A.getName() + "' has type " +
-                                   A.elementType().toString() + "; allTrue takes a BOOL tensor");
+        throw poputil::poplibs_error("popops::allTrue: tensor '" + A.getName() + "' has type " +
+                                     A.elementType().toString() + "; allTrue takes a BOOL tensor");
     if (A.numElements() == 0) {
         // The AND of nothing is true; there are no partials to reduce.
         poplar::Tensor out = graph.addVariable(poplar::BOOL, {}, {di, "out"});

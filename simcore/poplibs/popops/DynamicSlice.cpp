@@ -14,6 +14,7 @@
 #include <poplar/exceptions.hpp>
 #include <poputil/TileMapping.hpp>
 #include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace popops {
 
@@ -117,28 +118,28 @@ void checkArguments(const std::string& api, const Tensor& t, const Tensor& offse
     const auto type = t.elementType();
     if (type != poplar::FLOAT && type != poplar::HALF && type != poplar::INT &&
         type != poplar::UNSIGNED_INT)
-        throw poplar::poplar_error("popops::" + api + ": tensor '" + t.getName() + "' has type " +
-                                   type.toString() +
-                                   "; FLOAT, HALF, INT and UNSIGNED_INT are supported");
+        throw poputil::poplibs_error("popops::" + api + ": tensor '" + t.getName() + "' has type " +
+                                     type.toString() +
+                                     "; FLOAT, HALF, INT and UNSIGNED_INT are supported");
     if (offset.elementType() != poplar::UNSIGNED_INT)
-        throw poplar::poplar_error("popops::" + api + ": offset tensor '" + offset.getName() +
-                                   "' has type " + offset.elementType().toString() +
-                                   "; it must be UNSIGNED_INT");
+        throw poputil::poplibs_error("popops::" + api + ": offset tensor '" + offset.getName() +
+                                     "' has type " + offset.elementType().toString() +
+                                     "; it must be UNSIGNED_INT");
     if (dims.size() != sizes.size() || offset.numElements() != dims.size() || dims.empty())
-        throw poplar::poplar_error("popops::" + api + ": dims " + dimsString(dims) + ", sizes " +
-                                   dimsString(sizes) + " and offset '" + offset.getName() +
-                                   "' of shape " + offset.shapeToString() +
-                                   " must have the same non-zero number of entries");
+        throw poputil::poplibs_error("popops::" + api + ": dims " + dimsString(dims) + ", sizes " +
+                                     dimsString(sizes) + " and offset '" + offset.getName() +
+                                     "' of shape " + offset.shapeToString() +
+                                     " must have the same non-zero number of entries");
     for (std::size_t i = 0; i < dims.size(); ++i) {
         if (dims[i] >= t.rank())
-            throw poplar::poplar_error("popops::" + api + ": dimension " + std::to_string(dims[i]) +
-                                       " is out of range for tensor '" + t.getName() +
-                                       "' of shape " + t.shapeToString());
+            throw poputil::poplibs_error("popops::" + api + ": dimension " +
+                                         std::to_string(dims[i]) + " is out of range for tensor '" +
+                                         t.getName() + "' of shape " + t.shapeToString());
         if (std::count(dims.begin(), dims.end(), dims[i]) != 1)
-            throw poplar::poplar_error("popops::" + api + ": dimension " + std::to_string(dims[i]) +
-                                       " is given more than once");
+            throw poputil::poplibs_error("popops::" + api + ": dimension " +
+                                         std::to_string(dims[i]) + " is given more than once");
         if (sizes[i] == 0 || sizes[i] > t.dim(static_cast<unsigned>(dims[i])))
-            throw poplar::poplar_error(
+            throw poputil::poplibs_error(
                 "popops::" + api + ": slice size " + std::to_string(sizes[i]) + " of dimension " +
                 std::to_string(dims[i]) + " must be in [1, " +
                 std::to_string(t.dim(static_cast<unsigned>(dims[i]))) + "] for tensor '" +
@@ -278,15 +279,15 @@ Tensor createSliceableTensor(poplar::Graph& graph, const poplar::Type& type,
                              const poplar::DebugContext& debugContext) {
     pl::PoplibsOpDebugInfo di(debugContext, "createSliceableTensor");
     if (dims.size() != sizes.size())
-        throw poplar::poplar_error("popops::createSliceableTensor: dims " + dimsString(dims) +
-                                   " and sizes " + dimsString(sizes) +
-                                   " must have the same number of entries");
+        throw poputil::poplibs_error("popops::createSliceableTensor: dims " + dimsString(dims) +
+                                     " and sizes " + dimsString(sizes) +
+                                     " must have the same number of entries");
     for (std::size_t i = 0; i < dims.size(); ++i)
         if (dims[i] >= shape.size() || sizes[i] > shape[dims[i]])
-            throw poplar::poplar_error("popops::createSliceableTensor: dimension " +
-                                       std::to_string(dims[i]) + " with slice size " +
-                                       std::to_string(sizes[i]) + " does not fit shape " +
-                                       pl::shapeString(shape));
+            throw poputil::poplibs_error("popops::createSliceableTensor: dimension " +
+                                         std::to_string(dims[i]) + " with slice size " +
+                                         std::to_string(sizes[i]) + " does not fit shape " +
+                                         pl::shapeString(shape));
     Tensor t = graph.addVariable(type, shape, {di});
     const auto grain = std::max<std::size_t>(minGrainSize, graph.getTarget().getVectorWidth(type));
     poputil::mapTensorLinearly(graph, t, 0, static_cast<unsigned>(grain));
@@ -299,15 +300,15 @@ Tensor createSliceTensor(poplar::Graph& graph, const Tensor& t,
                          const poplar::DebugContext& debugContext) {
     pl::PoplibsOpDebugInfo di(debugContext, "createSliceTensor");
     if (dims.size() != sizes.size())
-        throw poplar::poplar_error("popops::createSliceTensor: dims " + dimsString(dims) +
-                                   " and sizes " + dimsString(sizes) +
-                                   " must have the same number of entries");
+        throw poputil::poplibs_error("popops::createSliceTensor: dims " + dimsString(dims) +
+                                     " and sizes " + dimsString(sizes) +
+                                     " must have the same number of entries");
     for (std::size_t i = 0; i < dims.size(); ++i)
         if (dims[i] >= t.rank() || sizes[i] > t.dim(static_cast<unsigned>(dims[i])))
-            throw poplar::poplar_error("popops::createSliceTensor: dimension " +
-                                       std::to_string(dims[i]) + " with slice size " +
-                                       std::to_string(sizes[i]) + " does not fit tensor '" +
-                                       t.getName() + "' of shape " + t.shapeToString());
+            throw poputil::poplibs_error("popops::createSliceTensor: dimension " +
+                                         std::to_string(dims[i]) + " with slice size " +
+                                         std::to_string(sizes[i]) + " does not fit tensor '" +
+                                         t.getName() + "' of shape " + t.shapeToString());
     auto shape = sliceShape(t.shape(), dims, sizes);
     shape.insert(shape.begin(), numIndices);
     Tensor out = graph.addVariable(t.elementType(), shape, {di});
@@ -335,10 +336,11 @@ void dynamicUpdate(poplar::Graph& graph, const Tensor& t, const Tensor& s, const
     pl::PoplibsOpDebugInfo di(debugContext, "dynamicUpdate");
     checkArguments("dynamicUpdate", t, offset, dims, sizes);
     if (s.elementType() != t.elementType() || s.shape() != sliceShape(t.shape(), dims, sizes))
-        throw poplar::poplar_error("popops::dynamicUpdate: update '" + s.getName() + "' of type " +
-                                   s.elementType().toString() + " and shape " + s.shapeToString() +
-                                   " must have type " + t.elementType().toString() + " and shape " +
-                                   pl::shapeString(sliceShape(t.shape(), dims, sizes)));
+        throw poputil::poplibs_error("popops::dynamicUpdate: update '" + s.getName() +
+                                     "' of type " + s.elementType().toString() + " and shape " +
+                                     s.shapeToString() + " must have type " +
+                                     t.elementType().toString() + " and shape " +
+                                     pl::shapeString(sliceShape(t.shape(), dims, sizes)));
     updateFrom(graph, t, s, offset.flatten(), dims, sizes, 0, prog, {di});
 }
 

@@ -11,6 +11,7 @@
 
 #include <poplar/exceptions.hpp>
 #include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
 #include <string>
 
 namespace popops {
@@ -127,9 +128,9 @@ template <typename Op> void checkType(const char* api, Op op, const Tensor& t) {
                 "NOT_EQUAL)";
     else if (!floating && type != poplar::INT)
         which = " (FLOAT, HALF, INT and BOOL only)";
-    throw poplar::poplar_error(std::string("popops::") + api + ": operation " + opName(op) +
-                               " does not support tensor '" + t.getName() + "' of type " +
-                               type.toString() + which);
+    throw poputil::poplibs_error(std::string("popops::") + api + ": operation " + opName(op) +
+                                 " does not support tensor '" + t.getName() + "' of type " +
+                                 type.toString() + which);
 }
 
 std::uint64_t flopsOf(const Tensor& out, const poplar::Type& type) {
@@ -221,7 +222,7 @@ Tensor scalarOperand(poplar::Graph& graph, const Tensor& like, double value, boo
     const bool matches =
         floating ? (type == poplar::FLOAT || type == poplar::HALF) : valueType == type;
     if (!matches)
-        throw poplar::poplar_error(
+        throw poputil::poplibs_error(
             "popops: type mismatch between binary operation tensor '" + like.getName() +
             "' of type " + type.toString() + " and its constant operand (" +
             (floating
@@ -238,9 +239,9 @@ Tensor scalarOperand(poplar::Graph& graph, const Tensor& like, double value, boo
     else if (type == poplar::BOOL)
         t = graph.addConstant(type, {}, value != 0, {"constOperand"});
     else
-        throw poplar::poplar_error("popops: tensor '" + like.getName() + "' of type " +
-                                   type.toString() +
-                                   " has no element-wise operations with a constant");
+        throw poputil::poplibs_error("popops: tensor '" + like.getName() + "' of type " +
+                                     type.toString() +
+                                     " has no element-wise operations with a constant");
     graph.setTileMapping(t, 0);
     return t;
 }
@@ -295,10 +296,10 @@ Tensor map(poplar::Graph& graph, expr::BinaryOpType op, const Tensor& a, const T
     const std::string api = lower(opName(op));
     pl::PoplibsOpDebugInfo di(debugContext, api);
     if (a.elementType() != b.elementType())
-        throw poplar::poplar_error("popops::" + api + ": tensor '" + a.getName() + "' of type " +
-                                   a.elementType().toString() + " and tensor '" + b.getName() +
-                                   "' of type " + b.elementType().toString() +
-                                   " must have the same element type");
+        throw poputil::poplibs_error("popops::" + api + ": tensor '" + a.getName() + "' of type " +
+                                     a.elementType().toString() + " and tensor '" + b.getName() +
+                                     "' of type " + b.elementType().toString() +
+                                     " must have the same element type");
     checkType(api.c_str(), op, a);
     const poplar::Type type = a.elementType();
     const auto shape = pl::broadcastShape("popops::" + api, a, b);
@@ -324,21 +325,21 @@ void mapInPlace(poplar::Graph& graph, expr::BinaryOpType op, const Tensor& a, co
     const std::string api = lower(opName(op)) + "InPlace";
     pl::PoplibsOpDebugInfo di(debugContext, api);
     if (pv::isComparison(op) && a.elementType() != poplar::BOOL)
-        throw poplar::poplar_error("popops::mapInPlace: comparison " + std::string(opName(op)) +
-                                   " gives BOOL results and cannot write tensor '" + a.getName() +
-                                   "' in place");
+        throw poputil::poplibs_error("popops::mapInPlace: comparison " + std::string(opName(op)) +
+                                     " gives BOOL results and cannot write tensor '" + a.getName() +
+                                     "' in place");
     if (a.elementType() != b.elementType())
-        throw poplar::poplar_error("popops::" + api + ": tensor '" + a.getName() + "' of type " +
-                                   a.elementType().toString() + " and tensor '" + b.getName() +
-                                   "' of type " + b.elementType().toString() +
-                                   " must have the same element type");
+        throw poputil::poplibs_error("popops::" + api + ": tensor '" + a.getName() + "' of type " +
+                                     a.elementType().toString() + " and tensor '" + b.getName() +
+                                     "' of type " + b.elementType().toString() +
+                                     " must have the same element type");
     checkType(api.c_str(), op, a);
     const auto shape = pl::broadcastShape("popops::" + api, a, b);
     if (shape != a.shape())
-        throw poplar::poplar_error("popops::" + api + ": tensor '" + a.getName() + "' of shape " +
-                                   a.shapeToString() + " is written in place, so tensor '" +
-                                   b.getName() + "' of shape " + b.shapeToString() +
-                                   " must broadcast to it, not to " + pl::shapeString(shape));
+        throw poputil::poplibs_error("popops::" + api + ": tensor '" + a.getName() + "' of shape " +
+                                     a.shapeToString() + " is written in place, so tensor '" +
+                                     b.getName() + "' of shape " + b.shapeToString() +
+                                     " must broadcast to it, not to " + pl::shapeString(shape));
     const poplar::Type type = a.elementType();
     poplar::ComputeSet cs = graph.addComputeSet({di, api});
     const auto& target = graph.getTarget();

@@ -6,6 +6,7 @@
 
 #include <poplar/exceptions.hpp>
 #include <poputil/TileMapping.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace popops {
 
@@ -58,10 +59,10 @@ poplar::Tensor createOutputForElementWiseOp(poplar::Graph& graph,
     tilescope::poplibs::PoplibsOpDebugInfo di(debugContext, "createOutputForElementWiseOp");
     const std::string api = "popops::createOutputForElementWiseOp";
     if (inputs.empty())
-        throw poplar::poplar_error(api + ": at least one input tensor is needed as a reference");
+        throw poputil::poplibs_error(api + ": at least one input tensor is needed as a reference");
     for (std::size_t i = 1; i < inputs.size(); ++i)
         if (inputs[i].shape() != inputs[0].shape())
-            throw poplar::poplar_error(
+            throw poputil::poplibs_error(
                 api + ": input '" + inputs[i].getName() + "' of shape " +
                 inputs[i].shapeToString() + " differs from input '" + inputs[0].getName() +
                 "' of shape " + inputs[0].shapeToString() + "; all inputs must have one shape");

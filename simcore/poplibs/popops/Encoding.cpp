@@ -9,6 +9,7 @@
 
 #include <poplar/exceptions.hpp>
 #include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace popops {
 
@@ -96,22 +97,22 @@ void encode(poplar::Graph& graph, const Tensor& indices, const Tensor& encoded,
     const std::string api = "popops::encodeOneHot";
     const auto indexType = indices.elementType(), type = encoded.elementType();
     if (indices.rank() != 1 || (indexType != poplar::UNSIGNED_INT && indexType != poplar::INT))
-        throw poplar::poplar_error(api + ": indices '" + indices.getName() + "' " +
-                                   indices.shapeToString() + " of type " + indexType.toString() +
-                                   " must be a 1-D UNSIGNED_INT or INT tensor");
+        throw poputil::poplibs_error(api + ": indices '" + indices.getName() + "' " +
+                                     indices.shapeToString() + " of type " + indexType.toString() +
+                                     " must be a 1-D UNSIGNED_INT or INT tensor");
     if (encoded.rank() != 2 || encoded.dim(0) != indices.dim(0) || encoded.dim(1) == 0)
-        throw poplar::poplar_error(api + ": encoded '" + encoded.getName() + "' " +
-                                   encoded.shapeToString() + " must be {" +
-                                   std::to_string(indices.dim(0)) + ", classes}");
+        throw poputil::poplibs_error(api + ": encoded '" + encoded.getName() + "' " +
+                                     encoded.shapeToString() + " must be {" +
+                                     std::to_string(indices.dim(0)) + ", classes}");
     if (type != poplar::FLOAT && type != poplar::HALF && type != poplar::INT &&
         type != poplar::UNSIGNED_INT)
-        throw poplar::poplar_error(api + ": encoded '" + encoded.getName() + "' has type " +
-                                   type.toString() +
-                                   "; FLOAT, HALF, INT and UNSIGNED_INT are supported");
+        throw poputil::poplibs_error(api + ": encoded '" + encoded.getName() + "' has type " +
+                                     type.toString() +
+                                     "; FLOAT, HALF, INT and UNSIGNED_INT are supported");
     for (const Tensor* value : {on, off})
         if (value && (value->numElements() != 1 || value->elementType() != type))
-            throw poplar::poplar_error(api + ": on/off value '" + value->getName() +
-                                       "' must be a single " + type.toString() + " element");
+            throw poputil::poplibs_error(api + ": on/off value '" + value->getName() +
+                                         "' must be a single " + type.toString() + " element");
     if (indices.numElements() == 0)
         return;
     const Tensor onValue = on ? on->reshape({}) : scalarConstant(graph, type, 1.0f, {di, "on"});
@@ -136,9 +137,9 @@ void iotaFrom(poplar::Graph& graph, const Tensor& t, long long start,
     pl::PoplibsOpDebugInfo di(debugContext, "iota");
     const auto type = t.elementType();
     if (t.rank() != 1 || (type != poplar::UNSIGNED_INT && type != poplar::INT))
-        throw poplar::poplar_error("popops::iota: tensor '" + t.getName() + "' " +
-                                   t.shapeToString() + " of type " + type.toString() +
-                                   " must be a 1-D UNSIGNED_INT or INT tensor");
+        throw poputil::poplibs_error("popops::iota: tensor '" + t.getName() + "' " +
+                                     t.shapeToString() + " of type " + type.toString() +
+                                     " must be a 1-D UNSIGNED_INT or INT tensor");
     const auto mapping = graph.getTileMapping(t);
     poplar::ComputeSet cs = graph.addComputeSet({di, "iota"});
     const std::string vertexType = poputil::templateVertex("popops::Iota", type);

@@ -13,6 +13,7 @@
 #include <limits>
 #include <poplar/exceptions.hpp>
 #include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
 #include <type_traits>
 
 namespace popops {
@@ -109,8 +110,8 @@ constexpr const char* kSupportedTypes = "FLOAT, HALF, INT, UNSIGNED_INT and BOOL
 void checkSupported(const char* api, const poplar::Tensor& t) {
     const auto type = t.elementType();
     if (!isSupportedType(type))
-        throw poplar::poplar_error(std::string("popops::") + api + ": tensor '" + t.getName() +
-                                   "' has type " + type.toString() + "; " + kSupportedTypes);
+        throw poputil::poplibs_error(std::string("popops::") + api + ": tensor '" + t.getName() +
+                                     "' has type " + type.toString() + "; " + kSupportedTypes);
 }
 
 /// Sets a Fill vertex's value, converted to the element type as cast converts.
@@ -172,10 +173,10 @@ void fill(poplar::Graph& graph, poplar::Tensor t, const std::vector<poplar::Inte
     const std::string vertexType = poputil::templateVertex("popops::Fill", type);
     for (const auto& region : tileRegions) {
         if (region.end() > flat.numElements())
-            throw poplar::poplar_error("popops::fill: region [" + std::to_string(region.begin()) +
-                                       ", " + std::to_string(region.end()) +
-                                       ") is outside tensor '" + t.getName() + "' of " +
-                                       std::to_string(flat.numElements()) + " elements");
+            throw poputil::poplibs_error("popops::fill: region [" + std::to_string(region.begin()) +
+                                         ", " + std::to_string(region.end()) +
+                                         ") is outside tensor '" + t.getName() + "' of " +
+                                         std::to_string(flat.numElements()) + " elements");
         if (region.size() == 0)
             continue;
         poplar::VertexRef v = graph.addVertex(fillCS, vertexType);
@@ -218,8 +219,8 @@ namespace {
 void checkCastTypes(const poplar::Tensor& src, const poplar::Type& dstType) {
     checkSupported("cast", src);
     if (!isSupportedType(dstType))
-        throw poplar::poplar_error("popops::cast: cannot cast tensor '" + src.getName() + "' to " +
-                                   dstType.toString() + "; " + kSupportedTypes);
+        throw poputil::poplibs_error("popops::cast: cannot cast tensor '" + src.getName() +
+                                     "' to " + dstType.toString() + "; " + kSupportedTypes);
 }
 
 /// Adds the vertices converting `src` into `dst` (same element count) to `cs`, placed where
@@ -227,10 +228,10 @@ void checkCastTypes(const poplar::Tensor& src, const poplar::Type& dstType) {
 void addCastVertices(poplar::Graph& graph, const poplar::Tensor& src, const poplar::Tensor& dst,
                      poplar::ComputeSet cs) {
     if (src.numElements() != dst.numElements())
-        throw poplar::poplar_error("popops::cast: tensor '" + src.getName() + "' of shape " +
-                                   src.shapeToString() + " and tensor '" + dst.getName() +
-                                   "' of shape " + dst.shapeToString() +
-                                   " have different numbers of elements");
+        throw poputil::poplibs_error("popops::cast: tensor '" + src.getName() + "' of shape " +
+                                     src.shapeToString() + " and tensor '" + dst.getName() +
+                                     "' of shape " + dst.shapeToString() +
+                                     " have different numbers of elements");
     const auto srcType = src.elementType(), dstType = dst.elementType();
     const auto& target = graph.getTarget();
     pl::addElementWiseVertices(

@@ -11,6 +11,7 @@
 
 #include <poplar/exceptions.hpp>
 #include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace popops {
 
@@ -186,7 +187,7 @@ struct CompiledExpr {
     /// Logical operations take BOOL operands: inside an expression those are comparisons and
     /// other logical operations (expressions over BOOL tensors are not supported).
     [[noreturn]] static void throwLogicalNeedsBool() {
-        throw poplar::poplar_error(
+        throw poputil::poplibs_error(
             "popops::map: logical operations (Not, And, Or) take BOOL operands, such as "
             "comparisons; for BOOL tensors use popops::logicalNot, logicalAnd and logicalOr");
     }
@@ -194,7 +195,7 @@ struct CompiledExpr {
     bool compileNode(const expr::Expr& e) {
         if (auto* p = dynamic_cast<const expr::PlaceHolder*>(&e)) {
             if (p->index() == 0)
-                throw poplar::poplar_error("popops::map: placeholders are numbered from _1");
+                throw poputil::poplibs_error("popops::map: placeholders are numbered from _1");
             maxInput = std::max(maxInput, p->index());
             program.push_back(encode(PushInput, p->index() - 1));
             push();
@@ -231,7 +232,7 @@ struct CompiledExpr {
             simpleOps += t->opType() == expr::TernaryOpType::CLAMP ? 2 : 1;
             return t->opType() == expr::TernaryOpType::SELECT && a && b;
         }
-        throw poplar::poplar_error("popops::map: unsupported expression node");
+        throw poputil::poplibs_error("popops::map: unsupported expression node");
     }
 };
 
@@ -276,34 +277,34 @@ void addMap(poplar::Graph& graph, const CompiledExpr& ce, const std::vector<Tens
 CompiledExpr prepare(const std::string& api, const expr::Expr& e, const std::vector<Tensor>& ts,
                      std::vector<std::size_t>& shape) {
     if (ts.empty())
-        throw poplar::poplar_error("popops::" + api + ": no tensors given");
+        throw poputil::poplibs_error("popops::" + api + ": no tensors given");
     CompiledExpr ce;
     ce.compile(e);
     if (ce.maxInput > ts.size())
-        throw poplar::poplar_error("popops::" + api + ": the expression uses _" +
-                                   std::to_string(ce.maxInput) + " but only " +
-                                   std::to_string(ts.size()) + " tensors were given");
+        throw poputil::poplibs_error("popops::" + api + ": the expression uses _" +
+                                     std::to_string(ce.maxInput) + " but only " +
+                                     std::to_string(ts.size()) + " tensors were given");
     if (ce.maxDepth > kMaxStackDepth)
-        throw poplar::poplar_error("popops::" + api + ": the expression nests too deeply (" +
-                                   std::to_string(ce.maxDepth) + " values live at once, at most " +
-                                   std::to_string(kMaxStackDepth) + ")");
+        throw poputil::poplibs_error(
+            "popops::" + api + ": the expression nests too deeply (" + std::to_string(ce.maxDepth) +
+            " values live at once, at most " + std::to_string(kMaxStackDepth) + ")");
     const poplar::Type type = ts.front().elementType();
     if (type != poplar::FLOAT && type != poplar::HALF && type != poplar::INT)
-        throw poplar::poplar_error("popops::" + api + ": tensor '" + ts.front().getName() +
-                                   "' has type " + type.toString() +
-                                   "; FLOAT, HALF and INT are supported");
+        throw poputil::poplibs_error("popops::" + api + ": tensor '" + ts.front().getName() +
+                                     "' has type " + type.toString() +
+                                     "; FLOAT, HALF and INT are supported");
     if (type == poplar::INT && ce.integerUnsafeOps)
-        throw poplar::poplar_error(
+        throw poputil::poplibs_error(
             "popops::" + api +
             ": the expression uses operations INT "
             "tensors do not support (exp, log, sqrt, rsqrt, inv, tanh, sigmoid, sin, "
             "cos, ceil, floor, round, pow)");
     for (const auto& t : ts)
         if (t.elementType() != type)
-            throw poplar::poplar_error("popops::" + api + ": tensor '" + t.getName() +
-                                       "' of type " + t.elementType().toString() +
-                                       " differs from '" + ts.front().getName() + "' (" +
-                                       type.toString() + ")");
+            throw poputil::poplibs_error("popops::" + api + ": tensor '" + t.getName() +
+                                         "' of type " + t.elementType().toString() +
+                                         " differs from '" + ts.front().getName() + "' (" +
+                                         type.toString() + ")");
     shape = pl::broadcastShapes("popops::" + api, ts);
     return ce;
 }
@@ -348,15 +349,15 @@ void mapInPlace(poplar::Graph& graph, const expr::Expr& e, const std::vector<Ten
     std::vector<std::size_t> shape;
     const CompiledExpr ce = prepare("mapInPlace", e, ts, shape);
     if (shape != ts.front().shape())
-        throw poplar::poplar_error("popops::mapInPlace: tensor '" + ts.front().getName() +
-                                   "' of shape " + ts.front().shapeToString() +
-                                   " is written in place, so the operands must broadcast to it, "
-                                   "not to " +
-                                   pl::shapeString(shape));
+        throw poputil::poplibs_error("popops::mapInPlace: tensor '" + ts.front().getName() +
+                                     "' of shape " + ts.front().shapeToString() +
+                                     " is written in place, so the operands must broadcast to it, "
+                                     "not to " +
+                                     pl::shapeString(shape));
     if (ce.comparisonAtRoot)
-        throw poplar::poplar_error("popops::mapInPlace: the expression gives BOOL results and "
-                                   "cannot write tensor '" +
-                                   ts.front().getName() + "'");
+        throw poputil::poplibs_error("popops::mapInPlace: the expression gives BOOL results and "
+                                     "cannot write tensor '" +
+                                     ts.front().getName() + "'");
     std::vector<Tensor> inputs;
     for (const auto& t : ts)
         inputs.push_back(pl::broadcastTo(t, shape));

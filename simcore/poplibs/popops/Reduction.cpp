@@ -21,6 +21,7 @@
 #include <poplar/exceptions.hpp>
 #include <poputil/TileMapping.hpp>
 #include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace popops {
 
@@ -224,12 +225,12 @@ std::vector<std::size_t> reducedShape(const std::string& api, const poplar::Tens
     std::vector<bool> reduced(in.rank(), false);
     for (auto d : dims) {
         if (d >= in.rank())
-            throw poplar::poplar_error(api + ": dimension " + std::to_string(d) +
-                                       " is out of range for tensor '" + in.getName() +
-                                       "' of shape " + in.shapeToString());
+            throw poputil::poplibs_error(api + ": dimension " + std::to_string(d) +
+                                         " is out of range for tensor '" + in.getName() +
+                                         "' of shape " + in.shapeToString());
         if (reduced[d])
-            throw poplar::poplar_error(api + ": dimension " + std::to_string(d) +
-                                       " is listed twice for tensor '" + in.getName() + "'");
+            throw poputil::poplibs_error(api + ": dimension " + std::to_string(d) +
+                                         " is listed twice for tensor '" + in.getName() + "'");
         reduced[d] = true;
     }
     std::vector<std::size_t> out;
@@ -316,7 +317,7 @@ poplar::ComputeSet reduceInto(poplar::Graph& graph, const poplar::Tensor& in,
                               const ReduceParams& params, pl::PoplibsOpDebugInfo& di,
                               const std::string& api) {
     if (!supportedPair(params.op, in.elementType(), out.elementType()))
-        throw poplar::poplar_error(
+        throw poputil::poplibs_error(
             api + ": cannot reduce tensor '" + in.getName() + "' of type " +
             in.elementType().toString() + " into type " + out.elementType().toString() + " with " +
             operationName(params.op) +
@@ -326,28 +327,28 @@ poplar::ComputeSet reduceInto(poplar::Graph& graph, const poplar::Tensor& in,
                                                  "UNSIGNED_INT to the same type)"));
     if (params.useScale) {
         if (params.op != Operation::ADD && params.op != Operation::SQUARE_ADD)
-            throw poplar::poplar_error(api +
-                                       ": ReduceParams::scale applies to ADD and "
-                                       "SQUARE_ADD only, not " +
-                                       std::string(operationName(params.op)));
+            throw poputil::poplibs_error(api +
+                                         ": ReduceParams::scale applies to ADD and "
+                                         "SQUARE_ADD only, not " +
+                                         std::string(operationName(params.op)));
         const auto scaleType = params.scale.elementType();
         if (params.scale.numElements() != 1 ||
             (scaleType != poplar::FLOAT && scaleType != poplar::HALF))
-            throw poplar::poplar_error(api + ": scale tensor '" + params.scale.getName() +
-                                       "' must be a single FLOAT or HALF element, got " +
-                                       scaleType.toString() + " " + params.scale.shapeToString());
+            throw poputil::poplibs_error(api + ": scale tensor '" + params.scale.getName() +
+                                         "' must be a single FLOAT or HALF element, got " +
+                                         scaleType.toString() + " " + params.scale.shapeToString());
         if (in.elementType() != poplar::FLOAT && in.elementType() != poplar::HALF)
-            throw poplar::poplar_error(api +
-                                       ": ReduceParams::scale needs a FLOAT or HALF input, "
-                                       "not tensor '" +
-                                       in.getName() + "' of type " + in.elementType().toString());
+            throw poputil::poplibs_error(api +
+                                         ": ReduceParams::scale needs a FLOAT or HALF input, "
+                                         "not tensor '" +
+                                         in.getName() + "' of type " + in.elementType().toString());
     }
     const poplar::Tensor partials = partialsView(in, dims);
     const std::size_t partialsPerOutput = partials.dim(1);
     const std::size_t outputs = out.numElements();
     if (outputs == 0 || partialsPerOutput == 0)
-        throw poplar::poplar_error(api + ": tensor '" + in.getName() + "' of shape " +
-                                   in.shapeToString() + " gives an empty reduction");
+        throw poputil::poplibs_error(api + ": tensor '" + in.getName() + "' of shape " +
+                                     in.shapeToString() + " gives an empty reduction");
 
     const poplar::Type inType = in.elementType();
     poplar::ComputeSet cs = graph.addComputeSet({di, "reduce"});
@@ -378,9 +379,9 @@ poplar::Tensor createReduceOutput(poplar::Graph& graph, const poplar::Tensor& in
                                   const poplar::Type& outType, const std::vector<std::size_t>& dims,
                                   const ReduceParams& params, pl::PoplibsOpDebugInfo& di) {
     if (params.update)
-        throw poplar::poplar_error("popops::reduce: ReduceParams::update needs an existing "
-                                   "output; use reduceWithOutput for tensor '" +
-                                   in.getName() + "'");
+        throw poputil::poplibs_error("popops::reduce: ReduceParams::update needs an existing "
+                                     "output; use reduceWithOutput for tensor '" +
+                                     in.getName() + "'");
     auto shape = reducedShape("popops::reduce", in, dims);
     poplar::Tensor out = graph.addVariable(outType, shape, {di, "out"});
     mapOutputByPartials(graph, in, dims, out);
@@ -395,11 +396,11 @@ void checkReduceOutput(const poplar::Tensor& in, const poplar::Tensor& out,
     for (auto d : shape)
         n *= d;
     if (out.numElements() != n)
-        throw poplar::poplar_error("popops::reduceWithOutput: output '" + out.getName() +
-                                   "' of shape " + out.shapeToString() + " must have shape " +
-                                   pl::shapeString(shape) + " (tensor '" + in.getName() +
-                                   "' of shape " + in.shapeToString() + " without dimensions " +
-                                   "reduced)");
+        throw poputil::poplibs_error("popops::reduceWithOutput: output '" + out.getName() +
+                                     "' of shape " + out.shapeToString() + " must have shape " +
+                                     pl::shapeString(shape) + " (tensor '" + in.getName() +
+                                     "' of shape " + in.shapeToString() + " without dimensions " +
+                                     "reduced)");
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 
 #include <poplar/exceptions.hpp>
 #include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace popops {
 
@@ -90,9 +91,9 @@ poplar::Tensor scaleAsFloat(poplar::Graph& graph, const poplar::Tensor& t,
                             pl::PoplibsOpDebugInfo& di) {
     if (t.numElements() != 1 ||
         (t.elementType() != poplar::FLOAT && t.elementType() != poplar::HALF))
-        throw poplar::poplar_error("popops::" + api + ": scale tensor '" + t.getName() + "' " +
-                                   t.shapeToString() + " of type " + t.elementType().toString() +
-                                   " must be a single FLOAT or HALF element");
+        throw poputil::poplibs_error("popops::" + api + ": scale tensor '" + t.getName() + "' " +
+                                     t.shapeToString() + " of type " + t.elementType().toString() +
+                                     " must be a single FLOAT or HALF element");
     const poplar::Tensor scalar = t.reshape({});
     if (scalar.elementType() == poplar::FLOAT)
         return scalar;
@@ -105,20 +106,21 @@ void scaledAdd(poplar::Graph& graph, const poplar::Tensor& A, poplar::Tensor B,
     pl::PoplibsOpDebugInfo di(debugContext, api);
     const auto type = A.elementType();
     if (type != poplar::FLOAT && type != poplar::HALF)
-        throw poplar::poplar_error("popops::" + api + ": tensor '" + A.getName() + "' has type " +
-                                   type.toString() + "; FLOAT and HALF are supported");
+        throw poputil::poplibs_error("popops::" + api + ": tensor '" + A.getName() + "' has type " +
+                                     type.toString() + "; FLOAT and HALF are supported");
     if (B.elementType() != type) {
         if (B.elementType() != poplar::FLOAT && B.elementType() != poplar::HALF)
-            throw poplar::poplar_error("popops::" + api + ": tensor '" + B.getName() +
-                                       "' of type " + B.elementType().toString() +
-                                       " cannot be added to '" + A.getName() + "' (" +
-                                       type.toString() + "); FLOAT and HALF are supported");
+            throw poputil::poplibs_error("popops::" + api + ": tensor '" + B.getName() +
+                                         "' of type " + B.elementType().toString() +
+                                         " cannot be added to '" + A.getName() + "' (" +
+                                         type.toString() + "); FLOAT and HALF are supported");
         B = popops::cast(graph, B, type, prog, {di, "castB"});
     }
     if (A.shape() != B.shape())
-        throw poplar::poplar_error("popops::" + api + ": tensor '" + A.getName() + "' of shape " +
-                                   A.shapeToString() + " and tensor '" + B.getName() +
-                                   "' of shape " + B.shapeToString() + " must have the same shape");
+        throw poputil::poplibs_error("popops::" + api + ": tensor '" + A.getName() + "' of shape " +
+                                     A.shapeToString() + " and tensor '" + B.getName() +
+                                     "' of shape " + B.shapeToString() +
+                                     " must have the same shape");
     const auto& target = graph.getTarget();
     const auto cycles = [&](std::size_t n) {
         return pl::cycles::elementWise(target, type, n, 2, false);

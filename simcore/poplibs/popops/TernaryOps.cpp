@@ -10,6 +10,7 @@
 
 #include <poplar/exceptions.hpp>
 #include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace popops {
 
@@ -100,23 +101,24 @@ void checkTypes(const std::string& api, TernaryOpType op, const Tensor& a, const
         return "tensor '" + t.getName() + "' of type " + t.elementType().toString();
     };
     if (b.elementType() != type)
-        throw poplar::poplar_error(api + ": " + describe(a) + " and " + describe(b) +
-                                   " must have the same element type");
+        throw poputil::poplibs_error(api + ": " + describe(a) + " and " + describe(b) +
+                                     " must have the same element type");
     if (op == TernaryOpType::SELECT) {
         if (c.elementType() != poplar::BOOL)
-            throw poplar::poplar_error(api + ": the condition, " + describe(c) + ", must be BOOL");
+            throw poputil::poplibs_error(api + ": the condition, " + describe(c) +
+                                         ", must be BOOL");
         if (type != poplar::FLOAT && type != poplar::HALF && type != poplar::INT &&
             type != poplar::UNSIGNED_INT && type != poplar::BOOL)
-            throw poplar::poplar_error(api + ": " + describe(a) +
-                                       " is not supported (FLOAT, HALF, INT, UNSIGNED_INT and "
-                                       "BOOL)");
+            throw poputil::poplibs_error(api + ": " + describe(a) +
+                                         " is not supported (FLOAT, HALF, INT, UNSIGNED_INT and "
+                                         "BOOL)");
     } else {
         if (c.elementType() != type)
-            throw poplar::poplar_error(api + ": " + describe(a) + " and " + describe(c) +
-                                       " must have the same element type");
+            throw poputil::poplibs_error(api + ": " + describe(a) + " and " + describe(c) +
+                                         " must have the same element type");
         if (type != poplar::FLOAT && type != poplar::HALF && type != poplar::INT)
-            throw poplar::poplar_error(api + ": " + describe(a) +
-                                       " is not supported (FLOAT, HALF and INT)");
+            throw poputil::poplibs_error(api + ": " + describe(a) +
+                                         " is not supported (FLOAT, HALF and INT)");
     }
 }
 
@@ -178,11 +180,11 @@ void mapInPlace(poplar::Graph& graph, TernaryOpType op, const Tensor& a, const T
     checkTypes("popops::" + api, op, a, b, c);
     const auto shape = pl::broadcastShapes("popops::" + api, {a, b, c});
     if (shape != a.shape())
-        throw poplar::poplar_error("popops::" + api + ": tensor '" + a.getName() + "' of shape " +
-                                   a.shapeToString() +
-                                   " is written in place, so the other operands must broadcast "
-                                   "to it, not to " +
-                                   pl::shapeString(shape));
+        throw poputil::poplibs_error("popops::" + api + ": tensor '" + a.getName() + "' of shape " +
+                                     a.shapeToString() +
+                                     " is written in place, so the other operands must broadcast "
+                                     "to it, not to " +
+                                     pl::shapeString(shape));
     const poplar::Type type = a.elementType();
     poplar::ComputeSet cs = graph.addComputeSet({di, api});
     const auto& target = graph.getTarget();

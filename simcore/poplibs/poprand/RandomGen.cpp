@@ -14,6 +14,7 @@
 #include <cmath>
 #include <poplar/exceptions.hpp>
 #include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace poprand {
 
@@ -99,22 +100,22 @@ Tensor generate(poplar::Graph& graph, const Tensor* seed, std::uint32_t seedModi
     const bool intOut = outType == poplar::INT;
     if (outType != poplar::FLOAT && outType != poplar::HALF &&
         !(intOut && d == Distribution::Uniform))
-        throw poplar::poplar_error(std::string("poprand::") + api + ": output type " +
-                                   outType.toString() + " is not supported (FLOAT, HALF" +
-                                   (d == Distribution::Uniform ? ", INT)" : ")"));
+        throw poputil::poplibs_error(std::string("poprand::") + api + ": output type " +
+                                     outType.toString() + " is not supported (FLOAT, HALF" +
+                                     (d == Distribution::Uniform ? ", INT)" : ")"));
     if (d == Distribution::Uniform ? !(a <= b) : !(b >= 0))
-        throw poplar::poplar_error(
+        throw poputil::poplibs_error(
             std::string("poprand::") + api + ": " +
             (d == Distribution::Uniform
                  ? "minVal " + std::to_string(a) + " exceeds maxVal " + std::to_string(b)
                  : "stdDev " + std::to_string(b) + " is negative"));
     if (reference.numElements() > 0xffffffffull)
-        throw poplar::poplar_error(std::string("poprand::") + api +
-                                   ": reference has more than 2^32 elements");
+        throw poputil::poplibs_error(std::string("poprand::") + api +
+                                     ": reference has more than 2^32 elements");
     Tensor seedTensor;
     if (seed) {
         if (seed->elementType() != poplar::UNSIGNED_INT || seed->numElements() != 2)
-            throw poplar::poplar_error(
+            throw poputil::poplibs_error(
                 std::string("poprand::") + api + ": seed tensor '" + seed->getName() +
                 "' must be UNSIGNED_INT with 2 elements, "
                 "got " +

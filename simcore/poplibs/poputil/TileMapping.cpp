@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <poplar/exceptions.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace poputil {
 
@@ -30,7 +31,7 @@ std::vector<std::vector<poplar::Interval>> calcLinearTileMapping(const poplar::G
                                                                  unsigned minElementsPerTile,
                                                                  unsigned grainSize) {
     if (grainSize == 0)
-        throw poplar::poplar_error("calcLinearTileMapping: the grain size must be at least 1");
+        throw poputil::poplibs_error("calcLinearTileMapping: the grain size must be at least 1");
     const std::size_t numTiles = graph.getTarget().getNumTiles();
     const std::size_t n = product(shape);
     std::vector<std::vector<poplar::Interval>> mapping(numTiles);
@@ -60,7 +61,7 @@ void mapTensorLinearly(poplar::Graph& graph, const poplar::Tensor& t) {
 std::size_t getTileImbalance(const poplar::Graph::TileToTensorMapping& mapping,
                              unsigned minElementsPerTile, unsigned grainSize) {
     if (grainSize == 0)
-        throw poplar::poplar_error("getTileImbalance: the grain size must be at least 1");
+        throw poputil::poplibs_error("getTileImbalance: the grain size must be at least 1");
     if (mapping.empty())
         return 0;
     std::size_t total = 0, fullest = 0;

@@ -6,6 +6,7 @@
 #include "poputil/Broadcast.hpp"
 
 #include <poplar/exceptions.hpp>
+#include <poputil/exceptions.hpp>
 
 namespace poputil {
 
@@ -13,16 +14,16 @@ namespace pl = tilescope::poplibs;
 
 void broadcastToMatch(poplar::Tensor& a, const std::vector<std::size_t>& shape) {
     if (a.rank() > shape.size())
-        throw poplar::poplar_error("poputil::broadcastToMatch: tensor '" + a.getName() +
-                                   "' of shape " + a.shapeToString() +
-                                   " has more dimensions than shape " + pl::shapeString(shape));
+        throw poputil::poplibs_error("poputil::broadcastToMatch: tensor '" + a.getName() +
+                                     "' of shape " + a.shapeToString() +
+                                     " has more dimensions than shape " + pl::shapeString(shape));
     for (std::size_t d = 0; d < a.rank(); ++d) {
         const std::size_t have = a.dim(static_cast<unsigned>(d));
         const std::size_t want = shape[shape.size() - a.rank() + d];
         if (have != want && have != 1)
-            throw poplar::poplar_error("poputil::broadcastToMatch: tensor '" + a.getName() +
-                                       "' of shape " + a.shapeToString() +
-                                       " does not broadcast to " + pl::shapeString(shape));
+            throw poputil::poplibs_error("poputil::broadcastToMatch: tensor '" + a.getName() +
+                                         "' of shape " + a.shapeToString() +
+                                         " does not broadcast to " + pl::shapeString(shape));
     }
     a = pl::broadcastTo(a, shape);
 }
@@ -42,10 +43,10 @@ void broadcastToMatch(poplar::Tensor& a, poplar::Tensor& b, poplar::Tensor& c) {
 
 poplar::Tensor extendDimensionsToMatch(poplar::Tensor in1, poplar::Tensor in2) {
     if (in2.rank() > in1.rank())
-        throw poplar::poplar_error("poputil::extendDimensionsToMatch: tensor '" + in2.getName() +
-                                   "' of shape " + in2.shapeToString() +
-                                   " has more dimensions than tensor '" + in1.getName() +
-                                   "' of shape " + in1.shapeToString());
+        throw poputil::poplibs_error("poputil::extendDimensionsToMatch: tensor '" + in2.getName() +
+                                     "' of shape " + in2.shapeToString() +
+                                     " has more dimensions than tensor '" + in1.getName() +
+                                     "' of shape " + in1.shapeToString());
     std::vector<std::size_t> shape(in1.rank() - in2.rank(), 1);
     const auto rest = in2.shape();
     shape.insert(shape.end(), rest.begin(), rest.end());
@@ -83,8 +84,9 @@ std::size_t intervalSequenceNumElements(const std::vector<std::vector<poplar::In
 
 std::vector<int> balancedPartition(int rangeUpperBound, int splitCount) {
     if (splitCount <= 0)
-        throw poplar::poplar_error("poputil::balancedPartition: splitCount must be positive, got " +
-                                   std::to_string(splitCount));
+        throw poputil::poplibs_error(
+            "poputil::balancedPartition: splitCount must be positive, got " +
+            std::to_string(splitCount));
     std::vector<int> sizes(static_cast<std::size_t>(splitCount), rangeUpperBound / splitCount);
     for (int i = 0; i < rangeUpperBound % splitCount; ++i)
         ++sizes[static_cast<std::size_t>(i)];
