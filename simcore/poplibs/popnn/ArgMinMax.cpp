@@ -1,10 +1,12 @@
-// popnn::argMax, argMin, maxAndArgMax, minAndArgMin, topK and calcAccuracy, and their vertices:
+// popnn::argMax, argMin, maxAndArgMax, minAndArgMin, topK (over popops' row top-k vertices) and
+// calcAccuracy, and their vertices:
 // each row of a {rows, columns} tensor is scanned by one worker where the row's index output lives.
 
 #include "common/CycleEstimates.hpp"
 #include "common/ElementWiseBuilder.hpp"
 #include "popnn/Loss.hpp"
 #include "popnn/PopnnCodelets.hpp"
+#include "popops/TopKRows.hpp"
 #include "tilescope/sim/BuiltinVertex.hpp"
 
 #include <algorithm>
@@ -60,46 +62,6 @@ public:
     }
 };
 
-/// The k largest values of each row of numColumns and their columns, largest first; equal
-/// values keep the lower column first.
-template <typename T> class TopK : public poplar::Vertex {
-public:
-    poplar::Input<poplar::Vector<T>> in;
-    poplar::Output<poplar::Vector<T>> value;
-    poplar::Output<poplar::Vector<unsigned>> index;
-    unsigned numColumns = 1;
-    unsigned k = 1;
-
-    bool compute() {
-        using C = std::conditional_t<std::is_same_v<T, poplar::half>, float, T>;
-        std::vector<unsigned> order(numColumns);
-        const std::size_t rows = index.size() / k;
-        for (std::size_t row = 0; row < rows; ++row) {
-            const std::size_t base = row * numColumns;
-            std::iota(order.begin(), order.end(), 0u);
-            std::partial_sort(order.begin(), order.begin() + k, order.end(),
-                              [&](unsigned a, unsigned b) {
-                                  const C x = static_cast<C>(in[base + a]);
-                                  const C y = static_cast<C>(in[base + b]);
-                                  return x > y || (x == y && a < b);
-                              });
-            for (unsigned j = 0; j < k; ++j) {
-                index[row * k + j] = order[j];
-                value[row * k + j] = in[base + order[j]];
-            }
-        }
-        return true;
-    }
-    static void visit(void* o, FieldVisitor& f) {
-        auto& v = *static_cast<TopK*>(o);
-        describeField(f, "in", v.in);
-        describeField(f, "value", v.value);
-        describeField(f, "index", v.index);
-        describeField(f, "numColumns", v.numColumns);
-        describeField(f, "k", v.k);
-    }
-};
-
 /// correct[row] = 1 when the row's first largest output is at its label.
 template <typename T, typename Label, typename Correct> class Accuracy : public poplar::Vertex {
 public:
@@ -143,11 +105,6 @@ template <typename T> void registerArgMinMax(poplar::Graph& graph) {
     tilescope::sim::registerBuiltinVertex<ArgMinMax<T, false>>(
         graph, poputil::templateVertex("popnn::ArgMinMax", typeOf<T>(), "false"),
         &ArgMinMax<T, false>::visit);
-}
-
-template <typename T> void registerTopK(poplar::Graph& graph) {
-    tilescope::sim::registerBuiltinVertex<TopK<T>>(
-        graph, poputil::templateVertex("popnn::TopK", typeOf<T>()), &TopK<T>::visit);
 }
 
 template <typename T, typename Label> void registerAccuracy(poplar::Graph& graph) {
@@ -201,10 +158,6 @@ void registerArgMinMaxVertices(poplar::Graph& graph) {
     registerArgMinMax<poplar::half>(graph);
     registerArgMinMax<int>(graph);
     registerArgMinMax<unsigned>(graph);
-    registerTopK<float>(graph);
-    registerTopK<poplar::half>(graph);
-    registerTopK<int>(graph);
-    registerTopK<unsigned>(graph);
     registerAccuracy<float, int>(graph);
     registerAccuracy<float, unsigned>(graph);
     registerAccuracy<poplar::half, int>(graph);
@@ -239,45 +192,12 @@ Tensor topK(poplar::Graph& graph, const Tensor& input, Tensor& indices, unsigned
     pl::PoplibsOpDebugInfo di(debugContext, "topK");
     di.setValue("K", K);
     di.setValue("sort", sort);
-    const auto type = input.elementType();
-    if (input.rank() != 2 || input.dim(0) == 0 || K == 0 || K > input.dim(1))
-        throw poputil::poplibs_error(
-            "popnn::topK: input '" + input.getName() + "' of shape " + input.shapeToString() +
-            " must be 2D {rows, columns} with 1 <= K <= columns, K = " + std::to_string(K));
-    if (type != poplar::FLOAT && type != poplar::HALF && type != poplar::INT &&
-        type != poplar::UNSIGNED_INT)
-        throw poputil::poplibs_error("popnn::topK: input '" + input.getName() + "' has type " +
-                                     type.toString() +
-                                     "; FLOAT, HALF, INT and UNSIGNED_INT are supported");
-    const std::size_t rows = input.dim(0), columns = input.dim(1);
-    // One vertex per row group: the rows are the unit, so map a {rows} handle and view the
-    // {rows, K} outputs through it.
-    Tensor rowHandle = graph.addVariable(poplar::UNSIGNED_INT, {rows}, {di, "rows"});
-    poputil::mapTensorLinearly(graph, rowHandle);
-    indices = graph.addVariable(poplar::UNSIGNED_INT, {rows, K}, {di, "indices"});
-    Tensor values = graph.addVariable(type, {rows, K}, {di, "values"});
-    const auto rowMapping = graph.getTileMapping(rowHandle);
-    for (unsigned tile = 0; tile < rowMapping.size(); ++tile)
-        for (const auto& r : rowMapping[tile]) {
-            graph.setTileMapping(indices.slice(r.begin(), r.end()), tile);
-            graph.setTileMapping(values.slice(r.begin(), r.end()), tile);
-        }
-    poplar::ComputeSet cs = graph.addComputeSet({di, "topK"});
-    pl::addElementWiseVertices(
-        graph, cs, poputil::templateVertex("popnn::TopK", type), rowHandle,
-        {{"in", input}, {"value", values}, {"index", indices}},
-        [&](std::size_t n) {
-            // A partial sort: about log2(K) compares per column.
-            std::size_t log2K = 1;
-            while ((std::size_t(1) << log2K) < K)
-                ++log2K;
-            return pl::cycles::rowScan(n, columns * log2K);
-        },
-        [&](poplar::VertexRef v) {
-            graph.setInitialValue(v["numColumns"], static_cast<unsigned>(columns));
-            graph.setInitialValue(v["k"], K);
-        });
-    prog.add(poplar::program::Execute(cs, {di}));
+    if (input.rank() != 2)
+        throw poputil::poplibs_error("popnn::topK: input '" + input.getName() + "' of shape " +
+                                     input.shapeToString() + " must be 2D {rows, columns}");
+    // Largest first whatever `sort` says: a sorted result is also a valid unsorted one.
+    Tensor values = popops::detail::topKRows(graph, prog, input, K, popops::detail::TopKRowsOrder{},
+                                             indices, di, "popnn::topK");
     return values;
 }
 

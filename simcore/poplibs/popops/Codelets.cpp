@@ -1,6 +1,7 @@
 #include "popops/codelets.hpp"
 
 #include "popops/PopopsCodelets.hpp"
+#include "popops/TopKRows.hpp"
 #include "tilescope/sim/BuiltinLibraries.hpp"
 
 namespace popops {
@@ -14,6 +15,7 @@ void addCodelets(poplar::Graph& graph) {
     detail::registerReduceVertices(graph);
     detail::registerMapExprVertices(graph);
     detail::registerDynamicSliceVertices(graph);
+    detail::registerTopKVertices(graph);
 }
 
 } // namespace popops

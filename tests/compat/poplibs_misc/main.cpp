@@ -2,7 +2,8 @@
 // outputs, comparisons and logical operations, select and clamp, allTrue, casts
 // to and from BOOL, reductions from popops/Reduce.hpp (scaled, updating,
 // several in one compute set), popops::zero, one-hot encoding, iota, argMax and
-// popnn::calcLoss / calcAccuracy returning programs. Prints every result for
+// popnn::calcLoss / calcAccuracy returning programs, and popops::topK and its
+// permutation and key-value forms. Prints every result for
 // check.sh to compare with expected.txt.
 
 #include <poplar/Engine.hpp>
@@ -16,12 +17,15 @@
 #include <popops/ElementWiseUtil.hpp>
 #include <popops/Encoding.hpp>
 #include <popops/Reduce.hpp>
+#include <popops/SortOrder.hpp>
+#include <popops/TopK.hpp>
 #include <popops/Zero.hpp>
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace poplar;
@@ -172,6 +176,20 @@ int main() {
   readBack(graph, deltas, "deltas");
   readBack(graph, numCorrect, "num_correct");
 
+  // Top k over the innermost dimension, each row of x on its own.
+  Tensor top = popops::topK(
+      graph, prog, x, popops::TopKParams(2, true, popops::SortOrder::DESCENDING),
+      "topK");
+  readBack(graph, top, "top_2");
+  std::pair<Tensor, Tensor> bottom = popops::topKWithPermutation(
+      graph, prog, x, popops::TopKParams(3, false, popops::SortOrder::ASCENDING));
+  readBack(graph, bottom.first, "bottom_3");
+  readBack(graph, bottom.second, "bottom_3_indices");
+  std::pair<Tensor, Tensor> keyValue = popops::topKKeyValue(
+      graph, prog, x, y, popops::TopKParams(1, true, popops::SortOrder::NONE));
+  readBack(graph, keyValue.first, "max_x");
+  readBack(graph, keyValue.second, "y_at_max_x");
+
   Engine engine(graph, prog);
   engine.load(device);
   const float xs[] = {1.5f, -2.0f, 3.0f, 0.25f, -1.0f, 4.0f, 2.5f, -3.5f};
@@ -210,5 +228,11 @@ int main() {
   print<int>(engine, "iota", 5);
   print<unsigned>(engine, "arg_max", 2);
   print<unsigned>(engine, "accuracy", 1);
+  print<float>(engine, "top_2", 4);
+  print<float>(engine, "bottom_3", 6);
+  print<unsigned>(engine, "bottom_3_indices", 6);
+  print<float>(engine, "max_x", 2);
+  print<float>(engine, "y_at_max_x", 2);
+  std::cout << "sort_order: " << popops::SortOrder::DESCENDING << "\n";
   return 0;
 }
