@@ -5,6 +5,8 @@ fail() {
   [ -n "${out-}" ] && echo "the program printed:" && echo "$out"
   exit 1
 }
+# Simulated IPUs are claimed with locks in this folder, so concurrent tests never share them.
+export TILESCOPE_DEVICE_LOCK_DIR="$PWD/ipu-locks"
 rm -rf out && mkdir out
 # An empty POPLAR_ENGINE_OPTIONS (as shells often export it) counts as unset.
 out=$(TILESCOPE_SIMULATED_IPUS=1 POPLAR_ENGINE_OPTIONS= ./prog out 2>&1) ||

@@ -20,11 +20,14 @@ int main(int argc, char **argv) {
 
   DeviceManager manager = DeviceManager::createDeviceManager();
   std::vector<Device> devices = manager.getDevices(TargetType::IPU, 1);
-  if (devices.empty() || !devices[0].attach()) {
+  std::size_t chosen = 0;
+  while (chosen < devices.size() && !devices[chosen].attach())
+    ++chosen;
+  if (chosen == devices.size()) {
     std::cerr << "no IPU to attach\n";
     return 1;
   }
-  Device device = devices[0].createVirtualDevice(8);
+  Device device = devices[chosen].createVirtualDevice(8);
   const Target &target = device.getTarget();
   std::cout << "tiles: " << target.getNumTiles() << "\n";
 

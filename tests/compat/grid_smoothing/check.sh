@@ -1,6 +1,8 @@
 #!/bin/bash
 # Runs the stencil on the IPU model (3 and 4 iterations) and on a simulated IPU (1 iteration) and
 # compares the printed grid values with expected.txt; then builds a Clang-only codelet with popc.
+# Simulated IPUs are claimed with locks in this folder, so concurrent tests never share them.
+export TILESCOPE_DEVICE_LOCK_DIR="$PWD/ipu-locks"
 export TILESCOPE_CODELET_CACHE="$PWD/.codelet-cache"
 {
     ./prog && ./prog model-ipu2 4 && TILESCOPE_SIMULATED_IPUS=2 ./prog ipu 1
