@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <exception>
 #include <iostream>
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
@@ -14,7 +15,7 @@
 using namespace poplar;
 using namespace poplar::program;
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     if (argc < 2) {
         std::cerr << "usage: " << argv[0] << " <basic_codelets.cpp> [hostThreads]\n";
         return 2;
@@ -79,4 +80,15 @@ int main(int argc, char** argv) {
               << ", \"totalCycles\": " << engine.executionRecords().runs.back().totalCycles
               << ", \"correct\": " << (ok ? "true" : "false") << "}\n";
     return ok ? 0 : 1;
+}
+
+// Bad input (a missing codelet file, an unreadable option) ends with the error's message and status
+// 1, not std::terminate.
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "all_tiles: " << e.what() << "\n";
+        return 1;
+    }
 }

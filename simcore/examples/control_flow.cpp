@@ -1,6 +1,7 @@
 // Control flow that follows tensor values: Repeat, RepeatWhileTrue, If, Switch and Call.
 // Usage: control_flow <control_codelets.cpp>
 
+#include <exception>
 #include <iostream>
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
@@ -9,7 +10,7 @@
 using namespace poplar;
 using namespace poplar::program;
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     if (argc < 2) {
         std::cerr << "usage: " << argv[0] << " <codelet file>\n";
         return 2;
@@ -66,4 +67,15 @@ int main(int argc, char** argv) {
     engine.load(device);
     engine.run(0);
     return 0;
+}
+
+// Bad input (a missing codelet file, an unreadable option) ends with the error's message and status
+// 1, not std::terminate.
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "control_flow: " << e.what() << "\n";
+        return 1;
+    }
 }

@@ -2,6 +2,7 @@
 // workers of a tile, counts values above per-row thresholds, and widens half-precision data.
 // Usage: custom_codelet <path/to/basic_codelets.cpp>
 
+#include <exception>
 #include <iostream>
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
@@ -11,7 +12,7 @@
 using namespace poplar;
 using namespace poplar::program;
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     if (argc < 2) {
         std::cerr << "usage: " << argv[0] << " <codelet file>\n";
         return 2;
@@ -82,4 +83,15 @@ int main(int argc, char** argv) {
     engine.writeTensor("halves", h.data(), h.data() + h.size());
     engine.run(0);
     return 0;
+}
+
+// Bad input (a missing codelet file, an unreadable option) ends with the error's message and status
+// 1, not std::terminate.
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "custom_codelet: " << e.what() << "\n";
+        return 1;
+    }
 }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <exception>
 #include <iostream>
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
@@ -14,7 +15,7 @@
 using namespace poplar;
 using namespace poplar::program;
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     if (argc < 2) {
         std::cerr << "usage: " << argv[0] << " <codelet file> [rows cols tiles]\n";
         return 2;
@@ -70,4 +71,15 @@ int main(int argc, char** argv) {
               << " tiles: max abs error " << maxError << (ok ? " OK" : " FAILED") << '\n';
     engine.printProfileSummary(std::cout, {{"showExecutionSteps", "true"}});
     return ok ? 0 : 1;
+}
+
+// Bad input (a missing codelet file, an unreadable option) ends with the error's message and status
+// 1, not std::terminate.
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "matrix_vector: " << e.what() << "\n";
+        return 1;
+    }
 }

@@ -1,6 +1,7 @@
 // Variables, constants, copies and slices, moved between host and device with host read/write
 // handles and FIFO streams, printed with PrintTensor. Prints the host-side results last.
 
+#include <exception>
 #include <iostream>
 #include <poplar/DeviceManager.hpp>
 #include <poplar/Engine.hpp>
@@ -11,7 +12,7 @@
 using namespace poplar;
 using namespace poplar::program;
 
-int main() {
+static int run() {
     // Prefer hardware, fall back to the model as Poplar programs usually do.
     auto manager = DeviceManager::createDeviceManager();
     auto hardware = manager.getDevices(TargetType::IPU, 1);
@@ -83,4 +84,15 @@ int main() {
         std::cout << ' ' << i;
     std::cout << '\n';
     return 0;
+}
+
+// Bad input (a missing codelet file, an unreadable option) ends with the error's message and status
+// 1, not std::terminate.
+int main() {
+    try {
+        return run();
+    } catch (const std::exception& e) {
+        std::cerr << "tensors_and_streams: " << e.what() << "\n";
+        return 1;
+    }
 }
