@@ -60,8 +60,9 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                 if (partials) {
                     const std::uint64_t outputsPerTile = ceilDiv(M * N, tiles);
                     const std::uint64_t perWorker = ceilDiv(outputsPerTile, workers);
-                    reduction = workers * cycles::reduce(target, partialsType, perWorker, sk) +
-                                outputsPerTile * sk * partialBytes / exchangeRate;
+                    reduction =
+                        workers * cycles::reduceContinuous(target, partialsType, perWorker, sk) +
+                        outputsPerTile * sk * partialBytes / exchangeRate;
                 }
                 p.estimatedCycles = exchange + amp + reduction;
                 p.bytesPerTile = (bm * bk + bk * bn) * inBytes + bm * bn * partialBytes;

@@ -361,7 +361,8 @@ poplar::ComputeSet reduceInto(poplar::Graph& graph, const poplar::Tensor& in,
     pl::addElementWiseVertices(
         graph, cs, vertexType, out, {{"partials", partials}, {"out", out}},
         [&](std::size_t n) {
-            return pl::cycles::reduce(target, inType, n, partialsPerOutput, params.useScale);
+            return pl::cycles::reduceContinuous(target, inType, n, partialsPerOutput, params.update,
+                                                params.op == Operation::LOG_ADD);
         },
         [&](poplar::VertexRef v) {
             graph.setInitialValue(v["numPartials"], static_cast<unsigned>(partialsPerOutput));

@@ -1,0 +1,51 @@
+#pragma once
+// Cycle estimates of popops' element-wise vertices (UnaryOp1D, UnaryOp1DInPlace, BinaryOp1D,
+// BinaryOp1DInPlace), following PopLibs' own estimators (lib/popops/popopsCycleEstimators.cpp
+// and the per-operation tables of popopsCycleEstimators.hpp in Graphcore's open-source PopLibs).
+//
+// In PopLibs these are MultiVertices over all the elements of a tile: each of the 6 workers
+// processes ceil(n / 6) elements and the vertex costs numWorkers * workerCycles + a supervisor
+// overhead. The simulator adds one vertex per worker chunk instead (the same split, see
+// addElementWiseVertices), each estimated at `...WorkerCycles` of its own elements, so the tile
+// costs numWorkers * the busiest worker, as PopLibs computes it.
+
+#include <cstdint>
+#include <poplar/Target.hpp>
+#include <poplar/Type.hpp>
+#include <popops/ExprOp.hpp>
+
+namespace tilescope::poplibs::cycles {
+
+/// How one operation's inner loop runs (PopLibs' OpPerformanceInfo): either one natural vector
+/// (64 bits) per loop in `cyclesPerLoop` + a per-loop overhead, or `unroll` elements per loop
+/// in exactly `cyclesPerLoop`, or (neither) one element per loop plus the overhead.
+struct OpLoopInfo {
+    unsigned cyclesPerLoop = 0;
+    bool naturalVectorWidth = false;
+    unsigned unroll = 0;
+};
+
+/// The loop figures of a unary or binary operation on `type`, from PopLibs' tables; false when
+/// PopLibs has no entry for that pair (the caller then uses a modelled figure).
+bool unaryOpLoopInfo(popops::expr::UnaryOpType op, const poplar::Type& type, bool inPlace,
+                     OpLoopInfo& info);
+bool binaryOpLoopInfo(popops::expr::BinaryOpType op, const poplar::Type& type, OpLoopInfo& info);
+
+/// Thread cycles of one worker running a UnaryOp1D(InPlace) over `elements`.
+std::uint64_t unaryOp1DWorkerCycles(const poplar::Target& target, popops::expr::UnaryOpType op,
+                                    const poplar::Type& type, bool inPlace, std::uint64_t elements);
+/// Thread cycles of one worker running a BinaryOp1D(InPlace) over `elements`.
+std::uint64_t binaryOp1DWorkerCycles(const poplar::Target& target, popops::expr::BinaryOpType op,
+                                     const poplar::Type& type, bool inPlace,
+                                     std::uint64_t elements);
+
+/// PopLibs' estimate of a whole UnaryOp1D(InPlace) MultiVertex over `elements` on one tile, in
+/// tile cycles: numWorkers * worker(ceil(elements / numWorkers)) + its supervisor overheads.
+std::uint64_t unaryOp1DVertexCycles(const poplar::Target& target, popops::expr::UnaryOpType op,
+                                    const poplar::Type& type, bool inPlace, std::uint64_t elements);
+/// The same for BinaryOp1D(InPlace).
+std::uint64_t binaryOp1DVertexCycles(const poplar::Target& target, popops::expr::BinaryOpType op,
+                                     const poplar::Type& type, bool inPlace,
+                                     std::uint64_t elements);
+
+} // namespace tilescope::poplibs::cycles

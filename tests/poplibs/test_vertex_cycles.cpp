@@ -1,0 +1,183 @@
+// Per-vertex cycle estimates of the PopLibs subset against PopLibs' estimator formulas, worked out
+// by hand for several sizes, and the worker split as the compiled program charges it: one vertex
+// per worker chunk, the tile costing the compute-set overhead + 6 x its busiest worker.
+
+#include "PoplibsHarness.hpp"
+#include "common/CycleEstimates.hpp"
+#include "popops/ElementWiseCycles.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <poplin/MatMul.hpp>
+#include <popops/Cast.hpp>
+#include <popops/ElementWise.hpp>
+#include <popops/Reduction.hpp>
+#include <tilescope/sim/CostModel.hpp>
+#include <tilescope/sim/GraphModel.hpp>
+
+namespace cycles = tilescope::poplibs::cycles;
+using popops::expr::BinaryOpType;
+using popops::expr::UnaryOpType;
+
+namespace {
+
+poplar::Target ipu2() {
+    return poplar::Target::createIPUTarget(1, "ipu2");
+}
+
+/// The estimates of the vertices of compute set `cs` on `tile`, largest first.
+std::vector<std::uint64_t> vertexEstimates(const poplar::Graph& g, std::uint32_t cs,
+                                           std::int32_t tile) {
+    std::vector<std::uint64_t> out;
+    for (const auto& v : g.model()->vertices)
+        if (v.computeSet == cs && v.tile == tile)
+            out.push_back(v.perfEstimate.value_or(0));
+    std::sort(out.rbegin(), out.rend());
+    return out;
+}
+
+/// The compiled cycles of the OnTileExecute step of compute set `cs` on `tile`.
+std::uint64_t stepCycles(const poplar::Engine& e, std::int64_t cs, std::uint32_t tile) {
+    for (const auto& s : e.compileRecords().steps)
+        if (s.computeSet == cs)
+            return s.estimatedCyclesPerTile.at(tile);
+    FAIL("no step for compute set " << cs);
+    return 0;
+}
+
+} // namespace
+
+TEST_CASE("BinaryOp1D worker cycles follow PopLibs' estimator, FLOAT and HALF") {
+    const auto t = ipu2();
+    // ADD/SUBTRACT/MULTIPLY have assembly codelets: 1 + 2 cycles per 64-bit vector; worker
+    // overhead 29 for FLOAT, 26 for HALF.
+    CHECK(cycles::binaryOp1DWorkerCycles(t, BinaryOpType::ADD, poplar::FLOAT, false, 10) ==
+          29 + 5 * 3);
+    CHECK(cycles::binaryOp1DWorkerCycles(t, BinaryOpType::ADD, poplar::FLOAT, false, 11) ==
+          29 + 6 * 3);
+    CHECK(cycles::binaryOp1DWorkerCycles(t, BinaryOpType::MULTIPLY, poplar::HALF, false, 10) ==
+          26 + 3 * 3);
+    CHECK(cycles::binaryOp1DWorkerCycles(t, BinaryOpType::SUBTRACT, poplar::HALF, false, 1000) ==
+          26 + 250 * 3);
+    // Loops of a fixed number of elements: MAXIMUM 4 cycles per 2 FLOAT / 4 HALF.
+    CHECK(cycles::binaryOp1DWorkerCycles(t, BinaryOpType::MAXIMUM, poplar::FLOAT, false, 9) ==
+          29 + 5 * 4);
+    CHECK(cycles::binaryOp1DWorkerCycles(t, BinaryOpType::DIVIDE, poplar::HALF, false, 9) ==
+          26 + 3 * 21);
+    // In place: worker overhead 58, same loop.
+    CHECK(cycles::binaryOp1DWorkerCycles(t, BinaryOpType::ADD, poplar::FLOAT, true, 10) ==
+          58 + 5 * 3);
+    // The whole MultiVertex as PopLibs states it: 6 x worker(ceil(n / 6)) + 11 supervisor.
+    CHECK(cycles::binaryOp1DVertexCycles(t, BinaryOpType::ADD, poplar::FLOAT, false, 100) ==
+          6 * (29 + 9 * 3) + 11);
+}
+
+TEST_CASE("UnaryOp1D worker cycles follow PopLibs' estimator, FLOAT and HALF") {
+    const auto t = ipu2();
+    // EXPONENT: worker overhead 33; 6 cycles per 2 FLOAT, 4 per 4 HALF.
+    CHECK(cycles::unaryOp1DWorkerCycles(t, UnaryOpType::EXPONENT, poplar::FLOAT, false, 10) ==
+          33 + 5 * 6);
+    CHECK(cycles::unaryOp1DWorkerCycles(t, UnaryOpType::EXPONENT, poplar::HALF, false, 10) ==
+          33 + 3 * 4);
+    // ABSOLUTE: one element per loop, 1 + 4 cycles; overhead 17.
+    CHECK(cycles::unaryOp1DWorkerCycles(t, UnaryOpType::ABSOLUTE, poplar::FLOAT, false, 10) ==
+          17 + 10 * 5);
+    // CEIL: natural vectors at 2 + 4 cycles, evaluated as PopLibs does: (6 * (10 + 3)) / 4.
+    CHECK(cycles::unaryOp1DWorkerCycles(t, UnaryOpType::CEIL, poplar::HALF, false, 10) ==
+          17 + (6 * 13) / 4);
+    // TANH in place: overhead 55, 10 cycles per 2 FLOAT (12 when not in place).
+    CHECK(cycles::unaryOp1DWorkerCycles(t, UnaryOpType::TANH, poplar::FLOAT, true, 7) ==
+          55 + 4 * 10);
+    CHECK(cycles::unaryOp1DWorkerCycles(t, UnaryOpType::TANH, poplar::FLOAT, false, 7) ==
+          17 + 4 * 12);
+    CHECK(cycles::unaryOp1DVertexCycles(t, UnaryOpType::TANH, poplar::HALF, false, 48) ==
+          6 * (17 + 2 * 4) + 9 + 11);
+}
+
+TEST_CASE("ReduceAllRegionsContinuous follows PopLibs' estimator") {
+    const auto t = ipu2();
+    // FLOAT: 2 partials per inner loop (the 64-bit data path), 12 per output, 10 + 7 fixed.
+    CHECK(cycles::reduceContinuous(t, poplar::FLOAT, 3, 8) == 3 * 4 + 12 * 3 + 17);
+    // HALF: 4 per loop; an odd partial count costs 2 more; an update 1 more.
+    CHECK(cycles::reduceContinuous(t, poplar::HALF, 3, 9) == 3 * 2 + 2 + 12 * 3 + 17);
+    CHECK(cycles::reduceContinuous(t, poplar::HALF, 3, 9, true) == 3 * 2 + 2 + 12 * 3 + 17 + 1);
+    CHECK(cycles::reduceContinuous(t, poplar::FLOAT, 1, 1000) == 500 + 12 + 17);
+    // LOG_ADD is a scalar C++ loop of 20 cycles per partial.
+    CHECK(cycles::reduceContinuous(t, poplar::FLOAT, 2, 4, false, true) == 20 * 2 * 4 + 24 + 17);
+}
+
+TEST_CASE("matrix-product blocks follow PopLibs' ConvPartial1x1Out estimator") {
+    const auto t = ipu2();
+    // HALF 12 x 16 x 16: one input and one output channel group; 2 field elements per worker:
+    // with zeroing 16 + 40 + 2 + 4 * 2 = 66 per worker, x 6 = 396, at least min + 14 = 410;
+    // weight loads per pass 4 elements x 4 loads x 16 units x 2 bytes / 16 bytes per cycle = 32;
+    // 55 + 13 fixed, 13 per input group, 11 per output group, 6 + 32 + 410 per pass.
+    CHECK(cycles::convPartial1x1(t, poplar::HALF, 12, 16, 16) == 55 + 13 + 13 + 11 + 6 + 32 + 410);
+    // FLOAT 7 x 8 x 8: workers take 2, 1, 1, 1, 1, 1 elements: 66 x 6 = 396 vs 62 x 6 + 14;
+    // weight loads 2 x 4 x 8 units x 4 bytes / 16 = 16.
+    CHECK(cycles::convPartial1x1(t, poplar::FLOAT, 7, 8, 8) == 55 + 13 + 13 + 11 + 6 + 16 + 396);
+    // Two input groups: the second runs without zeroing (16 + 40 + 4 * 3 elements beyond 3).
+    const std::uint64_t zeroing = std::max<std::uint64_t>(6 * (16 + 40 + 2 + 4 * 6 + 4 * 3),
+                                                          6 * (16 + 40 + 2 + 4 * 6 + 4 * 3) + 14);
+    const std::uint64_t plain = 6 * (16 + 40 + 4 * 3) + 14;
+    CHECK(cycles::convPartial1x1(t, poplar::HALF, 36, 32, 16) ==
+          55 + 13 + (13 + 11 + 6 + 32 + plain) + (13 + 11 + 6 + 32 + zeroing));
+    // The simulator's MultiVertex states it per worker, rounded up.
+    CHECK(cycles::matMulBlock(t, poplar::HALF, 12, 16, 16) == (540 + 5) / 6);
+}
+
+TEST_CASE("a binary operation splits its elements over the 6 workers of each tile") {
+    poplibstest::Harness h(2);
+    // 100 FLOAT elements on tile 0 (not divisible by 6): chunks of 18 (ceil(100 / 6) rounded
+    // to the 2-element vector), five of 18 and one of 10.
+    poplar::Tensor a = h.graph.addVariable(poplar::FLOAT, {100}, "a");
+    poplar::Tensor b = h.graph.addVariable(poplar::FLOAT, {100}, "b");
+    h.graph.setTileMapping(a, 0);
+    h.graph.setTileMapping(b, 0);
+    popops::addInPlace(h.graph, a, b, h.prog);
+    const auto& cs = h.graph.model()->computeSets;
+    REQUIRE(cs.size() == 1);
+    const auto estimates = vertexEstimates(h.graph, 0, 0);
+    const auto worker = [&](std::uint64_t n) {
+        return cycles::binaryOp1DWorkerCycles(h.graph.getTarget(), BinaryOpType::ADD, poplar::FLOAT,
+                                              true, n);
+    };
+    CHECK(estimates == std::vector<std::uint64_t>{worker(18), worker(18), worker(18), worker(18),
+                                                  worker(18), worker(10)});
+    poplar::Engine e(h.graph, h.prog);
+    const tilescope::sim::CostModel costs;
+    // The tile: 6 x the busiest worker, PopLibs' MultiVertex figure without its supervisor part.
+    CHECK(stepCycles(e, 0, 0) == costs.computeSetOverheadCycles + 6 * worker(18));
+    CHECK(6 * worker(18) == cycles::binaryOp1DVertexCycles(h.graph.getTarget(), BinaryOpType::ADD,
+                                                           poplar::FLOAT, true, 100) -
+                                11);
+}
+
+TEST_CASE("unary, reduce and cast vertices carry their formulas in a program") {
+    poplibstest::Harness h(1);
+    poplar::Tensor x = h.graph.addVariable(poplar::HALF, {7, 13}, "x");
+    h.graph.setTileMapping(x, 0);
+    popops::exp(h.graph, x, h.prog);
+    popops::reduce(h.graph, x, {1}, {popops::Operation::ADD}, h.prog);
+    popops::cast(h.graph, x, poplar::FLOAT, h.prog);
+    const auto& t = h.graph.getTarget();
+    // exp: 91 HALF elements, chunks of ceil(91 / 6) = 16 (a multiple of 4): five of 16, one 11.
+    CHECK(vertexEstimates(h.graph, 0, 0) ==
+          std::vector<std::uint64_t>(
+              {cycles::unaryOp1DWorkerCycles(t, UnaryOpType::EXPONENT, poplar::HALF, false, 16),
+               cycles::unaryOp1DWorkerCycles(t, UnaryOpType::EXPONENT, poplar::HALF, false, 16),
+               cycles::unaryOp1DWorkerCycles(t, UnaryOpType::EXPONENT, poplar::HALF, false, 16),
+               cycles::unaryOp1DWorkerCycles(t, UnaryOpType::EXPONENT, poplar::HALF, false, 16),
+               cycles::unaryOp1DWorkerCycles(t, UnaryOpType::EXPONENT, poplar::HALF, false, 16),
+               cycles::unaryOp1DWorkerCycles(t, UnaryOpType::EXPONENT, poplar::HALF, false, 11)}));
+    // reduce: 7 outputs of 13 partials, output chunks of ceil(7 / 6) = 2 rounded to the HALF
+    // vector (4): one vertex of 4 outputs and one of 3.
+    CHECK(vertexEstimates(h.graph, 1, 0) ==
+          std::vector<std::uint64_t>({cycles::reduceContinuous(t, poplar::HALF, 4, 13),
+                                      cycles::reduceContinuous(t, poplar::HALF, 3, 13)}));
+    // cast: 91 elements in chunks of 16 (HALF vector 4), PopLibs' castWorkerCycles each.
+    const auto casts = vertexEstimates(h.graph, 2, 0);
+    REQUIRE(casts.size() == 6);
+    CHECK(casts.front() == cycles::cast(t, poplar::HALF, poplar::FLOAT, 16));
+    CHECK(casts.back() == cycles::cast(t, poplar::HALF, poplar::FLOAT, 11));
+}
