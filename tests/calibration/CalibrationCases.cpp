@@ -6,6 +6,7 @@
 #include <popops/Cast.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/Reduction.hpp>
+#include <popops/ScaledAdd.hpp>
 
 namespace tilescope::calibration {
 
@@ -24,6 +25,9 @@ const char* const kPopopsEstimators =
 const char* const kReduceEstimators =
     "PopLibs lib/popops/reduction/CycleEstimationFunctions.cpp (ReduceAllRegionsContinuous, "
     "numOutputsM1 as PopLibs passes it), 6 workers";
+const char* const kScaledAddEstimators =
+    "PopLibs lib/popops/PerformanceEstimation.cpp (getScaledArithmeticSupervisorCycleEstimate, "
+    "constant scale)";
 const char* const kCastEstimators =
     "PopLibs lib/popops/PerformanceEstimation.cpp (getCast1DCycleEstimate)";
 
@@ -116,6 +120,18 @@ std::vector<CalibrationCase> calibrationCases() {
                                     {popops::Operation::ADD}, p, "reduce");
                  },
                  "reduce");
+         }},
+        // scaledAddTo FLOAT with a constant scale: 500 vectors, 83 per worker as PopLibs
+        // divides them: worker 15 + 6 + 3 x 82 + 2 + 1 + 1 = 271; supervisor 21 + 11 + 7 + 12.
+        {"popops::scaledAddTo FLOAT, 1000 elements on one tile, compute-set cycles", "cycles",
+         21 + 11 + 7 + 12 + 6 * 271, kScaledAddEstimators,
+         [] {
+             return tileCycles(
+                 [](poplar::Graph& g, Prog& p) {
+                     popops::scaledAddTo(g, onTile0(g, FLOAT, {1000}, "a"),
+                                         onTile0(g, FLOAT, {1000}, "b"), 0.5f, p, "axpy");
+                 },
+                 "scaledAddTo");
          }},
         // Cast HALF to FLOAT: 12 + 6 x (castWorkerCycles(167) + 18), castWorkerCycles(167) =
         // 19 + 83 vectors of 2 + 1 remainder test + 2 for the odd element = 105.

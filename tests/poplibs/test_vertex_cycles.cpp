@@ -94,6 +94,19 @@ TEST_CASE("UnaryOp1D worker cycles follow PopLibs' estimator, FLOAT and HALF") {
           6 * (17 + 2 * 4) + 9 + 11);
 }
 
+TEST_CASE("ScaledAdd worker cycles follow PopLibs' scaled-arithmetic estimator") {
+    const auto t = ipu2();
+    // 15 prologue + 2 + 1 remainder checks + 1 exit; 6 + 3 per further vector.
+    CHECK(cycles::scaledAddWorkerCycles(t, poplar::FLOAT, 168) == 15 + 3 + 1 + 6 + 3 * 83);
+    // A FLOAT remainder costs 8.
+    CHECK(cycles::scaledAddWorkerCycles(t, poplar::FLOAT, 9) == 15 + 3 + 1 + 6 + 3 * 3 + 8);
+    // HALF remainders: 5, + 7 for two, + 6 for a third.
+    CHECK(cycles::scaledAddWorkerCycles(t, poplar::HALF, 8) == 15 + 3 + 1 + 6 + 3 * 1);
+    CHECK(cycles::scaledAddWorkerCycles(t, poplar::HALF, 9) == 15 + 3 + 1 + 6 + 3 + 5);
+    CHECK(cycles::scaledAddWorkerCycles(t, poplar::HALF, 11) == 15 + 3 + 1 + 6 + 3 + 5 + 7 + 6);
+    CHECK(cycles::scaledAddWorkerCycles(t, poplar::HALF, 3) == 15 + 3 + 1 + 5 + 7 + 6);
+}
+
 TEST_CASE("ReduceAllRegionsContinuous follows PopLibs' estimator") {
     const auto t = ipu2();
     // FLOAT: 2 partials per inner loop (the 64-bit data path), 12 per output, 10 + 7 fixed.

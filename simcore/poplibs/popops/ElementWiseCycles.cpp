@@ -265,4 +265,24 @@ std::uint64_t binaryOp1DVertexCycles(const poplar::Target& target, B op, const p
            kBasicOpSupervisorOverhead;
 }
 
+std::uint64_t scaledAddWorkerCycles(const poplar::Target& target, const poplar::Type& type,
+                                    std::uint64_t elements) {
+    // Worker figures of getScaledArithmeticSupervisorCycleEstimate for equal data and delta
+    // types, not memory-constrained: 3 cycles per vector in the inner loop.
+    constexpr std::uint64_t kPrologue = 15, kLoopOverhead = 6, kCyclesPerVector = 3;
+    constexpr std::uint64_t kRemainderChecks = 2 + 1, kExit = 1;
+    const std::uint64_t width = target.getVectorWidth(type);
+    const std::uint64_t vectors = elements / width, remainder = elements % width;
+    std::uint64_t cycles = kPrologue + kRemainderChecks + kExit;
+    if (vectors > 0)
+        cycles += kLoopOverhead + kCyclesPerVector * (vectors - 1);
+    if (remainder > 0) {
+        if (type == poplar::FLOAT)
+            cycles += 8; // the final float
+        else
+            cycles += 5 + (remainder >= 2 ? 7 : 0) + (remainder == 3 ? 6 : 0);
+    }
+    return cycles;
+}
+
 } // namespace tilescope::poplibs::cycles

@@ -48,4 +48,13 @@ std::uint64_t binaryOp1DVertexCycles(const poplar::Target& target, popops::expr:
                                      const poplar::Type& type, bool inPlace,
                                      std::uint64_t elements);
 
+/// Thread cycles of one worker of popops' ScaledAdd / ScaledSubtract / aXPlusbY over `elements`
+/// of FLOAT or HALF data with deltas of the same type, following PopLibs'
+/// getScaledArithmeticSupervisorCycleEstimate (popops/PerformanceEstimation.cpp): a 15-cycle
+/// prologue, 6 + 3 per further 64-bit vector, the remainder (a FLOAT 8; HALF 5, + 7 for two,
+/// + 6 for a third) and the exit. The supervisor part (PopLibs' 21 + 11 + 7..13 + 12 cycles)
+/// is the compute set's overhead here.
+std::uint64_t scaledAddWorkerCycles(const poplar::Target& target, const poplar::Type& type,
+                                    std::uint64_t elements);
+
 } // namespace tilescope::poplibs::cycles
