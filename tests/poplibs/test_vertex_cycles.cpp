@@ -4,6 +4,7 @@
 
 #include "PoplibsHarness.hpp"
 #include "common/CycleEstimates.hpp"
+#include "popnn/NonLinearityCycles.hpp"
 #include "popops/ElementWiseCycles.hpp"
 
 #include <algorithm>
@@ -105,6 +106,23 @@ TEST_CASE("ScaledAdd worker cycles follow PopLibs' scaled-arithmetic estimator")
     CHECK(cycles::scaledAddWorkerCycles(t, poplar::HALF, 9) == 15 + 3 + 1 + 6 + 3 + 5);
     CHECK(cycles::scaledAddWorkerCycles(t, poplar::HALF, 11) == 15 + 3 + 1 + 6 + 3 + 5 + 7 + 6);
     CHECK(cycles::scaledAddWorkerCycles(t, poplar::HALF, 3) == 15 + 3 + 1 + 5 + 7 + 6);
+}
+
+TEST_CASE("popnn non-linearity worker cycles follow PopLibs' NonLinearity estimators") {
+    const auto t = ipu2();
+    using NL = popnn::NonLinearityType;
+    // 20 set-up; 2 ops per vector pipelined: 2 + op + (v - 1) x 2 op + 1 + op; FLOAT remainder
+    // test 3 (+ 2 + op for an odd element).
+    CHECK(cycles::nonLinearityWorkerCycles(t, NL::RELU, poplar::FLOAT, 10) ==
+          20 + (2 + 1 + 4 * 2 + 1 + 1) + 3);
+    CHECK(cycles::nonLinearityWorkerCycles(t, NL::SIGMOID, poplar::FLOAT, 11) ==
+          20 + (2 + 5 + 4 * 10 + 1 + 5) + 3 + 2 + 5);
+    // HALF TANH (op 1): 3 vectors of 4 and 3 left over: a pair (2 + 1) and one (3 + 1).
+    CHECK(cycles::nonLinearityWorkerCycles(t, NL::TANH, poplar::HALF, 15) ==
+          20 + (2 + 1 + 2 * 2 + 1 + 1) + 4 + (2 + 1) + (3 + 1));
+    // Gradients: 25 set-up, 4 + 3 per further vector + 1, remainder checks.
+    CHECK(cycles::nonLinearityGradWorkerCycles(t, poplar::FLOAT, 10) == 25 + 4 + 3 * 4 + 1 + 4);
+    CHECK(cycles::nonLinearityGradWorkerCycles(t, poplar::HALF, 7) == 25 + 4 + 1 + 6 + 5 + 7);
 }
 
 TEST_CASE("ReduceAllRegionsContinuous follows PopLibs' estimator") {

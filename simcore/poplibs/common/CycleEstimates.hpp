@@ -16,12 +16,12 @@
 //     needs two loads, so it issues one vector every 2 thread cycles.
 // Estimates that follow PopLibs' public estimator formulas (Graphcore's open-source PopLibs,
 // *CycleEstimators.cpp and PerformanceEstimation files; constants named where they are used):
-// fill, cast, reduceContinuous, convPartial1x1 / matMulBlock here, and the element-wise
-// UnaryOp1D / BinaryOp1D and ScaledAdd vertices in popops/ElementWiseCycles.hpp. The remaining ones
-// (elementWise for map expressions, popnn non-linearities and losses; dynamicSlice,
-// rowScan, randomValues) and their constants (per-vertex overheads, transcendental costs) are
-// modelled figures of the right order, not PopLibs'. simcore/CALIBRATION.md compares both with
-// published figures.
+// fill, cast, reduceContinuous, convPartial1x1 / matMulBlock here; the element-wise UnaryOp1D /
+// BinaryOp1D and ScaledAdd vertices in popops/ElementWiseCycles.hpp; popnn's NonLinearity1D and
+// NonLinearityGrad1D in popnn/NonLinearityCycles.hpp. The remaining ones (elementWise for map
+// expressions and popnn losses; dynamicSlice, rowScan, randomValues) and their constants
+// (per-vertex overheads, transcendental costs) are modelled figures of the right order, not
+// PopLibs'. simcore/CALIBRATION.md compares both with published figures.
 
 #include <algorithm>
 #include <cstdint>
