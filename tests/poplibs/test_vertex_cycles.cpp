@@ -212,3 +212,26 @@ TEST_CASE("unary, reduce and cast vertices carry their formulas in a program") {
     CHECK(casts.front() == cycles::cast(t, poplar::HALF, poplar::FLOAT, 16));
     CHECK(casts.back() == cycles::cast(t, poplar::HALF, poplar::FLOAT, 11));
 }
+
+TEST_CASE("a matMul block on one tile costs PopLibs' ConvPartial1x1Out figure") {
+    poplibstest::Harness h(1);
+    poplar::Tensor a = h.graph.addVariable(poplar::HALF, {20, 40}, "a");
+    poplar::Tensor b = h.graph.addVariable(poplar::HALF, {40, 24}, "b");
+    h.graph.setTileMapping(a, 0);
+    h.graph.setTileMapping(b, 0);
+    poplin::matMul(h.graph, a, b, h.prog, poplar::HALF);
+    const auto& t = h.graph.getTarget();
+    const auto& sets = h.graph.model()->computeSets;
+    std::uint32_t cs = 0;
+    while (cs < sets.size() && sets[cs].name.find("matMul") == std::string::npos)
+        ++cs;
+    REQUIRE(cs < sets.size());
+    // One tile: a single MultiVertex for the whole 20 x 40 x 24 product.
+    const std::uint64_t block = cycles::matMulBlock(t, poplar::HALF, 20, 40, 24);
+    CHECK(vertexEstimates(h.graph, cs, 0) == std::vector<std::uint64_t>{block});
+    CHECK(block == (cycles::convPartial1x1(t, poplar::HALF, 20, 40, 24) + 5) / 6);
+    poplar::Engine e(h.graph, h.prog);
+    const tilescope::sim::CostModel costs;
+    // A MultiVertex keeps every worker busy for its estimate.
+    CHECK(stepCycles(e, cs, 0) == costs.computeSetOverheadCycles + 6 * block);
+}
