@@ -25,6 +25,9 @@ const char* const kPopopsEstimators =
 const char* const kReduceEstimators =
     "PopLibs lib/popops/reduction/CycleEstimationFunctions.cpp (ReduceAllRegionsContinuous, "
     "numOutputsM1 as PopLibs passes it), 6 workers";
+const char* const kStridedReduceEstimators =
+    "PopLibs lib/popops/reduction/CycleEstimationFunctions.cpp "
+    "(getCyclesEstimateForStridedReduce), 6 workers";
 const char* const kScaledAddEstimators =
     "PopLibs lib/popops/PerformanceEstimation.cpp (getScaledArithmeticSupervisorCycleEstimate, "
     "constant scale)";
@@ -117,6 +120,18 @@ std::vector<CalibrationCase> calibrationCases() {
              return tileCycles(
                  [](poplar::Graph& g, Prog& p) {
                      popops::reduce(g, onTile0(g, FLOAT, {64, 100}, "x"), {1},
+                                    {popops::Operation::ADD}, p, "reduce");
+                 },
+                 "reduce");
+         }},
+        // Reduce 3 x 600 FLOAT over dim 0 (partials 600 apart): workers of 100 outputs;
+        // PopLibs' strided reduce: 4 + 11 + 50 groups of 2 x (3 + 5 + 3 + 2) = 665, x 6.
+        {"popops::reduce ADD FLOAT 3x600 over dim 0 on one tile, compute-set cycles", "cycles",
+         6 * 665, kStridedReduceEstimators,
+         [] {
+             return tileCycles(
+                 [](poplar::Graph& g, Prog& p) {
+                     popops::reduce(g, onTile0(g, FLOAT, {3, 600}, "x"), {0},
                                     {popops::Operation::ADD}, p, "reduce");
                  },
                  "reduce");

@@ -137,6 +137,20 @@ TEST_CASE("ReduceAllRegionsContinuous follows PopLibs' estimator") {
     CHECK(cycles::reduceContinuous(t, poplar::FLOAT, 2, 4, false, true) == 20 * 2 * 4 + 24 + 17);
 }
 
+TEST_CASE("strided reductions follow PopLibs' strided-reduce estimator") {
+    const auto t = ipu2();
+    using C = cycles::ReduceOpClass;
+    // FLOAT ADD into FLOAT: 15 fixed; groups of gcd(min(4, 2), 100) = 2 outputs, each
+    // 3 + (3 + 2) + 3 + (3 - 1) = 13 cycles.
+    CHECK(cycles::reduceStrided(t, poplar::FLOAT, poplar::FLOAT, C::Add, 12, 3, 100) ==
+          15 + 6 * 13);
+    // HALF MAX updating HALF: groups of gcd(4, 6) = 2; 3 + (1 + 10) + 3 + 3 = 20 each.
+    CHECK(cycles::reduceStrided(t, poplar::HALF, poplar::HALF, C::MaxMin, 10, 4, 6, true) ==
+          15 + 5 * 20);
+    // An odd stride loads one output at a time.
+    CHECK(cycles::reduceStrided(t, poplar::FLOAT, poplar::FLOAT, C::Add, 12, 3, 7) == 15 + 12 * 13);
+}
+
 TEST_CASE("matrix-product blocks follow PopLibs' ConvPartial1x1Out estimator") {
     const auto t = ipu2();
     // HALF 12 x 16 x 16: one input and one output channel group; 2 field elements per worker:
@@ -234,4 +248,18 @@ TEST_CASE("a matMul block on one tile costs PopLibs' ConvPartial1x1Out figure") 
     const tilescope::sim::CostModel costs;
     // A MultiVertex keeps every worker busy for its estimate.
     CHECK(stepCycles(e, cs, 0) == costs.computeSetOverheadCycles + 6 * block);
+}
+
+TEST_CASE("a reduction over an outer dimension uses the strided estimate") {
+    poplibstest::Harness h(1);
+    poplar::Tensor x = h.graph.addVariable(poplar::FLOAT, {3, 50}, "x");
+    h.graph.setTileMapping(x, 0);
+    popops::reduce(h.graph, x, {0}, {popops::Operation::ADD}, h.prog);
+    const auto& t = h.graph.getTarget();
+    // 50 outputs of 3 partials 50 elements apart, chunks of ceil(50 / 6) = 9 rounded to the
+    // FLOAT vector (10): five of 10 (the last chunk is empty).
+    CHECK(vertexEstimates(h.graph, 0, 0) ==
+          std::vector<std::uint64_t>(5,
+                                     cycles::reduceStrided(t, poplar::FLOAT, poplar::FLOAT,
+                                                           cycles::ReduceOpClass::Add, 10, 3, 50)));
 }

@@ -16,15 +16,16 @@
 //     needs two loads, so it issues one vector every 2 thread cycles.
 // Estimates that follow PopLibs' public estimator formulas (Graphcore's open-source PopLibs,
 // *CycleEstimators.cpp and PerformanceEstimation files; constants named where they are used):
-// fill, cast, reduceContinuous, convPartial1x1 / matMulBlock here; the element-wise UnaryOp1D /
-// BinaryOp1D and ScaledAdd vertices in popops/ElementWiseCycles.hpp; popnn's NonLinearity1D and
-// NonLinearityGrad1D in popnn/NonLinearityCycles.hpp. The remaining ones (elementWise for map
-// expressions and popnn losses; dynamicSlice, rowScan, randomValues) and their constants
-// (per-vertex overheads, transcendental costs) are modelled figures of the right order, not
-// PopLibs'. simcore/CALIBRATION.md compares both with published figures.
+// fill, cast, reduceContinuous, reduceStrided, convPartial1x1 / matMulBlock here; the element-wise
+// UnaryOp1D / BinaryOp1D and ScaledAdd vertices in popops/ElementWiseCycles.hpp; popnn's
+// NonLinearity1D and NonLinearityGrad1D in popnn/NonLinearityCycles.hpp. The remaining ones
+// (elementWise for map expressions and popnn losses; dynamicSlice, rowScan, randomValues) and their
+// constants (per-vertex overheads, transcendental costs) are modelled figures of the right order,
+// not PopLibs'. simcore/CALIBRATION.md compares both with published figures.
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <poplar/Target.hpp>
 #include <poplar/Type.hpp>
 
@@ -91,6 +92,53 @@ inline std::uint64_t reduceContinuous(const poplar::Target& target,
     const std::uint64_t perOp = logAdd ? kReduceLogAddCyclesPerOp : kReduceCyclesPerOp;
     return perOp * outputs * (partialsPerOutput / perLoop) + (partialsPerOutput % 2 ? 2 : 0) +
            kReducePerOutputCycles * outputs + kReduceVertexCycles + (update ? 1 : 0);
+}
+
+/// The class of a reduction's operation, as PopLibs' strided-reduce estimate tells them apart.
+enum class ReduceOpClass { Add, MaxMin, LogAdd, Other };
+
+/// popops' strided reduction (an output's partials `stride` elements apart, the partials of
+/// consecutive outputs adjacent: reductions over outer dimensions, such as a matMul's partial
+/// sums), following PopLibs' getCyclesEstimateForStridedReduce (lib/popops/reduction/
+/// CycleEstimationFunctions.cpp) for FLOAT and HALF partials: 4 + 11 fixed; per group of outputs
+/// loaded together (gcd(min(accumulator width, data path), stride)) 3 + the store cycles of the
+/// type, operation and update + 3 + cyclesPerOp x (partials - 1). Other partial types use
+/// reduceContinuous.
+inline std::uint64_t reduceStrided(const poplar::Target& target, const poplar::Type& partialsType,
+                                   const poplar::Type& outType, ReduceOpClass op,
+                                   std::uint64_t outputs, std::uint64_t partialsPerOutput,
+                                   std::uint64_t stride, bool update = false) {
+    const bool half = partialsType == poplar::HALF;
+    if (!half && partialsType != poplar::FLOAT)
+        return reduceContinuous(target, partialsType, outputs, partialsPerOutput, update,
+                                op == ReduceOpClass::LogAdd);
+    const bool logAdd = op == ReduceOpClass::LogAdd;
+    const bool outHalf = outType == poplar::HALF;
+    // Storing a group of results: PopLibs' per-type tables (0 for operations they do not list).
+    std::uint64_t post = 0;
+    if (half) {
+        post = 1;
+        if (op == ReduceOpClass::Add)
+            post += outHalf ? (update ? 9 : 7) : (update ? 11 : 6);
+        else if (op == ReduceOpClass::MaxMin)
+            post += update ? 10 : 7;
+        else if (logAdd)
+            post += outHalf ? (update ? 22 : 7) : (update ? 56 : 7);
+    } else {
+        post = op == ReduceOpClass::Add ? 3 : 2;
+        if (logAdd)
+            post += outHalf ? (update ? 13 : 2) : (update ? 27 : 2);
+        else
+            post += outHalf ? (update ? 4 : 2) : (update ? 5 : 2);
+    }
+    const std::uint64_t perOp = logAdd ? (half ? 13 : 23) : 1;
+    const std::uint64_t opWidth = logAdd ? (half ? 4 : 2) : reduceAccumulatorWidth(partialsType);
+    const std::uint64_t dataPathElements =
+        target.getDataPathWidth() / (8 * target.getTypeSize(partialsType));
+    const std::uint64_t perLoop =
+        std::max<std::uint64_t>(1, std::gcd(std::min(opWidth, dataPathElements), stride));
+    const std::uint64_t outer = 3 + post + 3 + perOp * (partialsPerOutput - 1);
+    return 2 + 2 + 6 + 5 + outer * ((outputs + perLoop - 1) / perLoop);
 }
 
 /// popops::Fill of `elements` on one worker, following PopLibs' Fill estimator
