@@ -370,8 +370,7 @@ poplar::ComputeSet reduceInto(poplar::Graph& graph, const poplar::Tensor& in,
             continuous = false;
             stride *= in.dim(d);
         }
-    const auto opClass = params.op == Operation::ADD || params.op == Operation::SQUARE_ADD
-                             ? pl::cycles::ReduceOpClass::Add
+    const auto opClass = params.op == Operation::ADD ? pl::cycles::ReduceOpClass::Add
                          : params.op == Operation::MAX || params.op == Operation::MIN
                              ? pl::cycles::ReduceOpClass::MaxMin
                          : params.op == Operation::LOG_ADD ? pl::cycles::ReduceOpClass::LogAdd
