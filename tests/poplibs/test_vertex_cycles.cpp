@@ -125,6 +125,16 @@ TEST_CASE("popnn non-linearity worker cycles follow PopLibs' NonLinearity estima
     CHECK(cycles::nonLinearityGradWorkerCycles(t, poplar::HALF, 7) == 25 + 4 + 1 + 6 + 5 + 7);
 }
 
+TEST_CASE("select and clamp worker cycles follow PopLibs' Select and Clamp estimators") {
+    const auto t = ipu2();
+    // 5 for the vertex, 6 for the region; select 5 per element.
+    CHECK(cycles::ternaryOpWorkerCycles(t, false, poplar::FLOAT, 10) == 5 + 6 + 50);
+    // clamp: 2 per vector, (2 x (n + w - 1)) / w as PopLibs evaluates it; INT 7 per element.
+    CHECK(cycles::ternaryOpWorkerCycles(t, true, poplar::FLOAT, 9) == 5 + 6 + (2 * 10) / 2);
+    CHECK(cycles::ternaryOpWorkerCycles(t, true, poplar::HALF, 9) == 5 + 6 + (2 * 12) / 4);
+    CHECK(cycles::ternaryOpWorkerCycles(t, true, poplar::INT, 9) == 5 + 6 + 63);
+}
+
 TEST_CASE("ReduceAllRegionsContinuous follows PopLibs' estimator") {
     const auto t = ipu2();
     // FLOAT: 2 partials per inner loop (the 64-bit data path), 12 per output, 10 + 7 fixed.

@@ -17,8 +17,8 @@
 // Estimates that follow PopLibs' public estimator formulas (Graphcore's open-source PopLibs,
 // *CycleEstimators.cpp and PerformanceEstimation files; constants named where they are used):
 // fill, cast, reduceContinuous, reduceStrided, convPartial1x1 / matMulBlock here; the element-wise
-// UnaryOp1D / BinaryOp1D and ScaledAdd vertices in popops/ElementWiseCycles.hpp; popnn's
-// NonLinearity1D and NonLinearityGrad1D in popnn/NonLinearityCycles.hpp. The remaining ones
+// UnaryOp1D / BinaryOp1D, ScaledAdd, select and clamp vertices in popops/ElementWiseCycles.hpp;
+// popnn's NonLinearity1D and NonLinearityGrad1D in popnn/NonLinearityCycles.hpp. The remaining ones
 // (elementWise for map expressions and popnn losses; dynamicSlice, rowScan, randomValues) and their
 // constants (per-vertex overheads, transcendental costs) are modelled figures of the right order,
 // not PopLibs'. simcore/CALIBRATION.md compares both with published figures.

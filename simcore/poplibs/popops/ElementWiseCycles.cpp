@@ -285,4 +285,17 @@ std::uint64_t scaledAddWorkerCycles(const poplar::Target& target, const poplar::
     return cycles;
 }
 
+std::uint64_t ternaryOpWorkerCycles(const poplar::Target& target, bool clamp,
+                                    const poplar::Type& type, std::uint64_t elements) {
+    constexpr std::uint64_t kVertex = 5, kRegion = 6;
+    constexpr std::uint64_t kSelectPerElement = 5; // ld, ld, ld, movz, st
+    constexpr std::uint64_t kClampPerVector = 2, kClampIntPerElement = 7;
+    if (!clamp)
+        return kVertex + kRegion + kSelectPerElement * elements;
+    if (type == poplar::FLOAT || type == poplar::HALF)
+        return kVertex + kRegion +
+               basicOpLoopCycles(elements, target.getVectorWidth(type), kClampPerVector);
+    return kVertex + kRegion + kClampIntPerElement * elements;
+}
+
 } // namespace tilescope::poplibs::cycles

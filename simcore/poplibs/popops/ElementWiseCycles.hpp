@@ -57,4 +57,11 @@ std::uint64_t binaryOp1DVertexCycles(const poplar::Target& target, popops::expr:
 std::uint64_t scaledAddWorkerCycles(const poplar::Target& target, const poplar::Type& type,
                                     std::uint64_t elements);
 
+/// Thread cycles of one worker of popops' select or clamp (in place or not) over `elements`,
+/// following PopLibs' Select and Clamp estimators (popopsCycleEstimators.cpp, one region): 5 for
+/// the vertex and 6 for the region; select 5 cycles per element; clamp 2 per 64-bit vector of
+/// FLOAT or HALF, 7 per INT element.
+std::uint64_t ternaryOpWorkerCycles(const poplar::Target& target, bool clamp,
+                                    const poplar::Type& type, std::uint64_t elements);
+
 } // namespace tilescope::poplibs::cycles
