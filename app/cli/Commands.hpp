@@ -24,6 +24,13 @@ struct SummaryOptions {
 };
 int runSummary(const SummaryOptions& options);
 
+struct OperationsOptions {
+    std::string file;
+    std::string format = "text"; // text | csv | json
+};
+/// Every operation with its self and inclusive totals (nested by debug path).
+int runOperations(const OperationsOptions& options);
+
 struct SqlOptions {
     std::string file;
     std::string query;

@@ -103,6 +103,14 @@ int main(int argc, char** argv) {
     addFormatOption(summaryCommand, summary.format, {"text", "json"});
     summaryCommand->callback([&] { command = [&] { return runSummary(summary); }; });
 
+    OperationsOptions operations;
+    auto* operationsCommand = app.add_subcommand(
+        "operations", "Operations with their own and inclusive totals (steps, cycles, code, "
+                      "memory, FLOPs), nested by debug path as PopVision's Operations view");
+    operationsCommand->add_option("FILE", operations.file, "Report or report folder")->required();
+    addFormatOption(operationsCommand, operations.format, {"text", "csv", "json"});
+    operationsCommand->callback([&] { command = [&] { return runOperations(operations); }; });
+
     SqlOptions sql;
     std::uint64_t sqlLimit = 0;
     auto* sqlCommand =

@@ -5,7 +5,6 @@
 #include "ReportSession.hpp"
 #include "VariableRows.hpp"
 
-#include <limits>
 
 namespace tilescope::gui {
 namespace {
@@ -73,9 +72,9 @@ void OperationsModel::load() {
         [session] {
             return session->read([](const report::ProfileReader& reader) {
                 LoadedList out;
-                const auto totals =
-                    reader.operationTotals(0, std::numeric_limits<std::int64_t>::max());
-                const OperationRollup rollup = OperationRollup::compute(totals);
+                const report::RolledUpOperations rolled = report::rollUpOperations(reader);
+                const auto& totals = rolled.operations;
+                const OperationRollup& rollup = rolled.rollup;
                 for (std::size_t i = 0; i < totals.size(); ++i) {
                     const report::OperationTotals& t = totals[i];
                     const report::OperationRecord& o = t.operation;

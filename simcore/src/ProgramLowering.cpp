@@ -183,7 +183,10 @@ const ProgramLowering::ComputeSetCost& ProgramLowering::computeSetCost(std::uint
                                                });
             if (type.info.isSupervisor && estimated) // the SDK states supervisor cost in tile cycles
                 cycles = (cycles + workers - 1) / workers;
-            cycles += costs_.vertexLaunchThreadCycles;
+            // An estimate is the vertex's whole cost (PopLibs' estimators count loading its
+            // state); only the size-based default is charged the launch.
+            if (!estimated)
+                cycles += costs_.vertexLaunchThreadCycles;
             if (type.info.isSupervisor) {
                 // The supervisor waits for the tile's workers, then runs alone: on the barrel it
                 // takes one slot per round, so every worker context is blocked for its duration.

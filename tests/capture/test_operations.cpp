@@ -2,6 +2,7 @@
 // profiled through POPLAR_ENGINE_OPTIONS; operations, their programs and variables, and FLOP
 // estimates read back through ProfileReader, each only when its option asks for it.
 
+#include "tilescope/report/OperationRollup.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
 #include <array>
@@ -125,4 +126,58 @@ TEST_CASE("operations are left out when autoReport.outputDebugInfo is false") {
     ProfileReader r(file.string());
     CHECK(r.operations(0, 10000).empty());
     CHECK_FALSE(r.computeSets(0, 10).empty()); // the rest of the graph profile is there
+}
+
+TEST_CASE("operations roll up: inclusive totals are self plus their children's inclusive") {
+    const auto file = profileMlp("rollup", R"({"autoReport.all":"true",)"
+                                           R"("profiler.includeFlopEstimates":"true"})");
+    ProfileReader r(file.string());
+    const RolledUpOperations rolled = rollUpOperations(r);
+    const auto& ops = rolled.operations;
+    const OperationRollup& up = rolled.rollup;
+    REQUIRE(up.inclusive.size() == ops.size());
+    using Totals = OperationRollup::Totals;
+    std::vector<Totals> expected = up.self;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        INFO(ops[i].operation.debugPath);
+        CHECK(up.self[i].cycles == ops[i].estimatedCycles);
+        CHECK(up.self[i].codeBytes == ops[i].codeBytes);
+        CHECK(up.self[i].variableBytes == ops[i].variableBytes);
+        CHECK(up.self[i].flops == ops[i].operation.flops);
+    }
+    // Sum each operation's direct children's inclusive figures onto its self figures.
+    for (std::size_t i = 0; i < ops.size(); ++i)
+        for (std::size_t c = 0; c < ops.size(); ++c)
+            if (up.parent[c] == int(i)) {
+                expected[i].steps += up.inclusive[c].steps;
+                expected[i].cycles += up.inclusive[c].cycles;
+                expected[i].codeBytes += up.inclusive[c].codeBytes;
+                expected[i].variableBytes += up.inclusive[c].variableBytes;
+                if (up.inclusive[c].flops)
+                    expected[i].flops = expected[i].flops.value_or(0) + *up.inclusive[c].flops;
+            }
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        INFO(ops[i].operation.debugPath);
+        CHECK(up.inclusive[i].steps == expected[i].steps);
+        CHECK(up.inclusive[i].cycles == expected[i].cycles);
+        CHECK(up.inclusive[i].codeBytes == expected[i].codeBytes);
+        CHECK(up.inclusive[i].variableBytes == expected[i].variableBytes);
+        CHECK(up.inclusive[i].flops == expected[i].flops);
+    }
+    // "mlp" holds every PopLibs call: its inclusive figures are the whole program's operations.
+    std::size_t mlp = ops.size();
+    for (std::size_t i = 0; i < ops.size(); ++i)
+        if (ops[i].operation.debugPath == "mlp")
+            mlp = i;
+    REQUIRE(mlp < ops.size());
+    CHECK(up.parent[mlp] == -1);
+    CHECK(up.descendants[mlp] == int(ops.size()) - 1);
+    std::uint64_t allCycles = 0, allFlops = 0;
+    for (const auto& op : ops) {
+        allCycles += op.estimatedCycles;
+        allFlops += op.operation.flops.value_or(0);
+    }
+    CHECK(up.inclusive[mlp].cycles == allCycles);
+    CHECK(up.inclusive[mlp].cycles > up.self[mlp].cycles);
+    CHECK(up.inclusive[mlp].flops == allFlops);
 }

@@ -27,9 +27,3 @@ TEST_CASE("Cast follows PopLibs' castWorkerCycles") {
     // Anything else converts one element per 2 cycles with no remainder loop.
     CHECK(cycles::cast(target, poplar::INT, poplar::BOOL, 9) == 5 + 19 + 2 * 9);
 }
-
-TEST_CASE("a scaled reduction costs one more cycle per output") {
-    const poplar::Target target = poplar::Target::createIPUTarget(1, "ipu2");
-    CHECK(cycles::reduce(target, poplar::FLOAT, 3, 8, true) ==
-          cycles::reduce(target, poplar::FLOAT, 3, 8) + 3);
-}

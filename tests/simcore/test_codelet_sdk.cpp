@@ -186,8 +186,7 @@ TEST_CASE("a supervisor vertex occupies every worker context of its tile",
     g.setTileMapping(s, 0);
     Engine e(g, Execute(cs));
     const auto& cycles = e.compileRecords().steps[0].estimatedCyclesPerTile;
-    CHECK(cycles[0] == costs.computeSetOverheadCycles + 6 * (100 + costs.vertexLaunchThreadCycles +
-                                                             100 + costs.vertexLaunchThreadCycles));
+    CHECK(cycles[0] == costs.computeSetOverheadCycles + 6 * (100 + 100));
 }
 
 TEST_CASE("single-file programs load their own file as codelets", "[codelets][sdk]") {

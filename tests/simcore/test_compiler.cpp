@@ -287,15 +287,15 @@ TEST_CASE("vertex cycles come from perf estimates, estimators or sizes, over six
     const auto& r = e.compileRecords();
     const auto& add = r.steps[0].estimatedCyclesPerTile;
     const auto& tch = r.steps[1].estimatedCyclesPerTile;
-    // Tile 0: six vertices of 100 cycles, one per worker.
-    CHECK(add[0] == costs.computeSetOverheadCycles + 6 * (100 + costs.vertexLaunchThreadCycles));
+    // Tile 0: six vertices of 100 cycles, one per worker; an estimate is the vertex's whole cost.
+    CHECK(add[0] == costs.computeSetOverheadCycles + 6 * 100);
     // Tile 1: one vertex with the size-based default (4 elements).
     CHECK(add[1] == costs.computeSetOverheadCycles + 6 * (costs.defaultVertexBaseThreadCycles +
                                                           4 * costs.defaultThreadCyclesPerElement +
                                                           costs.vertexLaunchThreadCycles));
     CHECK(add[2] == 0);
     // Tile 2: a MultiVertex from the registered estimator (10 * 6 elements).
-    CHECK(tch[2] == costs.computeSetOverheadCycles + 6 * (60 + costs.vertexLaunchThreadCycles));
+    CHECK(tch[2] == costs.computeSetOverheadCycles + 6 * 60);
 }
 
 TEST_CASE("debug.instrument accounts a cycle counter per step on every tile",

@@ -14,11 +14,18 @@
 //   - Element-wise vector arithmetic uses the 64-bit data path (TargetSpec::dataPathWidthBits):
 //     one vector of 2 FLOAT or 4 HALF values per thread cycle per worker; a binary operation
 //     needs two loads, so it issues one vector every 2 thread cycles.
-// The remaining constants (per-vertex overheads, transcendental costs) are modelled figures of
-// the right order, not measurements.
+// Estimates that follow PopLibs' public estimator formulas (Graphcore's open-source PopLibs,
+// *CycleEstimators.cpp and PerformanceEstimation files; constants named where they are used):
+// fill, cast, reduceContinuous, reduceStrided, convPartial1x1 / matMulBlock here; the element-wise
+// UnaryOp1D / BinaryOp1D, ScaledAdd, select and clamp vertices in popops/ElementWiseCycles.hpp;
+// popnn's NonLinearity1D and NonLinearityGrad1D in popnn/NonLinearityCycles.hpp. The remaining ones
+// (elementWise for map expressions and popnn losses; dynamicSlice, rowScan, randomValues) and their
+// constants (per-vertex overheads, transcendental costs) are modelled figures of the right order,
+// not PopLibs'. simcore/CALIBRATION.md compares both with published figures.
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <poplar/Target.hpp>
 #include <poplar/Type.hpp>
 
@@ -55,14 +62,83 @@ inline std::uint64_t elementWise(const poplar::Target& target, const poplar::Typ
     return kVertexOverhead + vectors(target, type, elements) * inputs;
 }
 
-/// Reducing `outputs` results from `partialsPerOutput` partial values each: one vector of
-/// partials loaded and accumulated per thread cycle, plus a store per output; a scaled reduction
-/// (ReduceParams::scale) multiplies each output once more.
-inline std::uint64_t reduce(const poplar::Target& target, const poplar::Type& partialsType,
-                            std::uint64_t outputs, std::uint64_t partialsPerOutput,
-                            bool scaled = false) {
-    return kVertexOverhead +
-           outputs * (1 + vectors(target, partialsType, partialsPerOutput) + (scaled ? 1 : 0));
+// popops' ReduceAllRegionsContinuous vertex (each output reduces a contiguous run of partials),
+// following PopLibs' getCycleEstimateReduceAllRegionsContinuous and the figures
+// getCycleEstimateForReduceVertex feeds it (lib/popops/reduction/CycleEstimationFunctions.cpp):
+/// Accumulator vector width of the ADD/SQUARE_ADD/MAX/MIN/MUL assembly: 8 HALF, 4 FLOAT, else 1.
+inline unsigned reduceAccumulatorWidth(const poplar::Type& partialsType) {
+    return partialsType == poplar::HALF ? 8 : partialsType == poplar::FLOAT ? 4 : 1;
+}
+/// Cycles per operation: 1 for the assembly operations, 20 for LOG_ADD (a scalar C++ loop).
+inline constexpr std::uint64_t kReduceCyclesPerOp = 1;
+inline constexpr std::uint64_t kReduceLogAddCyclesPerOp = 20;
+/// Per output: 12 cycles of set-up and store; per vertex 10 + 7 (call and return); 2 more for
+/// an odd partial count, 1 for an update (out += reduce(partials)).
+inline constexpr std::uint64_t kReducePerOutputCycles = 12;
+inline constexpr std::uint64_t kReduceVertexCycles = 10 + 7;
+
+/// One worker reducing `outputs` results from `partialsPerOutput` contiguous partials each:
+/// cyclesPerOp * outputs * (partials / elements per inner loop) + 12 per output + the fixed
+/// cycles. (PopLibs passes numOutputsM1 where the formula names numOutputs, which would make a
+/// single output free of its partials; the simulator uses the number of outputs.)
+inline std::uint64_t reduceContinuous(const poplar::Target& target,
+                                      const poplar::Type& partialsType, std::uint64_t outputs,
+                                      std::uint64_t partialsPerOutput, bool update = false,
+                                      bool logAdd = false) {
+    const std::uint64_t dataPathElements =
+        target.getDataPathWidth() / (8 * target.getTypeSize(partialsType));
+    const std::uint64_t opWidth = logAdd ? 1 : reduceAccumulatorWidth(partialsType);
+    const std::uint64_t perLoop = std::max<std::uint64_t>(1, std::min(opWidth, dataPathElements));
+    const std::uint64_t perOp = logAdd ? kReduceLogAddCyclesPerOp : kReduceCyclesPerOp;
+    return perOp * outputs * (partialsPerOutput / perLoop) + (partialsPerOutput % 2 ? 2 : 0) +
+           kReducePerOutputCycles * outputs + kReduceVertexCycles + (update ? 1 : 0);
+}
+
+/// The class of a reduction's operation, as PopLibs' strided-reduce estimate tells them apart.
+enum class ReduceOpClass { Add, MaxMin, LogAdd, Other };
+
+/// popops' strided reduction (an output's partials `stride` elements apart, the partials of
+/// consecutive outputs adjacent: reductions over outer dimensions, such as a matMul's partial
+/// sums), following PopLibs' getCyclesEstimateForStridedReduce (lib/popops/reduction/
+/// CycleEstimationFunctions.cpp) for FLOAT and HALF partials: 4 + 11 fixed; per group of outputs
+/// loaded together (gcd(min(accumulator width, data path), stride)) 3 + the store cycles of the
+/// type, operation and update + 3 + cyclesPerOp x (partials - 1). Other partial types use
+/// reduceContinuous.
+inline std::uint64_t reduceStrided(const poplar::Target& target, const poplar::Type& partialsType,
+                                   const poplar::Type& outType, ReduceOpClass op,
+                                   std::uint64_t outputs, std::uint64_t partialsPerOutput,
+                                   std::uint64_t stride, bool update = false) {
+    const bool half = partialsType == poplar::HALF;
+    if (!half && partialsType != poplar::FLOAT)
+        return reduceContinuous(target, partialsType, outputs, partialsPerOutput, update,
+                                op == ReduceOpClass::LogAdd);
+    const bool logAdd = op == ReduceOpClass::LogAdd;
+    const bool outHalf = outType == poplar::HALF;
+    // Storing a group of results: PopLibs' per-type tables (0 for operations they do not list).
+    std::uint64_t post = 0;
+    if (half) {
+        post = 1;
+        if (op == ReduceOpClass::Add)
+            post += outHalf ? (update ? 9 : 7) : (update ? 11 : 6);
+        else if (op == ReduceOpClass::MaxMin)
+            post += update ? 10 : 7;
+        else if (logAdd)
+            post += outHalf ? (update ? 22 : 7) : (update ? 56 : 7);
+    } else {
+        post = op == ReduceOpClass::Add ? 3 : 2;
+        if (logAdd)
+            post += outHalf ? (update ? 13 : 2) : (update ? 27 : 2);
+        else
+            post += outHalf ? (update ? 4 : 2) : (update ? 5 : 2);
+    }
+    const std::uint64_t perOp = logAdd ? (half ? 13 : 23) : 1;
+    const std::uint64_t opWidth = logAdd ? (half ? 4 : 2) : reduceAccumulatorWidth(partialsType);
+    const std::uint64_t dataPathElements =
+        target.getDataPathWidth() / (8 * target.getTypeSize(partialsType));
+    const std::uint64_t perLoop =
+        std::max<std::uint64_t>(1, std::gcd(std::min(opWidth, dataPathElements), stride));
+    const std::uint64_t outer = 3 + post + 3 + perOp * (partialsPerOutput - 1);
+    return 2 + 2 + 6 + 5 + outer * ((outputs + perLoop - 1) / perLoop);
 }
 
 /// popops::Fill of `elements` on one worker, following PopLibs' Fill estimator
@@ -98,16 +174,88 @@ inline std::uint64_t cast(const poplar::Target& target, const poplar::Type& from
     return cycles;
 }
 
-/// A block matrix product of m x k by k x n on the AMP units of one tile, run by one MultiVertex
-/// over all workers: the tile cycles at the AMP rate, plus a pipeline fill per output row,
-/// expressed in thread cycles (tile cycles / workers).
+// poplin's matrix products run as ConvPartial1x1Out vertices on the AMP units: out (m x n) =
+// a (m x k) x b (k x n) is a 1x1 convolution with m output field elements, k input channels in
+// groups of weightsPerConvUnit and n output channels in groups of numConvUnits. The figures
+// follow PopLibs' getConvPartial1x1SupervisorCycleEstimate (lib/poplin/PerformanceEstimation.hpp)
+// and the AMP parameters of poplar::Target for the IPU (getNumConvUnits,
+// getConvUnitInputLoadElemsPerCycle, getWeightsPerConvUnit, getConvUnitCoeffLoadBytesPerCycle):
+/// Conv units per tile: on ipu2 16 for HALF inputs and 8 for FLOAT (with the load width below,
+/// the 64 and 16 multiply-accumulates per cycle above); ipu1 has half as many (8 and 4: 32 and
+/// 8 multiply-accumulates, the 124.5 and 31.1 TFLOPS of the 1216-tile 1.6 GHz GC2).
+inline unsigned numConvUnits(const poplar::Target& target, const poplar::Type& inputType) {
+    const unsigned ipu2Units = inputType == poplar::HALF ? 16 : 8;
+    return target.getTargetArchString() == "ipu1" ? ipu2Units / 2 : ipu2Units;
+}
+/// Input elements each conv unit loads per cycle: 4 HALF, 2 FLOAT.
+inline unsigned convUnitInputLoadElemsPerCycle(const poplar::Type& inputType) {
+    return inputType == poplar::HALF ? 4 : 2;
+}
+/// Input channels per group (weights held per conv unit): 16 HALF, 8 FLOAT.
+inline unsigned weightsPerConvUnit(const poplar::Type& inputType) {
+    return inputType == poplar::HALF ? 16 : 8;
+}
+/// Coefficient (weight) load bandwidth: 16 bytes per cycle on ipu2, 8 on ipu1.
+inline unsigned convUnitCoeffLoadBytesPerCycle(const poplar::Target& target) {
+    return target.getTargetArchString() == "ipu1" ? 8 : 16;
+}
+
+/// Worker cycles of one ConvPartial1x1Out pass over `fieldElements` output field elements of
+/// one worker: 16 to load its work list, then per partition 15 (empty), 40 (1 or 2 elements)
+/// or 40 + 4 per element beyond 3, plus 2 + 4 per element when the partials are zeroed first.
+inline std::uint64_t convPartial1x1WorkerCycles(std::uint64_t fieldElements, bool zeroing) {
+    std::uint64_t cycles = 16;
+    if (fieldElements == 0)
+        return cycles + 15;
+    cycles += 40 + (zeroing ? 2 + 4 * fieldElements : 0);
+    if (fieldElements >= 3)
+        cycles += (fieldElements - 3) * 4;
+    return cycles;
+}
+
+/// Tile cycles of a ConvPartial1x1Out vertex computing an m x k by k x n block on one tile:
+/// each worker takes a share of the m field elements; an inner pass costs numWorkers times the
+/// busiest worker (at least the least busy one + 14); the supervisor loops over input and
+/// output channel groups (55 + 13 fixed, 13 per input group, 11 per output group, 6 + the weight
+/// loads per pass), the first input group zeroing the partials.
+inline std::uint64_t convPartial1x1(const poplar::Target& target, const poplar::Type& inputType,
+                                    std::uint64_t m, std::uint64_t k, std::uint64_t n) {
+    const unsigned workers = target.getNumWorkerContexts();
+    const std::uint64_t inGroups =
+        (k + weightsPerConvUnit(inputType) - 1) / weightsPerConvUnit(inputType);
+    const std::uint64_t outGroups =
+        (n + numConvUnits(target, inputType) - 1) / numConvUnits(target, inputType);
+    const std::uint64_t passesPerGroup = 1; // outChansPerGroup == numConvUnits
+    const std::uint64_t weightLoads = std::uint64_t(convUnitInputLoadElemsPerCycle(inputType)) * 4 *
+                                      numConvUnits(target, inputType) *
+                                      (inputType == poplar::FLOAT ? 4 : 2) /
+                                      convUnitCoeffLoadBytesPerCycle(target);
+    const auto innerLoop = [&](bool zeroing) {
+        std::uint64_t most = 0, least = ~std::uint64_t(0);
+        const unsigned used = static_cast<unsigned>(std::min<std::uint64_t>(workers, m));
+        for (unsigned w = 0; w < used; ++w) {
+            const std::uint64_t elements = m / workers + (w < m % workers ? 1 : 0);
+            const std::uint64_t c = workers * convPartial1x1WorkerCycles(elements, zeroing);
+            most = std::max(most, c);
+            least = std::min(least, c);
+        }
+        if (used < workers)
+            least = 0;
+        return std::max(most, least + 14);
+    };
+    const std::uint64_t withZeroing = innerLoop(true), withoutZeroing = innerLoop(false);
+    const auto group = [&](std::uint64_t inner) {
+        return 13 + outGroups * (11 + passesPerGroup * (6 + weightLoads + inner));
+    };
+    return 55 + 13 + (inGroups - 1) * group(withoutZeroing) + group(withZeroing);
+}
+
+/// The matrix-product block as the simulator's MultiVertex states it: every worker busy for
+/// the vertex's tile cycles divided by the number of workers, in thread cycles.
 inline std::uint64_t matMulBlock(const poplar::Target& target, const poplar::Type& inputType,
                                  std::uint64_t m, std::uint64_t k, std::uint64_t n) {
-    const std::uint64_t macs = m * k * n;
-    const std::uint64_t rate = ampMacsPerTileCycle(inputType);
-    const std::uint64_t tileCycles = (macs + rate - 1) / rate + 16 * m;
     const unsigned workers = target.getNumWorkerContexts();
-    return kVertexOverhead + (tileCycles + workers - 1) / workers;
+    return (convPartial1x1(target, inputType, m, k, n) + workers - 1) / workers;
 }
 
 /// A dynamic slice or update of `regions` regions, each copying `subElements` rows of

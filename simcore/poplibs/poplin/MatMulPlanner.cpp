@@ -12,6 +12,25 @@ std::size_t ceilDiv(std::size_t a, std::size_t b) {
     return (a + b - 1) / b;
 }
 
+// The planner's own cost model, kept from before the vertex estimates followed PopLibs'
+// estimators so that it chooses the same splits (and so the same summation order: results stay
+// bit-identical). It ranks plans only; the compiled program's cycles come from the vertices'
+// estimates (cycles::matMulBlock, cycles::reduceContinuous).
+/// AMP thread cycles of an m x k x n block: the multiply-accumulates at the peak rate plus a
+/// pipeline fill per output row, spread over the workers.
+std::uint64_t planningBlockCycles(const poplar::Target& target, const poplar::Type& inputType,
+                                  std::uint64_t m, std::uint64_t k, std::uint64_t n) {
+    const std::uint64_t rate = cycles::ampMacsPerTileCycle(inputType);
+    const std::uint64_t tileCycles = (m * k * n + rate - 1) / rate + 16 * m;
+    const unsigned workers = target.getNumWorkerContexts();
+    return cycles::kVertexOverhead + (tileCycles + workers - 1) / workers;
+}
+/// Thread cycles of one worker reducing `outputs` results of `partials` partials each.
+std::uint64_t planningReduceCycles(const poplar::Target& target, const poplar::Type& type,
+                                   std::uint64_t outputs, std::uint64_t partials) {
+    return cycles::kVertexOverhead + outputs * (1 + cycles::vectors(target, type, partials));
+}
+
 } // namespace
 
 std::string MatMulPlan::describe() const {
@@ -54,14 +73,15 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                 // reduction, each output element gathers and sums splitK partials.
                 const std::uint64_t exchange = 2 * (bm * bk + bk * bn) * inBytes / exchangeRate;
                 const std::uint64_t amp =
-                    workers * cycles::matMulBlock(target, inputType, bm, bk, bn);
+                    workers * planningBlockCycles(target, inputType, bm, bk, bn);
                 std::uint64_t reduction = 0;
                 const bool partials = sk > 1;
                 if (partials) {
                     const std::uint64_t outputsPerTile = ceilDiv(M * N, tiles);
                     const std::uint64_t perWorker = ceilDiv(outputsPerTile, workers);
-                    reduction = workers * cycles::reduce(target, partialsType, perWorker, sk) +
-                                outputsPerTile * sk * partialBytes / exchangeRate;
+                    reduction =
+                        workers * planningReduceCycles(target, partialsType, perWorker, sk) +
+                        outputsPerTile * sk * partialBytes / exchangeRate;
                 }
                 p.estimatedCycles = exchange + amp + reduction;
                 p.bytesPerTile = (bm * bk + bk * bn) * inBytes + bm * bn * partialBytes;

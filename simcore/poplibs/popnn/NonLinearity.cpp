@@ -3,8 +3,8 @@
 
 #include "popnn/NonLinearity.hpp"
 
-#include "common/CycleEstimates.hpp"
 #include "common/ElementWiseBuilder.hpp"
+#include "popnn/NonLinearityCycles.hpp"
 #include "popnn/PopnnCodelets.hpp"
 #include "popops/ElementWiseVertices.hpp"
 #include "tilescope/sim/BuiltinVertex.hpp"
@@ -204,10 +204,9 @@ void nonLinearityInPlace(poplar::Graph& graph, NonLinearityType nl, Tensor t,
     const poplar::Type type = t.elementType();
     poplar::ComputeSet cs = graph.addComputeSet({di, std::string("nonLinearity") + name(nl)});
     const auto& target = graph.getTarget();
-    const bool transcendental = nl != NonLinearityType::RELU;
     pl::addElementWiseVertices(
         graph, cs, vertexName("popnn::NonLinearity1D", type, nl), t, {{"data", t}},
-        [&](std::size_t n) { return pl::cycles::elementWise(target, type, n, 1, transcendental); });
+        [&](std::size_t n) { return pl::cycles::nonLinearityWorkerCycles(target, nl, type, n); });
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(t.numElements() * (nl == NonLinearityType::GELU ? 8 : 1));
 }
@@ -245,7 +244,7 @@ Tensor nonLinearityInputGradient(poplar::Graph& graph, NonLinearityType nl, Tens
     pl::addElementWiseVertices(
         graph, cs, vertexName("popnn::NonLinearityGrad1D", type, nl), inGrad,
         {{"outGrad", outGradient}, {"out", act}, {"inGrad", inGrad}},
-        [&](std::size_t n) { return pl::cycles::elementWise(target, type, n, 2, gelu); });
+        [&](std::size_t n) { return pl::cycles::nonLinearityGradWorkerCycles(target, type, n); });
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(act.numElements() * (gelu ? 14 : 2));
     return inGrad;

@@ -3,8 +3,8 @@
 
 #include "popops/ElementWise.hpp"
 
-#include "common/CycleEstimates.hpp"
 #include "common/ElementWiseBuilder.hpp"
+#include "popops/ElementWiseCycles.hpp"
 #include "popops/ElementWiseVertices.hpp"
 #include "popops/PopopsCodelets.hpp"
 #include "tilescope/sim/BuiltinVertex.hpp"
@@ -137,13 +137,6 @@ std::uint64_t flopsOf(const Tensor& out, const poplar::Type& type) {
     return type == poplar::INT || type == poplar::BOOL ? 0 : out.numElements();
 }
 
-constexpr bool transcendental(expr::UnaryOpType op) {
-    return pv::isTranscendental(op);
-}
-constexpr bool transcendental(expr::BinaryOpType op) {
-    return pv::isTranscendental(op);
-}
-
 template <typename T, expr::UnaryOpType Op> void registerUnary(poplar::Graph& graph) {
     if constexpr (pv::supports<T>(Op)) {
         const auto type = poplar::equivalent_device_type<T>().value;
@@ -265,8 +258,8 @@ Tensor map(poplar::Graph& graph, expr::UnaryOpType op, const Tensor& t,
     const auto& target = graph.getTarget();
     pl::addElementWiseVertices(graph, cs, vertexName("popops::UnaryOp1D", op, type), out,
                                {{"in", t}, {"out", out}}, [&](std::size_t n) {
-                                   return tilescope::poplibs::cycles::elementWise(
-                                       target, type, n, 1, transcendental(op));
+                                   return pl::cycles::unaryOp1DWorkerCycles(target, op, type, false,
+                                                                            n);
                                });
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(flopsOf(out, type));
@@ -283,8 +276,8 @@ void mapInPlace(poplar::Graph& graph, expr::UnaryOpType op, const Tensor& t,
     const auto& target = graph.getTarget();
     pl::addElementWiseVertices(graph, cs, vertexName("popops::UnaryOp1DInPlace", op, type), t,
                                {{"inOut", t}}, [&](std::size_t n) {
-                                   return tilescope::poplibs::cycles::elementWise(
-                                       target, type, n, 1, transcendental(op));
+                                   return pl::cycles::unaryOp1DWorkerCycles(target, op, type, true,
+                                                                            n);
                                });
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(flopsOf(t, type));
@@ -312,7 +305,7 @@ Tensor map(poplar::Graph& graph, expr::BinaryOpType op, const Tensor& a, const T
         graph, cs, vertexName("popops::BinaryOp1D", op, type), out,
         {{"in1", pl::broadcastTo(a, shape)}, {"in2", pl::broadcastTo(b, shape)}, {"out", out}},
         [&](std::size_t n) {
-            return tilescope::poplibs::cycles::elementWise(target, type, n, 2, transcendental(op));
+            return pl::cycles::binaryOp1DWorkerCycles(target, op, type, false, n);
         });
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(flopsOf(out, type));
@@ -346,7 +339,7 @@ void mapInPlace(poplar::Graph& graph, expr::BinaryOpType op, const Tensor& a, co
     pl::addElementWiseVertices(
         graph, cs, vertexName("popops::BinaryOp1DInPlace", op, type), a,
         {{"in1Out", a}, {"in2", pl::broadcastTo(b, shape)}}, [&](std::size_t n) {
-            return tilescope::poplibs::cycles::elementWise(target, type, n, 2, transcendental(op));
+            return pl::cycles::binaryOp1DWorkerCycles(target, op, type, true, n);
         });
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(flopsOf(a, type));

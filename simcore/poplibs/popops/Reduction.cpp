@@ -358,10 +358,31 @@ poplar::ComputeSet reduceInto(poplar::Graph& graph, const poplar::Tensor& in,
             ? scaledVertexName(params.op, inType, out.elementType(), params.scale.elementType())
             : vertexName(params.op, inType, out.elementType());
     const poplar::Tensor scale = params.useScale ? params.scale.reshape({}) : poplar::Tensor();
+    // Reducing the innermost dimensions reads each output's partials contiguously (PopLibs'
+    // ReduceAllRegionsContinuous); reducing outer ones reads them `stride` elements apart with
+    // the partials of neighbouring outputs adjacent (PopLibs' strided reduction).
+    const std::size_t firstReduced =
+        dims.empty() ? in.rank() : *std::min_element(dims.begin(), dims.end());
+    std::size_t stride = 1;
+    bool continuous = true;
+    for (std::size_t d = firstReduced + 1; d < in.rank(); ++d)
+        if (std::find(dims.begin(), dims.end(), d) == dims.end()) {
+            continuous = false;
+            stride *= in.dim(d);
+        }
+    const auto opClass = params.op == Operation::ADD ? pl::cycles::ReduceOpClass::Add
+                         : params.op == Operation::MAX || params.op == Operation::MIN
+                             ? pl::cycles::ReduceOpClass::MaxMin
+                         : params.op == Operation::LOG_ADD ? pl::cycles::ReduceOpClass::LogAdd
+                                                           : pl::cycles::ReduceOpClass::Other;
     pl::addElementWiseVertices(
         graph, cs, vertexType, out, {{"partials", partials}, {"out", out}},
         [&](std::size_t n) {
-            return pl::cycles::reduce(target, inType, n, partialsPerOutput, params.useScale);
+            if (continuous)
+                return pl::cycles::reduceContinuous(target, inType, n, partialsPerOutput,
+                                                    params.update, params.op == Operation::LOG_ADD);
+            return pl::cycles::reduceStrided(target, inType, out.elementType(), opClass, n,
+                                             partialsPerOutput, stride, params.update);
         },
         [&](poplar::VertexRef v) {
             graph.setInitialValue(v["numPartials"], static_cast<unsigned>(partialsPerOutput));

@@ -2,9 +2,9 @@
 
 #include "popops/ScaledAdd.hpp"
 
-#include "common/CycleEstimates.hpp"
 #include "common/ElementWiseBuilder.hpp"
 #include "popops/Cast.hpp"
+#include "popops/ElementWiseCycles.hpp"
 #include "popops/ElementWiseVertices.hpp"
 #include "popops/PopopsCodelets.hpp"
 #include "tilescope/sim/BuiltinVertex.hpp"
@@ -123,7 +123,7 @@ void scaledAdd(poplar::Graph& graph, const poplar::Tensor& A, poplar::Tensor B,
                                      " must have the same shape");
     const auto& target = graph.getTarget();
     const auto cycles = [&](std::size_t n) {
-        return pl::cycles::elementWise(target, type, n, 2, false);
+        return pl::cycles::scaledAddWorkerCycles(target, type, n);
     };
     if (scales.fromTensors) {
         poplar::Tensor a;

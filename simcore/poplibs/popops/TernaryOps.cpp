@@ -1,9 +1,9 @@
 // popops ternary element-wise operations, select and clamp, with broadcasting and in-place
 // forms, and their vertices.
 
-#include "common/CycleEstimates.hpp"
 #include "common/ElementWiseBuilder.hpp"
 #include "popops/ElementWise.hpp"
+#include "popops/ElementWiseCycles.hpp"
 #include "popops/ElementWiseVertices.hpp"
 #include "popops/PopopsCodelets.hpp"
 #include "tilescope/sim/BuiltinVertex.hpp"
@@ -122,11 +122,6 @@ void checkTypes(const std::string& api, TernaryOpType op, const Tensor& a, const
     }
 }
 
-std::uint64_t cyclesOf(const poplar::Target& target, const poplar::Type& type, std::size_t n) {
-    // Three loads per vector, as the binary estimate counts two.
-    return pl::cycles::elementWise(target, type, n, 3, false);
-}
-
 const char* apiName(TernaryOpType op, bool inPlace) {
     if (op == TernaryOpType::CLAMP)
         return inPlace ? "clampInPlace" : "clamp";
@@ -165,7 +160,10 @@ Tensor map(poplar::Graph& graph, TernaryOpType op, const Tensor& a, const Tensor
                                 {"in2", pl::broadcastTo(b, shape)},
                                 {"in3", pl::broadcastTo(c, shape)},
                                 {"out", out}},
-                               [&](std::size_t n) { return cyclesOf(target, type, n); });
+                               [&](std::size_t n) {
+                                   return pl::cycles::ternaryOpWorkerCycles(
+                                       target, op == TernaryOpType::CLAMP, type, n);
+                               });
     prog.add(poplar::program::Execute(cs, {di}));
     if (op == TernaryOpType::CLAMP && (type == poplar::FLOAT || type == poplar::HALF))
         di.addFlops(2 * out.numElements());
@@ -191,7 +189,9 @@ void mapInPlace(poplar::Graph& graph, TernaryOpType op, const Tensor& a, const T
     pl::addElementWiseVertices(
         graph, cs, vertexName("popops::TernaryOp1DInPlace", op, type), a,
         {{"in1Out", a}, {"in2", pl::broadcastTo(b, shape)}, {"in3", pl::broadcastTo(c, shape)}},
-        [&](std::size_t n) { return cyclesOf(target, type, n); });
+        [&](std::size_t n) {
+            return pl::cycles::ternaryOpWorkerCycles(target, op == TernaryOpType::CLAMP, type, n);
+        });
     prog.add(poplar::program::Execute(cs, {di}));
     if (op == TernaryOpType::CLAMP && (type == poplar::FLOAT || type == poplar::HALF))
         di.addFlops(2 * a.numElements());

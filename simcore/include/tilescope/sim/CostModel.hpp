@@ -19,7 +19,8 @@ struct CostModel {
     // --- Compute (OnTileExecute) ---
     /// Supervisor cost of starting a compute set on a tile and waiting for its workers.
     std::uint64_t computeSetOverheadCycles = 40;
-    /// Thread cycles to launch one vertex on a worker.
+    /// Thread cycles to launch one vertex on a worker, charged to vertices without an estimate
+    /// (an estimate, like PopLibs', already counts loading the vertex's state).
     std::uint64_t vertexLaunchThreadCycles = 8;
     /// Size-based default for vertices without an estimate: base + perElement * edge elements.
     std::uint64_t defaultVertexBaseThreadCycles = 20;

@@ -1,23 +1,24 @@
-#include "OperationRollup.hpp"
+#include "tilescope/report/OperationRollup.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <string_view>
 #include <unordered_map>
 
-namespace tilescope::gui {
+namespace tilescope::report {
 
-const std::string& OperationRollup::pathOf(const report::OperationRecord& operation) {
+const std::string& OperationRollup::pathOf(const OperationRecord& operation) {
     return operation.debugPath.empty() ? operation.name : operation.debugPath;
 }
 
-OperationRollup OperationRollup::compute(const std::vector<report::OperationTotals>& operations) {
+OperationRollup OperationRollup::compute(const std::vector<OperationTotals>& operations) {
     OperationRollup r;
     const std::size_t n = operations.size();
     r.parent.assign(n, -1);
     r.depth.assign(n, 0);
     r.descendants.assign(n, 0);
-    r.inclusive.resize(n);
+    r.self.resize(n);
     // The first operation with a path stands for it (the others with that path are siblings).
     std::unordered_map<std::string_view, int> byPath;
     for (std::size_t i = 0; i < n; ++i)
@@ -38,10 +39,10 @@ OperationRollup OperationRollup::compute(const std::vector<report::OperationTota
         for (int p = r.parent[i]; p >= 0; p = r.parent[std::size_t(p)])
             ++r.depth[i];
     for (std::size_t i = 0; i < n; ++i) {
-        const report::OperationTotals& t = operations[i];
-        r.inclusive[i] = {t.steps, t.estimatedCycles, t.codeBytes, t.variableBytes,
-                          t.operation.flops};
+        const OperationTotals& t = operations[i];
+        r.self[i] = {t.steps, t.estimatedCycles, t.codeBytes, t.variableBytes, t.operation.flops};
     }
+    r.inclusive = r.self;
     // Deepest first: each operation's inclusive totals are complete before joining its parent's.
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), 0);
@@ -64,4 +65,11 @@ OperationRollup OperationRollup::compute(const std::vector<report::OperationTota
     return r;
 }
 
-} // namespace tilescope::gui
+RolledUpOperations rollUpOperations(const ProfileReader& reader) {
+    RolledUpOperations out;
+    out.operations = reader.operationTotals(0, std::numeric_limits<std::int64_t>::max());
+    out.rollup = OperationRollup::compute(out.operations);
+    return out;
+}
+
+} // namespace tilescope::report

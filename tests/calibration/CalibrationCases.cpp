@@ -1,0 +1,165 @@
+#include "CalibrationCases.hpp"
+
+#include "CompiledFigures.hpp"
+
+#include <poplin/MatMul.hpp>
+#include <popops/Cast.hpp>
+#include <popops/ElementWise.hpp>
+#include <popops/Reduction.hpp>
+#include <popops/ScaledAdd.hpp>
+
+namespace tilescope::calibration {
+
+namespace {
+
+// Public sources, named once.
+const char* const kGc200 =
+    "Graphcore GC200 (Mk2) announcement, July 2020: 250 TFLOPS FP16, 62.5 TFLOPS FP32, "
+    "1472 tiles at 1.33 GHz";
+const char* const kJia2019 =
+    "Jia et al., Dissecting the Graphcore IPU Architecture via Microbenchmarking (2019): "
+    "GC2 (Mk1) theoretical peak 124.5 TFLOPS mixed, 31.1 TFLOPS single, 1216 tiles at 1.6 GHz";
+const char* const kPopopsEstimators =
+    "PopLibs lib/popops/popopsCycleEstimators.cpp (BinaryOp1D / UnaryOp1D MultiVertex), "
+    "worked out for the same size";
+const char* const kReduceEstimators =
+    "PopLibs lib/popops/reduction/CycleEstimationFunctions.cpp (ReduceAllRegionsContinuous, "
+    "numOutputsM1 as PopLibs passes it), 6 workers";
+const char* const kStridedReduceEstimators =
+    "PopLibs lib/popops/reduction/CycleEstimationFunctions.cpp "
+    "(getCyclesEstimateForStridedReduce), 6 workers";
+const char* const kScaledAddEstimators =
+    "PopLibs lib/popops/PerformanceEstimation.cpp (getScaledArithmeticSupervisorCycleEstimate, "
+    "constant scale)";
+const char* const kCastEstimators =
+    "PopLibs lib/popops/PerformanceEstimation.cpp (getCast1DCycleEstimate)";
+
+poplar::Tensor onTile0(poplar::Graph& g, const poplar::Type& type, std::vector<std::size_t> shape,
+                       const std::string& name) {
+    poplar::Tensor t = g.addVariable(type, shape, name);
+    g.setTileMapping(t, 0);
+    return t;
+}
+
+/// FLOPs per tile cycle of an M x K x N matrix product on one tile.
+double matMulFlopsPerCycle(const std::string& arch, const poplar::Type& type, std::size_t n) {
+    const auto cycles = computeSetCycles(
+        arch, 1,
+        [&](poplar::Graph& g, poplar::program::Sequence& prog) {
+            poplin::matMul(g, onTile0(g, type, {n, n}, "a"), onTile0(g, type, {n, n}, "b"), prog,
+                           type);
+        },
+        "matMul");
+    return 2.0 * double(n) * double(n) * double(n) / double(cycles);
+}
+
+/// Cycles on tile 0 of `build`'s compute set named `cs`, on a one-tile ipu2.
+double tileCycles(const std::function<void(poplar::Graph&, poplar::program::Sequence&)>& build,
+                  const std::string& cs) {
+    return double(computeSetCycles("ipu2", 1, build, cs));
+}
+
+} // namespace
+
+std::vector<CalibrationCase> calibrationCases() {
+    using poplar::FLOAT;
+    using poplar::HALF;
+    using Prog = poplar::program::Sequence;
+    return {
+        // Peak AMP throughput: the ratio is the efficiency PopLibs' ConvPartial1x1Out
+        // estimator gives a matrix product of this size on one tile.
+        {"HALF matMul 192x192x192 on one ipu2 tile, FLOPs per tile cycle", "FLOPs/cycle",
+         250e12 / (1472 * 1.33e9), kGc200, [] { return matMulFlopsPerCycle("ipu2", HALF, 192); }},
+        {"FLOAT matMul 128x128x128 on one ipu2 tile, FLOPs per tile cycle", "FLOPs/cycle",
+         62.5e12 / (1472 * 1.33e9), kGc200, [] { return matMulFlopsPerCycle("ipu2", FLOAT, 128); }},
+        {"HALF matMul 128x128x128 on one ipu1 tile, FLOPs per tile cycle", "FLOPs/cycle",
+         124.5e12 / (1216 * 1.6e9), kJia2019,
+         [] { return matMulFlopsPerCycle("ipu1", HALF, 128); }},
+        {"FLOAT matMul 96x96x96 on one ipu1 tile, FLOPs per tile cycle", "FLOPs/cycle",
+         31.1e12 / (1216 * 1.6e9), kJia2019, [] { return matMulFlopsPerCycle("ipu1", FLOAT, 96); }},
+        // Element-wise vertices over 1000 elements of one tile: PopLibs' MultiVertex figure
+        // (6 x worker(ceil(1000 / 6)) + supervisor) against the compiled compute set (the
+        // compute-set overhead + 6 x the busiest of the simulator's per-worker vertices).
+        // ADD FLOAT: worker 29 + ceil(167 / 2) x (1 + 2) = 281; 6 x 281 + 11.
+        {"popops::add FLOAT, 1000 elements on one tile, compute-set cycles", "cycles", 6 * 281 + 11,
+         kPopopsEstimators,
+         [] {
+             return tileCycles(
+                 [](poplar::Graph& g, Prog& p) {
+                     popops::add(g, onTile0(g, FLOAT, {1000}, "a"), onTile0(g, FLOAT, {1000}, "b"),
+                                 p, "add");
+                 },
+                 "add");
+         }},
+        // MULTIPLY HALF: worker 26 + ceil(167 / 4) x (1 + 2) = 152; 6 x 152 + 11.
+        {"popops::mul HALF, 1000 elements on one tile, compute-set cycles", "cycles", 6 * 152 + 11,
+         kPopopsEstimators,
+         [] {
+             return tileCycles(
+                 [](poplar::Graph& g, Prog& p) {
+                     popops::mul(g, onTile0(g, HALF, {1000}, "a"), onTile0(g, HALF, {1000}, "b"), p,
+                                 "mul");
+                 },
+                 "multiply");
+         }},
+        // EXPONENT FLOAT: worker 33 + ceil(167 / 2) x 6 = 537; 6 x 537 + 9 + 11.
+        {"popops::exp FLOAT, 1000 elements on one tile, compute-set cycles", "cycles",
+         6 * 537 + 9 + 11, kPopopsEstimators,
+         [] {
+             return tileCycles(
+                 [](poplar::Graph& g, Prog& p) {
+                     popops::exp(g, onTile0(g, FLOAT, {1000}, "x"), p, "exp");
+                 },
+                 "exponent");
+         }},
+        // Reduce 64 x 100 FLOAT over the 100: workers of 12 outputs (the simulator's split);
+        // PopLibs: 11 (numOutputsM1) x 100 / 2 + 12 x 11 + 10 + 7 = 699 per worker, x 6.
+        {"popops::reduce ADD FLOAT 64x100 over dim 1 on one tile, compute-set cycles", "cycles",
+         6 * 699, kReduceEstimators,
+         [] {
+             return tileCycles(
+                 [](poplar::Graph& g, Prog& p) {
+                     popops::reduce(g, onTile0(g, FLOAT, {64, 100}, "x"), {1},
+                                    {popops::Operation::ADD}, p, "reduce");
+                 },
+                 "reduce");
+         }},
+        // Reduce 3 x 600 FLOAT over dim 0 (partials 600 apart): workers of 100 outputs;
+        // PopLibs' strided reduce: 4 + 11 + 50 groups of 2 x (3 + 5 + 3 + 2) = 665, x 6.
+        {"popops::reduce ADD FLOAT 3x600 over dim 0 on one tile, compute-set cycles", "cycles",
+         6 * 665, kStridedReduceEstimators,
+         [] {
+             return tileCycles(
+                 [](poplar::Graph& g, Prog& p) {
+                     popops::reduce(g, onTile0(g, FLOAT, {3, 600}, "x"), {0},
+                                    {popops::Operation::ADD}, p, "reduce");
+                 },
+                 "reduce");
+         }},
+        // scaledAddTo FLOAT with a constant scale: 500 vectors, 83 per worker as PopLibs
+        // divides them: worker 15 + 6 + 3 x 82 + 2 + 1 + 1 = 271; supervisor 21 + 11 + 7 + 12.
+        {"popops::scaledAddTo FLOAT, 1000 elements on one tile, compute-set cycles", "cycles",
+         21 + 11 + 7 + 12 + 6 * 271, kScaledAddEstimators,
+         [] {
+             return tileCycles(
+                 [](poplar::Graph& g, Prog& p) {
+                     popops::scaledAddTo(g, onTile0(g, FLOAT, {1000}, "a"),
+                                         onTile0(g, FLOAT, {1000}, "b"), 0.5f, p, "axpy");
+                 },
+                 "scaledAddTo");
+         }},
+        // Cast HALF to FLOAT: 12 + 6 x (castWorkerCycles(167) + 18), castWorkerCycles(167) =
+        // 19 + 83 vectors of 2 + 1 remainder test + 2 for the odd element = 105.
+        {"popops::cast HALF to FLOAT, 1000 elements on one tile, compute-set cycles", "cycles",
+         12 + 6 * (105 + 18), kCastEstimators,
+         [] {
+             return tileCycles(
+                 [](poplar::Graph& g, Prog& p) {
+                     popops::cast(g, onTile0(g, HALF, {1000}, "x"), FLOAT, p, "cast");
+                 },
+                 "cast");
+         }},
+    };
+}
+
+} // namespace tilescope::calibration
