@@ -90,7 +90,7 @@ std::int64_t eventsPerThread() {
 
 } // namespace
 
-TEST_CASE("8 threads tracing while threads start and exit give complete, nested events") {
+TEST_CASE("8 threads tracing while threads start and exit give complete and nested events") {
     const fs::path dir = freshDir("threads");
     HostTracer& tracer = HostTracer::restart([&] {
         TraceOptions o;
