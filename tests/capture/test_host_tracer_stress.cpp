@@ -2,7 +2,8 @@
 // checked through the file (every record is in it or counted as dropped, and events nest), and
 // the bound on buffered events (past it events are dropped, counted in the file and shown by the
 // reader's API). The full size, 8 threads x 5 M events, runs with TILESCOPE_STRESS_EVENTS=5000000
-// (ctest label `stress`); the default test set runs the same test scaled down.
+// (configure with -DTILESCOPE_STRESS_TESTS=ON, then `ctest -L stress`); the default test set
+// runs the same test scaled down (40 k events per thread).
 
 #include "pvti/pvti.hpp"
 #include "tilescope/capture/HostTracer.hpp"
