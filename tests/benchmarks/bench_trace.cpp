@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
     // and the floor's buffer is touched. Then floor and enabled rounds alternate (so both see the
     // same machine), each enabled round followed by a flush outside the timed loop: the writer
     // drains and hands the chunks back, as it does when it keeps up with the producers.
-    pairRound(channel, pairs);
+    pairRound(channel, 2 * pairs); // a round's chunks and a round's worth to spare
     floorRound(floorBuffer, pairs);
     tracer.flush();
     double floor = 1e300, enabled = 1e300;
