@@ -69,7 +69,9 @@ LabelSlot* labelSlots() {
 struct TextLabels {
     struct Hash {
         using is_transparent = void;
-        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+        std::size_t operator()(std::string_view s) const {
+            return std::hash<std::string_view>{}(s);
+        }
     };
     std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>> ids;
     std::uint32_t generation = 0;

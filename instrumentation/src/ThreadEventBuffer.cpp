@@ -88,8 +88,8 @@ void ThreadEventBuffer::appendSlow(ThreadCursor& cursor, const EventRecord& reco
 bool ThreadEventBuffer::makeRoom(bool overBudget) {
     if (tailUsed_ < Chunk::kCapacity)
         return true;
-    if (!overBudget && budget_->bufferedBytes.load(std::memory_order_relaxed) + kChunkBytes >
-                           budget_->limitBytes)
+    if (!overBudget &&
+        budget_->bufferedBytes.load(std::memory_order_relaxed) + kChunkBytes > budget_->limitBytes)
         return false;
     if (!ownFree_)
         ownFree_ = freeStack_.exchange(nullptr, std::memory_order_acquire);

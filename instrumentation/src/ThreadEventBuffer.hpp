@@ -106,11 +106,11 @@ private:
     Chunk* head_;            // consumer
     std::uint32_t read_ = 0; // consumer
 
-    Chunk* tail_;                  // producer
-    std::uint32_t tailUsed_ = 0;   // producer: records in tail_ (the cursor's count while open)
-    Chunk* ownFree_ = nullptr;     // producer: free chunks taken from freeStack_
-    bool dropping_ = false;        // producer
-    std::uint64_t dropDepth_ = 0;  // producer: dropped begins not yet ended
+    Chunk* tail_;                 // producer
+    std::uint32_t tailUsed_ = 0;  // producer: records in tail_ (the cursor's count while open)
+    Chunk* ownFree_ = nullptr;    // producer: free chunks taken from freeStack_
+    bool dropping_ = false;       // producer
+    std::uint64_t dropDepth_ = 0; // producer: dropped begins not yet ended
 };
 
 } // namespace tilescope::capture

@@ -20,8 +20,8 @@ std::int64_t parseCount(const std::string& text, const std::string& path, const 
             return v;
     } catch (const std::logic_error&) {
     }
-    throw ReportError(path, fmt::format("file is damaged (metadata {} is '{}', not a count)", key,
-                                        text));
+    throw ReportError(path,
+                      fmt::format("file is damaged (metadata {} is '{}', not a count)", key, text));
 }
 
 } // namespace
@@ -31,7 +31,8 @@ std::vector<DroppedEvents> HostTraceReader::droppedEvents() const {
     // Keys of the prefix sort between it and the prefix with its last character incremented.
     std::string upper(kDroppedEventsKeyPrefix);
     ++upper.back();
-    auto st = file_.database().prepare("SELECT key, value FROM metadata WHERE key >= ? AND key < ?");
+    auto st =
+        file_.database().prepare("SELECT key, value FROM metadata WHERE key >= ? AND key < ?");
     st.bind(1, std::string_view(kDroppedEventsKeyPrefix)).bind(2, std::string_view(upper));
     std::vector<DroppedEvents> out;
     while (st.step()) {
@@ -42,8 +43,9 @@ std::vector<DroppedEvents> HostTraceReader::droppedEvents() const {
         if (events > 0)
             out.push_back({threadId, events});
     }
-    std::sort(out.begin(), out.end(),
-              [](const DroppedEvents& a, const DroppedEvents& b) { return a.threadId < b.threadId; });
+    std::sort(out.begin(), out.end(), [](const DroppedEvents& a, const DroppedEvents& b) {
+        return a.threadId < b.threadId;
+    });
     return out;
 }
 

@@ -187,7 +187,8 @@ int main(int argc, char** argv) {
         {"ns_per_pair_threads_2", threads2},
         {"ns_per_pair_threads_4", threads4},
         {"threads_2_over_1", threads2 / threads1},
-        // Rows (complete events) from the first tracepoint to flush() returning with them committed.
+        // Rows (complete events) from the first tracepoint to flush() returning with them
+        // committed.
         {"flushed_events_per_s",
          static_cast<double>(stats.eventsWritten - before.eventsWritten) / flushSeconds},
         {"events_dropped", stats.eventsDropped},

@@ -109,9 +109,7 @@ TEST_CASE("8 threads tracing while threads start and exit give complete and nest
     for (int p = 0; p < 8; ++p) {
         producers.emplace_back([&] {
             for (int half = 0; half < 2; ++half) {
-                std::thread segment([&] {
-                    produced += produce(channel, blocks / 2);
-                });
+                std::thread segment([&] { produced += produce(channel, blocks / 2); });
                 segment.join();
             }
         });
@@ -140,13 +138,12 @@ TEST_CASE("8 threads tracing while threads start and exit give complete and nest
     }
     CHECK(records == produced.load());
     CHECK(stats.unmatchedEnds == 0);
-    CHECK(static_cast<std::int64_t>(stats.eventsDropped) ==
-          [&] {
-              std::int64_t n = 0;
-              for (const auto& [id, count] : dropped)
-                  n += count;
-              return n;
-          }());
+    CHECK(static_cast<std::int64_t>(stats.eventsDropped) == [&] {
+        std::int64_t n = 0;
+        for (const auto& [id, count] : dropped)
+            n += count;
+        return n;
+    }());
     CHECK(stats.eventsRecorded + stats.eventsDropped == static_cast<std::uint64_t>(produced));
 }
 
