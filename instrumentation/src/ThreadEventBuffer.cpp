@@ -30,12 +30,15 @@ ThreadEventBuffer::~ThreadEventBuffer() {
         c = next;
     }
     budget_->bufferedBytes.fetch_sub(held, std::memory_order_relaxed);
+    std::int64_t free = 0;
     for (Chunk* list : {ownFree_, freeStack_.load(std::memory_order_acquire)})
         for (Chunk* c = list; c;) {
             Chunk* next = c->nextFree;
             delete c;
+            free += kChunkBytes;
             c = next;
         }
+    budget_->freeBytes.fetch_sub(free, std::memory_order_relaxed);
 }
 
 void ThreadEventBuffer::openCursor(ThreadCursor& cursor, std::uint32_t generation) {
@@ -98,6 +101,7 @@ bool ThreadEventBuffer::makeRoom(bool overBudget) {
         ownFree_ = fresh->nextFree;
         fresh->nextFree = nullptr;
         freeCount_.fetch_sub(1, std::memory_order_relaxed);
+        budget_->freeBytes.fetch_sub(kChunkBytes, std::memory_order_relaxed);
     } else {
         fresh = new Chunk;
     }
@@ -121,10 +125,13 @@ void ThreadEventBuffer::drop() {
 
 void ThreadEventBuffer::recycle(Chunk* chunk) {
     budget_->bufferedBytes.fetch_sub(kChunkBytes, std::memory_order_relaxed);
-    if (freeCount_.load(std::memory_order_relaxed) >= budget_->freeChunksPerThread) {
+    if (freeCount_.load(std::memory_order_relaxed) >= budget_->freeChunksPerThread ||
+        budget_->freeBytes.load(std::memory_order_relaxed) + kChunkBytes >
+            budget_->limitBytes / 2) {
         delete chunk;
         return;
     }
+    budget_->freeBytes.fetch_add(kChunkBytes, std::memory_order_relaxed);
     chunk->published.store(0, std::memory_order_relaxed);
     chunk->next.store(nullptr, std::memory_order_relaxed);
     freeCount_.fetch_add(1, std::memory_order_relaxed);

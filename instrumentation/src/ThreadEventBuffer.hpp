@@ -30,8 +30,11 @@ struct ChunkBudget {
     explicit ChunkBudget(std::int64_t limitBytes);
     std::atomic<std::int64_t> bufferedBytes{0};
     const std::int64_t limitBytes;
-    /// Drained chunks a thread keeps for reuse (a quarter of the bound, at least 4).
+    /// Drained chunks a thread keeps for reuse (a quarter of the bound, at least 4), and those of
+    /// all threads together (at most half the bound): memory stays within 1.5 times the bound
+    /// (plus a chunk per thread), however many threads come and go.
     const std::uint32_t freeChunksPerThread;
+    std::atomic<std::int64_t> freeBytes{0};
 };
 
 class ThreadEventBuffer {
