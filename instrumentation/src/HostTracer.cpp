@@ -45,7 +45,7 @@ thread_local std::shared_ptr<ThreadEventBuffer> tOwnBuffer;
 } // namespace
 
 /// What a session owns when tracing is on: the names seen so far, the thread buffers, the
-/// writer (used by the flusher thread only, or under flushMutex) and the flusher thread.
+/// writer (used by the writer thread `flusher` only, or under flushMutex) and that thread.
 struct HostTracer::Session {
     Session(const std::filesystem::path& file, std::uint32_t generation, std::int64_t bufferLimit)
         : budget(std::make_shared<ChunkBudget>(bufferLimit)), writer(file),
