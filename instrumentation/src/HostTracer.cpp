@@ -13,6 +13,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <sys/syscall.h>
@@ -36,54 +37,24 @@ std::filesystem::path traceFileName(const std::filesystem::path& dir) {
     return dir / fmt::format("{:%Y%m%dT%H%M%SZ}-pid{}.pvti", now, ::getpid());
 }
 
-// The hot path's thread-locals: trivially typed (no initialisation guard) and initial-exec (no
-// __tls_get_addr call), which together take the per-event cost from ~80 to ~10 instructions.
-#define TILESCOPE_FAST_TLS __attribute__((tls_model("initial-exec")))
-
-struct FastBuffer {
-    ThreadEventBuffer* buffer;
-    std::uint32_t generation;
-};
-thread_local FastBuffer tFastBuffer TILESCOPE_FAST_TLS = {nullptr, 0};
-
-struct LabelCacheEntry {
-    const char* ptr;
-    std::size_t size;
-    const std::string* text; // the interned copy, stable for the session's lifetime
-    std::uint32_t id;
-    std::uint32_t generation;
-};
-// The label cache itself lives on the heap, behind one pointer of initial-exec TLS: glibc keeps
-// only a few hundred bytes of static TLS for libraries loaded with dlopen (the libpvti and pva
-// Python modules load this library so), and 64 inline entries would not fit.
-constexpr std::size_t kLabelCacheSize = 64;
-thread_local LabelCacheEntry* tLabelCache TILESCOPE_FAST_TLS = nullptr;
-
-[[gnu::noinline]] LabelCacheEntry* allocateLabelCache() {
-    thread_local std::unique_ptr<LabelCacheEntry[]> owner;
-    owner = std::make_unique<LabelCacheEntry[]>(kLabelCacheSize); // value-initialised: empty
-    tLabelCache = owner.get();
-    return tLabelCache;
-}
-
-LabelCacheEntry& labelCacheSlot(const char* text) {
-    LabelCacheEntry* cache = tLabelCache;
-    if (!cache) [[unlikely]]
-        cache = allocateLabelCache();
-    return cache[(reinterpret_cast<std::uintptr_t>(text) >> 4) & (kLabelCacheSize - 1)];
-}
+// The calling thread's buffer in the current session (slow path only; the hot path uses the
+// cursor in pvti/TraceBuffer.hpp). It also keeps the buffer, and so the chunk the cursor points
+// into, alive while the thread runs.
+thread_local std::shared_ptr<ThreadEventBuffer> tOwnBuffer;
 
 } // namespace
 
 /// What a session owns when tracing is on: the names seen so far, the thread buffers, the
-/// writer (used by the flusher thread only, or under flushMutex) and the flusher thread.
+/// writer (used by the writer thread `flusher` only, or under flushMutex) and that thread.
 struct HostTracer::Session {
-    Session(const std::filesystem::path& file, std::uint32_t generation)
-        : writer(file), clock(CycleClock::start()), generation(generation) {
+    Session(const std::filesystem::path& file, std::uint32_t generation, std::int64_t bufferLimit)
+        : budget(std::make_shared<ChunkBudget>(bufferLimit)), writer(file),
+          clock(CycleClock::start()), generation(generation) {
         pid = ::getpid();
         writer.setMetadata("command_line", tilescope::capture::processCommandLine());
         process = writer.addProcess(pid, programName(), clock.wallNs(clock.startTicks()));
         flusher = std::thread([this] { run(); });
+        pthread_setname_np(flusher.native_handle(), "pvti-writer");
     }
 
     ~Session() { stop(); }
@@ -102,27 +73,34 @@ struct HostTracer::Session {
         writer.close();
     }
 
+    // The writer thread: drains every 50 ms, and at once again while a pass finds a backlog
+    // (a pass that drained more than a few chunks), so it keeps up with busy producers.
     void run() {
         std::unique_lock lock(wakeMutex);
+        std::size_t drained = 0;
         while (!stopping) {
-            wake.wait_for(lock, std::chrono::milliseconds(50));
+            if (drained < kBacklogRecords)
+                wake.wait_for(lock, std::chrono::milliseconds(50));
             if (stopping)
                 break;
             lock.unlock();
             {
                 std::lock_guard flushLock(flushMutex);
-                drain(false);
+                drained = drain(false);
             }
             lock.lock();
         }
     }
+    static constexpr std::size_t kBacklogRecords = 4 * ThreadEventBuffer::Chunk::kCapacity;
 
     // --- names (any thread) ---
     std::mutex namesMutex;
     std::vector<std::string> channelNames;
     std::unordered_map<std::string, std::uint16_t> channelIds;
-    std::deque<std::string> labels; // deque: label cache entries point into it
+    std::deque<std::string> labels;
     std::unordered_map<std::string, std::uint32_t> labelIds;
+    // Label ids of texts in read-only memory (string literals), by address and length.
+    std::map<std::pair<const char*, std::size_t>, std::uint32_t> literalIds;
     struct GraphDef {
         std::string name, unit;
     };
@@ -140,6 +118,7 @@ struct HostTracer::Session {
     std::vector<Sample> samples;
 
     // --- threads (registration under threadsMutex; events lock-free) ---
+    std::shared_ptr<ChunkBudget> budget;
     std::mutex threadsMutex;
     std::vector<std::shared_ptr<ThreadEventBuffer>> buffers;
 
@@ -157,6 +136,7 @@ struct HostTracer::Session {
     struct ThreadState {
         std::int64_t row = 0;
         std::vector<OpenEvent> open;
+        std::uint64_t droppedWritten = 0;
     };
     std::unordered_map<std::uint64_t, ThreadState> threads; // by buffer serial
     std::vector<std::int64_t> channelRows, labelRows, graphRows, seriesRows;
@@ -168,28 +148,25 @@ struct HostTracer::Session {
     bool stopping = false;
     std::thread flusher;
 
+    // The calling thread's buffer in this session, registered on its first event. One buffer per
+    // (thread, session): a restarted session gets fresh buffers. The session's shared_ptr keeps
+    // the buffer until the writer has drained it after the thread exits.
     ThreadEventBuffer& bufferOfThisThread() {
-        // One buffer per (thread, session): a restarted session gets fresh buffers. The raw
-        // pointer is the hot path; the shared_ptr keeps the buffer alive until the flusher has
-        // drained it after the thread exits.
-        if (tFastBuffer.buffer && tFastBuffer.generation == generation) [[likely]]
-            return *tFastBuffer.buffer;
-        return registerThisThread();
+        if (tOwnBuffer && pvti::detail::tCursor.generation == generation) [[likely]]
+            return *tOwnBuffer;
+        char name[32] = {0};
+        pthread_getname_np(pthread_self(), name, sizeof name);
+        tOwnBuffer = std::make_shared<ThreadEventBuffer>(
+            static_cast<std::int64_t>(::syscall(SYS_gettid)), name, budget);
+        tOwnBuffer->openCursor(pvti::detail::tCursor, generation);
+        std::lock_guard lock(threadsMutex);
+        buffers.push_back(tOwnBuffer);
+        return *tOwnBuffer;
     }
 
-    // First event of a thread in this session: kept out of line so the hot path stays small.
-    [[gnu::noinline]] ThreadEventBuffer& registerThisThread() {
-        thread_local std::shared_ptr<ThreadEventBuffer> local;
-        {
-            char name[32] = {0};
-            pthread_getname_np(pthread_self(), name, sizeof name);
-            local = std::make_shared<ThreadEventBuffer>(
-                static_cast<std::int64_t>(::syscall(SYS_gettid)), name);
-            tFastBuffer = {local.get(), generation};
-            std::lock_guard lock(threadsMutex);
-            buffers.push_back(local);
-        }
-        return *local;
+    void appendSlow(const EventRecord& r) {
+        ThreadEventBuffer& b = bufferOfThisThread();
+        b.appendSlow(pvti::detail::tCursor, r);
     }
 
     // Writes names registered since the last flush, so rows can refer to them.
@@ -211,21 +188,21 @@ struct HostTracer::Session {
         ++stats.eventsWritten;
     }
 
-    void consume(ThreadState& t, const RawEvent& r) {
+    void consume(ThreadState& t, const EventRecord& r) {
         ++stats.eventsRecorded;
         // A name is registered before any record uses it, but possibly after the last sync.
         if (r.label >= labelRows.size() || r.channel >= channelRows.size())
             syncNames();
-        switch (r.type) {
-        case RawEvent::Begin:
+        switch (r.kind) {
+        case pvti::detail::kBeginEvent:
             t.open.push_back({r.label, r.channel, r.ticks});
             break;
-        case RawEvent::Instant:
+        case pvti::detail::kInstantEvent:
             writer.addInstant(t.row, channelRows[r.channel], labelRows[r.label],
                               clock.wallNs(r.ticks), static_cast<std::int32_t>(t.open.size()));
             ++stats.eventsWritten;
             break;
-        case RawEvent::End: {
+        case pvti::detail::kEndEvent: {
             // Ends normally close the innermost event. An end for an outer label closes the inner
             // ones at the same time, keeping the nesting valid; an end nobody began is counted.
             std::size_t i = t.open.size();
@@ -242,10 +219,13 @@ struct HostTracer::Session {
             }
             break;
         }
+        default: // a kind this build does not know (a newer writer's record): not recorded
+            break;
         }
     }
 
-    void drain(bool final) {
+    std::size_t drain(bool final) {
+        std::size_t drained = 0;
         clock.recalibrate();
         syncNames();
         std::vector<std::shared_ptr<ThreadEventBuffer>> current;
@@ -259,7 +239,12 @@ struct HostTracer::Session {
                 t.row = writer.addThread(process, b->tid(),
                                          b->name().empty() ? fmt::format("thread {}", b->tid())
                                                            : b->name());
-            b->drain([&](const RawEvent& r) { consume(t, r); });
+            drained += b->drain([&](const EventRecord& r) { consume(t, r); });
+            if (const std::uint64_t dropped = b->dropped(); dropped != t.droppedWritten) {
+                writer.setDroppedEvents(t.row, static_cast<std::int64_t>(dropped));
+                stats.eventsDropped += dropped - t.droppedWritten;
+                t.droppedWritten = dropped;
+            }
             if (final) {
                 for (std::size_t d = 0; d < t.open.size(); ++d) {
                     const auto& e = t.open[d];
@@ -286,6 +271,7 @@ struct HostTracer::Session {
             ++stats.samplesWritten;
         }
         writer.commit();
+        return drained;
     }
 };
 
@@ -336,7 +322,8 @@ HostTracer& HostTracer::restart(const TraceOptions& options) {
     if (options.enable) {
         std::filesystem::create_directories(options.directory);
         current.file_ = traceFileName(options.directory);
-        current.session_ = std::make_unique<Session>(current.file_, generation() + 1);
+        current.session_ =
+            std::make_unique<Session>(current.file_, generation() + 1, options.bufferLimitBytes);
     }
     detail::traceGeneration.fetch_add(1, std::memory_order_acq_rel);
     return current;
@@ -351,7 +338,7 @@ HostTracer::HostTracer(TraceOptions options) : options_(std::move(options)) {
         throw OptionsError("PVTI_OPTIONS: cannot create directory '" + options_.directory.string() +
                            "': " + ec.message());
     file_ = traceFileName(options_.directory);
-    session_ = std::make_unique<Session>(file_, generation());
+    session_ = std::make_unique<Session>(file_, generation(), options_.bufferLimitBytes);
 }
 
 HostTracer::~HostTracer() = default;
@@ -371,44 +358,48 @@ std::uint16_t HostTracer::channel(std::string_view name) {
 }
 
 std::uint32_t HostTracer::label(std::string_view text) {
-    // Most labels are string literals passed again and again: a small per-thread cache keyed by
-    // the text's address (and checked by content, since buffers get reused) avoids the shared
-    // table and its lock on the hot path.
-    LabelCacheEntry& c = labelCacheSlot(text.data());
-    const std::uint32_t gen = generation();
-    if (c.ptr == text.data() && c.size == text.size() && c.generation == gen &&
-        std::memcmp(c.text->data(), text.data(), text.size()) == 0) [[likely]]
-        return c.id;
-    return internLabel(text);
+    if (!session_)
+        return 0;
+    std::lock_guard lock(session_->namesMutex);
+    auto [it, added] = session_->labelIds.try_emplace(
+        std::string(text), static_cast<std::uint32_t>(session_->labels.size()));
+    if (added)
+        session_->labels.emplace_back(text);
+    return it->second;
 }
 
-std::uint32_t HostTracer::internLabel(std::string_view text) {
-    LabelCacheEntry& c = labelCacheSlot(text.data());
-    std::uint32_t id;
-    const std::string* interned;
+std::uint32_t HostTracer::literalLabel(const char* text, std::size_t length) {
+    if (!session_)
+        return 0;
     {
         std::lock_guard lock(session_->namesMutex);
-        auto [it, added] = session_->labelIds.try_emplace(
-            std::string(text), static_cast<std::uint32_t>(session_->labels.size()));
-        if (added)
-            session_->labels.emplace_back(text);
-        id = it->second;
-        interned = &session_->labels[id];
+        if (auto it = session_->literalIds.find({text, length}); it != session_->literalIds.end())
+            return it->second;
     }
-    c = {text.data(), text.size(), interned, id, generation()};
+    const std::uint32_t id = label({text, length});
+    std::lock_guard lock(session_->namesMutex);
+    session_->literalIds.emplace(std::pair{text, length}, id);
     return id;
 }
 
 void HostTracer::begin(std::uint16_t channel, std::uint32_t label) {
-    session_->bufferOfThisThread().push({CycleClock::now(), label, channel, RawEvent::Begin});
+    pvti::detail::record(channel, label, pvti::detail::kBeginEvent);
 }
 
 void HostTracer::end(std::uint16_t channel, std::uint32_t label) {
-    session_->bufferOfThisThread().push({CycleClock::now(), label, channel, RawEvent::End});
+    pvti::detail::record(channel, label, pvti::detail::kEndEvent);
 }
 
 void HostTracer::instant(std::uint16_t channel, std::uint32_t label) {
-    session_->bufferOfThisThread().push({CycleClock::now(), label, channel, RawEvent::Instant});
+    pvti::detail::record(channel, label, pvti::detail::kInstantEvent);
+}
+
+void HostTracer::appendSlow(std::uint16_t channel, std::uint32_t label, std::uint8_t kind,
+                            std::uint64_t ticks) {
+    // A record for a closed or replaced session (a tracepoint open across close()) is not kept.
+    if (!session_ || session_->generation != generation())
+        return;
+    session_->appendSlow({ticks, label, channel, kind, 0});
 }
 
 std::uint32_t HostTracer::addGraph(std::string_view name, std::string_view unit) {

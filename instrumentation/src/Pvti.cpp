@@ -3,6 +3,11 @@
 #include "tilescope/capture/HostTracer.hpp"
 
 #include <cstring>
+#include <elf.h>
+#include <link.h>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
 
 namespace pvti {
 
@@ -10,6 +15,102 @@ using tilescope::capture::HostTracer;
 
 static_assert(detail::kDisabledChannel == HostTracer::kDisabledChannel,
               "pvti.hpp's inline fast path must agree with the tracer");
+static_assert(sizeof(detail::EventRecord) == 16, "a record is two 8-byte stores");
+
+namespace detail {
+
+PVTI_DETAIL_THREAD_LOCAL ThreadCursor tCursor PVTI_DETAIL_TLS_MODEL = {nullptr, nullptr, 0, 0, 0};
+PVTI_DETAIL_THREAD_LOCAL LabelSlot* tLabelSlots PVTI_DETAIL_TLS_MODEL = nullptr;
+
+void recordSlow(std::uint16_t channel, std::uint32_t label, std::uint8_t kind) {
+    const std::uint64_t ticks = ticksNow();
+    HostTracer::instance().appendSlow(channel, label, kind, ticks);
+}
+
+namespace {
+
+// True when [text, text + length) lies in a loaded object's read-only segment: a string literal,
+// whose content cannot change, so its address identifies it for as long as the object is loaded.
+bool inReadOnlySegment(const char* text, std::size_t length) {
+    struct Query {
+        std::uintptr_t begin, end;
+        bool readOnly;
+    } q{reinterpret_cast<std::uintptr_t>(text), reinterpret_cast<std::uintptr_t>(text) + length + 1,
+        false};
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* data) {
+            auto& query = *static_cast<Query*>(data);
+            for (int i = 0; i < info->dlpi_phnum; ++i) {
+                const auto& ph = info->dlpi_phdr[i];
+                if (ph.p_type != PT_LOAD)
+                    continue;
+                const std::uintptr_t start = info->dlpi_addr + ph.p_vaddr;
+                if (query.begin >= start && query.end <= start + ph.p_memsz) {
+                    query.readOnly = (ph.p_flags & PF_W) == 0;
+                    return 1;
+                }
+            }
+            return 0;
+        },
+        &q);
+    return q.readOnly;
+}
+
+LabelSlot* labelSlots() {
+    thread_local std::unique_ptr<LabelSlot[]> owner;
+    if (!tLabelSlots) {
+        owner = std::make_unique<LabelSlot[]>(kLabelSlots); // value-initialised: empty
+        tLabelSlots = owner.get();
+    }
+    return tLabelSlots;
+}
+
+// Dynamic labels seen by this thread, by content, for the session `generation`.
+struct TextLabels {
+    struct Hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const {
+            return std::hash<std::string_view>{}(s);
+        }
+    };
+    std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>> ids;
+    std::uint32_t generation = 0;
+};
+
+} // namespace
+
+std::uint32_t labelSlow(const char* text, std::size_t length) {
+    const std::size_t size = length == kNulTerminated ? std::strlen(text) : length;
+    if (!inReadOnlySegment(text, size)) // a buffer that may be reused for another text
+        return labelOfText(text, size);
+    HostTracer& tracer = HostTracer::instance();
+    const std::uint32_t generation = currentGeneration();
+    const std::uint32_t id = tracer.literalLabel(text, size);
+    LabelSlot& slot =
+        labelSlots()[(reinterpret_cast<std::uintptr_t>(text) >> 3) & (kLabelSlots - 1)];
+    slot = {text, length, id, generation};
+    return id;
+}
+
+std::uint32_t labelOfText(const char* text, std::size_t length) {
+    thread_local TextLabels cache;
+    const std::uint32_t generation = currentGeneration();
+    if (cache.generation != generation) {
+        cache.ids.clear();
+        cache.generation = generation;
+    }
+    const std::string_view key(text, length);
+    if (auto it = cache.ids.find(key); it != cache.ids.end())
+        return it->second;
+    const std::uint32_t id = HostTracer::instance().label(key);
+    // Bounded: a thread that makes a new label per event keeps only the most recent thousands.
+    if (cache.ids.size() >= 4096)
+        cache.ids.clear();
+    cache.ids.emplace(key, id);
+    return id;
+}
+
+} // namespace detail
 
 std::uint16_t TraceChannel::resolve() const {
     HostTracer& tracer = HostTracer::instance();
@@ -18,47 +119,6 @@ std::uint16_t TraceChannel::resolve() const {
     id_.store(id, std::memory_order_relaxed);
     resolvedIn_.store(gen, std::memory_order_release);
     return id;
-}
-
-void Tracepoint::start(const char* label, std::size_t length) {
-    HostTracer& tracer = HostTracer::instance();
-    label_ = tracer.label({label, length});
-    tracer.begin(channel_, label_);
-}
-
-void Tracepoint::finish() {
-    HostTracer::instance().end(channel_, label_);
-}
-
-namespace {
-
-template <typename Record> void mark(TraceChannel* channel, std::string_view label, Record record) {
-    const std::uint16_t id = channel->id();
-    if (id == HostTracer::kDisabledChannel)
-        return;
-    HostTracer& tracer = HostTracer::instance();
-    (tracer.*record)(id, tracer.label(label));
-}
-
-} // namespace
-
-void Tracepoint::begin(TraceChannel* channel, const std::string& traceLabel) {
-    mark(channel, traceLabel, &HostTracer::begin);
-}
-void Tracepoint::begin(TraceChannel* channel, const char* traceLabel) {
-    mark(channel, traceLabel, &HostTracer::begin);
-}
-void Tracepoint::end(TraceChannel* channel, const std::string& traceLabel) {
-    mark(channel, traceLabel, &HostTracer::end);
-}
-void Tracepoint::end(TraceChannel* channel, const char* traceLabel) {
-    mark(channel, traceLabel, &HostTracer::end);
-}
-void Tracepoint::event(TraceChannel* channel, const std::string& traceLabel) {
-    mark(channel, traceLabel, &HostTracer::instant);
-}
-void Tracepoint::event(TraceChannel* channel, const char* traceLabel) {
-    mark(channel, traceLabel, &HostTracer::instant);
 }
 
 Graph::Graph(const std::string& name, const std::string& unit)

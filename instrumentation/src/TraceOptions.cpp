@@ -25,6 +25,29 @@ bool parseBool(const nlohmann::json& v, const char* key) {
     fail(std::string("option '") + key + "' must be \"true\" or \"false\", got " + v.dump());
 }
 
+// A positive size in megabytes, as a number or a string ("64", "0.5"), in bytes.
+std::int64_t parseMegabytes(const nlohmann::json& v, const char* key) {
+    double mb = 0;
+    bool ok = false;
+    if (v.is_number()) {
+        mb = v.get<double>();
+        ok = true;
+    } else if (v.is_string()) {
+        const auto s = v.get<std::string>();
+        std::size_t used = 0;
+        try {
+            mb = std::stod(s, &used);
+            ok = used == s.size();
+        } catch (const std::exception&) {
+        }
+    }
+    // At most 1 TB: beyond it the bound is no bound.
+    if (!ok || !(mb > 0) || mb > 1024.0 * 1024.0)
+        fail(std::string("option '") + key +
+             "' must be a positive number of megabytes (at most 1048576), got " + v.dump());
+    return static_cast<std::int64_t>(mb * 1024.0 * 1024.0);
+}
+
 } // namespace
 
 bool TraceOptions::channelEnabled(std::string_view name) const {
@@ -73,8 +96,11 @@ TraceOptions TraceOptions::parse(std::string_view text) {
                      value.dump());
             }
             o.channels = std::move(names);
+        } else if (key == "bufferLimitMB") {
+            o.bufferLimitBytes = parseMegabytes(value, "bufferLimitMB");
         } else {
-            fail("unknown option '" + key + "' (known: enable, directory, channels)");
+            fail("unknown option '" + key +
+                 "' (known: enable, directory, channels, bufferLimitMB)");
         }
     }
     return o;

@@ -313,6 +313,13 @@ void HostTraceWriter::addSample(std::int64_t seriesId, std::int64_t tNs, double 
     im.session.countRows(im.samples.endRow());
 }
 
+void HostTraceWriter::setDroppedEvents(std::int64_t threadId, std::int64_t events) {
+    if (events < 0)
+        throw ReportError(path(), fmt::format("writer: negative dropped-event count {}", events));
+    impl_->session.setMetadata(fmt::format("{}{}", kDroppedEventsKeyPrefix, threadId),
+                               std::to_string(events));
+}
+
 void HostTraceWriter::commit() {
     impl_->flush();
     impl_->session.commit();

@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <sys/wait.h>
@@ -195,4 +196,46 @@ TEST_CASE("a traced process killed with SIGKILL leaves a file with what was flus
          r.events(r.threads()[0].id, 0, 0, std::numeric_limits<std::int64_t>::max(), 2000))
         flushed += r.name(e.nameId) == "flushed";
     CHECK(flushed == 1000);
+}
+
+TEST_CASE("a label buffer reused for another text is traced with each text") {
+    // Labels are cached by address only when the text is read-only (a literal); a writable buffer
+    // is looked up by content every time, so reusing it cannot mislabel events.
+    const fs::path dir = freshDir("reused-label");
+    HostTracer& tracer = HostTracer::restart(enabledIn(dir));
+    pvti::TraceChannel channel = {"labels"};
+    char buffer[16];
+    for (const char* text : {"first", "second", "first"}) {
+        std::snprintf(buffer, sizeof buffer, "%s", text);
+        pvti::Tracepoint t(&channel, static_cast<const char*>(buffer));
+        pvti::Tracepoint literal(&channel, "literal");
+    }
+    { pvti::Tracepoint sized(&channel, "literal-prefix", 7); } // "literal", the same id as above
+    const fs::path file = tracer.file();
+    tracer.close();
+    report::HostTraceReader r(file.string());
+    const auto main = r.threads().at(0).id;
+    CHECK(namesByDepth(r, main, 0) ==
+          std::map<std::string, int>{{"first", 2}, {"second", 1}, {"literal", 1}});
+    CHECK(namesByDepth(r, main, 1) == std::map<std::string, int>{{"literal", 3}});
+}
+
+TEST_CASE("labels and channels resolve again in a restarted session") {
+    pvti::TraceChannel channel = {"restart"};
+    for (int session = 0; session < 2; ++session) {
+        const fs::path dir = freshDir(session ? "restart-2" : "restart-1");
+        HostTracer& tracer = HostTracer::restart(enabledIn(dir));
+        // A label new to the second session comes first, so a stale id would name it wrongly.
+        if (session == 1) {
+            pvti::Tracepoint other(&channel, "only-in-second");
+        }
+        { pvti::Tracepoint t(&channel, "same-call-site"); }
+        const fs::path file = tracer.file();
+        tracer.close();
+        report::HostTraceReader r(file.string());
+        auto expected = std::map<std::string, int>{{"same-call-site", 1}};
+        if (session == 1)
+            expected["only-in-second"] = 1;
+        CHECK(namesByDepth(r, r.threads().at(0).id, 0) == expected);
+    }
 }

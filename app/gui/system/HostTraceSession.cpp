@@ -1,5 +1,6 @@
 #include "HostTraceSession.hpp"
 
+#include "Format.hpp"
 #include "tilescope/report/ChromeTrace.hpp"
 #include "tilescope/report/HostTraceStatistics.hpp"
 #include "tilescope/report/ReportError.hpp"
@@ -67,6 +68,17 @@ std::shared_ptr<HostTraceSession> HostTraceSession::open(const std::string& path
         detail(QObject::tr("Writer state"), file.complete() ? "complete" : "incomplete");
         for (const auto& [label, value] : report::chromeImportDetails(file))
             detail(QObject::tr(label.c_str()), value);
+        for (const auto& drop : r.droppedEvents()) {
+            QString thread = QString::number(drop.threadId);
+            for (const auto& t : s->threads_)
+                if (t.id == drop.threadId)
+                    thread = t.name.empty() ? QString::number(t.tid)
+                                            : QStringLiteral("%1 (%2)").arg(t.tid).arg(
+                                                  QString::fromStdString(t.name));
+            s->dropWarnings_ << QObject::tr("%1 events dropped on thread %2")
+                                    .arg(formatCount(drop.events), thread);
+            s->details_.emplace_back(QObject::tr("Dropped events"), s->dropWarnings_.back());
+        }
         s->names_ = report::hostTraceNames(r);
         for (const auto& [id, text] : s->names_)
             s->nameText_.emplace(id, QString::fromStdString(text));

@@ -3,6 +3,7 @@
 #include "tilescope/report/HostTraceReader.hpp"
 
 #include <QString>
+#include <QStringList>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -41,6 +42,9 @@ public:
     /// The file's details as (label, value) lines: format, writer, and for a Chrome trace import
     /// where from and every repair it counted (read once at open).
     const std::vector<std::pair<QString, QString>>& details() const { return details_; }
+    /// "N events dropped on thread T" for each thread whose tracer dropped events because its
+    /// writer fell behind (pvti's bound on buffered events); empty when nothing was dropped.
+    const QStringList& dropWarnings() const { return dropWarnings_; }
     bool empty() const { return !hasSpan_; }
     std::int64_t beginNs() const { return beginNs_; }
     std::int64_t endNs() const { return endNs_; }
@@ -125,6 +129,7 @@ private:
     std::unordered_map<std::int64_t, QString> nameText_;
     report::HostTraceCounts counts_;
     std::vector<std::pair<QString, QString>> details_;
+    QStringList dropWarnings_;
     std::vector<report::AsyncTrackInfo> asyncTracks_;
     std::vector<report::FlowArrow> flows_;
     bool hasSpan_ = false;

@@ -26,6 +26,19 @@
 
 namespace tilescope::gui {
 
+namespace {
+
+/// "N events dropped on thread T" of every file (prefixed with its name when several are open).
+QStringList dropWarnings(const std::vector<std::shared_ptr<HostTraceSession>>& files) {
+    QStringList out;
+    for (const auto& file : files)
+        for (const QString& warning : file->dropWarnings())
+            out << (files.size() > 1 ? file->fileName() + QStringLiteral(": ") + warning : warning);
+    return out;
+}
+
+} // namespace
+
 SystemAnalyserView::SystemAnalyserView(std::vector<std::shared_ptr<HostTraceSession>> files,
                                        std::vector<std::shared_ptr<DeviceTraceSession>> devices,
                                        QWidget* parent)
@@ -40,6 +53,7 @@ SystemAnalyserView::SystemAnalyserView(std::vector<std::shared_ptr<HostTraceSess
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(tabs_);
+    status_->setText(dropWarnings(files_).join(QStringLiteral("   ·   ")));
     connect(timeline_.get(), &TimelineModel::failed, this, &SystemAnalyserView::failed);
     connect(callTree_.get(), &CallTreeModel::failed, this, &SystemAnalyserView::failed);
     // The whole trace's call tree scans every event: computed when first asked for.
@@ -264,6 +278,7 @@ void SystemAnalyserView::updateStatus() {
         parts << tr("Selection %1: %2 events, total duration %3")
                      .arg(formatDuration(double(t.toNs - t.fromNs)),
                           formatCount(std::int64_t(t.events)), formatDuration(double(t.totalNs)));
+    parts << dropWarnings(files_); // lost events stay in sight, whatever else the line says
     status_->setText(parts.join(QStringLiteral("   ·   ")));
     treeStatus_->setText(tr("%1 events over %2 (%3), total duration %4")
                              .arg(formatCount(std::int64_t(t.events)),

@@ -1,30 +1,17 @@
 #pragma once
 // Host tracepoints with the names and semantics of Graphcore's libpvti, over TileScope's
 // HostTracer. Enabled by PVTI_OPTIONS='{"enable":"true","directory":"DIR"}'; unset, nothing is
-// recorded and a tracepoint costs one load and one branch.
+// recorded and a tracepoint costs one load and one branch. Enabled, a tracepoint is inline (see
+// TraceBuffer.hpp): a channel check, a clock read and a 16-byte store into the thread's chunk.
+
+#include "pvti/TraceBuffer.hpp"
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-// The two facts about the tracing session the inline fast path needs; the session itself
-// (tilescope/capture/HostTracer.hpp, C++17) stays out of this header.
-namespace tilescope {
-namespace capture {
-namespace detail {
-/// Session generation, bumped when the tracing session restarts (defined in HostTracer.cpp).
-extern std::atomic<std::uint32_t> traceGeneration;
-} // namespace detail
-} // namespace capture
-} // namespace tilescope
-
 namespace pvti {
-
-namespace detail {
-/// Channel id of a channel that is not traced (HostTracer::kDisabledChannel).
-constexpr std::uint16_t kDisabledChannel = 0xffff;
-} // namespace detail
 
 /// A named stream of tracepoints (for example one per library or subsystem). Channels are usually
 /// globals: `pvti::TraceChannel channel = {"myapp"};`. Whether a channel is traced is decided the
@@ -56,34 +43,62 @@ private:
 /// scopes (they must nest on each thread), and event() marks an instant.
 class Tracepoint {
 public:
-    Tracepoint(TraceChannel* channel, const std::string& traceLabel)
-        : Tracepoint(channel, traceLabel.data(), traceLabel.size()) {}
+    Tracepoint(TraceChannel* channel, const std::string& traceLabel) : channel_(channel->id()) {
+        if (channel_ != detail::kDisabledChannel) {
+            label_ = detail::labelOfText(traceLabel.data(), traceLabel.size());
+            detail::record(channel_, label_, detail::kBeginEvent);
+        }
+    }
     Tracepoint(TraceChannel* channel, const char* traceLabel) : channel_(channel->id()) {
-        if (channel_ != detail::kDisabledChannel)
-            start(traceLabel, std::char_traits<char>::length(traceLabel));
+        if (channel_ != detail::kDisabledChannel) {
+            label_ = detail::labelId(traceLabel, detail::kNulTerminated);
+            detail::record(channel_, label_, detail::kBeginEvent);
+        }
     }
     Tracepoint(TraceChannel* channel, const char* traceLabel, std::size_t length)
         : channel_(channel->id()) {
-        if (channel_ != detail::kDisabledChannel)
-            start(traceLabel, length);
+        if (channel_ != detail::kDisabledChannel) {
+            label_ = detail::labelId(traceLabel, length);
+            detail::record(channel_, label_, detail::kBeginEvent);
+        }
     }
     ~Tracepoint() {
         if (channel_ != detail::kDisabledChannel)
-            finish();
+            detail::record(channel_, label_, detail::kEndEvent);
     }
     Tracepoint(const Tracepoint&) = delete;
     Tracepoint& operator=(const Tracepoint&) = delete;
 
-    static void begin(TraceChannel* channel, const std::string& traceLabel);
-    static void begin(TraceChannel* channel, const char* traceLabel);
-    static void end(TraceChannel* channel, const std::string& traceLabel);
-    static void end(TraceChannel* channel, const char* traceLabel);
-    static void event(TraceChannel* channel, const std::string& traceLabel);
-    static void event(TraceChannel* channel, const char* traceLabel);
+    static void begin(TraceChannel* channel, const std::string& traceLabel) {
+        mark(channel, traceLabel, detail::kBeginEvent);
+    }
+    static void begin(TraceChannel* channel, const char* traceLabel) {
+        mark(channel, traceLabel, detail::kBeginEvent);
+    }
+    static void end(TraceChannel* channel, const std::string& traceLabel) {
+        mark(channel, traceLabel, detail::kEndEvent);
+    }
+    static void end(TraceChannel* channel, const char* traceLabel) {
+        mark(channel, traceLabel, detail::kEndEvent);
+    }
+    static void event(TraceChannel* channel, const std::string& traceLabel) {
+        mark(channel, traceLabel, detail::kInstantEvent);
+    }
+    static void event(TraceChannel* channel, const char* traceLabel) {
+        mark(channel, traceLabel, detail::kInstantEvent);
+    }
 
 private:
-    void start(const char* label, std::size_t length);
-    void finish();
+    static void mark(TraceChannel* channel, const char* label, std::uint8_t kind) {
+        const std::uint16_t id = channel->id();
+        if (id != detail::kDisabledChannel)
+            detail::record(id, detail::labelId(label, detail::kNulTerminated), kind);
+    }
+    static void mark(TraceChannel* channel, const std::string& label, std::uint8_t kind) {
+        const std::uint16_t id = channel->id();
+        if (id != detail::kDisabledChannel)
+            detail::record(id, detail::labelOfText(label.data(), label.size()), kind);
+    }
     std::uint16_t channel_;
     std::uint32_t label_ = 0;
 };

@@ -23,15 +23,18 @@ struct HostTracerStats {
     std::uint64_t eventsWritten = 0;  ///< rows written to the trace file
     std::uint64_t unmatchedEnds = 0;  ///< ends with no open begin of that label on the thread
     std::uint64_t samplesWritten = 0;
+    std::uint64_t eventsDropped = 0; ///< records dropped because the writer fell behind the bound
 };
 
-/// The process-wide host tracing session behind the pvti face. Threads append fixed-size records
-/// (cycle-counter timestamp, channel, label id) to their own chunked buffers with no lock and one
-/// release store; a background thread drains the buffers every 50 ms, pairs begins with ends per
-/// thread (so it knows each event's nesting depth), converts timestamps to wall-clock nanoseconds
-/// and commits them to a host-trace file through HostTraceWriter. On normal exit the session is
-/// flushed and the file closed (indexes and level-of-detail tables built); after a crash the file
-/// holds every committed flush.
+/// The process-wide host tracing session behind the pvti face. Threads append 16-byte records
+/// (cycle-counter timestamp, channel id, label id, kind) to their own chunks inline (see
+/// pvti/TraceBuffer.hpp), with no lock and one release store; the writer thread drains the chunks
+/// (handing them back to their thread for reuse), pairs begins with ends per thread (so it knows
+/// each event's nesting depth), converts timestamps to wall-clock nanoseconds and commits them to
+/// a host-trace file through HostTraceWriter. Producers never wait for it: past the bound of
+/// buffered events (TraceOptions::bufferLimitBytes) new events are dropped and counted per thread
+/// in the file. On normal exit the session is flushed and the file closed (indexes and
+/// level-of-detail tables built); after a crash the file holds every committed flush.
 class HostTracer {
 public:
     /// Sentinel channel id of a channel that is not traced.
@@ -62,12 +65,19 @@ public:
 
     /// Channel id for a name (kDisabledChannel when the options exclude it).
     std::uint16_t channel(std::string_view name);
-    /// Id of a label; cached per thread by the pointer of the text.
+    /// Id of a label, interned by content (0 when tracing is off).
     std::uint32_t label(std::string_view text);
+    /// Id of a label text in read-only memory, remembered by its address and length.
+    std::uint32_t literalLabel(const char* text, std::size_t length);
 
     void begin(std::uint16_t channel, std::uint32_t label);
     void end(std::uint16_t channel, std::uint32_t label);
     void instant(std::uint16_t channel, std::uint32_t label);
+
+    /// The out-of-line part of pvti's inline append: registers the calling thread in the session,
+    /// switches its chunk, or drops and counts the record when over the bound.
+    void appendSlow(std::uint16_t channel, std::uint32_t label, std::uint8_t kind,
+                    std::uint64_t ticks);
 
     std::uint32_t addGraph(std::string_view name, std::string_view unit);
     std::uint32_t addSeries(std::uint32_t graph, std::string_view name);
@@ -81,7 +91,6 @@ public:
 
 private:
     static HostTracer& createInstance();
-    [[gnu::noinline]] std::uint32_t internLabel(std::string_view text);
     static std::atomic<HostTracer*> current_;
     explicit HostTracer(TraceOptions options);
     struct Session;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -19,11 +20,15 @@ public:
 /// Host tracing options from the PVTI_OPTIONS environment variable, a JSON object such as
 /// `{"enable":"true","directory":"./trace","channels":["poplar","user"]}`. Unset means tracing
 /// is off and no file is written. `channels` (array of names, or one comma-separated string)
-/// restricts tracing to those channels; absent means all.
+/// restricts tracing to those channels; absent means all. `bufferLimitMB` bounds the events
+/// buffered for the writer thread (default 256): past it, new events are dropped and counted.
 struct TraceOptions {
+    static constexpr std::int64_t kDefaultBufferLimitBytes = std::int64_t{256} << 20;
+
     bool enable = false;
     std::filesystem::path directory = ".";
     std::optional<std::vector<std::string>> channels;
+    std::int64_t bufferLimitBytes = kDefaultBufferLimitBytes;
 
     bool channelEnabled(std::string_view name) const;
 

@@ -51,6 +51,9 @@ public:
     std::vector<ProcessInfo> processes() const;
     std::vector<ThreadInfo> threads() const;
     std::vector<ChannelInfo> channels() const;
+    /// Threads whose tracer dropped events (counts above zero), by thread id; empty when nothing
+    /// was dropped, and in files written before drop counts existed.
+    std::vector<DroppedEvents> droppedEvents() const;
     /// Deepest nesting level of the thread's events, -1 when it has none.
     std::int32_t maxDepth(std::int64_t threadId) const;
 

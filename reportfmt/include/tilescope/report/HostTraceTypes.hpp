@@ -25,6 +25,15 @@ struct ThreadInfo {
     std::string name;
 };
 
+/// Metadata key prefix of a thread's dropped-event count (followed by the thread row id).
+constexpr const char* kDroppedEventsKeyPrefix = "dropped_events.thread.";
+
+/// Events the tracer of a thread dropped because its writer fell behind (none in older files).
+struct DroppedEvents {
+    std::int64_t threadId = 0;
+    std::int64_t events = 0;
+};
+
 struct ChannelInfo {
     std::int64_t id = 0;
     std::string name;

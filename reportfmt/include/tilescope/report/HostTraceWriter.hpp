@@ -69,6 +69,11 @@ public:
     std::int64_t addSeries(std::int64_t graphId, std::string_view name);
     void addSample(std::int64_t seriesId, std::int64_t tNs, double value);
 
+    /// Events a thread's tracer dropped (the writer had fallen behind its bound), as a running
+    /// total: each call replaces the thread's previous count. Stored in metadata under
+    /// `dropped_events.thread.<thread row id>`, so the table layout is unchanged.
+    void setDroppedEvents(std::int64_t threadId, std::int64_t events);
+
     void commit();
     void close();
     const std::string& path() const;
