@@ -5,9 +5,20 @@
 
 namespace tilescope::sim {
 
+bool adjacentOnTile(const VariableInfo& v, std::uint32_t tile, std::uint64_t from,
+                    std::uint64_t to) {
+    if (to < from)
+        return false;
+    const auto t = static_cast<std::int32_t>(tile);
+    return std::none_of(v.tileOf.begin() + static_cast<std::ptrdiff_t>(from),
+                        v.tileOf.begin() + static_cast<std::ptrdiff_t>(to),
+                        [t](std::int32_t x) { return x == t; });
+}
+
 ExchangeMessages planExchangeMessages(std::vector<ExchangePiece>& pieces, bool intoTemporary,
-                                      std::uint32_t numTiles, std::uint32_t tilesPerIpu,
-                                      const CostModel& costs) {
+                                      const GraphModel& model, const CostModel& costs) {
+    const std::uint32_t numTiles = model.target.numTiles();
+    const std::uint32_t tilesPerIpu = model.target.tilesPerIpu;
     ExchangeMessages out;
     for (auto* series : {&out.bytes, &out.codeBytes, &out.receivedBytes, &out.rearranged,
                          &out.copyPieces, &out.messageCount})
@@ -57,10 +68,12 @@ ExchangeMessages planExchangeMessages(std::vector<ExchangePiece>& pieces, bool i
             const auto& p = pieces[i];
             pairBytes += p.length * p.elementBytes;
             if (!prev || prev->srcVariable != p.srcVariable ||
-                prev->srcBegin + prev->length != p.srcBegin)
+                !adjacentOnTile(model.variables[p.srcVariable], src, prev->srcBegin + prev->length,
+                                p.srcBegin))
                 ++regions;
-            if (!prev || prev->dstVariable != p.dstVariable ||
-                prev->dstBegin + prev->length != p.dstBegin)
+            if (!intoTemporary && (!prev || prev->dstVariable != p.dstVariable ||
+                                   !adjacentOnTile(model.variables[p.dstVariable], dst,
+                                                   prev->dstBegin + prev->length, p.dstBegin)))
                 ++destinationRuns;
             prev = &p;
         }

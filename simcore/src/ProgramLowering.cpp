@@ -284,8 +284,8 @@ const ProgramLowering::ComputeSetCost& ProgramLowering::computeSetCost(std::uint
         c.computeCycles[group.tile] =
             costs_.computeSetOverheadCycles + workers * *std::max_element(w.begin(), w.end());
     }
-    c.in = planExchangeMessages(inPieces, true, target.numTiles(), target.tilesPerIpu, costs_);
-    c.out = planExchangeMessages(outPieces, false, target.numTiles(), target.tilesPerIpu, costs_);
+    c.in = planExchangeMessages(inPieces, true, model_, costs_);
+    c.out = planExchangeMessages(outPieces, false, model_, costs_);
     return c;
 }
 
@@ -590,7 +590,13 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
                                    dstAt == prevDstAt + 1;
             if (from == to) {
                 onTile[from] += size;
-                if (!continues)
+                // A new piece unless both sides continue in the tile's memory.
+                const bool adjacent =
+                    from == prevFrom && to == prevTo && srcVar == prevSrcVar &&
+                    dstVar == prevDstVar &&
+                    adjacentOnTile(model_.variables[srcVar], from, prevSrcAt + 1, srcAt) &&
+                    adjacentOnTile(model_.variables[dstVar], to, prevDstAt + 1, dstAt);
+                if (!adjacent)
                     ++onTilePieces[from];
             } else {
                 anyRemote = true;
@@ -619,8 +625,7 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
         const auto action = static_cast<std::uint32_t>(out_.copies.size());
         out_.copies.push_back({src, dst});
         const std::string name = nodeName(n);
-        const auto messages = planExchangeMessages(pieces, false, model_.target.numTiles(),
-                                                   model_.target.tilesPerIpu, costs_);
+        const auto messages = planExchangeMessages(pieces, false, model_, costs_);
         // Data that arrives in one piece but must land in several (a transposed or strided
         // destination) is rearranged on the tile together with the on-tile part of the copy.
         const bool anyRearranged = std::any_of(

@@ -120,6 +120,18 @@ TEST_CASE("a large contiguous region is still one instruction; each sender costs
         CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 2) == kInstruction);
         CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 1) == 2 * kReceive);
     }
+    SECTION("elements apart in the variable but neighbours on the tile are one region") {
+        // Elements 0-1 and 4-5 on tile 0, 2-3 and 6-7 on tile 2: each tile stores its part in
+        // element order, so each sends its four elements as one region.
+        RemoteRead p(target());
+        for (unsigned i = 0; i < 8; i += 2)
+            p.g.setTileMapping(p.in.slice(i, i + 2), (i / 2) % 2 == 0 ? 0 : 2);
+        Engine e(p.g, Execute(p.cs));
+        const auto& r = e.compileRecords();
+        CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 0) == kInstruction);
+        CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 2) == kInstruction);
+        CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 1) == 2 * kReceive);
+    }
     SECTION("data read twice on a tile is received once") {
         RemoteRead p(target());
         p.g.setTileMapping(p.in, 0);

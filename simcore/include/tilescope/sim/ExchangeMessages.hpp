@@ -6,11 +6,18 @@
 
 #include "tilescope/capture/ProfileRecords.hpp"
 #include "tilescope/sim/CostModel.hpp"
+#include "tilescope/sim/GraphModel.hpp"
 
 #include <cstdint>
 #include <vector>
 
 namespace tilescope::sim {
+
+/// Whether elements [from, to) of variable `v` hold nothing of it on `tile`, so that the element
+/// before `from` and the one at `to` are neighbours in the tile's memory (a variable's part on a
+/// tile is stored in element order, whichever elements other tiles hold).
+bool adjacentOnTile(const VariableInfo& v, std::uint32_t tile, std::uint64_t from,
+                    std::uint64_t to);
 
 /// A run of elements that is contiguous on its source tile and goes to one destination tile.
 /// `dstVariable`/`dstBegin` give where it lands; pieces of one (source, destination) tile pair
@@ -46,7 +53,6 @@ struct ExchangeMessages {
 /// region it sends to a tile; a receiver issues `receiveInstructionsPerSourceTile` per tile it
 /// receives from; each instruction is `exchangeInstructionBytes`.
 ExchangeMessages planExchangeMessages(std::vector<ExchangePiece>& pieces, bool intoTemporary,
-                                      std::uint32_t numTiles, std::uint32_t tilesPerIpu,
-                                      const CostModel& costs);
+                                      const GraphModel& model, const CostModel& costs);
 
 } // namespace tilescope::sim
