@@ -22,6 +22,13 @@ namespace {
 using nlohmann::json;
 using report::ProfileSummary;
 
+/// Whether the compiler generated IPU code: "no" for an IPU Model without compileIPUCode (code
+/// categories are then 0 because nothing was compiled), "unknown" for reports that predate it.
+std::string ipuCodeCompiled(const report::ProfileReader& reader) {
+    const std::string v = reader.file().metadataValue("ipu_code_compiled");
+    return v == "true" ? "yes" : v == "false" ? "no" : "unknown";
+}
+
 json summaryJson(const report::ProfileReader& reader, const ProfileSummary& s,
                  const std::vector<report::EngineOption>& engineOptions) {
     json categories = json::array();
@@ -55,6 +62,7 @@ json summaryJson(const report::ProfileReader& reader, const ProfileSummary& s,
             {"engine_name", s.engineName},
             {"complete", s.complete},
             {"out_of_memory", s.outOfMemory},
+            {"ipu_code_compiled", ipuCodeCompiled(reader)},
             {"target", targetJson(s.target)},
             {"memory",
              {{"capacity_bytes", s.totalCapacityBytes},
@@ -181,6 +189,9 @@ void printProfileSummary(report::ReportFile file, bool asJson) {
             printField("Engine", s.engineName);
         printField("Target", describeTarget(s.target));
         printField("Compilation", s.outOfMemory ? "OUT OF MEMORY" : "ok");
+        if (ipuCodeCompiled(reader) == "no")
+            printField("IPU code", "not compiled (IPUModel::compileIPUCode is false): code "
+                                   "categories are 0");
         printMemory(s);
         printRuns(s);
         printEngineOptions(engineOptions);

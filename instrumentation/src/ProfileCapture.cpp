@@ -87,6 +87,7 @@ void ProfileCapture::writeCompilation(const CompileRecords& r) {
         w.setMetadata("tiles_out_of_memory", tiles);
     }
     w.setMetadata("num_edges", std::to_string(r.numEdges));
+    w.setMetadata("ipu_code_compiled", r.ipuCodeCompiled ? "true" : "false");
     if (r.compileEndNs > r.compileStartNs)
         w.setMetadata("compile_ns", std::to_string(r.compileEndNs - r.compileStartNs));
 

@@ -59,6 +59,10 @@ void bindMemory(py::module_& m) {
     TILESCOPE_CATEGORY(stack);
     TILESCOPE_CATEGORY(instrumentationResults);
     TILESCOPE_CATEGORY(gap);
+    TILESCOPE_CATEGORY(copyDescriptor);
+    TILESCOPE_CATEGORY(hostExchangePacketHeader);
+    TILESCOPE_CATEGORY(globalExchangePacketHeader);
+    TILESCOPE_CATEGORY(controlTable);
 #undef TILESCOPE_CATEGORY
     categories.def("byName", &pva::MemoryCategories::byName, py::arg("name"),
                    py::return_value_policy::copy);

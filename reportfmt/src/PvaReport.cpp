@@ -48,6 +48,10 @@ constexpr CategoryMember kCategoryMembers[] = {
     {"stack", &MemoryCategories::stack, true},
     {"instrumentation", &MemoryCategories::instrumentationResults, true},
     {"gap", &MemoryCategories::gap, false},
+    {"copy_descriptors", &MemoryCategories::copyDescriptor, true},
+    {"host_exchange_packet_headers", &MemoryCategories::hostExchangePacketHeader, true},
+    {"global_exchange_packet_headers", &MemoryCategories::globalExchangePacketHeader, true},
+    {"control_table", &MemoryCategories::controlTable, true},
 };
 
 const CategoryMember* findCategory(std::string_view name) {

@@ -207,6 +207,9 @@ int main(int argc, char** argv) {
     try {
         IPUModel model("ipu2");
         model.tilesPerIPU = tiles;
+        // Generate IPU code so that the profile accounts code memory as on hardware (the SDK's
+        // IPU Model leaves it out by default).
+        model.compileIPUCode = true;
         Device device = model.createDevice();
         Graph graph(device.getTarget());
         popops::addCodelets(graph);

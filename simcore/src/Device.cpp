@@ -120,6 +120,7 @@ Device Device::createVirtualDevice(unsigned tilesPerIPU) {
 Device Device::createCPUDevice() {
     auto spec = sim::TargetSpec::ipu2();
     spec.tilesPerIpu = 1;
+    spec.compileIpuCode = false; // the CPU target runs no IPU code
     return Device(Target(spec, TargetType::CPU));
 }
 

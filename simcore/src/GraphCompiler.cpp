@@ -211,6 +211,41 @@ VariableTiles recordVariables(const GraphModel& m, const Liveness& liveness, Com
     return varTiles;
 }
 
+/// Adds the exchanges' temporaries as not-always-live variables after the graph's own.
+void recordTemporaries(const std::vector<ExchangeTemporary>& temporaries, VariableTiles& varTiles,
+                       CompileRecords& rec) {
+    for (const auto& tmp : temporaries) {
+        capture::VariableRecord vr;
+        vr.name = tmp.name;
+        vr.elementType = tmp.elementType;
+        vr.elementBytes = tmp.elementBytes;
+        vr.alwaysLive = false;
+        vr.firstLiveStep = tmp.firstStep;
+        vr.lastLiveStep = tmp.lastStep;
+        vr.bytesPerTile = tmp.bytesPerTile;
+        auto& tiles = varTiles.emplace_back();
+        std::uint64_t total = 0;
+        for (std::uint32_t t = 0; t < tmp.bytesPerTile.size(); ++t)
+            if (tmp.bytesPerTile[t]) {
+                tiles.emplace_back(t, tmp.bytesPerTile[t]);
+                total += tmp.bytesPerTile[t];
+                for (auto s = tmp.firstStep; s <= tmp.lastStep; ++s)
+                    rec.steps[s].notAlwaysLiveBytesPerTile[t] += tmp.bytesPerTile[t];
+            }
+        vr.numElements = total / std::max<std::uint32_t>(tmp.elementBytes, 1);
+        vr.shape = {vr.numElements};
+        rec.variables.push_back(std::move(vr));
+    }
+}
+
+/// Where a variable's part on a tile goes first: Poplar keeps code and most variables in the
+/// non-interleaved region and puts large arrays in the interleaved one (where wide loads from
+/// two banks at once help), so parts of at least this many bytes prefer interleaved memory.
+/// Modelled threshold: one memory element's worth of data (64 KiB on Mk2) is a large array.
+bool prefersInterleaved(std::uint64_t bytes, const TargetSpec& target) {
+    return target.memoryElementBytes && bytes >= target.memoryElementBytes;
+}
+
 /// Per tile: the vertex types present and the memory of the vertex instances.
 struct TileVertexData {
     std::vector<std::vector<std::uint32_t>> typesOnTile;
@@ -229,7 +264,9 @@ TileVertexData recordVertices(const GraphModel& m, const CostModel& costs, Compi
         const auto& type = m.vertexTypes.at(t);
         vt.name = type.name;
         vt.codeBytes =
-            costs.vertexCodeBaseBytes + costs.vertexCodeBytesPerField * type.fields.size();
+            m.target.compileIpuCode
+                ? costs.vertexCodeBaseBytes + costs.vertexCodeBytesPerField * type.fields.size()
+                : 0;
         vt.instancesPerTile.assign(numTiles, 0);
     }
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> instances; // (cs, type)
@@ -263,13 +300,16 @@ TileVertexData recordVertices(const GraphModel& m, const CostModel& costs, Compi
 void layoutTiles(const GraphModel& m, const CostModel& costs, const TileMemoryLayout& layout,
                  const LoweredCode& code, const VariableTiles& varTiles,
                  const TileVertexData& vertexData, CompileRecords& rec) {
+    const bool compileCode = m.target.compileIpuCode;
     const std::uint32_t numTiles = m.target.numTiles();
     // The tile holding most of each variable decides the region reported for it.
-    std::vector<std::uint32_t> mainTile(m.variables.size(), 0);
+    // Graph variables first, then the exchanges' temporaries (not always live).
+    const auto numVariables = static_cast<std::uint32_t>(rec.variables.size());
+    std::vector<std::uint32_t> mainTile(numVariables, 0);
     std::vector<std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>>> nalOnTile(
         numTiles);
     std::vector<std::vector<std::uint32_t>> alwaysLiveOnTile(numTiles), nalVarsOnTile(numTiles);
-    for (std::uint32_t v = 0; v < m.variables.size(); ++v) {
+    for (std::uint32_t v = 0; v < numVariables; ++v) {
         const auto& vr = rec.variables[v];
         std::uint64_t most = 0;
         for (const auto& [t, b] : varTiles[v])
@@ -299,28 +339,36 @@ void layoutTiles(const GraphModel& m, const CostModel& costs, const TileMemoryLa
         const auto codeItem = [&](MemoryCategory c, std::uint64_t b) {
             items.push_back({c, b, costs.codeAlignment, false});
         };
-        codeItem(MemoryCategory::ControlCode, code.controlCode[t]);
+        // Code exists only when IPU code is compiled (IPUModel::compileIPUCode, hardware).
+        const std::uint64_t codeScale = compileCode ? 1 : 0;
+        codeItem(MemoryCategory::ControlCode, codeScale * code.controlCode[t]);
+        codeItem(MemoryCategory::ControlTable, codeScale * code.controlTable[t]);
         for (auto type : vertexData.typesOnTile[t])
             codeItem(MemoryCategory::VertexCode, rec.vertexTypes[type].codeBytes);
-        codeItem(MemoryCategory::InternalExchangeCode, code.internalExchangeCode[t]);
-        codeItem(MemoryCategory::HostExchangeCode, code.hostExchangeCode[t]);
-        codeItem(MemoryCategory::GlobalExchangeCode, code.globalExchangeCode[t]);
+        codeItem(MemoryCategory::InternalExchangeCode, codeScale * code.internalExchangeCode[t]);
+        codeItem(MemoryCategory::HostExchangeCode, codeScale * code.hostExchangeCode[t]);
+        codeItem(MemoryCategory::GlobalExchangeCode, codeScale * code.globalExchangeCode[t]);
         codeItem(MemoryCategory::Instrumentation, code.instrumentation[t]);
         codeItem(MemoryCategory::VertexState, vertexData.memory[t].state);
         codeItem(MemoryCategory::VertexDescriptors, vertexData.memory[t].descriptors);
         codeItem(MemoryCategory::VertexFieldData, vertexData.memory[t].fieldData);
-        items.push_back({MemoryCategory::Stack, stack, costs.variableAlignment, false});
-        items.push_back({MemoryCategory::ExchangeBuffers, code.exchangeBuffers[t],
-                         costs.variableAlignment, true});
+        codeItem(MemoryCategory::CopyDescriptors, code.copyDescriptors[t]);
+        codeItem(MemoryCategory::HostExchangePacketHeaders, code.hostPacketHeaders[t]);
+        codeItem(MemoryCategory::GlobalExchangePacketHeaders, code.globalPacketHeaders[t]);
+        // Stack only where workers or the supervisor run vertices.
+        if (!vertexData.typesOnTile[t].empty())
+            items.push_back({MemoryCategory::Stack, stack, costs.variableAlignment, false});
         const std::size_t firstVariableItem = items.size();
-        for (auto v : alwaysLiveOnTile[t])
-            items.push_back({m.variables[v].isConstant ? MemoryCategory::Constants
-                                                       : MemoryCategory::AlwaysLiveVariables,
-                             rec.variables[v].bytesPerTile[t], costs.variableAlignment, true});
+        for (auto v : alwaysLiveOnTile[t]) {
+            const auto bytes = rec.variables[v].bytesPerTile[t];
+            items.push_back({rec.variables[v].isConstant ? MemoryCategory::Constants
+                                                         : MemoryCategory::AlwaysLiveVariables,
+                             bytes, costs.variableAlignment, prefersInterleaved(bytes, m.target)});
+        }
         std::vector<std::uint64_t> poolOffsets;
-        items.push_back({MemoryCategory::NotAlwaysLiveVariables,
-                         packNotAlwaysLive(nalOnTile[t], costs.variableAlignment, &poolOffsets),
-                         costs.variableAlignment, true});
+        const auto pool = packNotAlwaysLive(nalOnTile[t], costs.variableAlignment, &poolOffsets);
+        items.push_back({MemoryCategory::NotAlwaysLiveVariables, pool, costs.variableAlignment,
+                         prefersInterleaved(pool, m.target), true});
         const auto usage = layout.place(items);
         // Addresses of the variables' parts on this tile (debug.loweredVarDumpFile).
         for (std::size_t i = 0; i < alwaysLiveOnTile[t].size(); ++i) {
@@ -399,8 +447,13 @@ std::unique_ptr<CompiledGraph> GraphCompiler::compile(std::shared_ptr<const Grap
         lowering.lowerEntryPoint(p);
     const Liveness liveness = LivenessAnalysis::run(m, lowering);
 
-    const auto varTiles = recordVariables(m, liveness, rec);
+    auto varTiles = recordVariables(m, liveness, rec);
     recordOperations(m, lowering, rec);
+    recordTemporaries(lowering.temporaries(), varTiles, rec);
+    rec.ipuCodeCompiled = target.compileIpuCode;
+    if (!rec.ipuCodeCompiled) // no code was generated, so no program carries any
+        for (auto& p : rec.programs)
+            std::fill(p.codeBytesPerTile.begin(), p.codeBytesPerTile.end(), 0);
     const auto vertexData = recordVertices(m, costs, rec);
     layoutTiles(m, costs, layout, lowering.code(), varTiles, vertexData, rec);
     rec.compileEndNs = nowNs();

@@ -78,6 +78,7 @@ public:
         t.hostLinkBytesPerSecond = r_.f64();
         t.interIpuBytesPerSecond = r_.f64();
         t.tilesPerColumn = r_.u32();
+        t.compileIpuCode = r_.boolean();
         if (t.numIpus == 0 || t.tilesPerIpu == 0 || t.numWorkerContexts == 0 || t.numIpus > 4096 ||
             t.tilesPerIpu > (1u << 20))
             r_.fail("implausible target (" + std::to_string(t.numIpus) + " IPUs of " +
@@ -393,7 +394,8 @@ SerializedGraph readSerializedGraph(std::istream& in, const std::string& what) {
             std::to_string(kExecutableFormatVersion) + " only" +
             (version < kExecutableFormatVersion
                  ? std::string("; the file was written by an older TileScope, before remote "
-                               "buffers, cycle counters and the device type were stored")
+                               "buffers, cycle counters, the device type and whether IPU code "
+                               "is compiled were stored")
                  : std::string("; the file was written by a newer TileScope")) +
             "); recompile the graph with compileGraph and serialize it again");
     const auto abiVersion = h.u32();

@@ -48,6 +48,7 @@ void writeTarget(ByteWriter& w, const TargetSpec& t) {
     w.f64(t.hostLinkBytesPerSecond);
     w.f64(t.interIpuBytesPerSecond);
     w.u32(t.tilesPerColumn);
+    w.boolean(t.compileIpuCode);
 }
 
 /// Every program node reachable from the programs and functions, numbered in visit order.

@@ -32,6 +32,7 @@ Device IPUModel::createDevice(const OptionFlags&, bool, unsigned deviceManagerId
         8;
     spec.numWorkerContexts = numWorkerContexts;
     spec.tileClockHz = tileClockFrequency;
+    spec.compileIpuCode = compileIPUCode;
     return Device(Target(spec, TargetType::IPU_MODEL), deviceManagerId);
 }
 

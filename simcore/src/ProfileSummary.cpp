@@ -67,6 +67,8 @@ void printProfileSummary(std::ostream& out, const CompileRecords& c, const Execu
     out << '\n';
 
     out << "Memory Usage:\n";
+    if (!c.ipuCodeCompiled)
+        row(out, 2, "IPU code", "not compiled (IPUModel::compileIPUCode is false)");
     std::uint64_t total = 0, gaps = 0, maxTile = 0;
     std::uint32_t maxTileIndex = 0;
     for (std::uint32_t tile = 0; tile < numTiles; ++tile) {

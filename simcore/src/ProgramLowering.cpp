@@ -13,10 +13,11 @@ using capture::StepKind;
 /// Exchange and compute cost of one compute set, computed once however often it is executed.
 struct ProgramLowering::ComputeSetCost {
     PerTile computeCycles;
-    PerTile inBytes, inRegions;   ///< remote inputs: sent plus received per tile
-    PerTile outBytes, outRegions; ///< remote outputs
-    PerTile receiveBuffer;        ///< bytes of remote inputs landing on each tile
-    bool inGlobal = false, outGlobal = false;
+    PerTile inBytes;  ///< remote inputs: sent plus received per tile, as the vertices read them
+    PerTile outBytes; ///< remote outputs
+    ExchangeMessages in, out;
+    std::string inType, outType; ///< element type of the temporaries ("char" when mixed)
+    unsigned inTypeBytes = 1, outTypeBytes = 1;
     bool anyIn = false, anyOut = false;
     std::vector<const TensorView*> reads, writes;
 };
@@ -46,17 +47,42 @@ template <typename Fn> void forEachTileRun(const VariableInfo& var, const Elemen
     }
 }
 
+/// Merges the remote-input pieces of one destination tile (from `first` on) that overlap or
+/// touch, so that data read by several vertices of the tile is received once; keeps the pieces
+/// few when many vertices read the same rows.
+void mergeReceivedPieces(std::vector<ExchangePiece>& pieces, std::size_t first) {
+    const auto begin = pieces.begin() + static_cast<std::ptrdiff_t>(first);
+    std::sort(begin, pieces.end(), [](const ExchangePiece& a, const ExchangePiece& b) {
+        return a.srcTile != b.srcTile           ? a.srcTile < b.srcTile
+               : a.srcVariable != b.srcVariable ? a.srcVariable < b.srcVariable
+                                                : a.srcBegin < b.srcBegin;
+    });
+    std::size_t out = first;
+    for (std::size_t i = first; i < pieces.size(); ++i) {
+        const auto& p = pieces[i];
+        if (out > first) {
+            auto& m = pieces[out - 1];
+            if (m.srcTile == p.srcTile && m.srcVariable == p.srcVariable &&
+                p.srcBegin <= m.srcBegin + m.length) {
+                m.length = std::max(m.length, p.srcBegin + p.length - m.srcBegin);
+                continue;
+            }
+        }
+        pieces[out++] = p;
+    }
+    pieces.resize(out);
+}
+
 } // namespace
 
 ProgramLowering::ProgramLowering(const GraphModel& model, const CostModel& costs, bool instrument,
                                  CompiledGraph& out)
     : model_(model), costs_(costs), instrument_(instrument), out_(out) {
-    code_.controlCode = zeros();
-    code_.internalExchangeCode = zeros();
-    code_.hostExchangeCode = zeros();
-    code_.globalExchangeCode = zeros();
-    code_.exchangeBuffers = zeros();
-    code_.instrumentation = zeros();
+    for (auto* series :
+         {&code_.controlCode, &code_.controlTable, &code_.internalExchangeCode,
+          &code_.hostExchangeCode, &code_.globalExchangeCode, &code_.hostPacketHeaders,
+          &code_.globalPacketHeaders, &code_.copyDescriptors, &code_.instrumentation})
+        *series = zeros();
     for (auto& b : code_.controlCode)
         b = costs_.controlCodeBaseBytes;
 }
@@ -147,14 +173,26 @@ const ProgramLowering::ComputeSetCost& ProgramLowering::computeSetCost(std::uint
     slot = std::make_unique<ComputeSetCost>();
     auto& c = *slot;
     const auto& target = model_.target;
-    c.computeCycles = c.inBytes = c.inRegions = c.outBytes = c.outRegions = c.receiveBuffer =
-        zeros();
+    c.computeCycles = c.inBytes = c.outBytes = zeros();
+    std::vector<ExchangePiece> inPieces, outPieces;
+    // The element type of a temporary: the one type moved, or bytes when several are.
+    const auto noteType = [](std::string& name, unsigned& bytes, ElementType type) {
+        const std::string typeName(elementTypeName(type));
+        if (name.empty()) {
+            name = typeName;
+            bytes = elementSize(type);
+        } else if (name != typeName) {
+            name = "char";
+            bytes = 1;
+        }
+    };
     const unsigned workers = target.numWorkerContexts;
     // Per tile, the load of each worker context in thread cycles.
     std::vector<std::vector<std::uint64_t>> load(target.numTiles());
     for (const auto& group : out_.computeSetGroups[csIndex]) {
         auto& w = load[group.tile];
         w.assign(workers, 0);
+        const std::size_t firstInPiece = inPieces.size();
         for (auto vid : group.vertices) {
             const auto& v = model_.vertices[vid];
             const auto& type = model_.vertexTypes.at(v.type);
@@ -176,12 +214,12 @@ const ProgramLowering::ComputeSetCost& ProgramLowering::computeSetCost(std::uint
                              costs_.defaultThreadCyclesPerElement * elements;
                 }
             }
-            const bool estimated = v.perfEstimate ||
-                                   std::any_of(model_.perfEstimators.begin(),
-                                               model_.perfEstimators.end(), [&](const auto& e) {
-                                                   return e.vertexType == type.name;
-                                               });
-            if (type.info.isSupervisor && estimated) // the SDK states supervisor cost in tile cycles
+            const bool estimated =
+                v.perfEstimate ||
+                std::any_of(model_.perfEstimators.begin(), model_.perfEstimators.end(),
+                            [&](const auto& e) { return e.vertexType == type.name; });
+            if (type.info.isSupervisor &&
+                estimated) // the SDK states supervisor cost in tile cycles
                 cycles = (cycles + workers - 1) / workers;
             // An estimate is the vertex's whole cost (PopLibs' estimators count loading its
             // state); only the size-based default is charged the launch.
@@ -213,42 +251,51 @@ const ProgramLowering::ComputeSetCost& ProgramLowering::computeSetCost(std::uint
                         c.writes.push_back(&*item);
                     const unsigned bytes = elementSize(item->type);
                     for (const auto& r : item->ranges) {
+                        std::uint64_t at = r.begin;
                         forEachTileRun(model_.variables[r.variable], r,
                                        [&](std::uint32_t tile, std::uint64_t n) {
+                                           const std::uint64_t begin = at;
+                                           at += n;
                                            if (tile == group.tile)
                                                return;
-                                           const bool global = ipuOf(tile) != ipuOf(group.tile);
                                            if (fd.reads()) {
+                                               // Received into a temporary on the vertex's tile.
                                                c.anyIn = true;
-                                               c.inGlobal = c.inGlobal || global;
                                                c.inBytes[tile] += n * bytes;
                                                c.inBytes[group.tile] += n * bytes;
-                                               c.receiveBuffer[group.tile] += n * bytes;
-                                               ++c.inRegions[tile];
-                                               ++c.inRegions[group.tile];
+                                               noteType(c.inType, c.inTypeBytes, item->type);
+                                               inPieces.push_back({tile, group.tile, r.variable,
+                                                                   begin, 0, 0, n, bytes});
                                            }
                                            if (fd.writes()) {
+                                               // Written into a temporary on the vertex's tile,
+                                               // laid out in destination order, then sent.
                                                c.anyOut = true;
-                                               c.outGlobal = c.outGlobal || global;
                                                c.outBytes[tile] += n * bytes;
                                                c.outBytes[group.tile] += n * bytes;
-                                               ++c.outRegions[tile];
-                                               ++c.outRegions[group.tile];
+                                               noteType(c.outType, c.outTypeBytes, item->type);
+                                               outPieces.push_back({group.tile, tile, r.variable,
+                                                                    begin, r.variable, begin, n,
+                                                                    bytes});
                                            }
                                        });
                     }
                 }
             }
         }
+        mergeReceivedPieces(inPieces, firstInPiece);
         c.computeCycles[group.tile] =
             costs_.computeSetOverheadCycles + workers * *std::max_element(w.begin(), w.end());
     }
+    c.in = planExchangeMessages(inPieces, true, model_, costs_);
+    c.out = planExchangeMessages(outPieces, false, model_, costs_);
     return c;
 }
 
 std::uint32_t ProgramLowering::emitExchange(std::uint32_t record, const std::string& name,
                                             std::uint32_t pred, const PerTile& bytesPerTile,
-                                            const PerTile& regionsPerTile, bool global) {
+                                            const ExchangeMessages& messages) {
+    const bool global = messages.global;
     const auto sync = newStep(StepKind::Sync, record, name + "/sync", pred);
     auto& syncRec = out_.records.steps.back();
     for (auto& c : syncRec.estimatedCyclesPerTile)
@@ -264,11 +311,26 @@ std::uint32_t ProgramLowering::emitExchange(std::uint32_t record, const std::str
         rec.exchangeBytesPerTile[t] = bytesPerTile[t];
         rec.estimatedCyclesPerTile[t] =
             costs_.exchangeCycles(model_.target, bytesPerTile[t], global);
-        addStepCode(record, codeCategory, t,
-                    costs_.exchangeCodeBaseBytes +
-                        costs_.exchangeCodeBytesPerRegion * regionsPerTile[t]);
+    }
+    for (std::uint32_t t = 0; t < messages.codeBytes.size(); ++t) {
+        if (messages.codeBytes[t])
+            addStepCode(record, codeCategory, t, messages.codeBytes[t]);
+        // Messages between IPUs carry a packet header on each tile, one per message.
+        if (global && messages.messageCount[t])
+            code_.globalPacketHeaders[t] += costs_.packetHeaderBytes * messages.messageCount[t];
+        code_.copyDescriptors[t] += costs_.copyDescriptorBytes * messages.copyPieces[t];
     }
     return node;
+}
+
+void ProgramLowering::addTemporary(const std::string& name, const std::string& elementType,
+                                   std::uint32_t elementBytes, const PerTile& bytesPerTile,
+                                   std::uint32_t from, std::uint32_t to) {
+    if (std::all_of(bytesPerTile.begin(), bytesPerTile.end(), [](auto b) { return b == 0; }))
+        return;
+    temporaries_.push_back({name, elementType, elementBytes, bytesPerTile,
+                            static_cast<std::uint32_t>(cfg_[from].step),
+                            static_cast<std::uint32_t>(cfg_[to].step)});
 }
 
 std::uint32_t ProgramLowering::emitStreamCopy(std::uint32_t record, const std::string& name,
@@ -276,11 +338,15 @@ std::uint32_t ProgramLowering::emitStreamCopy(std::uint32_t record, const std::s
                                               bool toDevice, StepAction action,
                                               std::uint32_t actionIndex,
                                               const TensorView* alsoReads) {
-    PerTile bytes = zeros();
+    PerTile bytes = zeros(), regions = zeros();
     const unsigned size = elementSize(tensor.type);
     for (const auto& r : tensor.ranges)
-        forEachTileRun(model_.variables[r.variable], r,
-                       [&](std::uint32_t tile, std::uint64_t n) { bytes[tile] += n * size; });
+        forEachTileRun(model_.variables[r.variable], r, [&](std::uint32_t tile, std::uint64_t n) {
+            bytes[tile] += n * size;
+            ++regions[tile];
+        });
+    auto& headersCharged = streamTiles_[name];
+    headersCharged.resize(bytes.size(), false);
     std::uint64_t total = 0;
     for (auto b : bytes)
         total += b;
@@ -302,7 +368,17 @@ std::uint32_t ProgramLowering::emitStreamCopy(std::uint32_t record, const std::s
         // The host link is shared: every participating tile waits for the whole transfer.
         out_.records.steps[midStep].estimatedCyclesPerTile[t] = transfer;
         out_.records.steps[midStep].exchangeBytesPerTile[t] = bytes[t];
-        addStepCode(record, code_.hostExchangeCode, t, costs_.hostExchangeCodeBytes);
+        // Per message, as internal exchanges: an instruction per contiguous region of the tile,
+        // and, receiving from the host, the instructions that select it as the sender.
+        const std::uint64_t instructions = costs_.sendInstructionsPerRegion * regions[t] +
+                                           (toDevice ? costs_.receiveInstructionsPerSourceTile : 0);
+        addStepCode(record, code_.hostExchangeCode, t,
+                    instructions * costs_.exchangeInstructionBytes);
+        // A stream's packet headers are set up once per tile it touches.
+        if (!headersCharged[t]) {
+            headersCharged[t] = true;
+            code_.hostPacketHeaders[t] += costs_.packetHeaderBytes;
+        }
     }
     out_.steps[midStep] = {action, actionIndex};
     if (toDevice)
@@ -404,6 +480,10 @@ std::vector<std::uint32_t> ProgramLowering::lower(const ProgramNode& n,
     case ProgramKind::Switch: {
         addRead(entry, *n.predicate);
         finishAccesses(entry);
+        if (n.kind == ProgramKind::Switch) // a jump table of its cases on every tile
+            for (std::uint32_t t = 0; t < model_.target.numTiles(); ++t)
+                addStepCode(record, code_.controlTable, t,
+                            costs_.controlTableBytesPerCase * n.children.size());
         for (const auto& c : n.children) {
             auto e = lower(*c, {entry}, record);
             exits.insert(exits.end(), e.begin(), e.end());
@@ -453,17 +533,18 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
         const auto& cost = computeSetCost(n.computeSet);
         const auto& csName = model_.computeSets[n.computeSet].name;
         out_.records.programs[record].computeSet = n.computeSet;
+        std::uint32_t received = UINT32_MAX;
         if (cost.anyIn) {
-            last = emitExchange(record, csName + "/exchange", last, cost.inBytes, cost.inRegions,
-                                cost.inGlobal);
+            last = emitExchange(record, csName + "/exchange", last, cost.inBytes, cost.in);
+            received = last;
             for (const auto* t : cost.reads)
                 addRead(last, *t);
             finishAccesses(last);
-            for (std::size_t t = 0; t < cost.receiveBuffer.size(); ++t)
-                code_.exchangeBuffers[t] =
-                    std::max(code_.exchangeBuffers[t], cost.receiveBuffer[t]);
         }
         last = newStep(StepKind::OnTileExecute, record, csName, last);
+        if (received != UINT32_MAX) // remote inputs, live from their exchange to the compute
+            addTemporary(csName + "/exchange/received", cost.inType, cost.inTypeBytes,
+                         cost.in.receivedBytes, received, last);
         const auto step = static_cast<std::uint32_t>(cfg_[last].step);
         out_.records.steps[step].computeSet = n.computeSet;
         out_.records.steps[step].estimatedCyclesPerTile = cost.computeCycles;
@@ -473,38 +554,68 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
         for (const auto* t : cost.writes)
             addWrite(last, *t);
         finishAccesses(last);
-        if (cost.anyOut)
-            last = emitExchange(record, csName + "/exchange-out", last, cost.outBytes,
-                                cost.outRegions, cost.outGlobal);
+        if (cost.anyOut) {
+            const auto computed = last;
+            last = emitExchange(record, csName + "/exchange-out", last, cost.outBytes, cost.out);
+            PerTile sent = zeros();
+            for (std::size_t t = 0; t < sent.size(); ++t)
+                sent[t] = cost.out.bytes[t] - cost.out.receivedBytes[t];
+            addTemporary(csName + "/exchange-out/sent", cost.outType, cost.outTypeBytes, sent,
+                         computed, last);
+            addTemporary(csName + "/exchange-out/rearranged", cost.outType, cost.outTypeBytes,
+                         cost.out.rearranged, last, last);
+        }
         break;
     }
     case ProgramKind::Copy: {
         const TensorView& src = *n.source;
         const TensorView& dst = *n.destination;
         const unsigned size = elementSize(src.type);
-        PerTile onTile = zeros(), remote = zeros(), regions = zeros();
-        bool anyRemote = false, global = false;
-        // Walk both views in lockstep, element by element.
+        PerTile onTile = zeros(), remote = zeros(), onTilePieces = zeros();
+        bool anyRemote = false;
+        // Walk both views in lockstep, element by element, cutting them into pieces contiguous
+        // on both sides: remote pieces become exchange messages, on-tile ones copy descriptors.
+        std::vector<ExchangePiece> pieces;
         std::size_t si = 0, di = 0;
         std::uint64_t so = 0, doff = 0;
         std::uint32_t prevFrom = UINT32_MAX, prevTo = UINT32_MAX;
+        std::uint32_t prevSrcVar = UINT32_MAX, prevDstVar = UINT32_MAX;
+        std::uint64_t prevSrcAt = 0, prevDstAt = 0;
         while (si < src.ranges.size() && di < dst.ranges.size()) {
             const auto from = tileOf(src.ranges[si], so);
             const auto to = tileOf(dst.ranges[di], doff);
+            const std::uint32_t srcVar = src.ranges[si].variable;
+            const std::uint32_t dstVar = dst.ranges[di].variable;
+            const std::uint64_t srcAt = src.ranges[si].begin + so;
+            const std::uint64_t dstAt = dst.ranges[di].begin + doff;
+            const bool continues = from == prevFrom && to == prevTo && srcVar == prevSrcVar &&
+                                   dstVar == prevDstVar && srcAt == prevSrcAt + 1 &&
+                                   dstAt == prevDstAt + 1;
             if (from == to) {
                 onTile[from] += size;
+                // A new piece unless both sides continue in the tile's memory.
+                const bool adjacent =
+                    from == prevFrom && to == prevTo && srcVar == prevSrcVar &&
+                    dstVar == prevDstVar &&
+                    adjacentOnTile(model_.variables[srcVar], from, prevSrcAt + 1, srcAt) &&
+                    adjacentOnTile(model_.variables[dstVar], to, prevDstAt + 1, dstAt);
+                if (!adjacent)
+                    ++onTilePieces[from];
             } else {
                 anyRemote = true;
-                global = global || ipuOf(from) != ipuOf(to);
                 remote[from] += size;
                 remote[to] += size;
-                if (from != prevFrom || to != prevTo) {
-                    ++regions[from];
-                    ++regions[to];
-                }
+                if (continues)
+                    ++pieces.back().length;
+                else
+                    pieces.push_back({from, to, srcVar, srcAt, dstVar, dstAt, 1, size});
             }
             prevFrom = from;
             prevTo = to;
+            prevSrcVar = srcVar;
+            prevDstVar = dstVar;
+            prevSrcAt = srcAt;
+            prevDstAt = dstAt;
             if (++so == src.ranges[si].size()) {
                 ++si;
                 so = 0;
@@ -517,24 +628,37 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
         const auto action = static_cast<std::uint32_t>(out_.copies.size());
         out_.copies.push_back({src, dst});
         const std::string name = nodeName(n);
+        const auto messages = planExchangeMessages(pieces, false, model_, costs_);
+        // Data that arrives in one piece but must land in several (a transposed or strided
+        // destination) is rearranged on the tile together with the on-tile part of the copy.
+        const bool anyRearranged = std::any_of(
+            messages.rearranged.begin(), messages.rearranged.end(), [](auto b) { return b > 0; });
+        std::uint32_t exchanged = UINT32_MAX;
         if (anyRemote) {
-            last = emitExchange(record, name, last, remote, regions, global);
+            last = emitExchange(record, name, last, remote, messages);
+            exchanged = last;
             addRead(last, src);
         }
         bool anyOnTile = std::any_of(onTile.begin(), onTile.end(), [](auto b) { return b > 0; });
-        if (anyOnTile || !anyRemote) {
+        if (anyOnTile || anyRearranged || !anyRemote) {
             if (anyRemote)
                 finishAccesses(last);
             last = newStep(StepKind::OnTileExecute, record, name, last);
             auto& rec = out_.records.steps.back();
-            for (std::size_t t = 0; t < onTile.size(); ++t)
-                if (onTile[t])
+            for (std::size_t t = 0; t < onTile.size(); ++t) {
+                const std::uint64_t copied = onTile[t] + messages.rearranged[t];
+                if (copied)
                     rec.estimatedCyclesPerTile[t] =
                         costs_.computeSetOverheadCycles +
                         model_.target.numWorkerContexts *
-                            ((onTile[t] + costs_.copyBytesPerThreadCycle - 1) /
+                            ((copied + costs_.copyBytesPerThreadCycle - 1) /
                              costs_.copyBytesPerThreadCycle);
+                code_.copyDescriptors[t] += costs_.copyDescriptorBytes * onTilePieces[t];
+            }
             addRead(last, src);
+            if (anyRearranged)
+                addTemporary(name + "/rearranged", std::string(elementTypeName(src.type)), size,
+                             messages.rearranged, exchanged, last);
         }
         addWrite(last, dst);
         finishAccesses(last);

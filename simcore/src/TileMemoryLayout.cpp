@@ -32,9 +32,10 @@ TileMemoryUsage TileMemoryLayout::place(const std::vector<TileMemoryItem>& items
     };
     // The first address at or after `at` where `bytes` can start: aligned, and not straddling a
     // memory element if it fits in one.
-    auto startFor = [this](std::uint64_t at, std::uint64_t bytes, std::uint64_t align) {
+    auto startFor = [this](std::uint64_t at, std::uint64_t bytes, std::uint64_t align,
+                           bool isPool) {
         std::uint64_t start = (at + align - 1) / align * align;
-        if (elementBytes_ && bytes <= elementBytes_ &&
+        if (elementBytes_ && !isPool && bytes <= elementBytes_ &&
             start / elementBytes_ != (start + bytes - 1) / elementBytes_)
             start = (start / elementBytes_ + 1) * elementBytes_;
         return start;
@@ -51,7 +52,7 @@ TileMemoryUsage TileMemoryLayout::place(const std::vector<TileMemoryItem>& items
             std::swap(order[0], order[1]);
         Region* chosen = nullptr;
         for (Region* r : order) {
-            if (startFor(r->cursor, item.bytes, align) + item.bytes <= r->end) {
+            if (startFor(r->cursor, item.bytes, align, item.isPool) + item.bytes <= r->end) {
                 chosen = r;
                 break;
             }
@@ -59,7 +60,7 @@ TileMemoryUsage TileMemoryLayout::place(const std::vector<TileMemoryItem>& items
         if (!chosen) // fits nowhere: overflow the preferred region so the excess can be reported
             chosen = order[0];
         usage.itemRegions[index] = chosen->kind;
-        const std::uint64_t start = startFor(chosen->cursor, item.bytes, align);
+        const std::uint64_t start = startFor(chosen->cursor, item.bytes, align, item.isPool);
         usage.itemStarts[index] = start;
         add(MemoryCategory::Gap, chosen->kind, start - chosen->cursor);
         add(item.category, chosen->kind, item.bytes);

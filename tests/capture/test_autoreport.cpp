@@ -370,9 +370,22 @@ TEST_CASE("a run on simulated IPU hardware is recorded as such with the options 
     CHECK_FALSE(applies["target.hostSyncTimeout"]);
     CHECK(applies["autoReport.all"]);
     CHECK(optionValue(r, "exchange.streamBufferOverlap") == "none/env");
+    // Hardware compiles IPU code, and its memory is charged.
+    CHECK(r.file().metadataValue("ipu_code_compiled") == "true");
+    const auto codeBytes = [](const ProfileReader& reader) {
+        std::uint64_t bytes = 0;
+        for (const auto& c : summarize(reader).categories)
+            if (c.name == "control_code" || c.name == "vertex_code")
+                bytes += c.bytes;
+        return bytes;
+    };
+    CHECK(codeBytes(r) > 0);
 
-    // The same program on the IPU model.
+    // The same program on the IPU model, which compiles no code by default (compileIPUCode).
     const fs::path modelDir = freshDir("simulated-model");
     REQUIRE(profile(modelDir, R"({"autoReport.all":"true"})").status == 0);
-    CHECK(ProfileReader((modelDir / "profile.pop").string()).target().type == "IPU_MODEL");
+    const ProfileReader model((modelDir / "profile.pop").string());
+    CHECK(model.target().type == "IPU_MODEL");
+    CHECK(model.file().metadataValue("ipu_code_compiled") == "false");
+    CHECK(codeBytes(model) == 0);
 }

@@ -48,6 +48,12 @@ fs::path writeKnownReport(const std::string& name, bool withPoplarVersion,
     w.setTileMemory("not_always_live_variables", "non_interleaved", {8, 8, 8, 8, 24, 24, 8, 8});
     w.setTileMemory("always_live_variables", "interleaved", {50, 50, 50, 50, 50, 50, 50, 50});
     w.setTileMemory("gap", "non_interleaved", {7, 0, 0, 0, 0, 0, 0, 9});
+    // Categories of issue 18, and the receive buffers that only older simulators wrote.
+    w.setTileMemory("copy_descriptors", "non_interleaved", {0, 16, 0, 0, 0, 0, 0, 0});
+    w.setTileMemory("host_exchange_packet_headers", "non_interleaved", {0, 8, 0, 0, 0, 0, 0, 0});
+    w.setTileMemory("global_exchange_packet_headers", "non_interleaved", {0, 0, 8, 0, 0, 0, 0, 0});
+    w.setTileMemory("control_table", "non_interleaved", {0, 0, 0, 12, 0, 0, 0, 0});
+    w.setTileMemory("exchange_buffers", "non_interleaved", {0, 0, 0, 0, 0, 0, 32, 0});
 
     const auto cs1 = w.addComputeSet({0, "cs1", "layer1/cs1", 10});
     const auto cs2 = w.addComputeSet({0, "cs2", "layer2/cs2", 5});
@@ -211,6 +217,14 @@ TEST_CASE("tiles with memory by category, region and liveness") {
     CHECK(m0.category().gap.total() == 7);
     CHECK(m0.category().byName("stack").total() == 100);
     CHECK_THROWS_AS(m0.category().byName("nonsense"), pva::error);
+    CHECK(tiles[1].memory().category().copyDescriptor.total() == 16);
+    CHECK(tiles[1].memory().category().hostExchangePacketHeader.total() == 8);
+    CHECK(tiles[2].memory().category().globalExchangePacketHeader.total() == 8);
+    CHECK(tiles[3].memory().category().controlTable.total() == 12);
+    CHECK(tiles[3].memory().category().byName("control_table").total() == 12);
+    CHECK(tiles[6].memory().category().exchangeBuffers.total() == 32);
+    CHECK(tiles[1].memory().alwaysLiveBytes() ==
+          tiles[0].memory().alwaysLiveBytes() - 11 + 22 + 16 + 8);
     CHECK(m0.total().includingGaps() == 11 + 100 + 8 + 50 + 7);
     CHECK(m0.total().excludingGaps() == 11 + 100 + 8 + 50);
     CHECK(m0.alwaysLiveBytes() == 11 + 100 + 50);

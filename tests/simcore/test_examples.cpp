@@ -97,8 +97,9 @@ TEST_CASE("out_of_memory reports the tile and the excess", "[examples]") {
     CHECK(r.output.find("'big' (700,000 bytes)") != std::string::npos);
     std::smatch m;
     REQUIRE(std::regex_search(r.output, m, std::regex(R"(tile 3, (\d+) bytes over)")));
-    // 700,000 bytes of 'big' alone exceed the 638,976-byte tile.
-    CHECK(std::stoull(m[1]) > 700000 - 638976);
+    // 700,000 bytes of 'big' alone exceed the 638,976-byte tile (an IPU Model compiles no code
+    // by default and the tile runs no vertices, so nothing else is on it).
+    CHECK(std::stoull(m[1]) >= 700000 - 638976);
     // With debug.allowOutOfMemory the compile results are kept and summarised.
     CHECK(r.output.find("Tiles out of memory:") != std::string::npos);
     CHECK(std::regex_search(r.output, std::regex(R"(Tiles out of memory:\s+1\n)")));

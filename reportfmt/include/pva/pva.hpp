@@ -130,8 +130,9 @@ private:
 };
 
 /// A tile's memory by category. The members follow libpva's names where a category maps one to
-/// one; `vertexDescriptors` holds vector-list and copy descriptors together, and `gap` the gaps
-/// between regions of memory.
+/// one; `vertexDescriptors` holds vector-list descriptors (and, in reports written before copy
+/// descriptors had their own category, copy descriptors too), `exchangeBuffers` is found in older
+/// reports only, and `gap` holds the gaps between regions of memory.
 struct MemoryCategories {
     MemoryCategory vertexCode;
     MemoryCategory vertexInstanceState;
@@ -148,6 +149,10 @@ struct MemoryCategories {
     MemoryCategory stack;
     MemoryCategory instrumentationResults;
     MemoryCategory gap;
+    MemoryCategory copyDescriptor;
+    MemoryCategory hostExchangePacketHeader;
+    MemoryCategory globalExchangePacketHeader;
+    MemoryCategory controlTable;
 
     /// The category by the format's name ("vertex_code", "stack", ..., see the README); throws
     /// pva::error for an unknown name.

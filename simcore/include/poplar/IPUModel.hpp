@@ -20,7 +20,9 @@ public:
     std::uint64_t memoryBytesPerTile = 0;
     unsigned numWorkerContexts = 0;
     double tileClockFrequency = 0;
-    /// Accepted for source compatibility; the simulator always runs codelets on the host.
+    /// As in the SDK: when false (the default) no IPU code is generated, so the compile report
+    /// charges no control, vertex or exchange code and says code was not compiled; when true,
+    /// code is accounted as on hardware. Codelets always run on the host either way.
     bool compileIPUCode = false;
     /// Sync-delay knobs of the SDK's model, accepted for source compatibility: the simulator
     /// charges every sync the fixed cost of its cost model (tilescope/sim/CostModel.hpp), with no

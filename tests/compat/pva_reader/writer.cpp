@@ -15,6 +15,7 @@ using namespace poplar::program;
 int main() {
   IPUModel ipuModel;
   ipuModel.tilesPerIPU = 4;
+  ipuModel.compileIPUCode = true; // so that the profile accounts code memory
   Device device = ipuModel.createDevice();
   Graph graph(device.getTarget());
   popops::addCodelets(graph);

@@ -19,26 +19,31 @@ namespace tilescope::capture {
 
 using PerTile = std::vector<std::uint64_t>;
 
-/// Where bytes of a tile's memory go. The names returned by memoryCategoryName() are stable: report
-/// files and tools key on them.
+/// Where bytes of a tile's memory go, as Poplar accounts them. The names returned by
+/// memoryCategoryName() are stable: report files and tools key on them. There is no receive-buffer
+/// category: exchanges write into their destination variables or into not-always-live
+/// temporaries (older reports may still hold the format's `exchange_buffers`).
 enum class MemoryCategory : std::uint8_t {
     VertexCode,
     VertexState,
-    VertexDescriptors,
+    VertexDescriptors, ///< vector-list descriptors of vertex fields
     VertexFieldData,
     ControlCode,
     InternalExchangeCode,
     HostExchangeCode,
     GlobalExchangeCode,
-    ExchangeBuffers,
     AlwaysLiveVariables,
     NotAlwaysLiveVariables,
     Constants,
     Stack,
     Instrumentation,
     Gap,
+    CopyDescriptors, ///< on-tile copies and rearrangements after an exchange
+    HostExchangePacketHeaders,
+    GlobalExchangePacketHeaders,
+    ControlTable, ///< jump tables of Switch programs
 };
-inline constexpr std::size_t kNumMemoryCategories = 15;
+inline constexpr std::size_t kNumMemoryCategories = 18;
 
 inline constexpr std::string_view memoryCategoryName(MemoryCategory c) {
     constexpr std::array<std::string_view, kNumMemoryCategories> names = {
@@ -50,13 +55,16 @@ inline constexpr std::string_view memoryCategoryName(MemoryCategory c) {
         "internal_exchange_code",
         "host_exchange_code",
         "global_exchange_code",
-        "exchange_buffers",
         "always_live_variables",
         "not_always_live_variables",
         "constants",
         "stack",
         "instrumentation",
         "gap",
+        "copy_descriptors",
+        "host_exchange_packet_headers",
+        "global_exchange_packet_headers",
+        "control_table",
     };
     return names[static_cast<std::size_t>(c)];
 }
@@ -282,6 +290,9 @@ struct CompileRecords {
     std::uint64_t numVertices = 0;
     std::uint64_t numEdges = 0;
     std::vector<std::uint32_t> tilesOutOfMemory;
+    /// False when no IPU code was generated (an IPU Model without compileIPUCode): the code
+    /// categories are then zero because nothing was compiled, not because nothing is needed.
+    bool ipuCodeCompiled = true;
     std::int64_t compileStartNs = 0;
     std::int64_t compileEndNs = 0;
 };

@@ -47,10 +47,26 @@ struct CostModel {
     std::uint64_t controlCodeBytesPerBranch = 16; ///< per tile per Repeat/If/Switch/Call node
     std::uint64_t vertexCodeBaseBytes = 160;      ///< per vertex type per tile
     std::uint64_t vertexCodeBytesPerField = 24;
-    std::uint64_t exchangeCodeBaseBytes = 24;      ///< per exchange step per participating tile
-    std::uint64_t exchangeCodeBytesPerRegion = 8;  ///< per contiguous region sent or received
-    std::uint64_t hostExchangeCodeBytes = 48;      ///< per stream copy per participating tile
     std::uint64_t instrumentationBytesPerStep = 8; ///< with debug.instrument: one cycle counter
+    /// Jump tables of Switch programs: one word per case (and the default) on every tile.
+    std::uint64_t controlTableBytesPerCase = 4;
+
+    // --- Memory: exchange code, per message (see ExchangePlan.hpp) ---
+    /// Bytes of one exchange instruction on a tile. PopLibs' planners estimate exchange code at
+    /// 4 bytes per exchange instruction per tile (open-source PopLibs; issue 18 of this repo).
+    std::uint64_t exchangeInstructionBytes = 4;
+    /// A sender issues one send per contiguous source region, however large the region.
+    std::uint64_t sendInstructionsPerRegion = 1;
+    /// A receiver selects the incoming tile and sets the destination address once per source
+    /// tile it receives from (Poplar user guide, "exchange": receives are programmed per sender).
+    std::uint64_t receiveInstructionsPerSourceTile = 2;
+    /// Host (stream) and global (inter-IPU) messages carry a packet header on each tile they
+    /// touch, per stream or per exchange: modelled as one 64-bit word (PopVision shows a few
+    /// bytes per tile under "host/global exchange packet headers").
+    std::uint64_t packetHeaderBytes = 8;
+    /// A copy descriptor of an on-tile copy or rearrangement: source, destination and size of
+    /// one contiguous piece (modelled as two words, as PopLibs' copy vertices take per region).
+    std::uint64_t copyDescriptorBytes = 8;
 
     // --- Memory: vertex data ---
     std::uint64_t vertexDescriptorBytes = 4; ///< per vertex: its entry in the compute set

@@ -22,7 +22,7 @@ inline constexpr char kExecutableMagic[8] = {'\x89', 'T', 'S', 'E', 'X', 'E', 'C
 /// Bumped whenever the layout changes; older or newer files are refused with a clear error.
 /// 1: initial. 2: the target's device type, remote buffers, remote copies (buffer, offsets),
 /// cycleCount/cycleStamp counters, and each vertex type's supervisor flag.
-inline constexpr std::uint32_t kExecutableFormatVersion = 2;
+inline constexpr std::uint32_t kExecutableFormatVersion = 3;
 
 /// What an executable file holds once read back: a fresh model (vertex types loaded, operations
 /// re-registered in this process), the programs, and the compile options.

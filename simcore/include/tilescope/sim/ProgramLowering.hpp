@@ -5,9 +5,11 @@
 
 #include "tilescope/sim/CompiledGraph.hpp"
 #include "tilescope/sim/CostModel.hpp"
+#include "tilescope/sim/ExchangeMessages.hpp"
 
 #include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 namespace tilescope::sim {
@@ -23,14 +25,28 @@ struct CfgNode {
     std::vector<std::uint32_t> successors;
 };
 
-/// Per-tile bytes of code and buffers the lowered programs need.
+/// Per-tile bytes of code and descriptors the lowered programs need.
 struct LoweredCode {
     capture::PerTile controlCode;
+    capture::PerTile controlTable;
     capture::PerTile internalExchangeCode;
     capture::PerTile hostExchangeCode;
     capture::PerTile globalExchangeCode;
-    capture::PerTile exchangeBuffers; ///< largest receive buffer any step needs, per tile
+    capture::PerTile hostPacketHeaders;
+    capture::PerTile globalPacketHeaders;
+    capture::PerTile copyDescriptors;
     capture::PerTile instrumentation;
+};
+
+/// A not-always-live temporary the compiler adds around an exchange: a vertex's remote inputs
+/// received on its tile, its remote outputs before they are sent, or data received in one piece
+/// that an on-tile copy then rearranges. Live from step `firstStep` to `lastStep` (inclusive).
+struct ExchangeTemporary {
+    std::string name;
+    std::string elementType; ///< the type moved, or "char" when several are
+    std::uint32_t elementBytes = 1;
+    capture::PerTile bytesPerTile;
+    std::uint32_t firstStep = 0, lastStep = 0;
 };
 
 class ProgramLowering {
@@ -46,6 +62,8 @@ public:
     /// CFG nodes where each entry point starts.
     const std::vector<std::uint32_t>& entryNodes() const { return entryNodes_; }
     const LoweredCode& code() const { return code_; }
+    /// Temporaries of exchanges, in the order their steps were lowered.
+    const std::vector<ExchangeTemporary>& temporaries() const { return temporaries_; }
     /// Variables streams and prints read or write (kept always live).
     const std::vector<std::uint32_t>& streamedVariables() const { return streamed_; }
     /// Every lowered program node with its index in CompileRecords::programs.
@@ -74,10 +92,15 @@ private:
     void addStepCode(std::uint32_t record, capture::PerTile& category, std::uint32_t tile,
                      std::uint64_t bytes);
     const ComputeSetCost& computeSetCost(std::uint32_t cs);
-    /// Emits Sync + exchange steps moving `bytesPerTile`; returns the last node.
+    /// Emits Sync + exchange steps moving `bytesPerTile` (cycles) with the code and packet
+    /// headers of `messages`; returns the last node.
     std::uint32_t emitExchange(std::uint32_t record, const std::string& name, std::uint32_t pred,
                                const capture::PerTile& bytesPerTile,
-                               const capture::PerTile& regionsPerTile, bool global);
+                               const ExchangeMessages& messages);
+    /// Records a temporary of `bytesPerTile` live from the step of CFG node `from` to that of `to`.
+    void addTemporary(const std::string& name, const std::string& elementType,
+                      std::uint32_t elementBytes, const capture::PerTile& bytesPerTile,
+                      std::uint32_t from, std::uint32_t to);
     /// Emits Sync + StreamCopyBegin/Mid/End moving `tensor` over the host link; `alsoReads` is
     /// a tensor the copy reads on the device besides (a remote copy's offsets).
     std::uint32_t emitStreamCopy(std::uint32_t record, const std::string& name, std::uint32_t pred,
@@ -95,6 +118,9 @@ private:
     std::vector<std::uint32_t> entryNodes_;
     std::vector<std::uint32_t> streamed_;
     LoweredCode code_;
+    std::vector<ExchangeTemporary> temporaries_;
+    /// Per stream (by handle), the tiles already charged its packet headers.
+    std::map<std::string, std::vector<bool>> streamTiles_;
     std::map<const ProgramNode*, Lowered> lowered_;
     std::map<std::uint32_t, Lowered> functions_;
     std::map<std::uint32_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> pendingWrites_;

@@ -33,6 +33,10 @@ struct TargetSpec {
     /// columns of this many tiles on each side of the exchange spine, laid out as
     /// report::TilePlacement::spineColumns describes. Cycle estimates do not depend on it.
     unsigned tilesPerColumn = 32;
+    /// Whether the compiler generates IPU code (control, vertex and exchange code) and so charges
+    /// it to tile memory. Simulated hardware devices always do; an IPU Model does only when
+    /// poplar::IPUModel::compileIPUCode is set (the SDK's default is false).
+    bool compileIpuCode = true;
 
     unsigned numTiles() const { return numIpus * tilesPerIpu; }
     std::uint64_t nonInterleavedBytesPerTile() const {

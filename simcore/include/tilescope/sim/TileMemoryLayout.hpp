@@ -18,6 +18,9 @@ struct TileMemoryItem {
     /// Data that benefits from interleaved memory (variables) goes there first on Mk2; code,
     /// vertex state and the stack go to the non-interleaved region first.
     bool preferInterleaved = false;
+    /// A pool of several objects (the not-always-live variables of a tile): it may cross memory
+    /// element boundaries as a whole, since each of its objects is placed within the pool.
+    bool isPool = false;
 };
 
 /// Bytes of a tile by category and region, after placement.
