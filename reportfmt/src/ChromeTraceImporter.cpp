@@ -406,6 +406,14 @@ void TraceEventImporter::nest(Thread& th) {
         std::size_t offset;
     };
     std::vector<Open> stack;
+    // Rows are written in track order (see writeNested), in bounded chunks for huge threads.
+    constexpr std::size_t kMaxNested = std::size_t{1} << 20;
+    nested_.clear();
+    auto emit = [&](const Nested& n) {
+        nested_.push_back(n);
+        if (nested_.size() >= kMaxNested)
+            writeNested(th);
+    };
     auto step = [&](const Pending& e) {
         while (!stack.empty() && !stack.back().open && stack.back().end <= e.ts)
             stack.pop_back();
@@ -423,8 +431,7 @@ void TraceEventImporter::nest(Thread& th) {
                 break;
             }
             const auto at = static_cast<std::int32_t>(stack.rend() - open - 1);
-            w_.addEvent(th.row, channelIds_[static_cast<std::size_t>(open->channel)],
-                        nameIds_[static_cast<std::size_t>(open->name)], open->start, e.ts, at);
+            emit({at, EventKind::Complete, open->name, open->channel, open->start, e.ts});
             ++stats.events;
             if (open == stack.rbegin()) {
                 stack.pop_back();
@@ -446,16 +453,14 @@ void TraceEventImporter::nest(Thread& th) {
                      "an \"X\" event overlaps the slice it starts in without nesting (placed on "
                      "its own row)");
             }
-            w_.addEvent(th.row, channelIds_[static_cast<std::size_t>(e.channel)],
-                        nameIds_[static_cast<std::size_t>(e.name)], e.ts, end, depth);
+            emit({depth, EventKind::Complete, e.name, e.channel, e.ts, end});
             ++stats.events;
             if (e.dur > 0)
                 stack.push_back({false, e.ts, end, e.name, e.channel, e.offset});
             break;
         }
         default:
-            w_.addInstant(th.row, channelIds_[static_cast<std::size_t>(e.channel)],
-                          nameIds_[static_cast<std::size_t>(e.name)], e.ts, depth);
+            emit({depth, EventKind::Instant, e.name, e.channel, e.ts, e.ts});
             ++stats.events;
         }
     };
@@ -467,13 +472,37 @@ void TraceEventImporter::nest(Thread& th) {
     // Still open when the trace ended: never finished.
     for (std::size_t d = 0; d < stack.size(); ++d)
         if (stack[d].open) {
-            w_.addUnfinished(th.row, channelIds_[static_cast<std::size_t>(stack[d].channel)],
-                             nameIds_[static_cast<std::size_t>(stack[d].name)], stack[d].start,
-                             static_cast<std::int32_t>(d));
+            emit({static_cast<std::int32_t>(d), EventKind::Unfinished, stack[d].name,
+                  stack[d].channel, stack[d].start, stack[d].start});
             ++stats.events;
             ++stats.repairs.unfinished;
             note(stack[d].offset, &th, "a \"B\" event is never closed (kept as unfinished)");
         }
+    writeNested(th);
+}
+
+// Nesting yields rows in time order over all depths; the writer indexes them by (thread, depth,
+// start) as they arrive, which is cheapest in that order (see eventsInTrackOrder). A B/E slice
+// comes out at its E, so a stable sort by (depth, start) restores start order within a depth.
+void TraceEventImporter::writeNested(const Thread& th) {
+    std::stable_sort(nested_.begin(), nested_.end(), [](const Nested& a, const Nested& b) {
+        return a.depth != b.depth ? a.depth < b.depth : a.start < b.start;
+    });
+    for (const Nested& n : nested_) {
+        const std::int64_t channel = channelIds_[static_cast<std::size_t>(n.channel)];
+        const std::int64_t name = nameIds_[static_cast<std::size_t>(n.name)];
+        switch (n.kind) {
+        case EventKind::Complete:
+            w_.addEvent(th.row, channel, name, n.start, n.end, n.depth);
+            break;
+        case EventKind::Instant:
+            w_.addInstant(th.row, channel, name, n.start, n.depth);
+            break;
+        default:
+            w_.addUnfinished(th.row, channel, name, n.start, n.depth);
+        }
+    }
+    nested_.clear();
 }
 
 // An async track's slices nest like a thread's B/E events, except that an "e" with a name closes

@@ -103,6 +103,13 @@ private:
         std::int64_t threadRow;
         std::int32_t name;
     };
+    /// A nested event waiting to be written with the rest of its thread in track order.
+    struct Nested {
+        std::int32_t depth;
+        EventKind kind;
+        std::int32_t name, channel; // local numbers
+        std::int64_t start, end;
+    };
     struct Sample {
         std::int64_t t;
         double value;
@@ -129,6 +136,7 @@ private:
     void async(const ScannedTraceEvent& e, char ph);
     void flow(const ScannedTraceEvent& e);
     void nest(Thread& th);
+    void writeNested(const Thread& th);
     void spillAll();
     static bool before(const Pending& a, const Pending& b);
     void nestAsync(AsyncTrack& track);
@@ -160,6 +168,7 @@ private:
     std::size_t maxHeld_;
     std::size_t held_ = 0; // thread events in memory
     SortedRunFile<Pending> spill_;
+    std::vector<Nested> nested_; // of the thread being nested, written in track order
 };
 
 } // namespace tilescope::report::detail

@@ -10,6 +10,9 @@
 #include <fmt/format.h>
 #include <span>
 #include <vector>
+#include <chrono>
+#include <cstdio>
+static double tnow2(){return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();}
 
 namespace tilescope::report {
 namespace {
@@ -83,6 +86,8 @@ struct HostTraceWriter::Impl {
     detail::LodAccumulator<detail::SampleLodValue> sampleLod;
     std::size_t eventRows = 0, sampleRows = 0;
     detail::TrackRunBuffer eventRuns;
+    // Indexes created with the tables because rows arrive in their order (eventsInTrackOrder).
+    std::vector<std::string_view> indexedEarly;
 
     Impl(const std::filesystem::path& path, HostTraceWriterOptions o)
         : session(path, FileKind::HostTrace, o.replaceExisting, o.rowsPerTransaction,
@@ -95,6 +100,12 @@ struct HostTraceWriter::Impl {
                              "thread_id, channel_id, name_id, kind, start_ns, end_ns, depth", 7);
         samples = detail::RowBatch(session.db(), "sample", "series_id, t_ns, value", 3);
         session.setMetadata("lod_base_ns", std::to_string(o.lodBaseNs));
+        if (o.scratchFile && o.eventsInTrackOrder)
+            for (const SchemaObject& obj : Schema::hostTrace())
+                if (obj.createdAtClose && obj.name == "event_by_track") {
+                    session.db().exec(obj.sql);
+                    indexedEarly.push_back(obj.name);
+                }
     }
 
     void event(std::int64_t thread, std::int64_t channel, std::int64_t name, EventKind kind,
@@ -112,7 +123,7 @@ struct HostTraceWriter::Impl {
                                       start,  end,     depth};
         // A scratch file is deleted unless it closes, so only it can hold rows back for runs;
         // a shared file keeps call order, and a killed writer's rows are a prefix of the calls.
-        if (options.scratchFile)
+        if (options.scratchFile && indexedEarly.empty())
             eventRuns.add(e, [this](const auto& run) { writeEvents(run); });
         else
             writeEvents({&e, 1});
@@ -323,11 +334,15 @@ void HostTraceWriter::close() {
     if (im.session.closed())
         return;
     auto& db = im.session.db();
+    double T0=tnow2();
     im.flush();
     im.session.commit();
+    double T1=tnow2();
     for (const SchemaObject& o : Schema::hostTrace())
-        if (o.createdAtClose)
+        if (o.createdAtClose && std::find(im.indexedEarly.begin(), im.indexedEarly.end(),
+                                          o.name) == im.indexedEarly.end())
             db.exec(o.sql);
+    double T2=tnow2();
     {
         detail::RowBatch rows(db, "event_lod",
                               "thread_id, depth, level, bucket, events, busy_ns, longest_ns, "
@@ -366,7 +381,9 @@ void HostTraceWriter::close() {
             });
         rows.flush();
     }
+    double T3=tnow2();
     im.session.close();
+    if(getenv("TS_TIMING")) fprintf(stderr,"close: flush %.3f index %.3f lod %.3f sessionclose %.3f\n",T1-T0,T2-T1,T3-T2,tnow2()-T3);
 }
 
 } // namespace tilescope::report
