@@ -22,8 +22,6 @@
 #include <thread>
 #include <vector>
 #include <zlib.h>
-#include <chrono>
-static double tnow(){return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();}
 
 namespace tilescope::report {
 namespace {
@@ -209,7 +207,6 @@ ChromeTraceStats importMapped(detail::MappedFile& file, const std::string& input
                                             : std::size_t{8} << 20);
     detail::ChromeTraceScanner scanner(file, inputName);
     BatchPipe pipe;
-    double T0=tnow();
     std::thread scanning([&] { scanInto(scanner, pipe, inputName); });
     try {
         // Slots are resolved here, not on the scanning thread: scanning is the longer of the two
@@ -237,9 +234,7 @@ ChromeTraceStats importMapped(detail::MappedFile& file, const std::string& input
                                     scanner.droppedPartialEvent()
                                         ? "the file is cut off inside this event (event dropped)"
                                         : "the file is cut off here (no closing ']' or '}')");
-    double T1=tnow();
     importer.finish();
-    double T2=tnow();
     stats = importer.stats;
     stats.repairs.trailingCommas = scanner.trailingCommas();
     stats.repairs.cutOff = scanner.endedEarly() ? 1 : 0;
@@ -269,7 +264,6 @@ ChromeTraceStats importMapped(detail::MappedFile& file, const std::string& input
                                      {"import_flows", stats.flows}})
         writer.setMetadata(key, std::to_string(value));
     writer.close();
-    if(getenv("TS_TIMING")) fprintf(stderr,"scan+add %.3f finish %.3f close %.3f\n",T1-T0,T2-T1,tnow()-T2);
     return stats;
 }
 

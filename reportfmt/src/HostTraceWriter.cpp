@@ -10,9 +10,6 @@
 #include <fmt/format.h>
 #include <span>
 #include <vector>
-#include <chrono>
-#include <cstdio>
-static double tnow2(){return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();}
 
 namespace tilescope::report {
 namespace {
@@ -334,15 +331,12 @@ void HostTraceWriter::close() {
     if (im.session.closed())
         return;
     auto& db = im.session.db();
-    double T0=tnow2();
     im.flush();
     im.session.commit();
-    double T1=tnow2();
     for (const SchemaObject& o : Schema::hostTrace())
         if (o.createdAtClose && std::find(im.indexedEarly.begin(), im.indexedEarly.end(),
                                           o.name) == im.indexedEarly.end())
             db.exec(o.sql);
-    double T2=tnow2();
     {
         detail::RowBatch rows(db, "event_lod",
                               "thread_id, depth, level, bucket, events, busy_ns, longest_ns, "
@@ -381,9 +375,7 @@ void HostTraceWriter::close() {
             });
         rows.flush();
     }
-    double T3=tnow2();
     im.session.close();
-    if(getenv("TS_TIMING")) fprintf(stderr,"close: flush %.3f index %.3f lod %.3f sessionclose %.3f\n",T1-T0,T2-T1,T3-T2,tnow2()-T3);
 }
 
 } // namespace tilescope::report
