@@ -12,25 +12,45 @@
 namespace tilescope::report {
 namespace {
 
-/// Puts a thread's columns in track order; writers mostly store runs of one track already in
-/// start order, so the common case is a check and nothing else.
+/// Puts a thread's columns in track order. Writers store rows either in runs of one track or in
+/// completion order (children before their parents), and either way each depth is in start order:
+/// a stable counting sort by depth, then a check of each depth, is linear; a depth found out of
+/// order (rows from some other writer) is sorted.
 void orderByTrack(ThreadEventColumns& c) {
     const std::size_t n = c.size();
-    auto less = [&](std::size_t a, std::size_t b) {
+    std::int32_t maxDepth = 0;
+    for (const std::int32_t d : c.depth)
+        maxDepth = std::max(maxDepth, d);
+    if (static_cast<std::size_t>(maxDepth) > n) // sparse depths of a damaged file
+        maxDepth = -1;
+    std::vector<std::uint32_t> order;
+    if (maxDepth >= 0) {
+        std::vector<std::size_t> first(static_cast<std::size_t>(maxDepth) + 2, 0);
+        for (const std::int32_t d : c.depth)
+            ++first[static_cast<std::size_t>(d) + 1];
+        for (std::size_t d = 1; d < first.size(); ++d)
+            first[d] += first[d - 1];
+        order.resize(n);
+        for (std::size_t i = 0; i < n; ++i)
+            order[first[static_cast<std::size_t>(c.depth[i])]++] = static_cast<std::uint32_t>(i);
+    } else {
+        order.resize(n);
+        std::iota(order.begin(), order.end(), 0u);
+    }
+    auto less = [&](std::uint32_t a, std::uint32_t b) {
         if (c.depth[a] != c.depth[b])
             return c.depth[a] < c.depth[b];
         if (c.startNs[a] != c.startNs[b])
             return c.startNs[a] < c.startNs[b];
         return c.id[a] < c.id[b];
     };
-    bool sorted = true;
-    for (std::size_t i = 1; i < n && sorted; ++i)
-        sorted = !less(i, i - 1);
-    if (sorted)
+    if (!std::is_sorted(order.begin(), order.end(), less))
+        std::sort(order.begin(), order.end(), less);
+    bool identity = true;
+    for (std::size_t i = 0; i < n && identity; ++i)
+        identity = order[i] == i;
+    if (identity)
         return;
-    std::vector<std::uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), less);
     auto permute = [&](auto& column) {
         std::remove_reference_t<decltype(column)> out(n);
         for (std::size_t i = 0; i < n; ++i)
