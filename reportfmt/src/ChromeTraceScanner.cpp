@@ -99,19 +99,22 @@ void ChromeTraceScanner::failAt(const char* at, const std::string& what) const {
     throw ReportError(path_, fmt::format("malformed JSON at byte {}: {}", at - begin_, what));
 }
 
-void ChromeTraceScanner::skipSpace() {
+// skipSpace, peek and expect run for nearly every byte of a trace: defined inline here (their only
+// callers are in this file) so that they are inlined instead of called through the shared
+// library's PLT (a tenth of the scanning thread's time).
+inline void ChromeTraceScanner::skipSpace() {
     while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t'))
         ++p_;
 }
 
-char ChromeTraceScanner::peek() {
+inline char ChromeTraceScanner::peek() {
     skipSpace();
     if (p_ == end_)
         fail("unexpected end of input");
     return *p_;
 }
 
-void ChromeTraceScanner::expect(char c) {
+inline void ChromeTraceScanner::expect(char c) {
     if (peek() != c)
         fail(fmt::format("expected '{}'", c));
     ++p_;
