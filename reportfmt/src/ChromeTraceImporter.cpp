@@ -483,12 +483,32 @@ void TraceEventImporter::nest(Thread& th) {
 
 // Nesting yields rows in time order over all depths; the writer indexes them by (thread, depth,
 // start) as they arrive, which is cheapest in that order (see eventsInTrackOrder). A B/E slice
-// comes out at its E, so a stable sort by (depth, start) restores start order within a depth.
+// comes out at its E, but slices of one depth do not overlap, so each depth already comes out in
+// start order: a stable counting sort by depth is enough, checked, with a stable sort by start
+// for a depth that is not (overlap repairs can leave one so).
 void TraceEventImporter::writeNested(const Thread& th) {
-    std::stable_sort(nested_.begin(), nested_.end(), [](const Nested& a, const Nested& b) {
-        return a.depth != b.depth ? a.depth < b.depth : a.start < b.start;
-    });
-    for (const Nested& n : nested_) {
+    std::size_t depths = 0;
+    for (const Nested& n : nested_)
+        depths = std::max(depths, static_cast<std::size_t>(n.depth) + 1);
+    std::vector<std::size_t> first(depths + 1, 0);
+    for (const Nested& n : nested_)
+        ++first[static_cast<std::size_t>(n.depth) + 1];
+    for (std::size_t d = 1; d <= depths; ++d)
+        first[d] += first[d - 1];
+    ordered_.resize(nested_.size());
+    {
+        std::vector<std::size_t> next(first.begin(), first.end() - 1);
+        for (const Nested& n : nested_)
+            ordered_[next[static_cast<std::size_t>(n.depth)]++] = n;
+    }
+    const auto byStart = [](const Nested& a, const Nested& b) { return a.start < b.start; };
+    for (std::size_t d = 0; d < depths; ++d) {
+        const auto begin = ordered_.begin() + static_cast<std::ptrdiff_t>(first[d]);
+        const auto end = ordered_.begin() + static_cast<std::ptrdiff_t>(first[d + 1]);
+        if (!std::is_sorted(begin, end, byStart))
+            std::stable_sort(begin, end, byStart);
+    }
+    for (const Nested& n : ordered_) {
         const std::int64_t channel = channelIds_[static_cast<std::size_t>(n.channel)];
         const std::int64_t name = nameIds_[static_cast<std::size_t>(n.name)];
         switch (n.kind) {

@@ -168,7 +168,8 @@ private:
     std::size_t maxHeld_;
     std::size_t held_ = 0; // thread events in memory
     SortedRunFile<Pending> spill_;
-    std::vector<Nested> nested_; // of the thread being nested, written in track order
+    std::vector<Nested> nested_;  // of the thread being nested, in nesting (time) order
+    std::vector<Nested> ordered_; // the same in track order, as written
 };
 
 } // namespace tilescope::report::detail
