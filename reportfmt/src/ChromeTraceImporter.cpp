@@ -288,9 +288,10 @@ void TraceEventImporter::counter(const ScannedTraceEvent& e) {
         if (!series.samples.empty() && t < series.samples.back().t) {
             series.sorted = false;
             ++stats.repairs.reordered;
-            note(e.startOffset, nullptr,
-                 fmt::format("counter \"{}\" sample at {} ns comes after one at {} ns", graphName,
-                             t, series.samples.back().t));
+            if (wouldNote(e.startOffset))
+                note(e.startOffset, nullptr,
+                     fmt::format("counter \"{}\" sample at {} ns comes after one at {} ns",
+                                 graphName, t, series.samples.back().t));
         }
         series.samples.push_back({t, v.number});
     }
@@ -321,8 +322,9 @@ void TraceEventImporter::hold(Thread& th, const ScannedTraceEvent& e, char ph, s
     if (th.any && (t < th.lastTs || (t == th.lastTs && r < th.lastRank))) {
         th.sorted = false;
         ++stats.repairs.reordered;
-        note(e.startOffset, &th,
-             fmt::format("event at {} ns comes after one at {} ns (reordered)", t, th.lastTs));
+        if (wouldNote(e.startOffset)) // a shuffled file has a repair per event: format once
+            note(e.startOffset, &th,
+                 fmt::format("event at {} ns comes after one at {} ns (reordered)", t, th.lastTs));
     }
     th.any = true;
     th.lastTs = t;
@@ -437,9 +439,10 @@ void TraceEventImporter::nest(Thread& th) {
                 stack.pop_back();
             } else { // slices above it started inside it and run past its end
                 ++stats.repairs.overlapping;
-                note(e.offset, &th,
-                     "an \"E\" event closes a \"B\" event while slices started inside it still "
-                     "run (overlapping slices placed on their own rows)");
+                if (wouldNote(e.offset))
+                    note(e.offset, &th,
+                         "an \"E\" event closes a \"B\" event while slices started inside it "
+                         "still run (overlapping slices placed on their own rows)");
                 open->open = false;
                 open->end = e.ts;
             }
@@ -449,9 +452,10 @@ void TraceEventImporter::nest(Thread& th) {
             const std::int64_t end = e.ts + e.dur;
             if (!stack.empty() && !stack.back().open && stack.back().end < end) {
                 ++stats.repairs.overlapping;
-                note(e.offset, &th,
-                     "an \"X\" event overlaps the slice it starts in without nesting (placed on "
-                     "its own row)");
+                if (wouldNote(e.offset))
+                    note(e.offset, &th,
+                         "an \"X\" event overlaps the slice it starts in without nesting (placed "
+                         "on its own row)");
             }
             emit({depth, EventKind::Complete, e.name, e.channel, e.ts, end});
             ++stats.events;

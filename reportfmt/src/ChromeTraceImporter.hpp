@@ -142,6 +142,8 @@ private:
     void nestAsync(AsyncTrack& track);
     void writeFlows();
     void note(std::size_t offset, const Thread* th, std::string why);
+    /// False when a repair at `offset` would not become the first one (skip formatting it).
+    bool wouldNote(std::size_t offset) const { return !first_ || first_->offset > offset; }
 
     HostTraceWriter& w_;
     std::string input_;
