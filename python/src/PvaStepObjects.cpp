@@ -11,14 +11,14 @@ namespace tilescope::python {
 namespace {
 
 struct StepObject {
-    PyObject_HEAD
-    PyObject* owner; // capsule keeping `table` alive
+    PyObject ob_base; // PyObject_HEAD
+    PyObject* owner;  // capsule keeping `table` alive
     const StepTable* table;
     const pva::ExecutionStep* step;
 };
 
 struct StepIterObject {
-    PyObject_HEAD
+    PyObject ob_base; // PyObject_HEAD
     PyObject* owner;
     const StepTable* table;
     std::size_t next;
@@ -175,8 +175,8 @@ py::object stepIterator(const py::object& owner, const StepTable* table) {
 void bindStepObjects(py::module_& m) {
     stepType = makeType(stepSpec);
     stepIterType = makeType(iterSpec);
-    m.attr("ExecutionStep") = py::reinterpret_borrow<py::object>(
-        reinterpret_cast<PyObject*>(stepType));
+    m.attr("ExecutionStep") =
+        py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(stepType));
     stepProgram = py::cpp_function([](py::handle h) {
                       const StepTable* table = nullptr;
                       const auto& step = stepOf(h, &table);

@@ -54,8 +54,7 @@ using TracePtr = std::shared_ptr<const TraceData>;
 
 /// What keeps a trace alive for the native Event objects: a capsule owning a TracePtr.
 py::capsule traceOwner(const TracePtr& trace) {
-    return py::capsule(new TracePtr(trace),
-                       [](void* p) { delete static_cast<TracePtr*>(p); });
+    return py::capsule(new TracePtr(trace), [](void* p) { delete static_cast<TracePtr*>(p); });
 }
 
 struct PyThread {
@@ -78,8 +77,8 @@ struct PyTrace {
 // --- pva.Event, a native type ------------------------------------------------------------------
 
 struct EventObject {
-    PyObject_HEAD
-    PyObject* owner; // capsule keeping `trace` alive
+    PyObject ob_base; // PyObject_HEAD
+    PyObject* owner;  // capsule keeping `trace` alive
     const TraceData* trace;
     const ThreadData* thread;
     std::uint32_t index;
@@ -163,8 +162,7 @@ PyObject* eventRepr(PyObject* self) {
 PyGetSetDef eventGetters[] = {
     {"label", eventLabel, nullptr, "The event's name.", nullptr},
     {"channel", eventChannel, nullptr, "The trace channel the event was recorded on.", nullptr},
-    {"timestamp", eventTimestamp, nullptr, "Start, in microseconds since the Unix epoch.",
-     nullptr},
+    {"timestamp", eventTimestamp, nullptr, "Start, in microseconds since the Unix epoch.", nullptr},
     {"duration", eventDuration, nullptr, "Duration in microseconds (0 for an instant).", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr},
 };
@@ -191,7 +189,7 @@ PyType_Spec eventSpec = {"pva.Event", sizeof(EventObject), 0,
 /// Dense Python-string tables for ids: index 0 is "" for ids the file does not define.
 template <class Texts>
 std::unordered_map<std::int64_t, std::uint32_t> internTexts(Texts&& texts,
-                                                           std::vector<py::str>& out) {
+                                                            std::vector<py::str>& out) {
     std::unordered_map<std::int64_t, std::uint32_t> index;
     out.emplace_back("");
     for (auto& [id, text] : texts) {
@@ -255,9 +253,9 @@ void linkThread(const report::ThreadEventColumns& c, std::int64_t traceEndNs,
         // The parent: last event above starting at or before this one.
         auto first = thread.events.begin() + static_cast<std::ptrdiff_t>(aboveBegin);
         auto last = thread.events.begin() + static_cast<std::ptrdiff_t>(aboveEnd);
-        auto parent = std::upper_bound(first, last, row.startNs, [](std::int64_t t, const EventRow& e) {
-            return t < e.startNs;
-        });
+        auto parent =
+            std::upper_bound(first, last, row.startNs,
+                             [](std::int64_t t, const EventRow& e) { return t < e.startNs; });
         if (parent == first) {
             thread.roots.push_back(index); // no enclosing event recorded: a root
             continue;
@@ -326,9 +324,8 @@ void bindTrace(py::module_& m) {
                                [](const PyThread& t) { return t.trace->threads[t.index].name; })
         .def_property_readonly("events", [](const PyThread& t) {
             const ThreadData& th = t.trace->threads[t.index];
-            PyObject* list =
-                eventList(t.owner.ptr(), t.trace.get(), &th, th.roots.data(), 0,
-                          static_cast<std::uint32_t>(th.roots.size()));
+            PyObject* list = eventList(t.owner.ptr(), t.trace.get(), &th, th.roots.data(), 0,
+                                       static_cast<std::uint32_t>(th.roots.size()));
             if (!list)
                 throw py::error_already_set();
             return py::reinterpret_steal<py::list>(list);

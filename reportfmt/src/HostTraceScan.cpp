@@ -92,8 +92,8 @@ std::vector<ThreadEventColumns> scanThreadEvents(const HostTraceReader& reader,
         const std::int64_t id = st.int64(0);
         const std::int64_t kind = st.int64(4);
         if (kind < 0 || kind > static_cast<std::int64_t>(EventKind::Unfinished))
-            throw ReportError(path,
-                              fmt::format("file is damaged (event {} has unknown kind {})", id, kind));
+            throw ReportError(
+                path, fmt::format("file is damaged (event {} has unknown kind {})", id, kind));
         const std::int64_t start = st.int64(5);
         const bool hasEnd = !st.isNull(6);
         const std::int64_t end = hasEnd ? st.int64(6) : start;
@@ -102,7 +102,8 @@ std::vector<ThreadEventColumns> scanThreadEvents(const HostTraceReader& reader,
                               fmt::format("file is damaged (event {} ends before it starts)", id));
         const std::int64_t depth = st.int64(7);
         if (depth < 0 || depth > std::numeric_limits<std::int32_t>::max())
-            throw ReportError(path, fmt::format("file is damaged (event {} has depth {})", id, depth));
+            throw ReportError(path,
+                              fmt::format("file is damaged (event {} has depth {})", id, depth));
         ThreadEventColumns& c = *last;
         c.id.push_back(id);
         c.channelId.push_back(st.int64(2));

@@ -333,9 +333,9 @@ void HostTraceWriter::close() {
     auto& db = im.session.db();
     im.flush();
     im.session.commit();
+    const auto& early = im.indexedEarly;
     for (const SchemaObject& o : Schema::hostTrace())
-        if (o.createdAtClose && std::find(im.indexedEarly.begin(), im.indexedEarly.end(),
-                                          o.name) == im.indexedEarly.end())
+        if (o.createdAtClose && std::find(early.begin(), early.end(), o.name) == early.end())
             db.exec(o.sql);
     {
         detail::RowBatch rows(db, "event_lod",

@@ -84,8 +84,8 @@ TEST_CASE("scanThreadEvents refuses a damaged row naming the file") {
     tilescope::testing::writeSmallHostTrace(path, 50);
     sqlite3* db = nullptr;
     REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(db, "UPDATE event SET kind = 7 WHERE id = 3", nullptr, nullptr,
-                         nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, "UPDATE event SET kind = 7 WHERE id = 3", nullptr, nullptr, nullptr) ==
+            SQLITE_OK);
     sqlite3_close(db);
     HostTraceReader reader(path.string());
     std::vector<std::int64_t> threads;
