@@ -62,12 +62,15 @@ SlotHints SlotResolver::resolve(const ScannedTraceEvent& e) {
     SlotHints h;
     const std::string& pid = idText(e.pid);
     const std::string& tid = idText(e.tid);
-    if (last_ && last_->first.first == pid && last_->first.second == tid) {
+    key_.assign(pid);
+    key_.push_back('\0');
+    key_.append(tid);
+    if (last_ && last_->first == key_) {
         h.thread = last_->second;
     } else {
-        auto it = threads_.find({pid, tid});
+        auto it = threads_.find(key_);
         if (it == threads_.end())
-            it = threads_.emplace(std::pair{pid, tid}, std::int32_t(threads_.size())).first;
+            it = threads_.emplace(key_, std::int32_t(threads_.size())).first;
         last_ = &*it;
         h.thread = it->second;
     }

@@ -40,8 +40,12 @@ public:
     SlotHints resolve(const ScannedTraceEvent& e);
 
 private:
-    std::map<std::pair<std::string, std::string>, std::int32_t> threads_;
-    const std::pair<const std::pair<std::string, std::string>, std::int32_t>* last_ = nullptr;
+    // Keyed by pid, a NUL, then tid, built in key_ (no allocation once grown): producers that
+    // interleave threads miss the last-thread cache on every event, and a map of string pairs
+    // then cost two string copies and several compares per event.
+    std::unordered_map<std::string, std::int32_t> threads_;
+    std::string key_;
+    const std::pair<const std::string, std::int32_t>* last_ = nullptr;
     std::unordered_map<std::string, std::int32_t> names_;
 };
 
