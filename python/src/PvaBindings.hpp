@@ -52,11 +52,12 @@ struct StepTable {
 };
 using StepTablePtr = std::shared_ptr<const StepTable>;
 
-struct PyExecutionStep {
-    StepTablePtr table;
-    std::size_t index;
-    const pva::ExecutionStep& step() const { return table->steps[index]; }
-};
+/// pva.ExecutionStep objects and the steps iterator are native CPython types (PvaStepObjects.cpp);
+/// they keep their table alive through an owner capsule from stepTableOwner().
+py::capsule stepTableOwner(const StepTablePtr& table);
+py::object stepObject(const py::object& owner, const StepTable* table, std::size_t index);
+py::object stepIterator(const py::object& owner, const StepTable* table);
+void bindStepObjects(py::module_& m);
 
 struct PyRun {
     pva::Run run;

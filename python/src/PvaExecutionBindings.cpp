@@ -44,24 +44,21 @@ py::array_t<std::uint64_t> runCyclesByTile(const PyRun& r) {
 /// list libpva returns, without building a Python object per step up front.
 struct StepList {
     StepTablePtr table;
-};
-
-struct StepIterator {
-    StepTablePtr table;
-    std::size_t next = 0;
+    py::object owner; // capsule of `table`, held by every step object
 };
 
 StepList stepList(std::vector<pva::ExecutionStep> steps, const ContextPtr& context) {
-    return StepList{std::make_shared<const StepTable>(StepTable{std::move(steps), context})};
+    auto table = std::make_shared<const StepTable>(StepTable{std::move(steps), context});
+    return StepList{table, stepTableOwner(table)};
 }
 
-PyExecutionStep stepAt(const StepList& list, py::ssize_t index) {
+py::object stepAt(const StepList& list, py::ssize_t index) {
     const auto size = static_cast<py::ssize_t>(list.table->steps.size());
     if (index < 0)
         index += size;
     if (index < 0 || index >= size)
         throw py::index_error("step index out of range");
-    return PyExecutionStep{list.table, static_cast<std::size_t>(index)};
+    return stepObject(list.owner, list.table.get(), static_cast<std::size_t>(index));
 }
 
 } // namespace
@@ -74,13 +71,7 @@ void bindExecution(py::module_& m) {
         .def_property_readonly("activeTileBalance", &pva::IpuExecution::activeTileBalance)
         .def_property_readonly("cyclesByTile", &pva::IpuExecution::cyclesByTile);
 
-    py::class_<StepIterator>(m, "_StepIterator")
-        .def("__iter__", [](StepIterator& it) -> StepIterator& { return it; })
-        .def("__next__", [](StepIterator& it) {
-            if (it.next >= it.table->steps.size())
-                throw py::stop_iteration();
-            return PyExecutionStep{it.table, it.next++};
-        });
+    bindStepObjects(m);
     py::class_<StepList>(m, "ExecutionStepList")
         .def("__len__", [](const StepList& l) { return l.table->steps.size(); })
         .def("__getitem__", &stepAt)
@@ -91,33 +82,10 @@ void bindExecution(py::module_& m) {
                      throw py::error_already_set();
                  py::list out;
                  for (std::size_t i = 0; i < length; ++i, start += step)
-                     out.append(PyExecutionStep{l.table, start});
+                     out.append(stepObject(l.owner, l.table.get(), start));
                  return out;
              })
-        .def("__iter__", [](const StepList& l) {
-            return StepIterator{l.table, 0};
-        });
-
-    py::class_<PyExecutionStep>(m, "ExecutionStep")
-        .def_property_readonly("program",
-                               [](const PyExecutionStep& s) {
-                                   return wrapProgram(s.step().program(), s.table->context);
-                               })
-        .def_property_readonly("programStepIndex",
-                               [](const PyExecutionStep& s) { return s.step().programStepIndex(); })
-        .def_property_readonly("cyclesFrom",
-                               [](const PyExecutionStep& s) { return s.step().cyclesFrom(); })
-        .def_property_readonly("cyclesTo",
-                               [](const PyExecutionStep& s) { return s.step().cyclesTo(); })
-        .def_property_readonly("cycles", [](const PyExecutionStep& s) { return s.step().cycles(); })
-        .def_property_readonly("activeTiles",
-                               [](const PyExecutionStep& s) { return s.step().activeTiles(); })
-        .def_property_readonly(
-            "activeTileBalance",
-            [](const PyExecutionStep& s) { return s.step().activeTileBalance(); })
-        .def_property_readonly("cyclesByTile",
-                               [](const PyExecutionStep& s) { return s.step().cyclesByTile(); })
-        .def_property_readonly("ipus", [](const PyExecutionStep& s) { return s.step().ipus(); });
+        .def("__iter__", [](const StepList& l) { return stepIterator(l.owner, l.table.get()); });
 
     py::class_<pva::Microseconds>(m, "Microseconds")
         .def_property_readonly("start", &pva::Microseconds::start)

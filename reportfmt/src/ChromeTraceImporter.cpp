@@ -62,12 +62,15 @@ SlotHints SlotResolver::resolve(const ScannedTraceEvent& e) {
     SlotHints h;
     const std::string& pid = idText(e.pid);
     const std::string& tid = idText(e.tid);
-    if (last_ && last_->first.first == pid && last_->first.second == tid) {
+    key_.assign(pid);
+    key_.push_back('\0');
+    key_.append(tid);
+    if (last_ && last_->first == key_) {
         h.thread = last_->second;
     } else {
-        auto it = threads_.find({pid, tid});
+        auto it = threads_.find(key_);
         if (it == threads_.end())
-            it = threads_.emplace(std::pair{pid, tid}, std::int32_t(threads_.size())).first;
+            it = threads_.emplace(key_, std::int32_t(threads_.size())).first;
         last_ = &*it;
         h.thread = it->second;
     }
@@ -288,9 +291,10 @@ void TraceEventImporter::counter(const ScannedTraceEvent& e) {
         if (!series.samples.empty() && t < series.samples.back().t) {
             series.sorted = false;
             ++stats.repairs.reordered;
-            note(e.startOffset, nullptr,
-                 fmt::format("counter \"{}\" sample at {} ns comes after one at {} ns", graphName,
-                             t, series.samples.back().t));
+            if (wouldNote(e.startOffset))
+                note(e.startOffset, nullptr,
+                     fmt::format("counter \"{}\" sample at {} ns comes after one at {} ns",
+                                 graphName, t, series.samples.back().t));
         }
         series.samples.push_back({t, v.number});
     }
@@ -321,8 +325,9 @@ void TraceEventImporter::hold(Thread& th, const ScannedTraceEvent& e, char ph, s
     if (th.any && (t < th.lastTs || (t == th.lastTs && r < th.lastRank))) {
         th.sorted = false;
         ++stats.repairs.reordered;
-        note(e.startOffset, &th,
-             fmt::format("event at {} ns comes after one at {} ns (reordered)", t, th.lastTs));
+        if (wouldNote(e.startOffset)) // a shuffled file has a repair per event: format once
+            note(e.startOffset, &th,
+                 fmt::format("event at {} ns comes after one at {} ns (reordered)", t, th.lastTs));
     }
     th.any = true;
     th.lastTs = t;
@@ -406,6 +411,14 @@ void TraceEventImporter::nest(Thread& th) {
         std::size_t offset;
     };
     std::vector<Open> stack;
+    // Rows are written in track order (see writeNested), in bounded chunks for huge threads.
+    constexpr std::size_t kMaxNested = std::size_t{1} << 20;
+    nested_.clear();
+    auto emit = [&](const Nested& n) {
+        nested_.push_back(n);
+        if (nested_.size() >= kMaxNested)
+            writeNested(th);
+    };
     auto step = [&](const Pending& e) {
         while (!stack.empty() && !stack.back().open && stack.back().end <= e.ts)
             stack.pop_back();
@@ -423,16 +436,16 @@ void TraceEventImporter::nest(Thread& th) {
                 break;
             }
             const auto at = static_cast<std::int32_t>(stack.rend() - open - 1);
-            w_.addEvent(th.row, channelIds_[static_cast<std::size_t>(open->channel)],
-                        nameIds_[static_cast<std::size_t>(open->name)], open->start, e.ts, at);
+            emit({at, EventKind::Complete, open->name, open->channel, open->start, e.ts});
             ++stats.events;
             if (open == stack.rbegin()) {
                 stack.pop_back();
             } else { // slices above it started inside it and run past its end
                 ++stats.repairs.overlapping;
-                note(e.offset, &th,
-                     "an \"E\" event closes a \"B\" event while slices started inside it still "
-                     "run (overlapping slices placed on their own rows)");
+                if (wouldNote(e.offset))
+                    note(e.offset, &th,
+                         "an \"E\" event closes a \"B\" event while slices started inside it "
+                         "still run (overlapping slices placed on their own rows)");
                 open->open = false;
                 open->end = e.ts;
             }
@@ -442,20 +455,19 @@ void TraceEventImporter::nest(Thread& th) {
             const std::int64_t end = e.ts + e.dur;
             if (!stack.empty() && !stack.back().open && stack.back().end < end) {
                 ++stats.repairs.overlapping;
-                note(e.offset, &th,
-                     "an \"X\" event overlaps the slice it starts in without nesting (placed on "
-                     "its own row)");
+                if (wouldNote(e.offset))
+                    note(e.offset, &th,
+                         "an \"X\" event overlaps the slice it starts in without nesting (placed "
+                         "on its own row)");
             }
-            w_.addEvent(th.row, channelIds_[static_cast<std::size_t>(e.channel)],
-                        nameIds_[static_cast<std::size_t>(e.name)], e.ts, end, depth);
+            emit({depth, EventKind::Complete, e.name, e.channel, e.ts, end});
             ++stats.events;
             if (e.dur > 0)
                 stack.push_back({false, e.ts, end, e.name, e.channel, e.offset});
             break;
         }
         default:
-            w_.addInstant(th.row, channelIds_[static_cast<std::size_t>(e.channel)],
-                          nameIds_[static_cast<std::size_t>(e.name)], e.ts, depth);
+            emit({depth, EventKind::Instant, e.name, e.channel, e.ts, e.ts});
             ++stats.events;
         }
     };
@@ -467,13 +479,57 @@ void TraceEventImporter::nest(Thread& th) {
     // Still open when the trace ended: never finished.
     for (std::size_t d = 0; d < stack.size(); ++d)
         if (stack[d].open) {
-            w_.addUnfinished(th.row, channelIds_[static_cast<std::size_t>(stack[d].channel)],
-                             nameIds_[static_cast<std::size_t>(stack[d].name)], stack[d].start,
-                             static_cast<std::int32_t>(d));
+            emit({static_cast<std::int32_t>(d), EventKind::Unfinished, stack[d].name,
+                  stack[d].channel, stack[d].start, stack[d].start});
             ++stats.events;
             ++stats.repairs.unfinished;
             note(stack[d].offset, &th, "a \"B\" event is never closed (kept as unfinished)");
         }
+    writeNested(th);
+}
+
+// Nesting yields rows in time order over all depths; the writer indexes them by (thread, depth,
+// start) as they arrive, which is cheapest in that order (see eventsInTrackOrder). A B/E slice
+// comes out at its E, but slices of one depth do not overlap, so each depth already comes out in
+// start order: a stable counting sort by depth is enough, checked, with a stable sort by start
+// for a depth that is not (overlap repairs can leave one so).
+void TraceEventImporter::writeNested(const Thread& th) {
+    std::size_t depths = 0;
+    for (const Nested& n : nested_)
+        depths = std::max(depths, static_cast<std::size_t>(n.depth) + 1);
+    std::vector<std::size_t> first(depths + 1, 0);
+    for (const Nested& n : nested_)
+        ++first[static_cast<std::size_t>(n.depth) + 1];
+    for (std::size_t d = 1; d <= depths; ++d)
+        first[d] += first[d - 1];
+    ordered_.resize(nested_.size());
+    {
+        std::vector<std::size_t> next(first.begin(), first.end() - 1);
+        for (const Nested& n : nested_)
+            ordered_[next[static_cast<std::size_t>(n.depth)]++] = n;
+    }
+    const auto byStart = [](const Nested& a, const Nested& b) { return a.start < b.start; };
+    for (std::size_t d = 0; d < depths; ++d) {
+        const auto begin = ordered_.begin() + static_cast<std::ptrdiff_t>(first[d]);
+        const auto end = ordered_.begin() + static_cast<std::ptrdiff_t>(first[d + 1]);
+        if (!std::is_sorted(begin, end, byStart))
+            std::stable_sort(begin, end, byStart);
+    }
+    for (const Nested& n : ordered_) {
+        const std::int64_t channel = channelIds_[static_cast<std::size_t>(n.channel)];
+        const std::int64_t name = nameIds_[static_cast<std::size_t>(n.name)];
+        switch (n.kind) {
+        case EventKind::Complete:
+            w_.addEvent(th.row, channel, name, n.start, n.end, n.depth);
+            break;
+        case EventKind::Instant:
+            w_.addInstant(th.row, channel, name, n.start, n.depth);
+            break;
+        default:
+            w_.addUnfinished(th.row, channel, name, n.start, n.depth);
+        }
+    }
+    nested_.clear();
 }
 
 // An async track's slices nest like a thread's B/E events, except that an "e" with a name closes

@@ -40,8 +40,12 @@ public:
     SlotHints resolve(const ScannedTraceEvent& e);
 
 private:
-    std::map<std::pair<std::string, std::string>, std::int32_t> threads_;
-    const std::pair<const std::pair<std::string, std::string>, std::int32_t>* last_ = nullptr;
+    // Keyed by pid, a NUL, then tid, built in key_ (no allocation once grown): producers that
+    // interleave threads miss the last-thread cache on every event, and a map of string pairs
+    // then cost two string copies and several compares per event.
+    std::unordered_map<std::string, std::int32_t> threads_;
+    std::string key_;
+    const std::pair<const std::string, std::int32_t>* last_ = nullptr;
     std::unordered_map<std::string, std::int32_t> names_;
 };
 
@@ -103,6 +107,13 @@ private:
         std::int64_t threadRow;
         std::int32_t name;
     };
+    /// A nested event waiting to be written with the rest of its thread in track order.
+    struct Nested {
+        std::int32_t depth;
+        EventKind kind;
+        std::int32_t name, channel; // local numbers
+        std::int64_t start, end;
+    };
     struct Sample {
         std::int64_t t;
         double value;
@@ -129,11 +140,14 @@ private:
     void async(const ScannedTraceEvent& e, char ph);
     void flow(const ScannedTraceEvent& e);
     void nest(Thread& th);
+    void writeNested(const Thread& th);
     void spillAll();
     static bool before(const Pending& a, const Pending& b);
     void nestAsync(AsyncTrack& track);
     void writeFlows();
     void note(std::size_t offset, const Thread* th, std::string why);
+    /// False when a repair at `offset` would not become the first one (skip formatting it).
+    bool wouldNote(std::size_t offset) const { return !first_ || first_->offset > offset; }
 
     HostTraceWriter& w_;
     std::string input_;
@@ -160,6 +174,8 @@ private:
     std::size_t maxHeld_;
     std::size_t held_ = 0; // thread events in memory
     SortedRunFile<Pending> spill_;
+    std::vector<Nested> nested_;  // of the thread being nested, in nesting (time) order
+    std::vector<Nested> ordered_; // the same in track order, as written
 };
 
 } // namespace tilescope::report::detail

@@ -83,6 +83,8 @@ struct HostTraceWriter::Impl {
     detail::LodAccumulator<detail::SampleLodValue> sampleLod;
     std::size_t eventRows = 0, sampleRows = 0;
     detail::TrackRunBuffer eventRuns;
+    // Indexes created with the tables because rows arrive in their order (eventsInTrackOrder).
+    std::vector<std::string_view> indexedEarly;
 
     Impl(const std::filesystem::path& path, HostTraceWriterOptions o)
         : session(path, FileKind::HostTrace, o.replaceExisting, o.rowsPerTransaction,
@@ -95,6 +97,12 @@ struct HostTraceWriter::Impl {
                              "thread_id, channel_id, name_id, kind, start_ns, end_ns, depth", 7);
         samples = detail::RowBatch(session.db(), "sample", "series_id, t_ns, value", 3);
         session.setMetadata("lod_base_ns", std::to_string(o.lodBaseNs));
+        if (o.scratchFile && o.eventsInTrackOrder)
+            for (const SchemaObject& obj : Schema::hostTrace())
+                if (obj.createdAtClose && obj.name == "event_by_track") {
+                    session.db().exec(obj.sql);
+                    indexedEarly.push_back(obj.name);
+                }
     }
 
     void event(std::int64_t thread, std::int64_t channel, std::int64_t name, EventKind kind,
@@ -112,7 +120,7 @@ struct HostTraceWriter::Impl {
                                       start,  end,     depth};
         // A scratch file is deleted unless it closes, so only it can hold rows back for runs;
         // a shared file keeps call order, and a killed writer's rows are a prefix of the calls.
-        if (options.scratchFile)
+        if (options.scratchFile && indexedEarly.empty())
             eventRuns.add(e, [this](const auto& run) { writeEvents(run); });
         else
             writeEvents({&e, 1});
@@ -332,8 +340,9 @@ void HostTraceWriter::close() {
     auto& db = im.session.db();
     im.flush();
     im.session.commit();
+    const auto& early = im.indexedEarly;
     for (const SchemaObject& o : Schema::hostTrace())
-        if (o.createdAtClose)
+        if (o.createdAtClose && std::find(early.begin(), early.end(), o.name) == early.end())
             db.exec(o.sql);
     {
         detail::RowBatch rows(db, "event_lod",

@@ -6,6 +6,14 @@
 //                                 threads still interleave), so that every thread is sorted
 //   import_peak_rss_mb            peak resident memory of the process during each import (the
 //                                 larger of the two)
+//   import_events_per_cpu_s       the same imports per second of process CPU time (both threads),
+//   import_shuffled_events_per_cpu_s  which a machine shared with other sessions disturbs less
+//   baseline_sqlite_rows_per_s    the floor any import pays, measured in the same run: the same
+//                                 number of event rows inserted into the host-trace event table
+//                                 with one reused prepared statement in one transaction, without
+//                                 journal or syncs, then indexed (no JSON, no nesting, no pyramids)
+//   import_vs_baseline            import_events_per_s / baseline_sqlite_rows_per_s (and shuffled):
+//   import_shuffled_vs_baseline   the figure to compare across runs under different loads
 // Each rate is the best of two runs: the first also warms the page cache with the input.
 
 #include "tilescope/report/ChromeTrace.hpp"
@@ -18,7 +26,10 @@
 #include <fstream>
 #include <numeric>
 #include <random>
+#include <sqlite3.h>
+#include <stdexcept>
 #include <string>
+#include <sys/resource.h>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -80,8 +91,73 @@ void resetPeakRss() {
     std::ofstream("/proc/self/clear_refs") << "5";
 }
 
+/// CPU time of the whole process (every thread), in seconds.
+double processCpuS() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    auto s = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+    return s(u.ru_utime) + s(u.ru_stime);
+}
+
+void exec(sqlite3* db, const char* sql) {
+    char* error = nullptr;
+    if (sqlite3_exec(db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
+        const std::string what = error ? error : "sqlite error";
+        sqlite3_free(error);
+        throw std::runtime_error(what);
+    }
+}
+
+/// Rows per second of the bare storage an import ends in (see the header comment); the best of
+/// two runs, like the imports.
+double baselineSqliteRowsPerS(const fs::path& dir, std::uint64_t rows) {
+    double best = 0;
+    for (int run = 0; run < 2; ++run) {
+        const fs::path path = dir / "baseline.sqlite";
+        fs::remove(path);
+        const auto start = std::chrono::steady_clock::now();
+        sqlite3* db = nullptr;
+        if (sqlite3_open(path.c_str(), &db) != SQLITE_OK)
+            throw std::runtime_error("cannot open " + path.string());
+        try {
+            exec(db, "PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; "
+                     "PRAGMA cache_size=-65536; BEGIN; CREATE TABLE event(id INTEGER PRIMARY KEY, "
+                     "thread_id INTEGER NOT NULL, channel_id INTEGER NOT NULL, name_id INTEGER "
+                     "NOT NULL, kind INTEGER NOT NULL, start_ns INTEGER NOT NULL, end_ns INTEGER, "
+                     "depth INTEGER NOT NULL)");
+            sqlite3_stmt* st = nullptr;
+            sqlite3_prepare_v2(db,
+                               "INSERT INTO event(thread_id, channel_id, name_id, kind, start_ns, "
+                               "end_ns, depth) VALUES(?,?,?,?,?,?,?)",
+                               -1, &st, nullptr);
+            const std::uint64_t perThread = rows / kThreads;
+            for (std::uint64_t i = 0; i < rows; ++i) {
+                const std::int64_t t = std::int64_t(i / perThread), k = std::int64_t(i % perThread);
+                const std::int64_t ts = 1000000 + 12000 * (k / 2);
+                const std::int64_t values[] = {t, 1, k % 7, 0, ts, ts + 10500, k % 2};
+                for (int c = 0; c < 7; ++c)
+                    sqlite3_bind_int64(st, c + 1, values[c]);
+                sqlite3_step(st);
+                sqlite3_reset(st);
+            }
+            sqlite3_finalize(st);
+            exec(db, "CREATE INDEX event_by_track ON event(thread_id, depth, start_ns); COMMIT");
+        } catch (...) {
+            sqlite3_close(db);
+            throw;
+        }
+        sqlite3_close(db);
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        best = std::max(best, double(rows) / s);
+    }
+    fs::remove(dir / "baseline.sqlite");
+    return best;
+}
+
 struct Rate {
     double eventsPerS = 0;
+    double eventsPerCpuS = 0;
     double peakRssMb = 0;
     std::uint64_t events = 0;
     std::uint64_t reordered = 0;
@@ -91,11 +167,13 @@ Rate measure(const fs::path& json, const fs::path& out) {
     Rate r;
     for (int run = 0; run < 2; ++run) {
         resetPeakRss();
+        const double cpu = processCpuS();
         const auto start = std::chrono::steady_clock::now();
         const auto stats = importChromeTrace(json, out);
         const double s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         r.eventsPerS = std::max(r.eventsPerS, double(stats.events) / s);
+        r.eventsPerCpuS = std::max(r.eventsPerCpuS, double(stats.events) / (processCpuS() - cpu));
         r.peakRssMb = std::max(r.peakRssMb, peakRssMb());
         r.events = stats.events;
         r.reordered = stats.repairs.reordered;
@@ -128,11 +206,17 @@ int main(int argc, char** argv) {
         const auto shuffled = writeTrace(dir, events, true);
         const Rate a = measure(ordered, dir / "ordered.pvti");
         const Rate b = measure(shuffled, dir / "shuffled.pvti");
+        const double baseline = baselineSqliteRowsPerS(dir, a.events);
         std::printf("{\n  \"import_events\": %llu,\n  \"import_events_per_s\": %.0f,\n"
                     "  \"import_shuffled_events_per_s\": %.0f,\n"
+                    "  \"import_events_per_cpu_s\": %.0f,\n"
+                    "  \"import_shuffled_events_per_cpu_s\": %.0f,\n"
+                    "  \"baseline_sqlite_rows_per_s\": %.0f,\n"
+                    "  \"import_vs_baseline\": %.3f,\n  \"import_shuffled_vs_baseline\": %.3f,\n"
                     "  \"import_shuffled_reordered\": %llu,\n  \"import_peak_rss_mb\": %.1f\n}\n",
                     static_cast<unsigned long long>(a.events), a.eventsPerS, b.eventsPerS,
-                    static_cast<unsigned long long>(b.reordered),
+                    a.eventsPerCpuS, b.eventsPerCpuS, baseline, a.eventsPerS / baseline,
+                    b.eventsPerS / baseline, static_cast<unsigned long long>(b.reordered),
                     std::max(a.peakRssMb, b.peakRssMb));
         fs::remove_all(dir);
     } catch (const std::exception& e) {

@@ -21,6 +21,13 @@ struct HostTraceWriterOptions {
     /// presorted runs, a fifth of an import's time saved), so event ids follow that order, not
     /// the order of the calls.
     bool scratchFile = false;
+    /// With scratchFile: the caller adds events track by track ((thread, depth) after
+    /// (thread, depth)), each track in start order, as an importer that holds the whole trace
+    /// can. The track index then grows as rows arrive, each entry appended to its end, instead of
+    /// being sorted at close (half of an import's SQLite time). Rows in another order are still
+    /// stored and indexed correctly, only more slowly. Ignored without scratchFile, whose killed
+    /// writer must leave a file without the index.
+    bool eventsInTrackOrder = false;
 };
 
 /// Writes one host-trace file (`*.pvti`): processes, threads, channels, nested events and counter
