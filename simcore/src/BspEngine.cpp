@@ -2,6 +2,7 @@
 
 #include "HostTransfers.hpp"
 #include "poplar/exceptions.hpp"
+#include "tilescope/sim/CopyPlan.hpp"
 #include "tilescope/sim/ElementConversion.hpp"
 #include "tilescope/sim/TensorPrinter.hpp"
 
@@ -13,6 +14,7 @@
 #include <new>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
 
 namespace tilescope::sim {
@@ -41,13 +43,71 @@ struct Staging {
     std::vector<std::byte> buffer;
     bool in = false, out = false;
     bool remote = false;
+    CopyPlan gatherPlan;  ///< view -> buffer, when `in`
+    CopyPlan scatterPlan; ///< buffer -> view, when `out`
 };
 
 struct VertexInstance {
     void* object = nullptr;
     const VertexType* type = nullptr;
     std::vector<std::uint32_t> stagings;
+    /// Elements the vertex's edges refer to: the weight that balances tiles over host threads.
+    std::uint64_t edgeElements = 0;
 };
+
+/// One vertex of a compute set as the engine calls it: the codelet's compute function resolved
+/// once, and the plans of its on-tile gathered fields.
+struct VertexCall {
+    void* object = nullptr;
+    bool (*compute)(void*, unsigned) = nullptr;
+    std::uint32_t workers = 1; ///< compute() calls, one per worker context for a MultiVertex
+    std::uint32_t id = 0;
+    std::uint32_t firstIn = 0, endIn = 0;   ///< into ComputeSetPlan::localIn
+    std::uint32_t firstOut = 0, endOut = 0; ///< into ComputeSetPlan::localOut
+};
+
+/// A compute set ready to run: its vertices in tile order as calls, cut into chunks of about
+/// equal work (a chunk is whole tiles, so one tile's vertices run in order on one thread), and
+/// its exchange as copy plans: remote inputs gathered before any vertex runs (chunked the same
+/// way), remote outputs written back after all have run, in tile order.
+struct ComputeSetPlan {
+    std::vector<VertexCall> calls;
+    std::vector<std::uint32_t> chunkStart; ///< call index where each chunk starts, plus the end
+    std::vector<const CopyPlan*> localIn, localOut;
+    std::vector<const CopyPlan*> remoteIn;
+    std::vector<std::uint32_t> remoteInChunkStart;
+    std::vector<const CopyPlan*> remoteOut;
+};
+
+/// A Copy program's data move: direct when source and destination share no element, else
+/// through a buffer (gather, then scatter) like the device.
+struct CopyExecution {
+    CopyPlan direct;
+    CopyPlan gather, scatter;
+    std::vector<std::byte> buffer;
+};
+
+/// Splits items with the given weights into at most `maxChunks` runs of consecutive items of
+/// about equal total weight; returns the start of each run plus the end.
+std::vector<std::uint32_t> balancedChunks(const std::vector<std::uint64_t>& weights,
+                                          std::size_t maxChunks) {
+    std::vector<std::uint32_t> starts{0};
+    std::uint64_t total = 0;
+    for (auto w : weights)
+        total += w;
+    const std::size_t chunks = std::max<std::size_t>(1, std::min(maxChunks, weights.size()));
+    const std::uint64_t target = (total + chunks - 1) / chunks;
+    std::uint64_t acc = 0;
+    for (std::size_t i = 0; i < weights.size(); ++i) {
+        acc += weights[i];
+        if (acc >= target && i + 1 < weights.size()) {
+            starts.push_back(static_cast<std::uint32_t>(i + 1));
+            acc = 0;
+        }
+    }
+    starts.push_back(static_cast<std::uint32_t>(weights.size()));
+    return starts;
+}
 
 } // namespace
 
@@ -62,6 +122,12 @@ struct BspEngine::Impl {
     std::vector<StreamConnection> streams;
     RemoteBufferStore remoteBuffers;
     tbb::task_arena arena;
+    CopyPlan::Bases bases; ///< storage address of each variable
+    std::vector<ComputeSetPlan> computeSetPlans;
+    std::vector<CopyExecution> copyExecutions;
+    /// Per step: the compiled cycles per tile, shared by every record of the step, and their max.
+    std::vector<std::shared_ptr<const capture::PerTile>> stepCycles;
+    std::vector<std::uint64_t> stepMaxCycles;
     capture::RunRecord* run = nullptr;
     std::uint64_t cycle = 0;
 
@@ -78,7 +144,17 @@ struct BspEngine::Impl {
                 std::memcpy(storage[v].data(), var.initialValue.data(), bytes);
         }
         streams.resize(model.streams.size());
+        bases.resize(storage.size());
+        for (std::size_t v = 0; v < storage.size(); ++v)
+            bases[v] = reinterpret_cast<std::byte*>(storage[v].data());
         bindVertices();
+        planComputeSets();
+        planCopies();
+        for (const auto& step : graph->records.steps) {
+            const auto& c = step.estimatedCyclesPerTile;
+            stepCycles.push_back(std::make_shared<const capture::PerTile>(c));
+            stepMaxCycles.push_back(c.empty() ? 0 : *std::max_element(c.begin(), c.end()));
+        }
     }
 
     ~Impl() {
@@ -108,6 +184,7 @@ struct BspEngine::Impl {
     abi::Span bindItem(const TensorView& view, const FieldDescriptor& fd, VertexInstance& inst,
                        std::int32_t tile) {
         const auto n = static_cast<std::uint32_t>(view.numElements());
+        inst.edgeElements += n;
         const bool remote = onOtherTile(view, tile);
         if (view.ranges.size() <= 1 && !remote)
             return {view.ranges.empty() ? nullptr
@@ -119,6 +196,10 @@ struct BspEngine::Impl {
         s.in = fd.reads();
         s.out = fd.writes();
         s.remote = remote;
+        if (s.in)
+            s.gatherPlan = CopyPlan::gather(view, bases, s.buffer.data());
+        if (s.out)
+            s.scatterPlan = CopyPlan::scatter(s.buffer.data(), view, bases);
         inst.stagings.push_back(static_cast<std::uint32_t>(stagings.size()));
         stagings.push_back(std::move(s));
         return {stagings.back().buffer.data(), n};
@@ -211,62 +292,138 @@ struct BspEngine::Impl {
         return loadElementAsInteger(t.type, buf);
     }
 
-    /// Calls fn(group) for every tile group, spread over the arena's threads.
-    template <typename Fn> void forEachTile(const std::vector<TileVertexGroup>& groups, Fn fn) {
-        if (groups.size() == 1) {
-            fn(groups[0]);
+    /// Host threads the arena runs on: the chunk count of a compute set is a few per thread.
+    std::size_t maxChunks() const {
+        return static_cast<std::size_t>(std::max(1, arena.max_concurrency())) * 4;
+    }
+
+    /// Builds every compute set's calls, chunks and exchange plans (once, at load).
+    void planComputeSets() {
+        const auto chunksWanted = maxChunks();
+        computeSetPlans.resize(graph->computeSetGroups.size());
+        for (std::size_t cs = 0; cs < graph->computeSetGroups.size(); ++cs) {
+            auto& plan = computeSetPlans[cs];
+            std::vector<std::uint64_t> groupWeights, remoteWeights;
+            std::vector<std::uint32_t> groupStart, remoteGroupStart;
+            for (const auto& g : graph->computeSetGroups[cs]) {
+                groupStart.push_back(static_cast<std::uint32_t>(plan.calls.size()));
+                remoteGroupStart.push_back(static_cast<std::uint32_t>(plan.remoteIn.size()));
+                std::uint64_t weight = 0, remoteWeight = 0;
+                for (auto id : g.vertices) {
+                    const auto& inst = vertices[id];
+                    const auto& info = inst.type->info;
+                    VertexCall call;
+                    call.object = inst.object;
+                    call.compute = info.compute;
+                    call.workers = info.isMultiVertex ? model.target.numWorkerContexts : 1;
+                    call.id = id;
+                    call.firstIn = static_cast<std::uint32_t>(plan.localIn.size());
+                    call.firstOut = static_cast<std::uint32_t>(plan.localOut.size());
+                    for (auto si : inst.stagings) {
+                        const auto& st = stagings[si];
+                        if (st.remote) {
+                            if (st.in) {
+                                plan.remoteIn.push_back(&st.gatherPlan);
+                                remoteWeight += st.buffer.size();
+                            }
+                            continue;
+                        }
+                        if (st.in)
+                            plan.localIn.push_back(&st.gatherPlan);
+                        if (st.out)
+                            plan.localOut.push_back(&st.scatterPlan);
+                    }
+                    call.endIn = static_cast<std::uint32_t>(plan.localIn.size());
+                    call.endOut = static_cast<std::uint32_t>(plan.localOut.size());
+                    plan.calls.push_back(call);
+                    // A vertex costs a call even with no edges.
+                    weight += 16 + inst.edgeElements;
+                }
+                groupWeights.push_back(weight);
+                remoteWeights.push_back(remoteWeight);
+            }
+            groupStart.push_back(static_cast<std::uint32_t>(plan.calls.size()));
+            remoteGroupStart.push_back(static_cast<std::uint32_t>(plan.remoteIn.size()));
+            for (auto c : balancedChunks(groupWeights, chunksWanted))
+                plan.chunkStart.push_back(groupStart[c]);
+            if (!plan.remoteIn.empty())
+                for (auto c : balancedChunks(remoteWeights, chunksWanted))
+                    plan.remoteInChunkStart.push_back(remoteGroupStart[c]);
+            // Remote outputs in tile order, so overlapping remote writes resolve the same way
+            // on every run.
+            for (const auto& g : graph->computeSetGroups[cs])
+                for (auto id : g.vertices)
+                    for (auto si : vertices[id].stagings)
+                        if (stagings[si].remote && stagings[si].out)
+                            plan.remoteOut.push_back(&stagings[si].scatterPlan);
+        }
+    }
+
+    void planCopies() {
+        copyExecutions.resize(graph->copies.size());
+        for (std::size_t i = 0; i < graph->copies.size(); ++i) {
+            const auto& c = graph->copies[i];
+            auto& e = copyExecutions[i];
+            if (!CopyPlan::overlaps(c.source, c.destination)) {
+                e.direct = CopyPlan::direct(c.source, c.destination, bases);
+                continue;
+            }
+            e.buffer.resize(c.source.numElements() * elementSize(c.source.type));
+            e.gather = CopyPlan::gather(c.source, bases, e.buffer.data());
+            e.scatter = CopyPlan::scatter(e.buffer.data(), c.destination, bases);
+        }
+    }
+
+    /// Calls fn(begin, end) for each chunk [starts[i], starts[i + 1]), spread over the arena's
+    /// threads; one chunk runs on the calling thread without waking the others.
+    template <typename Fn> void forEachChunk(const std::vector<std::uint32_t>& starts, Fn fn) {
+        const std::size_t chunks = starts.empty() ? 0 : starts.size() - 1;
+        if (chunks == 0)
+            return;
+        if (chunks == 1) {
+            fn(starts[0], starts[1]);
             return;
         }
         arena.execute([&] {
-            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups.size()),
-                              [&](const tbb::blocked_range<std::size_t>& r) {
-                                  for (auto i = r.begin(); i != r.end(); ++i)
-                                      fn(groups[i]);
-                              });
+            tbb::parallel_for(
+                tbb::blocked_range<std::size_t>(0, chunks, 1),
+                [&](const tbb::blocked_range<std::size_t>& r) {
+                    for (auto i = r.begin(); i != r.end(); ++i)
+                        fn(starts[i], starts[i + 1]);
+                },
+                tbb::simple_partitioner());
         });
     }
 
     void runComputeSet(std::uint32_t cs) {
-        const auto& groups = graph->computeSetGroups[cs];
+        const auto& plan = computeSetPlans[cs];
         // Exchange in: remote inputs are read before any vertex of the compute set runs.
-        forEachTile(groups, [&](const TileVertexGroup& g) {
-            for (auto id : g.vertices)
-                for (auto s : vertices[id].stagings)
-                    if (stagings[s].remote && stagings[s].in)
-                        gatherInto(stagings[s].view(), stagings[s].buffer.data());
+        forEachChunk(plan.remoteInChunkStart, [&](std::uint32_t b, std::uint32_t e) {
+            for (auto i = b; i < e; ++i)
+                plan.remoteIn[i]->execute();
         });
         // Smallest failing vertex id, so the reported failure does not depend on scheduling.
         std::atomic<std::uint32_t> failed{UINT32_MAX};
-        forEachTile(groups, [&](const TileVertexGroup& g) {
-            for (auto id : g.vertices) {
-                auto& inst = vertices[id];
-                for (auto s : inst.stagings)
-                    if (!stagings[s].remote && stagings[s].in)
-                        gatherInto(stagings[s].view(), stagings[s].buffer.data());
-                const auto& info = inst.type->info;
+        forEachChunk(plan.chunkStart, [&](std::uint32_t b, std::uint32_t e) {
+            for (auto c = b; c < e; ++c) {
+                const auto& call = plan.calls[c];
+                for (auto i = call.firstIn; i < call.endIn; ++i)
+                    plan.localIn[i]->execute();
                 bool ok = true;
-                if (info.isMultiVertex) {
-                    for (unsigned w = 0; w < model.target.numWorkerContexts; ++w)
-                        ok = info.compute(inst.object, w) && ok;
-                } else {
-                    ok = info.compute(inst.object, 0);
-                }
-                for (auto s : inst.stagings)
-                    if (!stagings[s].remote && stagings[s].out)
-                        scatterFrom(stagings[s].view(), stagings[s].buffer.data());
+                for (std::uint32_t w = 0; w < call.workers; ++w)
+                    ok = call.compute(call.object, w) && ok;
+                for (auto i = call.firstOut; i < call.endOut; ++i)
+                    plan.localOut[i]->execute();
                 if (!ok) {
                     auto cur = failed.load();
-                    while (id < cur && !failed.compare_exchange_weak(cur, id)) {
+                    while (call.id < cur && !failed.compare_exchange_weak(cur, call.id)) {
                     }
                 }
             }
         });
         // Exchange out, in tile order so overlapping remote writes resolve deterministically.
-        for (const auto& g : groups)
-            for (auto id : g.vertices)
-                for (auto s : vertices[id].stagings)
-                    if (stagings[s].remote && stagings[s].out)
-                        scatterFrom(stagings[s].view(), stagings[s].buffer.data());
+        for (const auto* p : plan.remoteOut)
+            p->execute();
         if (failed != UINT32_MAX) {
             const auto& v = model.vertices[failed];
             throw poplar::application_runtime_error(
@@ -335,11 +492,10 @@ struct BspEngine::Impl {
             runComputeSet(step.actionIndex);
             break;
         case StepAction::Copy: {
-            const auto& c = graph->copies[step.actionIndex];
-            // Through a buffer, so overlapping source and destination behave like the device.
-            std::vector<std::byte> buf(c.source.numElements() * elementSize(c.source.type));
-            gatherInto(c.source, buf.data());
-            scatterFrom(c.destination, buf.data());
+            const auto& c = copyExecutions[step.actionIndex];
+            c.direct.execute();
+            c.gather.execute();
+            c.scatter.execute();
             break;
         }
         case StepAction::StreamToDevice:
@@ -364,13 +520,14 @@ struct BspEngine::Impl {
         case StepAction::None:
             break;
         }
-        const auto& cycles = graph->records.steps[index].estimatedCyclesPerTile;
-        capture::StepExecutionRecord rec;
-        rec.step = index;
-        rec.startCycle = cycle;
-        rec.cyclesPerTile = cycles;
-        cycle += cycles.empty() ? 0 : *std::max_element(cycles.begin(), cycles.end());
-        run->steps.push_back(std::move(rec));
+        if (run) {
+            capture::StepExecutionRecord rec;
+            rec.step = index;
+            rec.startCycle = cycle;
+            rec.cyclesPerTile = stepCycles[index];
+            run->steps.push_back(std::move(rec));
+        }
+        cycle += stepMaxCycles[index];
     }
 
     /// poplar::cycleCount / cycleStamp: the 64-bit value as (lower, upper) 32-bit words.
@@ -444,7 +601,7 @@ void BspEngine::run(unsigned program) {
     auto& run = recording_ ? records_.runs.back() : unrecorded;
     run.programIndex = program;
     run.hostStartNs = nowNs();
-    impl_->run = &run;
+    impl_->run = recording_ ? &run : nullptr; // an unrecorded run keeps no steps
     impl_->cycle = 0;
     try {
         impl_->execute(*entries[program], *print_);

@@ -143,13 +143,14 @@ void printProfileSummary(std::ostream& out, const CompileRecords& c, const Execu
     for (const auto& run : e.runs) {
         cycles += run.totalCycles;
         for (const auto& s : run.steps) {
-            const auto m = maxOf(s.cyclesPerTile);
+            const auto& perTile = s.perTileCycles();
+            const auto m = maxOf(perTile);
             byKind[c.steps[s.step].kind] += m;
             if (c.steps[s.step].kind == StepKind::OnTileExecute && m > 0) {
                 // Balance over the tiles that work in the step: mean busy / slowest.
                 const auto active = static_cast<std::uint64_t>(std::count_if(
-                    s.cyclesPerTile.begin(), s.cyclesPerTile.end(), [](auto x) { return x > 0; }));
-                busy += sum(s.cyclesPerTile);
+                    perTile.begin(), perTile.end(), [](auto x) { return x > 0; }));
+                busy += sum(perTile);
                 busyMax += m * active;
             }
         }
@@ -177,7 +178,7 @@ void printProfileSummary(std::ostream& out, const CompileRecords& c, const Execu
                 const auto& st = c.steps[s.step];
                 out << "    " << std::left << std::setw(8) << s.step << std::setw(18)
                     << stepKindName(st.kind) << std::setw(14) << groupDigits(s.startCycle)
-                    << std::setw(12) << groupDigits(maxOf(s.cyclesPerTile)) << st.name << '\n';
+                    << std::setw(12) << groupDigits(maxOf(s.perTileCycles())) << st.name << '\n';
             }
         }
     }

@@ -78,7 +78,7 @@ TEST_CASE("results and cycles do not depend on the number of host threads", "[en
         for (std::size_t s = 0; s < a.steps.size(); ++s) {
             CHECK(a.steps[s].step == b.steps[s].step);
             CHECK(a.steps[s].startCycle == b.steps[s].startCycle);
-            CHECK(a.steps[s].cyclesPerTile == b.steps[s].cyclesPerTile);
+            CHECK(a.steps[s].perTileCycles() == b.steps[s].perTileCycles());
         }
     }
     // Tile 1 sums row 10, which two runs of five loops scaled ten times by 1.125.

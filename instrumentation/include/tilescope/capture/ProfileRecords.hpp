@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -286,11 +287,19 @@ struct CompileRecords {
     std::int64_t compileEndNs = 0;
 };
 
-/// One executed step of a run.
+/// One executed step of a run. The cycles per tile are shared, not copied: every execution of
+/// a step in every run refers to the same series (the step's compiled estimate), so recording a
+/// step costs the same for 1 tile or 23,552 and long runs do not hold one copy per execution.
 struct StepExecutionRecord {
     std::uint32_t step = 0;
     std::uint64_t startCycle = 0;
-    PerTile cyclesPerTile;
+    std::shared_ptr<const PerTile> cyclesPerTile;
+
+    /// The cycles per tile (empty when none were recorded).
+    const PerTile& perTileCycles() const {
+        static const PerTile none;
+        return cyclesPerTile ? *cyclesPerTile : none;
+    }
 };
 
 /// One call of Engine::run.
