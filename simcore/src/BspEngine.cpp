@@ -1,8 +1,8 @@
 #include "tilescope/sim/BspEngine.hpp"
 
+#include "ExecutionPlans.hpp"
 #include "HostTransfers.hpp"
 #include "poplar/exceptions.hpp"
-#include "tilescope/sim/CopyPlan.hpp"
 #include "tilescope/sim/ElementConversion.hpp"
 #include "tilescope/sim/TensorPrinter.hpp"
 
@@ -27,86 +27,6 @@ std::int64_t nowNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::system_clock::now().time_since_epoch())
         .count();
-}
-
-/// A vertex field item that is not one contiguous run on the vertex's own tile: it is gathered
-/// into a buffer before compute() and written back after, as the device's exchange and
-/// rearrangement code would. Remote items move in the exchange before any vertex of the compute
-/// set runs and after all have run, so a vertex never sees another tile's writes of the same
-/// compute set (as on the IPU) and results cannot depend on host thread scheduling.
-struct Staging {
-    /// The connected view, owned by the compiled graph's model (which outlives the engine's
-    /// bindings): pointing at it rather than copying it keeps load() from duplicating the runs
-    /// of every gathered connection.
-    const TensorView* viewPtr = nullptr;
-    const TensorView& view() const { return *viewPtr; }
-    std::vector<std::byte> buffer;
-    bool in = false, out = false;
-    bool remote = false;
-    CopyPlan gatherPlan;  ///< view -> buffer, when `in`
-    CopyPlan scatterPlan; ///< buffer -> view, when `out`
-};
-
-struct VertexInstance {
-    void* object = nullptr;
-    const VertexType* type = nullptr;
-    std::vector<std::uint32_t> stagings;
-    /// Elements the vertex's edges refer to: the weight that balances tiles over host threads.
-    std::uint64_t edgeElements = 0;
-};
-
-/// One vertex of a compute set as the engine calls it: the codelet's compute function resolved
-/// once, and the plans of its on-tile gathered fields.
-struct VertexCall {
-    void* object = nullptr;
-    bool (*compute)(void*, unsigned) = nullptr;
-    std::uint32_t workers = 1; ///< compute() calls, one per worker context for a MultiVertex
-    std::uint32_t id = 0;
-    std::uint32_t firstIn = 0, endIn = 0;   ///< into ComputeSetPlan::localIn
-    std::uint32_t firstOut = 0, endOut = 0; ///< into ComputeSetPlan::localOut
-};
-
-/// A compute set ready to run: its vertices in tile order as calls, cut into chunks of about
-/// equal work (a chunk is whole tiles, so one tile's vertices run in order on one thread), and
-/// its exchange as copy plans: remote inputs gathered before any vertex runs (chunked the same
-/// way), remote outputs written back after all have run, in tile order.
-struct ComputeSetPlan {
-    std::vector<VertexCall> calls;
-    std::vector<std::uint32_t> chunkStart; ///< call index where each chunk starts, plus the end
-    std::vector<const CopyPlan*> localIn, localOut;
-    std::vector<const CopyPlan*> remoteIn;
-    std::vector<std::uint32_t> remoteInChunkStart;
-    std::vector<const CopyPlan*> remoteOut;
-};
-
-/// A Copy program's data move: direct when source and destination share no element, else
-/// through a buffer (gather, then scatter) like the device.
-struct CopyExecution {
-    CopyPlan direct;
-    CopyPlan gather, scatter;
-    std::vector<std::byte> buffer;
-};
-
-/// Splits items with the given weights into at most `maxChunks` runs of consecutive items of
-/// about equal total weight; returns the start of each run plus the end.
-std::vector<std::uint32_t> balancedChunks(const std::vector<std::uint64_t>& weights,
-                                          std::size_t maxChunks) {
-    std::vector<std::uint32_t> starts{0};
-    std::uint64_t total = 0;
-    for (auto w : weights)
-        total += w;
-    const std::size_t chunks = std::max<std::size_t>(1, std::min(maxChunks, weights.size()));
-    const std::uint64_t target = (total + chunks - 1) / chunks;
-    std::uint64_t acc = 0;
-    for (std::size_t i = 0; i < weights.size(); ++i) {
-        acc += weights[i];
-        if (acc >= target && i + 1 < weights.size()) {
-            starts.push_back(static_cast<std::uint32_t>(i + 1));
-            acc = 0;
-        }
-    }
-    starts.push_back(static_cast<std::uint32_t>(weights.size()));
-    return starts;
 }
 
 } // namespace
@@ -297,81 +217,17 @@ struct BspEngine::Impl {
         return static_cast<std::size_t>(std::max(1, arena.max_concurrency())) * 4;
     }
 
-    /// Builds every compute set's calls, chunks and exchange plans (once, at load).
     void planComputeSets() {
-        const auto chunksWanted = maxChunks();
-        computeSetPlans.resize(graph->computeSetGroups.size());
-        for (std::size_t cs = 0; cs < graph->computeSetGroups.size(); ++cs) {
-            auto& plan = computeSetPlans[cs];
-            std::vector<std::uint64_t> groupWeights, remoteWeights;
-            std::vector<std::uint32_t> groupStart, remoteGroupStart;
-            for (const auto& g : graph->computeSetGroups[cs]) {
-                groupStart.push_back(static_cast<std::uint32_t>(plan.calls.size()));
-                remoteGroupStart.push_back(static_cast<std::uint32_t>(plan.remoteIn.size()));
-                std::uint64_t weight = 0, remoteWeight = 0;
-                for (auto id : g.vertices) {
-                    const auto& inst = vertices[id];
-                    const auto& info = inst.type->info;
-                    VertexCall call;
-                    call.object = inst.object;
-                    call.compute = info.compute;
-                    call.workers = info.isMultiVertex ? model.target.numWorkerContexts : 1;
-                    call.id = id;
-                    call.firstIn = static_cast<std::uint32_t>(plan.localIn.size());
-                    call.firstOut = static_cast<std::uint32_t>(plan.localOut.size());
-                    for (auto si : inst.stagings) {
-                        const auto& st = stagings[si];
-                        if (st.remote) {
-                            if (st.in) {
-                                plan.remoteIn.push_back(&st.gatherPlan);
-                                remoteWeight += st.buffer.size();
-                            }
-                            continue;
-                        }
-                        if (st.in)
-                            plan.localIn.push_back(&st.gatherPlan);
-                        if (st.out)
-                            plan.localOut.push_back(&st.scatterPlan);
-                    }
-                    call.endIn = static_cast<std::uint32_t>(plan.localIn.size());
-                    call.endOut = static_cast<std::uint32_t>(plan.localOut.size());
-                    plan.calls.push_back(call);
-                    // A vertex costs a call even with no edges.
-                    weight += 16 + inst.edgeElements;
-                }
-                groupWeights.push_back(weight);
-                remoteWeights.push_back(remoteWeight);
-            }
-            groupStart.push_back(static_cast<std::uint32_t>(plan.calls.size()));
-            remoteGroupStart.push_back(static_cast<std::uint32_t>(plan.remoteIn.size()));
-            for (auto c : balancedChunks(groupWeights, chunksWanted))
-                plan.chunkStart.push_back(groupStart[c]);
-            if (!plan.remoteIn.empty())
-                for (auto c : balancedChunks(remoteWeights, chunksWanted))
-                    plan.remoteInChunkStart.push_back(remoteGroupStart[c]);
-            // Remote outputs in tile order, so overlapping remote writes resolve the same way
-            // on every run.
-            for (const auto& g : graph->computeSetGroups[cs])
-                for (auto id : g.vertices)
-                    for (auto si : vertices[id].stagings)
-                        if (stagings[si].remote && stagings[si].out)
-                            plan.remoteOut.push_back(&stagings[si].scatterPlan);
-        }
+        computeSetPlans.reserve(graph->computeSetGroups.size());
+        for (const auto& groups : graph->computeSetGroups)
+            computeSetPlans.push_back(planComputeSet(groups, vertices, stagings,
+                                                     model.target.numWorkerContexts, maxChunks()));
     }
 
     void planCopies() {
         copyExecutions.resize(graph->copies.size());
-        for (std::size_t i = 0; i < graph->copies.size(); ++i) {
-            const auto& c = graph->copies[i];
-            auto& e = copyExecutions[i];
-            if (!CopyPlan::overlaps(c.source, c.destination)) {
-                e.direct = CopyPlan::direct(c.source, c.destination, bases);
-                continue;
-            }
-            e.buffer.resize(c.source.numElements() * elementSize(c.source.type));
-            e.gather = CopyPlan::gather(c.source, bases, e.buffer.data());
-            e.scatter = CopyPlan::scatter(e.buffer.data(), c.destination, bases);
-        }
+        for (std::size_t i = 0; i < graph->copies.size(); ++i)
+            planCopy(graph->copies[i], bases, copyExecutions[i]);
     }
 
     /// Calls fn(begin, end) for each chunk [starts[i], starts[i + 1]), spread over the arena's

@@ -81,8 +81,7 @@ bool CopyPlan::overlaps(const TensorView& a, const TensorView& b) {
     while (i < x.size() && j < y.size()) {
         const auto& p = x[i];
         const auto& q = y[j];
-        if (p.variable == q.variable && p.begin < q.end && q.begin < p.end && p.size() &&
-            q.size())
+        if (p.variable == q.variable && p.begin < q.end && q.begin < p.end && p.size() && q.size())
             return true;
         // Advance the range that ends first in (variable, end) order.
         if (p.variable < q.variable || (p.variable == q.variable && p.end <= q.end))

@@ -367,8 +367,8 @@ void checkEqual(const std::vector<float>& native, const std::vector<float>& simu
     while (std::memcmp(&native[i], &simulated[i], sizeof(float)) == 0)
         ++i;
     throw std::runtime_error(std::string("the ") + way + " grid differs from the native one at (" +
-                             std::to_string(i / cols) + ", " + std::to_string(i % cols) + "): " +
-                             std::to_string(simulated[i]) + " instead of " +
+                             std::to_string(i / cols) + ", " + std::to_string(i % cols) +
+                             "): " + std::to_string(simulated[i]) + " instead of " +
                              std::to_string(native[i]));
 }
 
@@ -390,7 +390,8 @@ nlohmann::json runGrid(const Settings& s, unsigned block) {
     g.block = block;
     const auto initial = initialGrid(g.rows() * g.cols());
     const auto [native, nativeSeconds] = runNative(s, g, initial);
-    nlohmann::json out = {{"rows", g.rows()}, {"cols", g.cols()}, {"floats_per_tile", block * block}};
+    nlohmann::json out = {
+        {"rows", g.rows()}, {"cols", g.cols()}, {"floats_per_tile", block * block}};
     const auto halo = runHalo(s, g, initial);
     checkEqual(native, halo.grid, g.cols(), "halo");
     out.update(figures(s, halo, nativeSeconds));

@@ -86,16 +86,14 @@ TEST_CASE("copy plan: many one-element regions of transposed views match element
     CHECK(plan.vars == expected.vars);
 }
 
-TEST_CASE("copy plan: contiguous pieces merge into one run per contiguous stretch",
-          "[copyplan]") {
+TEST_CASE("copy plan: contiguous pieces merge into one run per contiguous stretch", "[copyplan]") {
     Store s({{16, 16}, {16, 16}});
     // Rows 2..9 of a to rows 5..12 of b, cut into single elements and concatenated back.
     std::vector<TensorView> pieces, targets;
     for (std::size_t r = 2; r < 10; ++r)
         for (std::size_t c = 0; c < 16; ++c) {
             pieces.push_back(views::slice(views::slice(s.whole(0), r, r + 1, 0), c, c + 1, 1));
-            targets.push_back(
-                views::slice(views::slice(s.whole(1), r + 3, r + 4, 0), c, c + 1, 1));
+            targets.push_back(views::slice(views::slice(s.whole(1), r + 3, r + 4, 0), c, c + 1, 1));
         }
     const auto src = views::concat(pieces, 1), dst = views::concat(targets, 1);
     const auto p = CopyPlan::direct(src, dst, s.bases);
@@ -129,8 +127,7 @@ TEST_CASE("copy plan: halo exchange with overlapping source halos, gather and sc
                 to.push_back(views::slice(views::slice(mine, 1, 5, 2), 0, 1, 3));
             }
             if (bj < 2) { // east halo
-                from.push_back(
-                    views::slice(views::slice(grid, r0, r0 + 4, 0), c0 + 4, c0 + 5, 1));
+                from.push_back(views::slice(views::slice(grid, r0, r0 + 4, 0), c0 + 4, c0 + 5, 1));
                 to.push_back(views::slice(views::slice(mine, 1, 5, 2), 5, 6, 3));
             }
         }
