@@ -10,6 +10,7 @@
 // iteration, the simulated cycles per iteration and `sim_over_native`: host time of the simulated
 // iterations over host time of the same stencil on the same grid in a plain C++ loop with the
 // same thread count. The simulated grid must equal the native one bit for bit (else exit 1).
+// `tiny_step_us` is the host time of a step in which every tile adds one number.
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -78,6 +79,17 @@ public:
     const unsigned cols = out.size();
     for (unsigned c = 0; c < cols; ++c)
       out[c] = 0.25f * (((above[c + 1] + below[c + 1]) + centre[c]) + centre[c + 2]);
+    return true;
+  }
+};
+
+// The least work a tile can do in a step: one addition.
+class Increment : public Vertex {
+public:
+  InOut<float> x;
+
+  bool compute() {
+    *x += 1.0f;
     return true;
   }
 };
@@ -338,6 +350,39 @@ Simulated runWindow(const Settings& s, const Grid& g, const std::vector<float>& 
     return runEngine(s, engine, write, read, buildStart);
 }
 
+/// Host microseconds per step of a compute set with one one-addition vertex on every tile:
+/// the fixed cost of simulating a step, whatever the tile count.
+double tinyStepMicroseconds(const Settings& s) {
+    poplar::Device device = ipu(s);
+    poplar::Graph graph(device.getTarget());
+    graph.addCodelets(s.codelets);
+    poplar::Tensor x = graph.addVariable(poplar::FLOAT, {s.tiles}, "x");
+    poplar::ComputeSet cs = graph.addComputeSet("increment");
+    for (unsigned t = 0; t < s.tiles; ++t) {
+        graph.setTileMapping(x[t], t);
+        auto v = graph.addVertex(cs, "Increment", {{"x", x[t]}});
+        graph.setPerfEstimate(v, 10);
+        graph.setTileMapping(v, t);
+    }
+    const unsigned steps = 1000;
+    poplar::program::Repeat loop(steps, poplar::program::Execute(cs));
+    graph.createHostRead("x", x);
+    poplar::OptionFlags options{{"tilescope.hostThreads", std::to_string(s.threads)}};
+    poplar::Engine engine(graph, loop, options);
+    engine.load(device);
+    engine.run(0); // warm up
+    const auto start = Clock::now();
+    engine.run(0);
+    const double seconds = secondsSince(start);
+    std::vector<float> values(s.tiles);
+    engine.readTensor("x", values.data(), values.data() + values.size());
+    for (auto v : values)
+        if (v != 2.0f * steps)
+            throw std::runtime_error("the increment program gave " + std::to_string(v) +
+                                     " instead of " + std::to_string(2.0f * steps));
+    return seconds / steps * 1e6;
+}
+
 /// Runs the native loop for as many sweeps as the simulator ran; returns the grid and seconds.
 std::pair<std::vector<float>, double> runNative(const Settings& s, const Grid& g,
                                                 const std::vector<float>& initial) {
@@ -434,6 +479,7 @@ int main(int argc, char** argv) {
         out["iterations_per_run"] = s.iterations;
         out["runs"] = s.runs;
         out["threads"] = s.threads ? s.threads : std::thread::hardware_concurrency();
+        out["tiny_step_us"] = tinyStepMicroseconds(s);
         out["small"] = runGrid(s, smallBlock);
         out["small_host_s_per_iteration"] = out["small"]["host_s_per_iteration"];
         out["small_sim_over_native"] = out["small"]["sim_over_native"];
