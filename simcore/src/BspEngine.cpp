@@ -116,10 +116,6 @@ struct BspEngine::Impl {
         s.in = fd.reads();
         s.out = fd.writes();
         s.remote = remote;
-        if (s.in)
-            s.gatherPlan = CopyPlan::gather(view, bases, s.buffer.data());
-        if (s.out)
-            s.scatterPlan = CopyPlan::scatter(s.buffer.data(), view, bases);
         inst.stagings.push_back(static_cast<std::uint32_t>(stagings.size()));
         stagings.push_back(std::move(s));
         return {stagings.back().buffer.data(), n};
@@ -256,7 +252,7 @@ struct BspEngine::Impl {
         // Exchange in: remote inputs are read before any vertex of the compute set runs.
         forEachChunk(plan.remoteInChunkStart, [&](std::uint32_t b, std::uint32_t e) {
             for (auto i = b; i < e; ++i)
-                plan.remoteIn[i]->execute();
+                plan.remoteIn[i]->gather(bases);
         });
         // Smallest failing vertex id, so the reported failure does not depend on scheduling.
         std::atomic<std::uint32_t> failed{UINT32_MAX};
@@ -264,12 +260,12 @@ struct BspEngine::Impl {
             for (auto c = b; c < e; ++c) {
                 const auto& call = plan.calls[c];
                 for (auto i = call.firstIn; i < call.endIn; ++i)
-                    plan.localIn[i]->execute();
+                    plan.localIn[i]->gather(bases);
                 bool ok = true;
                 for (std::uint32_t w = 0; w < call.workers; ++w)
                     ok = call.compute(call.object, w) && ok;
                 for (auto i = call.firstOut; i < call.endOut; ++i)
-                    plan.localOut[i]->execute();
+                    plan.localOut[i]->scatter(bases);
                 if (!ok) {
                     auto cur = failed.load();
                     while (call.id < cur && !failed.compare_exchange_weak(cur, call.id)) {
@@ -278,8 +274,8 @@ struct BspEngine::Impl {
             }
         });
         // Exchange out, in tile order so overlapping remote writes resolve deterministically.
-        for (const auto* p : plan.remoteOut)
-            p->execute();
+        for (const auto* st : plan.remoteOut)
+            st->scatter(bases);
         if (failed != UINT32_MAX) {
             const auto& v = model.vertices[failed];
             throw poplar::application_runtime_error(

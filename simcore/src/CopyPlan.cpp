@@ -5,6 +5,26 @@
 
 namespace tilescope::sim {
 
+namespace {
+/// Fixed sizes let the compiler emit plain moves for the single elements of strided and
+/// transposed views instead of a library call.
+inline void copyBytes(std::byte* destination, const std::byte* source, std::size_t bytes) {
+    switch (bytes) {
+    case 2:
+        std::memcpy(destination, source, 2);
+        break;
+    case 4:
+        std::memcpy(destination, source, 4);
+        break;
+    case 8:
+        std::memcpy(destination, source, 8);
+        break;
+    default:
+        std::memcpy(destination, source, bytes);
+    }
+}
+} // namespace
+
 void CopyPlan::add(const std::byte* source, std::byte* destination, std::size_t bytes) {
     if (bytes == 0)
         return;
@@ -93,22 +113,23 @@ bool CopyPlan::overlaps(const TensorView& a, const TensorView& b) {
 }
 
 void CopyPlan::execute() const {
-    for (const auto& r : runs_) {
-        // Fixed sizes let the compiler emit plain moves for the single elements of strided and
-        // transposed views instead of a library call.
-        switch (r.bytes) {
-        case 2:
-            std::memcpy(r.destination, r.source, 2);
-            break;
-        case 4:
-            std::memcpy(r.destination, r.source, 4);
-            break;
-        case 8:
-            std::memcpy(r.destination, r.source, 8);
-            break;
-        default:
-            std::memcpy(r.destination, r.source, r.bytes);
-        }
+    for (const auto& r : runs_)
+        copyBytes(r.destination, r.source, r.bytes);
+}
+
+void CopyPlan::gatherNow(const TensorView& view, const Bases& bases, std::byte* out) {
+    const unsigned size = elementSize(view.type);
+    for (const auto& r : view.ranges) {
+        copyBytes(out, bases[r.variable] + r.begin * size, r.size() * size);
+        out += r.size() * size;
+    }
+}
+
+void CopyPlan::scatterNow(const std::byte* in, const TensorView& view, const Bases& bases) {
+    const unsigned size = elementSize(view.type);
+    for (const auto& r : view.ranges) {
+        copyBytes(bases[r.variable] + r.begin * size, in, r.size() * size);
+        in += r.size() * size;
     }
 }
 

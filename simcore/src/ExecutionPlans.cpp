@@ -30,7 +30,7 @@ std::vector<std::uint32_t> balancedChunks(const std::vector<std::uint64_t>& weig
 
 ComputeSetPlan planComputeSet(const std::vector<TileVertexGroup>& groups,
                               const std::vector<VertexInstance>& vertices,
-                              const std::vector<Staging>& stagings, unsigned workers,
+                              std::vector<Staging>& stagings, unsigned workers,
                               std::size_t maxChunks) {
     ComputeSetPlan plan;
     std::vector<std::uint64_t> groupWeights, remoteWeights;
@@ -50,18 +50,18 @@ ComputeSetPlan planComputeSet(const std::vector<TileVertexGroup>& groups,
             call.firstIn = static_cast<std::uint32_t>(plan.localIn.size());
             call.firstOut = static_cast<std::uint32_t>(plan.localOut.size());
             for (auto si : inst.stagings) {
-                const auto& st = stagings[si];
+                auto& st = stagings[si];
                 if (st.remote) {
                     if (st.in) {
-                        plan.remoteIn.push_back(&st.gatherPlan);
+                        plan.remoteIn.push_back(&st);
                         remoteWeight += st.buffer.size();
                     }
                     continue;
                 }
                 if (st.in)
-                    plan.localIn.push_back(&st.gatherPlan);
+                    plan.localIn.push_back(&st);
                 if (st.out)
-                    plan.localOut.push_back(&st.scatterPlan);
+                    plan.localOut.push_back(&st);
             }
             call.endIn = static_cast<std::uint32_t>(plan.localIn.size());
             call.endOut = static_cast<std::uint32_t>(plan.localOut.size());
@@ -85,7 +85,7 @@ ComputeSetPlan planComputeSet(const std::vector<TileVertexGroup>& groups,
         for (auto id : g.vertices)
             for (auto si : vertices[id].stagings)
                 if (stagings[si].remote && stagings[si].out)
-                    plan.remoteOut.push_back(&stagings[si].scatterPlan);
+                    plan.remoteOut.push_back(&stagings[si]);
     return plan;
 }
 

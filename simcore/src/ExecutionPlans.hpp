@@ -28,8 +28,10 @@ struct Staging {
     std::vector<std::byte> buffer;
     bool in = false, out = false;
     bool remote = false;
-    CopyPlan gatherPlan;  ///< view -> buffer, when `in`
-    CopyPlan scatterPlan; ///< buffer -> view, when `out`
+    void gather(const CopyPlan::Bases& bases) { CopyPlan::gatherNow(view(), bases, buffer.data()); }
+    void scatter(const CopyPlan::Bases& bases) const {
+        CopyPlan::scatterNow(buffer.data(), view(), bases);
+    }
 };
 
 struct VertexInstance {
@@ -58,10 +60,10 @@ struct VertexCall {
 struct ComputeSetPlan {
     std::vector<VertexCall> calls;
     std::vector<std::uint32_t> chunkStart; ///< call index where each chunk starts, plus the end
-    std::vector<const CopyPlan*> localIn, localOut;
-    std::vector<const CopyPlan*> remoteIn;
+    std::vector<Staging*> localIn, localOut;
+    std::vector<Staging*> remoteIn;
     std::vector<std::uint32_t> remoteInChunkStart;
-    std::vector<const CopyPlan*> remoteOut;
+    std::vector<const Staging*> remoteOut;
 };
 
 /// A Copy program's data move: direct when source and destination share no element, else
@@ -81,7 +83,7 @@ std::vector<std::uint32_t> balancedChunks(const std::vector<std::uint64_t>& weig
 /// MultiVertex compute() runs once per worker context (`workers`).
 ComputeSetPlan planComputeSet(const std::vector<TileVertexGroup>& groups,
                               const std::vector<VertexInstance>& vertices,
-                              const std::vector<Staging>& stagings, unsigned workers,
+                              std::vector<Staging>& stagings, unsigned workers,
                               std::size_t maxChunks);
 
 /// Fills `out` with the plans of one Copy program over storage at `bases`.

@@ -156,6 +156,9 @@ TEST_CASE("copy plan: halo exchange with overlapping source halos, gather and sc
         for (const auto& e : Store::elements(window))
             want.push_back(expected.at(e));
         CHECK(buf == want);
+        std::vector<float> direct(n);
+        CopyPlan::gatherNow(window, plan.bases, reinterpret_cast<std::byte*>(direct.data()));
+        CHECK(direct == want);
         const auto target = views::dimShuffle(window, {1, 0});
         CopyPlan::scatter(reinterpret_cast<const std::byte*>(buf.data()), target, plan.bases)
             .execute();

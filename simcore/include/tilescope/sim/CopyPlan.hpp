@@ -35,6 +35,10 @@ public:
                            const Bases& bases);
     /// True when some element of `a` is also an element of `b`.
     static bool overlaps(const TensorView& a, const TensorView& b);
+    /// gather() and scatter() executed at once without keeping a plan: a view's ranges are
+    /// already its merged runs, so a one-sided copy needs no plan of its own (and no memory).
+    static void gatherNow(const TensorView& view, const Bases& bases, std::byte* out);
+    static void scatterNow(const std::byte* in, const TensorView& view, const Bases& bases);
 
     void execute() const;
     bool empty() const { return runs_.empty(); }
