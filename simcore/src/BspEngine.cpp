@@ -16,6 +16,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
+#include <unordered_map>
 
 namespace tilescope::sim {
 
@@ -50,6 +51,10 @@ struct BspEngine::Impl {
     std::vector<std::uint64_t> stepMaxCycles;
     capture::RunRecord* run = nullptr;
     std::uint64_t cycle = 0;
+    /// Steps the last recorded run of each entry point executed.
+    std::unordered_map<unsigned, std::size_t> stepsPerRun;
+    std::unordered_map<const ProgramNode*, std::vector<const std::vector<std::uint32_t>*>>
+        sequenceLeaves;
 
     Impl(std::shared_ptr<const CompiledGraph> g, unsigned threads)
         : graph(std::move(g)), model(*graph->model),
@@ -389,12 +394,35 @@ struct BspEngine::Impl {
         scatterFrom(counter, reinterpret_cast<const std::byte*>(words));
     }
 
+    /// The lowered steps of each child of a sequence that is a leaf (null for control
+    /// children), found once per sequence node instead of once per child per execution: a
+    /// sequence of thousands of small copies repeated many times looks nothing up per copy.
+    const std::vector<const std::vector<std::uint32_t>*>& leafSteps(const ProgramNode& sequence) {
+        auto it = sequenceLeaves.find(&sequence);
+        if (it != sequenceLeaves.end())
+            return it->second;
+        std::vector<const std::vector<std::uint32_t>*> leaves;
+        leaves.reserve(sequence.children.size());
+        for (const auto& c : sequence.children) {
+            const auto found = graph->stepsOfNode.find(c.get());
+            leaves.push_back(found == graph->stepsOfNode.end() ? nullptr : &found->second);
+        }
+        return sequenceLeaves.emplace(&sequence, std::move(leaves)).first->second;
+    }
+
     void execute(const ProgramNode& n, std::ostream& print) {
         switch (n.kind) {
         case ProgramKind::Sequence: {
             const std::uint64_t start = cycle;
-            for (const auto& c : n.children)
-                execute(*c, print);
+            const auto& leaves = leafSteps(n);
+            for (std::size_t i = 0; i < n.children.size(); ++i) {
+                if (!leaves[i]) {
+                    execute(*n.children[i], print);
+                    continue;
+                }
+                for (auto s : *leaves[i])
+                    executeStep(s, print);
+            }
             if (n.cycleCounter)
                 writeCounter(*n.cycleCounter, n.cycleStamp ? cycle : cycle - start);
             break;
@@ -452,6 +480,11 @@ void BspEngine::run(unsigned program) {
         records_.runs.emplace_back();
     auto& run = recording_ ? records_.runs.back() : unrecorded;
     run.programIndex = program;
+    if (recording_) {
+        // A program usually runs the same steps each time: size the record once, not by
+        // doubling through millions of steps.
+        run.steps.reserve(impl_->stepsPerRun[program]);
+    }
     run.hostStartNs = nowNs();
     impl_->run = recording_ ? &run : nullptr; // an unrecorded run keeps no steps
     impl_->cycle = 0;
@@ -464,6 +497,8 @@ void BspEngine::run(unsigned program) {
     }
     run.hostEndNs = nowNs();
     run.totalCycles = impl_->cycle;
+    if (recording_)
+        impl_->stepsPerRun[program] = run.steps.size();
 }
 
 namespace {

@@ -1,16 +1,17 @@
 // tilescope-bench-stencil: a 2-D 5-point Jacobi stencil (zero outside the grid) over a grid split
 // into blocks across all tiles of one simulated Mk2 IPU (1,472 tiles), with a halo exchange every
 // iteration and a Repeat of K iterations per Engine::run, for a small grid (8 x 8 floats per tile)
-// and a large one (128 x 128 floats per tile). Two ways of writing it, as HPC programs for the IPU
+// and a large one (128 x 128 floats per tile). Three ways of writing it, as HPC programs for the IPU
 // do: "halo" (the main figures) keeps each tile's block with a one-cell halo ring in its own
 // padded tensor, fills the rings with one Copy of the neighbours' edge rows and columns (columns
 // are thousands of one-element regions) and runs one vertex per block row; "window" runs one
 // vertex per tile whose input is the block plus halo cut from the global grid, so the exchange is
-// the vertex's remote input. For each grid and way it prints the host seconds per simulated
-// iteration, the simulated cycles per iteration and `sim_over_native`: host time of the simulated
-// iterations over host time of the same stencil on the same grid in a plain C++ loop with the
-// same thread count. The simulated grid must equal the native one bit for bit (else exit 1).
-// `tiny_step_us` is the host time of a step in which every tile adds one number.
+// the vertex's remote input; "copies" is "halo" with one Copy program per halo side of each tile,
+// as programs ported from MPI codes often have. For each grid and way it prints the host seconds
+// per simulated iteration, the simulated cycles per iteration and `sim_over_native`: host time of
+// the simulated iterations over host time of the same stencil on the same grid in a plain C++ loop
+// with the same thread count. The simulated grid must equal the native one bit for bit (else exit
+// 1). `tiny_step_us` is the host time of a step in which every tile adds one number.
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -157,6 +158,7 @@ struct Settings {
     unsigned runs = 5;
     unsigned threads = 0; ///< 0: all hardware threads, for the simulator and the native loop
     bool window = true;   ///< also run the "window" way
+    bool copies = true;   ///< also run the "copies" way
     std::string codelets; ///< path of the codelet source file
 };
 
@@ -200,7 +202,10 @@ Simulated runEngine(const Settings& s, poplar::Engine& engine, Write write, Read
 }
 
 /// The "halo" way: padded blocks, one Copy filling every halo ring, one vertex per block row.
-Simulated runHalo(const Settings& s, const Grid& g, const std::vector<float>& initial) {
+/// With `copyPerHalo`, the "copies" way: the same with one Copy program per halo side of each
+/// tile (thousands of small programs per iteration).
+Simulated runHalo(const Settings& s, const Grid& g, const std::vector<float>& initial,
+                  bool copyPerHalo) {
     const auto buildStart = Clock::now();
     poplar::Device device = ipu(s);
     poplar::Graph graph(device.getTarget());
@@ -238,7 +243,14 @@ Simulated runHalo(const Settings& s, const Grid& g, const std::vector<float>& in
                     to.push_back(mine.slice({1, b + 1}, {b + 1, b + 2}).flatten());
                 }
             }
-        return poplar::program::Copy(poplar::concat(from), poplar::concat(to));
+        poplar::program::Sequence copies;
+        if (!copyPerHalo) {
+            copies.add(poplar::program::Copy(poplar::concat(from), poplar::concat(to)));
+            return copies;
+        }
+        for (std::size_t i = 0; i < from.size(); ++i)
+            copies.add(poplar::program::Copy(from[i], to[i]));
+        return copies;
     };
     auto sweep = [&](poplar::Tensor src, poplar::Tensor dst, const std::string& name) {
         poplar::ComputeSet cs = graph.addComputeSet(name);
@@ -437,13 +449,18 @@ nlohmann::json runGrid(const Settings& s, unsigned block) {
     const auto [native, nativeSeconds] = runNative(s, g, initial);
     nlohmann::json out = {
         {"rows", g.rows()}, {"cols", g.cols()}, {"floats_per_tile", block * block}};
-    const auto halo = runHalo(s, g, initial);
+    const auto halo = runHalo(s, g, initial, false);
     checkEqual(native, halo.grid, g.cols(), "halo");
     out.update(figures(s, halo, nativeSeconds));
     if (s.window) {
         const auto window = runWindow(s, g, initial);
         checkEqual(native, window.grid, g.cols(), "window");
         out["window"] = figures(s, window, nativeSeconds);
+    }
+    if (s.copies) {
+        const auto copies = runHalo(s, g, initial, true);
+        checkEqual(native, copies.grid, g.cols(), "copies");
+        out["copies"] = figures(s, copies, nativeSeconds);
     }
     return out;
 }
@@ -465,9 +482,9 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(2, 100000));
     app.add_option("--runs", s.runs, "Engine::run calls per grid")->check(CLI::Range(1, 100000));
     app.add_option("--threads", s.threads, "host threads (0: all)");
-    app.add_flag("--halo-only", haloOnly, "skip the \"window\" way");
+    app.add_flag("--halo-only", haloOnly, "skip the \"window\" and \"copies\" ways");
     CLI11_PARSE(app, argc, argv);
-    s.window = !haloOnly;
+    s.window = s.copies = !haloOnly;
     if (s.iterations % 2) {
         std::cerr << "--iterations must be even: the Repeat body is two sweeps (a to b, b to a)\n";
         return 2;
