@@ -480,13 +480,19 @@ void BspEngine::run(unsigned program) {
         records_.runs.emplace_back();
     auto& run = recording_ ? records_.runs.back() : unrecorded;
     run.programIndex = program;
+    bool keepSteps = false;
     if (recording_) {
+        runsOfProgram_.resize(entries.size(), 0);
+        keepSteps = runsOfProgram_[program]++ < stepRecordRuns_;
+        run.stepsRecorded = keepSteps;
+    }
+    if (keepSteps) {
         // A program usually runs the same steps each time: size the record once, not by
         // doubling through millions of steps.
         run.steps.reserve(impl_->stepsPerRun[program]);
     }
     run.hostStartNs = nowNs();
-    impl_->run = recording_ ? &run : nullptr; // an unrecorded run keeps no steps
+    impl_->run = keepSteps ? &run : nullptr;
     impl_->cycle = 0;
     try {
         impl_->execute(*entries[program], *print_);
@@ -497,7 +503,7 @@ void BspEngine::run(unsigned program) {
     }
     run.hostEndNs = nowNs();
     run.totalCycles = impl_->cycle;
-    if (recording_)
+    if (keepSteps)
         impl_->stepsPerRun[program] = run.steps.size();
 }
 

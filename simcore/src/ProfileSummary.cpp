@@ -137,6 +137,11 @@ void printProfileSummary(std::ostream& out, const CompileRecords& c, const Execu
 
     out << "Execution:\n";
     row(out, 2, "Runs", groupDigits(e.runs.size()));
+    const auto detailed = static_cast<std::size_t>(std::count_if(
+        e.runs.begin(), e.runs.end(), [](const auto& r) { return r.stepsRecorded; }));
+    if (detailed < e.runs.size())
+        row(out, 2, "Runs with steps",
+            groupDigits(detailed) + " (executionProfileProgramRunCount per program)");
     std::uint64_t cycles = 0;
     std::map<StepKind, std::uint64_t> byKind;
     std::uint64_t busy = 0, busyMax = 0;

@@ -309,6 +309,9 @@ struct RunRecord {
     std::int64_t hostEndNs = 0;
     std::uint64_t totalCycles = 0;
     std::vector<StepExecutionRecord> steps;
+    /// False for a run past autoReport.executionProfileProgramRunCount runs of its program: like
+    /// Poplar, which profiles only that many runs, its totals are kept and its steps are not.
+    bool stepsRecorded = true;
 };
 
 struct ExecutionRecords {
