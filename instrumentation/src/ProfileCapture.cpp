@@ -227,20 +227,21 @@ void ProfileCapture::writeRun(const RunRecord& run) {
     w.beginRun(run.programIndex, run.hostStartNs);
     const bool perTile = settings_.instrumentationLevel != "ipu";
     report::RunStepRecord rec;
-    for (const auto& s : run.steps) {
-        rec.stepId = s.step;
-        rec.startCycle = s.startCycle;
-        rec.cycles = maxOf(s.cyclesPerTile);
+    for (const auto& step : run.steps) {
+        const auto& cycles = step.perTileCycles();
+        rec.stepId = step.step;
+        rec.startCycle = step.startCycle;
+        rec.cycles = maxOf(cycles);
         rec.perIpu.assign(numIpus_, 0);
-        for (std::size_t t = 0; t < s.cyclesPerTile.size() && tilesPerIpu_ > 0; ++t) {
+        for (std::size_t t = 0; t < cycles.size() && tilesPerIpu_ > 0; ++t) {
             auto& ipu = rec.perIpu[t / tilesPerIpu_];
-            ipu = std::max(ipu, s.cyclesPerTile[t]);
+            ipu = std::max(ipu, cycles[t]);
         }
-        rec.perTile = perTile ? s.cyclesPerTile : report::PerTile{};
+        rec.perTile = perTile ? cycles : report::PerTile{};
         if (!perTile) {
             std::uint32_t active = 0;
             std::uint64_t total = 0;
-            for (auto c : s.cyclesPerTile)
+            for (auto c : cycles)
                 if (c) {
                     ++active;
                     total += c;

@@ -1,5 +1,6 @@
 #include "tilescope/sim/BspEngine.hpp"
 
+#include "ExecutionPlans.hpp"
 #include "HostTransfers.hpp"
 #include "poplar/exceptions.hpp"
 #include "tilescope/sim/ElementConversion.hpp"
@@ -13,7 +14,9 @@
 #include <new>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
+#include <unordered_map>
 
 namespace tilescope::sim {
 
@@ -26,28 +29,6 @@ std::int64_t nowNs() {
                std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
-
-/// A vertex field item that is not one contiguous run on the vertex's own tile: it is gathered
-/// into a buffer before compute() and written back after, as the device's exchange and
-/// rearrangement code would. Remote items move in the exchange before any vertex of the compute
-/// set runs and after all have run, so a vertex never sees another tile's writes of the same
-/// compute set (as on the IPU) and results cannot depend on host thread scheduling.
-struct Staging {
-    /// The connected view, owned by the compiled graph's model (which outlives the engine's
-    /// bindings): pointing at it rather than copying it keeps load() from duplicating the runs
-    /// of every gathered connection.
-    const TensorView* viewPtr = nullptr;
-    const TensorView& view() const { return *viewPtr; }
-    std::vector<std::byte> buffer;
-    bool in = false, out = false;
-    bool remote = false;
-};
-
-struct VertexInstance {
-    void* object = nullptr;
-    const VertexType* type = nullptr;
-    std::vector<std::uint32_t> stagings;
-};
 
 } // namespace
 
@@ -62,8 +43,18 @@ struct BspEngine::Impl {
     std::vector<StreamConnection> streams;
     RemoteBufferStore remoteBuffers;
     tbb::task_arena arena;
+    CopyPlan::Bases bases; ///< storage address of each variable
+    std::vector<ComputeSetPlan> computeSetPlans;
+    std::vector<CopyExecution> copyExecutions;
+    /// Per step: the compiled cycles per tile, shared by every record of the step, and their max.
+    std::vector<std::shared_ptr<const capture::PerTile>> stepCycles;
+    std::vector<std::uint64_t> stepMaxCycles;
     capture::RunRecord* run = nullptr;
     std::uint64_t cycle = 0;
+    /// Steps the last recorded run of each entry point executed.
+    std::unordered_map<unsigned, std::size_t> stepsPerRun;
+    std::unordered_map<const ProgramNode*, std::vector<const std::vector<std::uint32_t>*>>
+        sequenceLeaves;
 
     Impl(std::shared_ptr<const CompiledGraph> g, unsigned threads)
         : graph(std::move(g)), model(*graph->model),
@@ -78,7 +69,17 @@ struct BspEngine::Impl {
                 std::memcpy(storage[v].data(), var.initialValue.data(), bytes);
         }
         streams.resize(model.streams.size());
+        bases.resize(storage.size());
+        for (std::size_t v = 0; v < storage.size(); ++v)
+            bases[v] = reinterpret_cast<std::byte*>(storage[v].data());
         bindVertices();
+        planComputeSets();
+        planCopies();
+        for (const auto& step : graph->records.steps) {
+            const auto& c = step.estimatedCyclesPerTile;
+            stepCycles.push_back(std::make_shared<const capture::PerTile>(c));
+            stepMaxCycles.push_back(c.empty() ? 0 : *std::max_element(c.begin(), c.end()));
+        }
     }
 
     ~Impl() {
@@ -108,6 +109,7 @@ struct BspEngine::Impl {
     abi::Span bindItem(const TensorView& view, const FieldDescriptor& fd, VertexInstance& inst,
                        std::int32_t tile) {
         const auto n = static_cast<std::uint32_t>(view.numElements());
+        inst.edgeElements += n;
         const bool remote = onOtherTile(view, tile);
         if (view.ranges.size() <= 1 && !remote)
             return {view.ranges.empty() ? nullptr
@@ -211,62 +213,74 @@ struct BspEngine::Impl {
         return loadElementAsInteger(t.type, buf);
     }
 
-    /// Calls fn(group) for every tile group, spread over the arena's threads.
-    template <typename Fn> void forEachTile(const std::vector<TileVertexGroup>& groups, Fn fn) {
-        if (groups.size() == 1) {
-            fn(groups[0]);
+    /// Host threads the arena runs on: the chunk count of a compute set is a few per thread.
+    std::size_t maxChunks() const {
+        return static_cast<std::size_t>(std::max(1, arena.max_concurrency())) * 4;
+    }
+
+    void planComputeSets() {
+        computeSetPlans.reserve(graph->computeSetGroups.size());
+        for (const auto& groups : graph->computeSetGroups)
+            computeSetPlans.push_back(planComputeSet(groups, vertices, stagings,
+                                                     model.target.numWorkerContexts, maxChunks()));
+    }
+
+    void planCopies() {
+        copyExecutions.resize(graph->copies.size());
+        for (std::size_t i = 0; i < graph->copies.size(); ++i)
+            planCopy(graph->copies[i], bases, copyExecutions[i]);
+    }
+
+    /// Calls fn(begin, end) for each chunk [starts[i], starts[i + 1]), spread over the arena's
+    /// threads; one chunk runs on the calling thread without waking the others.
+    template <typename Fn> void forEachChunk(const std::vector<std::uint32_t>& starts, Fn fn) {
+        const std::size_t chunks = starts.empty() ? 0 : starts.size() - 1;
+        if (chunks == 0)
+            return;
+        if (chunks == 1) {
+            fn(starts[0], starts[1]);
             return;
         }
         arena.execute([&] {
-            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups.size()),
-                              [&](const tbb::blocked_range<std::size_t>& r) {
-                                  for (auto i = r.begin(); i != r.end(); ++i)
-                                      fn(groups[i]);
-                              });
+            tbb::parallel_for(
+                tbb::blocked_range<std::size_t>(0, chunks, 1),
+                [&](const tbb::blocked_range<std::size_t>& r) {
+                    for (auto i = r.begin(); i != r.end(); ++i)
+                        fn(starts[i], starts[i + 1]);
+                },
+                tbb::simple_partitioner());
         });
     }
 
     void runComputeSet(std::uint32_t cs) {
-        const auto& groups = graph->computeSetGroups[cs];
+        const auto& plan = computeSetPlans[cs];
         // Exchange in: remote inputs are read before any vertex of the compute set runs.
-        forEachTile(groups, [&](const TileVertexGroup& g) {
-            for (auto id : g.vertices)
-                for (auto s : vertices[id].stagings)
-                    if (stagings[s].remote && stagings[s].in)
-                        gatherInto(stagings[s].view(), stagings[s].buffer.data());
+        forEachChunk(plan.remoteInChunkStart, [&](std::uint32_t b, std::uint32_t e) {
+            for (auto i = b; i < e; ++i)
+                plan.remoteIn[i]->gather(bases);
         });
         // Smallest failing vertex id, so the reported failure does not depend on scheduling.
         std::atomic<std::uint32_t> failed{UINT32_MAX};
-        forEachTile(groups, [&](const TileVertexGroup& g) {
-            for (auto id : g.vertices) {
-                auto& inst = vertices[id];
-                for (auto s : inst.stagings)
-                    if (!stagings[s].remote && stagings[s].in)
-                        gatherInto(stagings[s].view(), stagings[s].buffer.data());
-                const auto& info = inst.type->info;
+        forEachChunk(plan.chunkStart, [&](std::uint32_t b, std::uint32_t e) {
+            for (auto c = b; c < e; ++c) {
+                const auto& call = plan.calls[c];
+                for (auto i = call.firstIn; i < call.endIn; ++i)
+                    plan.localIn[i]->gather(bases);
                 bool ok = true;
-                if (info.isMultiVertex) {
-                    for (unsigned w = 0; w < model.target.numWorkerContexts; ++w)
-                        ok = info.compute(inst.object, w) && ok;
-                } else {
-                    ok = info.compute(inst.object, 0);
-                }
-                for (auto s : inst.stagings)
-                    if (!stagings[s].remote && stagings[s].out)
-                        scatterFrom(stagings[s].view(), stagings[s].buffer.data());
+                for (std::uint32_t w = 0; w < call.workers; ++w)
+                    ok = call.compute(call.object, w) && ok;
+                for (auto i = call.firstOut; i < call.endOut; ++i)
+                    plan.localOut[i]->scatter(bases);
                 if (!ok) {
                     auto cur = failed.load();
-                    while (id < cur && !failed.compare_exchange_weak(cur, id)) {
+                    while (call.id < cur && !failed.compare_exchange_weak(cur, call.id)) {
                     }
                 }
             }
         });
         // Exchange out, in tile order so overlapping remote writes resolve deterministically.
-        for (const auto& g : groups)
-            for (auto id : g.vertices)
-                for (auto s : vertices[id].stagings)
-                    if (stagings[s].remote && stagings[s].out)
-                        scatterFrom(stagings[s].view(), stagings[s].buffer.data());
+        for (const auto* st : plan.remoteOut)
+            st->scatter(bases);
         if (failed != UINT32_MAX) {
             const auto& v = model.vertices[failed];
             throw poplar::application_runtime_error(
@@ -335,11 +349,10 @@ struct BspEngine::Impl {
             runComputeSet(step.actionIndex);
             break;
         case StepAction::Copy: {
-            const auto& c = graph->copies[step.actionIndex];
-            // Through a buffer, so overlapping source and destination behave like the device.
-            std::vector<std::byte> buf(c.source.numElements() * elementSize(c.source.type));
-            gatherInto(c.source, buf.data());
-            scatterFrom(c.destination, buf.data());
+            const auto& c = copyExecutions[step.actionIndex];
+            c.direct.execute();
+            c.gather.execute();
+            c.scatter.execute();
             break;
         }
         case StepAction::StreamToDevice:
@@ -364,13 +377,14 @@ struct BspEngine::Impl {
         case StepAction::None:
             break;
         }
-        const auto& cycles = graph->records.steps[index].estimatedCyclesPerTile;
-        capture::StepExecutionRecord rec;
-        rec.step = index;
-        rec.startCycle = cycle;
-        rec.cyclesPerTile = cycles;
-        cycle += cycles.empty() ? 0 : *std::max_element(cycles.begin(), cycles.end());
-        run->steps.push_back(std::move(rec));
+        if (run) {
+            capture::StepExecutionRecord rec;
+            rec.step = index;
+            rec.startCycle = cycle;
+            rec.cyclesPerTile = stepCycles[index];
+            run->steps.push_back(std::move(rec));
+        }
+        cycle += stepMaxCycles[index];
     }
 
     /// poplar::cycleCount / cycleStamp: the 64-bit value as (lower, upper) 32-bit words.
@@ -380,12 +394,35 @@ struct BspEngine::Impl {
         scatterFrom(counter, reinterpret_cast<const std::byte*>(words));
     }
 
+    /// The lowered steps of each child of a sequence that is a leaf (null for control
+    /// children), found once per sequence node instead of once per child per execution: a
+    /// sequence of thousands of small copies repeated many times looks nothing up per copy.
+    const std::vector<const std::vector<std::uint32_t>*>& leafSteps(const ProgramNode& sequence) {
+        auto it = sequenceLeaves.find(&sequence);
+        if (it != sequenceLeaves.end())
+            return it->second;
+        std::vector<const std::vector<std::uint32_t>*> leaves;
+        leaves.reserve(sequence.children.size());
+        for (const auto& c : sequence.children) {
+            const auto found = graph->stepsOfNode.find(c.get());
+            leaves.push_back(found == graph->stepsOfNode.end() ? nullptr : &found->second);
+        }
+        return sequenceLeaves.emplace(&sequence, std::move(leaves)).first->second;
+    }
+
     void execute(const ProgramNode& n, std::ostream& print) {
         switch (n.kind) {
         case ProgramKind::Sequence: {
             const std::uint64_t start = cycle;
-            for (const auto& c : n.children)
-                execute(*c, print);
+            const auto& leaves = leafSteps(n);
+            for (std::size_t i = 0; i < n.children.size(); ++i) {
+                if (!leaves[i]) {
+                    execute(*n.children[i], print);
+                    continue;
+                }
+                for (auto s : *leaves[i])
+                    executeStep(s, print);
+            }
             if (n.cycleCounter)
                 writeCounter(*n.cycleCounter, n.cycleStamp ? cycle : cycle - start);
             break;
@@ -443,8 +480,19 @@ void BspEngine::run(unsigned program) {
         records_.runs.emplace_back();
     auto& run = recording_ ? records_.runs.back() : unrecorded;
     run.programIndex = program;
+    bool keepSteps = false;
+    if (recording_) {
+        runsOfProgram_.resize(entries.size(), 0);
+        keepSteps = runsOfProgram_[program]++ < stepRecordRuns_;
+        run.stepsRecorded = keepSteps;
+    }
+    if (keepSteps) {
+        // A program usually runs the same steps each time: size the record once, not by
+        // doubling through millions of steps.
+        run.steps.reserve(impl_->stepsPerRun[program]);
+    }
     run.hostStartNs = nowNs();
-    impl_->run = &run;
+    impl_->run = keepSteps ? &run : nullptr;
     impl_->cycle = 0;
     try {
         impl_->execute(*entries[program], *print_);
@@ -455,6 +503,8 @@ void BspEngine::run(unsigned program) {
     }
     run.hostEndNs = nowNs();
     run.totalCycles = impl_->cycle;
+    if (keepSteps)
+        impl_->stepsPerRun[program] = run.steps.size();
 }
 
 namespace {

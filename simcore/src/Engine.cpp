@@ -281,6 +281,7 @@ void Engine::load(const Device& device) {
     impl_->bsp = std::make_unique<sim::BspEngine>(impl_->compiled, impl_->options.hostThreads);
     impl_->bsp->setPrintStream(*impl_->print);
     impl_->bsp->setRecording(impl_->executionProfiling);
+    impl_->bsp->setStepRecordRuns(impl_->options.storedRuns);
     impl_->bsp->setStreamPrefetch(impl_->options.streamPrefetch);
     for (const auto& b : impl_->streamBindings)
         impl_->bind(b);

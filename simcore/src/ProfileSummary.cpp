@@ -139,19 +139,25 @@ void printProfileSummary(std::ostream& out, const CompileRecords& c, const Execu
 
     out << "Execution:\n";
     row(out, 2, "Runs", groupDigits(e.runs.size()));
+    const auto detailed = static_cast<std::size_t>(std::count_if(
+        e.runs.begin(), e.runs.end(), [](const auto& r) { return r.stepsRecorded; }));
+    if (detailed < e.runs.size())
+        row(out, 2, "Runs with steps",
+            groupDigits(detailed) + " (executionProfileProgramRunCount per program)");
     std::uint64_t cycles = 0;
     std::map<StepKind, std::uint64_t> byKind;
     std::uint64_t busy = 0, busyMax = 0;
     for (const auto& run : e.runs) {
         cycles += run.totalCycles;
         for (const auto& s : run.steps) {
-            const auto m = maxOf(s.cyclesPerTile);
+            const auto& perTile = s.perTileCycles();
+            const auto m = maxOf(perTile);
             byKind[c.steps[s.step].kind] += m;
             if (c.steps[s.step].kind == StepKind::OnTileExecute && m > 0) {
                 // Balance over the tiles that work in the step: mean busy / slowest.
                 const auto active = static_cast<std::uint64_t>(std::count_if(
-                    s.cyclesPerTile.begin(), s.cyclesPerTile.end(), [](auto x) { return x > 0; }));
-                busy += sum(s.cyclesPerTile);
+                    perTile.begin(), perTile.end(), [](auto x) { return x > 0; }));
+                busy += sum(perTile);
                 busyMax += m * active;
             }
         }
@@ -179,7 +185,7 @@ void printProfileSummary(std::ostream& out, const CompileRecords& c, const Execu
                 const auto& st = c.steps[s.step];
                 out << "    " << std::left << std::setw(8) << s.step << std::setw(18)
                     << stepKindName(st.kind) << std::setw(14) << groupDigits(s.startCycle)
-                    << std::setw(12) << groupDigits(maxOf(s.cyclesPerTile)) << st.name << '\n';
+                    << std::setw(12) << groupDigits(maxOf(s.perTileCycles())) << st.name << '\n';
             }
         }
     }

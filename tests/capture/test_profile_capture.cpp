@@ -86,7 +86,15 @@ RunRecord run(std::uint32_t n) {
     RunRecord r;
     r.hostStartNs = 1'000'000 * n;
     r.hostEndNs = r.hostStartNs + 5000;
-    r.steps = {{0, 0, {100, 120, 0, 80}}, {1, 120, {10, 10, 0, 0}}, {2, 130, {5, 5, 5, 5}}};
+    auto step = [](std::uint32_t id, std::uint64_t start, tilescope::capture::PerTile cycles) {
+        tilescope::capture::StepExecutionRecord s;
+        s.step = id;
+        s.startCycle = start;
+        s.cyclesPerTile = std::make_shared<const tilescope::capture::PerTile>(std::move(cycles));
+        return s;
+    };
+    r.steps = {step(0, 0, {100, 120, 0, 80}), step(1, 120, {10, 10, 0, 0}),
+               step(2, 130, {5, 5, 5, 5})};
     r.totalCycles = 135;
     return r;
 }

@@ -110,7 +110,7 @@ TEST_CASE("a large HALF matMul stays under the Mk2 peak and reaches a plausible 
     for (const auto& s : run.steps)
         if (records.steps.at(s.step).kind == tilescope::capture::StepKind::OnTileExecute) {
             std::uint64_t most = 0;
-            for (auto c : s.cyclesPerTile)
+            for (auto c : s.perTileCycles())
                 most = std::max(most, c);
             computeCycles += most;
         }

@@ -24,9 +24,8 @@ std::uint64_t toCycles(const std::uint32_t (&words)[2]) {
 }
 
 std::uint64_t stepCycles(const tilescope::capture::StepExecutionRecord& s) {
-    return s.cyclesPerTile.empty()
-               ? 0
-               : *std::max_element(s.cyclesPerTile.begin(), s.cyclesPerTile.end());
+    const auto& perTile = s.perTileCycles();
+    return perTile.empty() ? 0 : *std::max_element(perTile.begin(), perTile.end());
 }
 
 /// 4 tiles summing rows of `data` into `sums`.

@@ -78,7 +78,7 @@ TEST_CASE("results and cycles do not depend on the number of host threads", "[en
         for (std::size_t s = 0; s < a.steps.size(); ++s) {
             CHECK(a.steps[s].step == b.steps[s].step);
             CHECK(a.steps[s].startCycle == b.steps[s].startCycle);
-            CHECK(a.steps[s].cyclesPerTile == b.steps[s].cyclesPerTile);
+            CHECK(a.steps[s].perTileCycles() == b.steps[s].perTileCycles());
         }
     }
     // Tile 1 sums row 10, which two runs of five loops scaled ten times by 1.125.
@@ -212,4 +212,35 @@ TEST_CASE("POPLAR_ENGINE_OPTIONS is read and overrides API options", "[engine][o
                           Catch::Contains("did you mean 'debug.allowOutOfMemory'"));
     unsetenv("POPLAR_ENGINE_OPTIONS");
     CHECK_THROWS_AS(Engine(g, PrintTensor(big.slice(0, 2))), graph_memory_allocation_error);
+}
+
+TEST_CASE("runs past executionProfileProgramRunCount keep their totals and no steps",
+          "[engine][records]") {
+    Device device = IPUModel().createDevice();
+    Graph g(device.getTarget());
+    Tensor a = g.addVariable(INT, {2}, "a");
+    Tensor b = g.addVariable(INT, {2}, "b");
+    g.setTileMapping(a, 0);
+    g.setTileMapping(b, 1);
+    Engine e(g, {Repeat(3, Sequence{Copy(a, b), Copy(b.reverse(0), a)}), Copy(b, a)},
+             {{"autoReport.executionProfileProgramRunCount", "1"}});
+    e.load(device);
+    for (unsigned r = 0; r < 3; ++r)
+        e.run(0);
+    e.run(1);
+    const auto& runs = e.executionRecords().runs;
+    REQUIRE(runs.size() == 4);
+    CHECK(runs[0].stepsRecorded);
+    CHECK(!runs[0].steps.empty());
+    for (unsigned r = 1; r < 3; ++r) {
+        CHECK_FALSE(runs[r].stepsRecorded);
+        CHECK(runs[r].steps.empty());
+        CHECK(runs[r].totalCycles == runs[0].totalCycles);
+    }
+    // The count is per program: the first run of program 1 keeps its steps.
+    CHECK(runs[3].stepsRecorded);
+    CHECK(!runs[3].steps.empty());
+    std::ostringstream summary;
+    e.printProfileSummary(summary);
+    CHECK(summary.str().find("Runs with steps") != std::string::npos);
 }

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -297,11 +298,19 @@ struct CompileRecords {
     std::int64_t compileEndNs = 0;
 };
 
-/// One executed step of a run.
+/// One executed step of a run. The cycles per tile are shared, not copied: every execution of
+/// a step in every run refers to the same series (the step's compiled estimate), so recording a
+/// step costs the same for 1 tile or 23,552 and long runs do not hold one copy per execution.
 struct StepExecutionRecord {
     std::uint32_t step = 0;
     std::uint64_t startCycle = 0;
-    PerTile cyclesPerTile;
+    std::shared_ptr<const PerTile> cyclesPerTile;
+
+    /// The cycles per tile (empty when none were recorded).
+    const PerTile& perTileCycles() const {
+        static const PerTile none;
+        return cyclesPerTile ? *cyclesPerTile : none;
+    }
 };
 
 /// One call of Engine::run.
@@ -311,6 +320,9 @@ struct RunRecord {
     std::int64_t hostEndNs = 0;
     std::uint64_t totalCycles = 0;
     std::vector<StepExecutionRecord> steps;
+    /// False for a run past autoReport.executionProfileProgramRunCount runs of its program: like
+    /// Poplar, which profiles only that many runs, its totals are kept and its steps are not.
+    bool stepsRecorded = true;
 };
 
 struct ExecutionRecords {

@@ -51,6 +51,10 @@ public:
     void setPrintStream(std::ostream& out) { print_ = &out; }
     /// false: runs execute (and count cycles) but append no RunRecord.
     void setRecording(bool recording) { recording_ = recording; }
+    /// Runs of each program whose steps are recorded; later runs append a RunRecord with their
+    /// totals only (stepsRecorded false), so hundreds of runs of a program with millions of
+    /// steps do not keep every step in memory. Default: all.
+    void setStepRecordRuns(std::uint32_t runs) { stepRecordRuns_ = runs; }
 
     const capture::ExecutionRecords& records() const { return records_; }
 
@@ -64,6 +68,8 @@ private:
     capture::ExecutionRecords records_;
     std::ostream* print_;
     bool recording_ = true;
+    std::uint32_t stepRecordRuns_ = UINT32_MAX;
+    std::vector<std::uint32_t> runsOfProgram_; ///< recorded runs so far, per entry point
 };
 
 } // namespace tilescope::sim
