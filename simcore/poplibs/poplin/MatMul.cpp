@@ -123,7 +123,7 @@ bool isTransposedView(const Tensor& X) {
     return X.dim(0) > 1 && X.dim(1) > 1 && !X[0].isContiguous() && X.transpose()[0].isContiguous();
 }
 
-/// `X`, a transposed view, rewritten into a new row-major variable mapped exactly as X is: each
+/// `X`, a transposed view, rewritten into new row-major variables mapped exactly as X is: each
 /// tile transposes the rectangles of the untransposed tensor it holds with Transpose2d vertices
 /// in one "Transpose" compute set, before the product's exchange, as PopLibs regroups operands
 /// on their tiles with transposes rather than moving them element by element. The exchange of
@@ -132,11 +132,19 @@ bool isTransposedView(const Tensor& X) {
 /// The widest source matrix one transpose is given (PopLibs' vertex holds sizes in 16 bits).
 constexpr std::size_t kMaxTransposeColumns = 4096;
 
-Tensor transposeWhereItLives(poplar::Graph& graph, const Tensor& X, poplar::program::Sequence& prog,
-                             pl::PoplibsOpDebugInfo& di, const std::string& name) {
+Tensor transposeWhereItLives(poplar::Graph& graph, const Tensor& X,
+                             const std::vector<Range>& columnBlocks,
+                             poplar::program::Sequence& prog, pl::PoplibsOpDebugInfo& di,
+                             const std::string& name) {
     const Tensor src = X.transpose(); // rows contiguous in memory
     const std::size_t cols = src.dim(1);
-    Tensor out = graph.addVariable(X.elementType(), X.shape(), {di, name});
+    // One variable per column block of the product's plan: a block then reads whole rows of
+    // what a tile holds, which are neighbours in memory (one exchange region, not one per row).
+    std::vector<Tensor> parts;
+    for (const auto& c : columnBlocks)
+        parts.push_back(
+            graph.addVariable(X.elementType(), {X.dim(0), c.end - c.begin}, {di, name}));
+    const Tensor out = poplar::concat(parts, 1);
     poplar::ComputeSet cs = graph.addComputeSet({di, "Transpose"});
     const auto mapping = graph.getTileMapping(src);
     struct Rectangle {
@@ -238,9 +246,9 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
 
     // A transposed operand is first made row-major where it lives.
     const Tensor a =
-        isTransposedView(A) ? transposeWhereItLives(graph, A, prog, di, "transposedA") : A;
+        isTransposedView(A) ? transposeWhereItLives(graph, A, kRanges, prog, di, "transposedA") : A;
     const Tensor b =
-        isTransposedView(B) ? transposeWhereItLives(graph, B, prog, di, "transposedB") : B;
+        isTransposedView(B) ? transposeWhereItLives(graph, B, nRanges, prog, di, "transposedB") : B;
 
     // Partial results: the output itself when nothing is left to reduce or convert.
     Tensor partials = graph.addVariable(partialsType, {kRanges.size(), M, N},
