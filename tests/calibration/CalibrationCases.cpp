@@ -7,6 +7,7 @@
 #include <popops/ElementWise.hpp>
 #include <popops/Reduction.hpp>
 #include <popops/ScaledAdd.hpp>
+#include <poputil/TileMapping.hpp>
 
 namespace tilescope::calibration {
 
@@ -34,6 +35,16 @@ const char* const kScaledAddEstimators =
 const char* const kCastEstimators =
     "PopLibs lib/popops/PerformanceEstimation.cpp (getCast1DCycleEstimate)";
 
+// The memory figures are issue 18's readings of published Poplar profiles (PopVision Graph
+// Analyser), approximate as quoted there; the programs are rebuilt here as described.
+const char* const kTut4Memory =
+    "issue 18, reading Poplar's profile of the two-matMul program of Graphcore's Poplar "
+    "tutorial 4 (tut4_profiling: FLOAT m1 900x600, m2 600x300, m3 300x200 mapped linearly, "
+    "(m1 m2) m3, one Mk2 IPU); approximate";
+const char* const kDenseMemory =
+    "issue 18, reading a published Poplar profile of a FLOAT dense layer 16x4096 by 4096x1024 "
+    "on one Mk2 IPU (operands created by createMatMulInputLHS/RHS here); approximate";
+
 poplar::Tensor onTile0(poplar::Graph& g, const poplar::Type& type, std::vector<std::size_t> shape,
                        const std::string& name) {
     poplar::Tensor t = g.addVariable(type, shape, name);
@@ -57,6 +68,33 @@ double matMulFlopsPerCycle(const std::string& arch, const poplar::Type& type, st
 double tileCycles(const std::function<void(poplar::Graph&, poplar::program::Sequence&)>& build,
                   const std::string& cs) {
     return double(computeSetCycles("ipu2", 1, build, cs));
+}
+
+/// Mean internal exchange code per tile that has any, for `build`'s program on a whole ipu2.
+double exchangeCodePerUsedTile(
+    const std::function<void(poplar::Graph&, poplar::program::Sequence&)>& build) {
+    return meanBytesPerUsedTile("ipu2", 1472, build, capture::MemoryCategory::InternalExchangeCode);
+}
+
+/// Poplar tutorial 4's program: two chained products of linearly mapped FLOAT matrices.
+void tut4TwoMatMuls(poplar::Graph& g, poplar::program::Sequence& prog) {
+    poplar::Tensor m1 = g.addVariable(poplar::FLOAT, {900, 600}, "m1");
+    poplar::Tensor m2 = g.addVariable(poplar::FLOAT, {600, 300}, "m2");
+    poplar::Tensor m3 = g.addVariable(poplar::FLOAT, {300, 200}, "m3");
+    poputil::mapTensorLinearly(g, m1);
+    poputil::mapTensorLinearly(g, m2);
+    poputil::mapTensorLinearly(g, m3);
+    poplar::Tensor m4 = poplin::matMul(g, m1, m2, prog, "m4");
+    poplin::matMul(g, m4, m3, prog, "m5");
+}
+
+/// A dense layer as a framework builds it: operands laid out for the product's plan.
+void denseLayer16x4096x1024(poplar::Graph& g, poplar::program::Sequence& prog) {
+    const std::vector<std::size_t> xShape = {16, 4096};
+    const std::vector<std::size_t> wShape = {4096, 1024};
+    poplar::Tensor x = poplin::createMatMulInputLHS(g, poplar::FLOAT, xShape, wShape, "x");
+    poplar::Tensor w = poplin::createMatMulInputRHS(g, poplar::FLOAT, xShape, wShape, "w");
+    poplin::matMul(g, x, w, prog, "dense");
 }
 
 } // namespace
@@ -159,6 +197,12 @@ std::vector<CalibrationCase> calibrationCases() {
                  },
                  "cast");
          }},
+        // Memory: internal exchange code is per message (simcore/README.md, memory accounting).
+        {"Poplar tutorial 4 two-matMul program on one ipu2, internal exchange code per used tile",
+         "bytes", 2600, kTut4Memory, [] { return exchangeCodePerUsedTile(tut4TwoMatMuls); }},
+        {"dense layer 16x4096x1024 FLOAT on one ipu2, internal exchange code per used tile",
+         "bytes", 250, kDenseMemory,
+         [] { return exchangeCodePerUsedTile(denseLayer16x4096x1024); }},
     };
 }
 

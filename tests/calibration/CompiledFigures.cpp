@@ -10,14 +10,23 @@
 
 namespace tilescope::calibration {
 
-std::uint64_t
-computeSetCycles(const std::string& arch, unsigned tiles,
-                 const std::function<void(poplar::Graph&, poplar::program::Sequence&)>& build,
-                 const std::string& computeSet, unsigned tile) {
+namespace {
+
+poplar::Graph graphWithCodelets(const std::string& arch, unsigned tiles) {
     poplar::Graph graph(poplar::Target::createIPUTarget(1, tiles, arch));
     popops::addCodelets(graph);
     poplin::addCodelets(graph);
     popnn::addCodelets(graph);
+    return graph;
+}
+
+} // namespace
+
+std::uint64_t
+computeSetCycles(const std::string& arch, unsigned tiles,
+                 const std::function<void(poplar::Graph&, poplar::program::Sequence&)>& build,
+                 const std::string& computeSet, unsigned tile) {
+    poplar::Graph graph = graphWithCodelets(arch, tiles);
     poplar::program::Sequence prog;
     build(graph, prog);
     std::int64_t wanted = -1;
@@ -35,6 +44,28 @@ computeSetCycles(const std::string& arch, unsigned tiles,
         if (step.computeSet == wanted)
             return step.estimatedCyclesPerTile.at(tile);
     throw std::runtime_error("calibration: compute set '" + computeSet + "' has no step");
+}
+
+double
+meanBytesPerUsedTile(const std::string& arch, unsigned tiles,
+                     const std::function<void(poplar::Graph&, poplar::program::Sequence&)>& build,
+                     capture::MemoryCategory category) {
+    poplar::Graph graph = graphWithCodelets(arch, tiles);
+    poplar::program::Sequence prog;
+    build(graph, prog);
+    poplar::Engine engine(graph, prog);
+    const auto& records = engine.compileRecords();
+    std::uint64_t total = 0;
+    std::uint64_t usedTiles = 0;
+    for (std::size_t tile = 0; tile < records.target.numTiles(); ++tile) {
+        const std::uint64_t bytes = records.memory.categoryOnTile(category, tile);
+        total += bytes;
+        usedTiles += bytes > 0 ? 1 : 0;
+    }
+    if (usedTiles == 0)
+        throw std::runtime_error("calibration: no tile holds memory category '" +
+                                 std::string(capture::memoryCategoryName(category)) + "'");
+    return double(total) / double(usedTiles);
 }
 
 } // namespace tilescope::calibration

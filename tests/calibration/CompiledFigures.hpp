@@ -6,6 +6,7 @@
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
 #include <string>
+#include <tilescope/capture/ProfileRecords.hpp>
 
 namespace tilescope::calibration {
 
@@ -17,5 +18,14 @@ std::uint64_t
 computeSetCycles(const std::string& arch, unsigned tiles,
                  const std::function<void(poplar::Graph&, poplar::program::Sequence&)>& build,
                  const std::string& computeSet, unsigned tile = 0);
+
+/// Builds and compiles a program as computeSetCycles() does and returns the mean bytes of memory
+/// `category` over the tiles that hold any of it ("per used tile", as the figures read off
+/// PopVision's per-tile memory graph count them). Throws std::runtime_error when no tile holds
+/// that category.
+double
+meanBytesPerUsedTile(const std::string& arch, unsigned tiles,
+                     const std::function<void(poplar::Graph&, poplar::program::Sequence&)>& build,
+                     capture::MemoryCategory category);
 
 } // namespace tilescope::calibration

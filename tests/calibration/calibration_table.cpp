@@ -34,6 +34,9 @@ int main() {
                "divide the product's 2·M·K·N\nby them. Vertex estimates follow PopLibs' public "
                "estimator formulas where the table cites\nthem; the remaining vertex estimates "
                "are modelled (see `simcore/poplibs/common/CycleEstimates.hpp`).\n\n"
+               "Memory figures are the mean bytes of one category over the tiles that hold any "
+               "of it, for the\nwhole program compiled for one IPU (simulated hardware, so code "
+               "is compiled).\n\n"
                "| figure | unit | published | ours | ratio | source |\n"
                "|---|---|---:|---:|---:|---|\n";
         for (const auto& c : tilescope::calibration::calibrationCases()) {

@@ -6,6 +6,7 @@
 #include "common/ElementWiseBuilder.hpp"
 #include "poplin/MatMulPlanner.hpp"
 #include "poplin/MatMulVertex.hpp"
+#include "popops/Transpose2d.hpp"
 
 #include <algorithm>
 #include <map>
@@ -116,6 +117,66 @@ std::vector<Range> ranges(std::size_t size, std::size_t block) {
     return out;
 }
 
+/// True when `X` (rank 2) is a transposed view: its columns, not its rows, are contiguous in
+/// memory (K^T of attention, x^T of a weight gradient).
+bool isTransposedView(const Tensor& X) {
+    return X.dim(0) > 1 && X.dim(1) > 1 && !X[0].isContiguous() && X.transpose()[0].isContiguous();
+}
+
+/// `X`, a transposed view, rewritten into new row-major variables mapped exactly as X is: each
+/// tile transposes the rectangles of the untransposed tensor it holds with Transpose2d vertices
+/// in one "Transpose" compute set, before the product's exchange, as PopLibs regroups operands
+/// on their tiles with transposes rather than moving them element by element. The exchange of
+/// the product then reads contiguous rows from the same tiles; values are only moved, so results
+/// are unchanged.
+/// The widest source matrix one transpose is given (PopLibs' vertex holds sizes in 16 bits).
+constexpr std::size_t kMaxTransposeColumns = 4096;
+
+Tensor transposeWhereItLives(poplar::Graph& graph, const Tensor& X,
+                             const std::vector<Range>& columnBlocks,
+                             poplar::program::Sequence& prog, pl::PoplibsOpDebugInfo& di,
+                             const std::string& name) {
+    const Tensor src = X.transpose(); // rows contiguous in memory
+    const std::size_t cols = src.dim(1);
+    // One variable per column block of the product's plan: a block then reads whole rows of
+    // what a tile holds, which are neighbours in memory (one exchange region, not one per row).
+    std::vector<Tensor> parts;
+    for (const auto& c : columnBlocks)
+        parts.push_back(
+            graph.addVariable(X.elementType(), {X.dim(0), c.end - c.begin}, {di, name}));
+    const Tensor out = poplar::concat(parts, 1);
+    poplar::ComputeSet cs = graph.addComputeSet({di, "Transpose"});
+    const auto mapping = graph.getTileMapping(src);
+    struct Rectangle {
+        std::size_t r0, r1, c0, c1;
+    };
+    for (unsigned tile = 0; tile < mapping.size(); ++tile) {
+        // The tile's row pieces of src; consecutive rows with the same columns form a rectangle.
+        std::vector<Rectangle> rectangles;
+        for (const auto& interval : mapping[tile])
+            for (std::size_t i = interval.begin(); i < interval.end();) {
+                const std::size_t r = i / cols, c0 = i % cols;
+                const std::size_t c1 = std::min(cols, c0 + (interval.end() - i));
+                auto* last = rectangles.empty() ? nullptr : &rectangles.back();
+                if (last && last->r1 == r && last->c0 == c0 && last->c1 == c1)
+                    ++last->r1;
+                else
+                    rectangles.push_back({r, r + 1, c0, c1});
+                i += c1 - c0;
+            }
+        for (const auto& q : rectangles)
+            // Column chunks keep each vertex's source shape within its 16-bit fields.
+            for (std::size_t c0 = q.c0; c0 < q.c1; c0 += kMaxTransposeColumns) {
+                const std::size_t c1 = std::min(q.c1, c0 + kMaxTransposeColumns);
+                const Tensor dst = out.slice({c0, q.r0}, {c1, q.r1});
+                graph.setTileMapping(dst, tile);
+                pl::addTranspose2d(graph, cs, src.slice({q.r0, c0}, {q.r1, c1}), dst, tile);
+            }
+    }
+    prog.add(poplar::program::Execute(cs, {di}));
+    return out;
+}
+
 Tensor createInput(poplar::Graph& graph, const poplar::Type& inputType, bool lhs,
                    const std::vector<std::size_t>& aShape, const std::vector<std::size_t>& bShape,
                    const poplar::DebugContext& debugContext, const poplar::OptionFlags& options,
@@ -183,6 +244,12 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
     const bool direct = !splitK && o.partialsType == outputType;
     const poplar::Type partialsType = direct ? outputType : o.partialsType;
 
+    // A transposed operand is first made row-major where it lives.
+    const Tensor a =
+        isTransposedView(A) ? transposeWhereItLives(graph, A, kRanges, prog, di, "transposedA") : A;
+    const Tensor b =
+        isTransposedView(B) ? transposeWhereItLives(graph, B, nRanges, prog, di, "transposedB") : B;
+
     // Partial results: the output itself when nothing is left to reduce or convert.
     Tensor partials = graph.addVariable(partialsType, {kRanges.size(), M, N},
                                         {di, direct ? "output" : "partials"});
@@ -200,8 +267,8 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
         for (const auto& k : kRanges)
             for (const auto& n : nRanges) {
                 poplar::VertexRef v = graph.addVertex(cs, vertexType);
-                graph.connect(v["a"], A.slice({m.begin, k.begin}, {m.end, k.end}).flatten());
-                graph.connect(v["b"], B.slice({k.begin, n.begin}, {k.end, n.end}).flatten());
+                graph.connect(v["a"], a.slice({m.begin, k.begin}, {m.end, k.end}).flatten());
+                graph.connect(v["b"], b.slice({k.begin, n.begin}, {k.end, n.end}).flatten());
                 graph.connect(
                     v["out"],
                     partials[k.index].slice({m.begin, n.begin}, {m.end, n.end}).flatten());

@@ -16,6 +16,7 @@ void addCodelets(poplar::Graph& graph) {
     detail::registerMapExprVertices(graph);
     detail::registerDynamicSliceVertices(graph);
     detail::registerTopKVertices(graph);
+    detail::registerTransposeVertices(graph);
 }
 
 } // namespace popops

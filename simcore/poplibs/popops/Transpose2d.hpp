@@ -1,0 +1,25 @@
+#pragma once
+// On-tile matrix transposes as PopLibs' popops::Transpose2d vertex does them: used where an
+// operand arrives in the other orientation (the K^T operand of attention, x^T of a weight
+// gradient), so values are moved by transpose vertices instead of element-by-element copies.
+
+#include <cstdint>
+#include <poplar/Graph.hpp>
+#include <poplar/Type.hpp>
+
+namespace tilescope::poplibs {
+
+/// Thread cycles of one Transpose2d vertex transposing `matrices` matrices of numSrcRows x
+/// numSrcColumns elements: PopLibs' estimator (lib/popops/popopsCycleEstimators.cpp,
+/// Transpose2d), whose fast paths need even (4-byte types) or multiple-of-4 (2-byte types)
+/// sizes and strides within the hardware repeat and stride limits.
+std::uint64_t transpose2dCycles(const poplar::Type& type, std::uint64_t numSrcRows,
+                                std::uint64_t numSrcColumns, std::uint64_t matrices);
+
+/// Adds to `cs`, on `tile`, the vertices writing `dst` (a rank-2 {C, R} view) = the transpose of
+/// `src` (a rank-2 {R, C} view) of the same element type (FLOAT or HALF). The source rows are
+/// split into bands, one vertex per band, so the tile's workers share the work.
+void addTranspose2d(poplar::Graph& graph, poplar::ComputeSet cs, const poplar::Tensor& src,
+                    const poplar::Tensor& dst, unsigned tile);
+
+} // namespace tilescope::poplibs
