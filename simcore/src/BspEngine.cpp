@@ -49,7 +49,24 @@ struct VertexInstance {
     std::vector<std::uint32_t> stagings;
 };
 
+/// Where tilescope_vertex_add_cycles adds: the running tile's extra cycles, or nowhere.
+thread_local std::uint64_t* vertexCyclesSink = nullptr;
+
+/// Points the hook at one tile's counter while its vertices run.
+struct CurrentVertexCycles {
+    explicit CurrentVertexCycles(std::uint64_t* sink) { vertexCyclesSink = sink; }
+    ~CurrentVertexCycles() { vertexCyclesSink = nullptr; }
+    CurrentVertexCycles(const CurrentVertexCycles&) = delete;
+    CurrentVertexCycles& operator=(const CurrentVertexCycles&) = delete;
+};
+
 } // namespace
+
+extern "C" __attribute__((visibility("default"))) void
+tilescope_vertex_add_cycles(std::uint64_t tileCycles) {
+    if (vertexCyclesSink)
+        *vertexCyclesSink += tileCycles;
+}
 
 struct BspEngine::Impl {
     std::shared_ptr<const CompiledGraph> graph;
@@ -64,6 +81,10 @@ struct BspEngine::Impl {
     tbb::task_arena arena;
     capture::RunRecord* run = nullptr;
     std::uint64_t cycle = 0;
+    std::unique_ptr<BlockRecorder> blocks; ///< lightweight profiling, when selected
+    /// Cycles vertices added to their tile in the last compute set (tilescope_vertex_add_cycles).
+    std::vector<std::uint64_t> vertexCycles;
+    bool anyVertexCycles = false;
 
     Impl(std::shared_ptr<const CompiledGraph> g, unsigned threads)
         : graph(std::move(g)), model(*graph->model),
@@ -78,6 +99,7 @@ struct BspEngine::Impl {
                 std::memcpy(storage[v].data(), var.initialValue.data(), bytes);
         }
         streams.resize(model.streams.size());
+        vertexCycles.assign(model.target.numTiles(), 0);
         bindVertices();
     }
 
@@ -237,7 +259,10 @@ struct BspEngine::Impl {
         });
         // Smallest failing vertex id, so the reported failure does not depend on scheduling.
         std::atomic<std::uint32_t> failed{UINT32_MAX};
+        std::atomic<bool> added{false};
         forEachTile(groups, [&](const TileVertexGroup& g) {
+            std::uint64_t extra = 0;
+            const CurrentVertexCycles current(&extra);
             for (auto id : g.vertices) {
                 auto& inst = vertices[id];
                 for (auto s : inst.stagings)
@@ -260,7 +285,12 @@ struct BspEngine::Impl {
                     }
                 }
             }
+            if (extra) { // each tile is written by the one thread running its group
+                vertexCycles[g.tile] = extra;
+                added = true;
+            }
         });
+        anyVertexCycles = added;
         // Exchange out, in tile order so overlapping remote writes resolve deterministically.
         for (const auto& g : groups)
             for (auto id : g.vertices)
@@ -369,7 +399,15 @@ struct BspEngine::Impl {
         rec.step = index;
         rec.startCycle = cycle;
         rec.cyclesPerTile = cycles;
-        cycle += cycles.empty() ? 0 : *std::max_element(cycles.begin(), cycles.end());
+        if (anyVertexCycles) { // data-dependent vertices: this execution's own cycles
+            for (std::size_t t = 0; t < rec.cyclesPerTile.size(); ++t) {
+                rec.cyclesPerTile[t] += vertexCycles[t];
+                vertexCycles[t] = 0;
+            }
+            anyVertexCycles = false;
+        }
+        const auto& cyclesNow = rec.cyclesPerTile;
+        cycle += cyclesNow.empty() ? 0 : *std::max_element(cyclesNow.begin(), cyclesNow.end());
         run->steps.push_back(std::move(rec));
     }
 
@@ -381,6 +419,23 @@ struct BspEngine::Impl {
     }
 
     void execute(const ProgramNode& n, std::ostream& print) {
+        const BlockRecorder::Scope* scope = blocks ? blocks->scopeOf(n) : nullptr;
+        if (scope) {
+            const auto from = blocks->enter(cycle);
+            executeNode(n, print);
+            blocks->exit(*scope, from, cycle);
+        } else {
+            executeNode(n, print);
+        }
+    }
+
+    /// After an iteration of a loop: the implicit flush of the block buffers, if any.
+    void endIteration(const ProgramNode& loop) {
+        if (blocks && blocks->flushesAfter(loop))
+            blocks->flush(cycle);
+    }
+
+    void executeNode(const ProgramNode& n, std::ostream& print) {
         switch (n.kind) {
         case ProgramKind::Sequence: {
             const std::uint64_t start = cycle;
@@ -391,8 +446,13 @@ struct BspEngine::Impl {
             break;
         }
         case ProgramKind::Repeat:
-            for (std::uint64_t i = 0; i < n.repeatCount; ++i)
+            for (std::uint64_t i = 0; i < n.repeatCount; ++i) {
                 execute(*n.children[0], print);
+                endIteration(n);
+            }
+            break;
+        case ProgramKind::Block:
+            execute(*n.children[0], print);
             break;
         case ProgramKind::RepeatWhileTrue:
         case ProgramKind::RepeatWhileFalse: {
@@ -401,6 +461,7 @@ struct BspEngine::Impl {
             while ((scalarValue(*n.predicate) != 0) == loopWhile) {
                 execute(*n.children[1], print);
                 execute(*n.children[0], print);
+                endIteration(n);
             }
             break;
         }
@@ -420,8 +481,16 @@ struct BspEngine::Impl {
             execute(*model.functions[n.function].body, print);
             break;
         default:
-            for (auto s : graph->stepsOfNode.at(&n))
-                executeStep(s, print);
+            for (auto s : graph->stepsOfNode.at(&n)) {
+                if (blocks && blocks->instrumentsStep(s)) { // debug.instrumentExternalExchange
+                    const auto from = blocks->enter(cycle);
+                    executeStep(s, print);
+                    cycle += kBlockEdgeCycles;
+                    blocks->recordStep(s, from, cycle);
+                } else {
+                    executeStep(s, print);
+                }
+            }
             break;
         }
     }
@@ -446,15 +515,26 @@ void BspEngine::run(unsigned program) {
     run.hostStartNs = nowNs();
     impl_->run = &run;
     impl_->cycle = 0;
+    auto* blocks = impl_->blocks.get();
+    if (blocks)
+        blocks->beginRun(run);
     try {
         impl_->execute(*entries[program], *print_);
     } catch (...) {
         run.hostEndNs = nowNs();
         run.totalCycles = impl_->cycle;
+        if (blocks)
+            blocks->endRun(impl_->cycle);
         throw;
     }
     run.hostEndNs = nowNs();
     run.totalCycles = impl_->cycle;
+    if (blocks)
+        blocks->endRun(impl_->cycle);
+}
+
+void BspEngine::setBlockRecorder(std::unique_ptr<BlockRecorder> recorder) {
+    impl_->blocks = std::move(recorder);
 }
 
 namespace {

@@ -401,6 +401,8 @@ std::unique_ptr<CompiledGraph> GraphCompiler::compile(std::shared_ptr<const Grap
 
     const auto varTiles = recordVariables(m, liveness, rec);
     recordOperations(m, lowering, rec);
+    for (const auto& [node, record] : lowering.programRecords())
+        out->recordOfNode[node] = record;
     const auto vertexData = recordVertices(m, costs, rec);
     layoutTiles(m, costs, layout, lowering.code(), varTiles, vertexData, rec);
     rec.compileEndNs = nowNs();

@@ -26,7 +26,8 @@ namespace {
 bool isControl(ProgramKind k) {
     return k == ProgramKind::Sequence || k == ProgramKind::Repeat ||
            k == ProgramKind::RepeatWhileTrue || k == ProgramKind::RepeatWhileFalse ||
-           k == ProgramKind::If || k == ProgramKind::Switch || k == ProgramKind::Call;
+           k == ProgramKind::If || k == ProgramKind::Switch || k == ProgramKind::Call ||
+           k == ProgramKind::Block;
 }
 
 std::string nodeName(const ProgramNode& n) {
@@ -357,7 +358,8 @@ std::vector<std::uint32_t> ProgramLowering::lower(const ProgramNode& n,
     }
     const auto entry = newNode(preds);
     lowered_[&n] = {entry, {}, record};
-    if (isControl(n.kind) && n.kind != ProgramKind::Sequence)
+    // A Block adds no code of its own: its instrumentation, when selected, is the engine's.
+    if (isControl(n.kind) && n.kind != ProgramKind::Sequence && n.kind != ProgramKind::Block)
         for (std::uint32_t t = 0; t < model_.target.numTiles(); ++t) {
             code_.controlCode[t] += costs_.controlCodeBytesPerBranch;
             out_.records.programs[record].codeBytesPerTile[t] += costs_.controlCodeBytesPerBranch;
@@ -377,6 +379,9 @@ std::vector<std::uint32_t> ProgramLowering::lower(const ProgramNode& n,
         }
         break;
     }
+    case ProgramKind::Block:
+        exits = lower(*n.children[0], {entry}, record);
+        break;
     case ProgramKind::Repeat: {
         // Body exits loop back to the head; with a zero trip count the body is skipped.
         auto bodyExits = lower(*n.children[0], {entry}, record);

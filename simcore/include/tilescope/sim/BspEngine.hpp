@@ -5,6 +5,7 @@
 
 #include "poplar/StreamCallback.hpp"
 #include "tilescope/capture/ProfileRecords.hpp"
+#include "tilescope/sim/BlockRecorder.hpp"
 #include "tilescope/sim/CompiledGraph.hpp"
 
 #include <cstddef>
@@ -51,6 +52,9 @@ public:
     void setPrintStream(std::ostream& out) { print_ = &out; }
     /// false: runs execute (and count cycles) but append no RunRecord.
     void setRecording(bool recording) { recording_ = recording; }
+
+    /// Lightweight profiling: records the blocks the recorder selects into each RunRecord.
+    void setBlockRecorder(std::unique_ptr<BlockRecorder> recorder);
 
     const capture::ExecutionRecords& records() const { return records_; }
 
