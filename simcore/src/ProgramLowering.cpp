@@ -30,7 +30,10 @@ bool isControl(ProgramKind k) {
            k == ProgramKind::Block;
 }
 
-std::string nodeName(const ProgramNode& n) {
+std::string nodeName(const ProgramNode& n, const GraphModel& m) {
+    // As in Poplar, an unnamed Execute is named after its compute set.
+    if (n.name.empty() && n.kind == ProgramKind::Execute && n.computeSet < m.computeSets.size())
+        return m.computeSets[n.computeSet].name;
     return n.name.empty() ? std::string(capture::programKindName(n.kind)) : n.name;
 }
 
@@ -348,7 +351,7 @@ std::vector<std::uint32_t> ProgramLowering::lower(const ProgramNode& n,
         capture::ProgramNodeRecord rec;
         rec.id = record;
         rec.kind = n.kind;
-        rec.name = nodeName(n);
+        rec.name = nodeName(n, model_);
         rec.codeBytesPerTile = zeros();
         if (n.kind == ProgramKind::Repeat)
             rec.repeatCount = static_cast<std::int64_t>(n.repeatCount);
@@ -518,7 +521,7 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
         }
         const auto action = static_cast<std::uint32_t>(out_.copies.size());
         out_.copies.push_back({src, dst});
-        const std::string name = nodeName(n);
+        const std::string name = nodeName(n, model_);
         if (anyRemote) {
             last = emitExchange(record, name, last, remote, regions, global);
             addRead(last, src);
@@ -573,7 +576,7 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
         break;
     }
     case ProgramKind::Sync: {
-        last = newStep(StepKind::Sync, record, nodeName(n), last);
+        last = newStep(StepKind::Sync, record, nodeName(n, model_), last);
         for (auto& c : out_.records.steps.back().estimatedCyclesPerTile)
             c = n.globalSync ? costs_.externalSyncCycles : costs_.internalSyncCycles;
         break;
