@@ -240,6 +240,7 @@ void ProfileCapture::writeRun(const RunRecord& run) {
             rec.cyclesFrom = b.cyclesFrom;
             rec.cyclesTo = b.cyclesTo;
             rec.dropped = b.dropped;
+            rec.runStartCycle = run.blockCycleBase;
             blocks.push_back(rec);
         }
         w.addBlocks(static_cast<std::int64_t>(runsSeen_ - 1), blocks);

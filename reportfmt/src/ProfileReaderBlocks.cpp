@@ -56,7 +56,7 @@ std::vector<BlockRecord> ProfileReader::blocks(std::optional<std::uint32_t> tile
     // Outer blocks before the blocks they contain: by start, then longest first.
     auto st = file_.database().prepare(
         std::string("SELECT id, run_index, tile, kind, program_id, step_id, cycles_from, "
-                    "cycles_to, dropped FROM block") +
+                    "cycles_to, dropped, run_start FROM block") +
         (tile ? " WHERE tile = ?" : "") + " ORDER BY tile, cycles_from, cycles_to DESC, id");
     if (tile)
         st.bind(1, static_cast<std::int64_t>(*tile));
@@ -73,6 +73,39 @@ std::vector<BlockRecord> ProfileReader::blocks(std::optional<std::uint32_t> tile
         b.cyclesFrom = u64(st, 6);
         b.cyclesTo = u64(st, 7);
         b.dropped = u64(st, 8);
+        b.runStartCycle = u64(st, 9);
+        out.push_back(b);
+    }
+    return out;
+}
+
+std::vector<BlockRecord> ProfileReader::blocksOfRun(std::int64_t runIndex, std::uint64_t fromCycle,
+                                                    std::uint64_t toCycle, std::int64_t limit,
+                                                    std::vector<std::string>* names) const {
+    std::vector<BlockRecord> out;
+    auto st = file_.database().prepare(
+        "SELECT b.id, b.tile, b.kind, b.program_id, b.step_id, b.cycles_from, b.cycles_to, "
+        "b.dropped, b.run_start, n.text FROM block b LEFT JOIN program p ON p.id = b.program_id "
+        "LEFT JOIN name n ON n.id = p.name_id WHERE b.run_index = ? "
+        "AND b.cycles_to - b.run_start >= ? AND b.cycles_from - b.run_start < ? "
+        "ORDER BY b.tile, b.cycles_from, b.cycles_to DESC, b.id LIMIT ?");
+    st.bind(1, runIndex).bind(2, fromCycle).bind(3, toCycle).bind(4, limit);
+    while (st.step()) {
+        BlockRecord b;
+        b.id = st.int64(0);
+        b.runIndex = runIndex;
+        b.tile = static_cast<std::uint32_t>(u64(st, 1));
+        b.kind = kindAt(st, 2, path());
+        if (!st.isNull(3))
+            b.programId = st.int64(3);
+        if (!st.isNull(4))
+            b.stepId = st.int64(4);
+        b.cyclesFrom = u64(st, 5);
+        b.cyclesTo = u64(st, 6);
+        b.dropped = u64(st, 7);
+        b.runStartCycle = u64(st, 8);
+        if (names)
+            names->push_back(st.isNull(9) ? std::string(blockKindName(b.kind)) : st.text(9));
         out.push_back(b);
     }
     return out;

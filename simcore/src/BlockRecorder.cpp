@@ -223,6 +223,7 @@ void BlockRecorder::beginRun(capture::RunRecord& run) {
     run_ = &run;
     run.blocks.clear();
     run.blocksDropped = 0;
+    run.blockCycleBase = base_;
 }
 
 void BlockRecorder::endRun(std::uint64_t runCycles) {

@@ -341,6 +341,9 @@ struct RunRecord {
     /// Lightweight profiling: every recorded block execution, in the order the buffers were read.
     std::vector<BlockExecutionRecord> blocks;
     std::uint64_t blocksDropped = 0; ///< records lost to full block buffers in this run
+    /// The block clock (cycles since the engine's load) when the run started: block cycles minus
+    /// this are run-relative, like the steps'.
+    std::uint64_t blockCycleBase = 0;
 };
 
 struct ExecutionRecords {

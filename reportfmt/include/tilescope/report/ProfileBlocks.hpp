@@ -40,6 +40,7 @@ inline bool isBlockFlushKind(BlockKind k) {
 struct BlockRecord {
     std::int64_t id = 0;       ///< assigned by the writer
     std::int64_t runIndex = 0; ///< 0-based Engine::run call this block ran in
+    std::uint64_t runStartCycle = 0; ///< the cycle that run started at (same clock)
     std::uint32_t tile = 0;
     BlockKind kind = BlockKind::Common;
     std::optional<std::int64_t> programId; ///< Common: the program; stream copies: the StreamCopy

@@ -297,6 +297,12 @@ public:
     std::vector<std::uint32_t> blockTiles() const;
     /// Blocks of one tile (or of all, by tile), by first cycle with enclosing blocks first.
     std::vector<BlockRecord> blocks(std::optional<std::uint32_t> tile = std::nullopt) const;
+    /// Blocks of Engine::run call `runIndex` on any tile overlapping run-relative cycles
+    /// [fromCycle, toCycle), by tile and first cycle, at most `limit`; each block's program name
+    /// in `names` (parallel; the kind's name where there is no program).
+    std::vector<BlockRecord> blocksOfRun(std::int64_t runIndex, std::uint64_t fromCycle,
+                                         std::uint64_t toCycle, std::int64_t limit,
+                                         std::vector<std::string>* names = nullptr) const;
     /// Count, min, mean and max cycles per block kind and program name, over all tiles.
     std::vector<BlockStatistics> blockStatistics() const;
 
