@@ -49,7 +49,7 @@ void printBlockStatistics(const std::vector<report::BlockStatistics>& stats, dou
         const auto longest = std::max_element(
             stats.begin(), stats.end(),
             [](const auto& a, const auto& b) { return a.maxCycles < b.maxCycles; });
-        fmt::print("  Longest: {} ({})\n", longest->name,
+        fmt::print("  Longest: {}, {}\n", longest->name,
                    formatCycles(longest->maxCycles, clockHz));
     }
 }
