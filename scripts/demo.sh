@@ -48,5 +48,12 @@ if [[ -x "$GUI" ]]; then
     xvfb-run -a "$GUI" --view timeline --range "${FROM}ns:${TO}ns" \
         --screenshot demo/screenshots/joint-timeline.png --size 1600x1000 \
         demo/report/*.pvti "$REPORT"
+    # Lightweight profiling: a pipelined program on two simulated IPUs with Block programs,
+    # shown in the Execution Trace's Blocks mode.
+    (cd demo && TILESCOPE_SIMULATED_IPUS=2 TILESCOPE_DEVICE_LOCK_DIR="$PWD/ipu-locks" \
+        "../$BUILD_DIR/simcore/examples/lightweight_profiling" \
+        ../simcore/examples/codelets/profiling_codelets.cpp ./blocks-report > blocks-output.txt)
+    xvfb-run -a "$GUI" --execution-mode blocks --screenshot demo/screenshots/execution-blocks.png \
+        --size 1600x1000 demo/blocks-report/profile.pop
     echo "No display: the app's views were rendered to demo/screenshots/*.png"
 fi

@@ -4,6 +4,7 @@
 // the summary-level part reads only small tables, the operations (--per-operation) read the
 // program trees and the first run of each report.
 
+#include "BlockComparison.hpp"
 #include "CliErrors.hpp"
 #include "Commands.hpp"
 #include "ComparisonTables.hpp"
@@ -95,6 +96,7 @@ struct ProfileInputs {
     std::optional<report::ProgramComparison> programs;
     std::optional<report::OperationComparison> operations;
     std::vector<Threshold> thresholds;
+    std::vector<BlockDelta> blocks;
 };
 
 std::vector<Threshold> checkThresholds(const CompareOptions& o,
@@ -371,6 +373,7 @@ int compareProfiles(const CompareOptions& o, CompareFormat format, report::Repor
     readingReport(a + " / " + b, [&] {
         in.summary = report::compareSummaries(source, target);
         in.tiles = report::compareTileMemory(source, target);
+        in.blocks = compareBlocks(source.blockStatistics(), target.blockStatistics());
         if (o.perOperation) {
             report::StructureComparison structure(source, target);
             in.programs = structure.programs();
@@ -378,10 +381,14 @@ int compareProfiles(const CompareOptions& o, CompareFormat format, report::Repor
         }
     });
     in.thresholds = checkThresholds(o, in.summary);
-    if (format == CompareFormat::Json)
-        fmt::print("{}", dumpJson(profileJson(a, b, in, o.worstTiles)));
-    else
+    if (format == CompareFormat::Json) {
+        auto j = profileJson(a, b, in, o.worstTiles);
+        j["blocks"] = blockDeltasJson(in.blocks);
+        fmt::print("{}", dumpJson(j));
+    } else {
         printProfileComparison(a, b, in, o.worstTiles, format);
+        printBlockDeltas(in.blocks, format);
+    }
     bool exceeded = false;
     for (const auto& t : in.thresholds)
         if (t.exceeded) {

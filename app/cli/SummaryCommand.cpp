@@ -3,6 +3,7 @@
 // a host trace. Everything comes from summarize() and small tables, never a per-tile or per-step
 // scan, so a 16-IPU report answers as fast as a tiny one.
 
+#include "BlockSummary.hpp"
 #include "CliErrors.hpp"
 #include "Commands.hpp"
 #include "HostTraceSummary.hpp"
@@ -179,8 +180,11 @@ void printProfileSummary(report::ReportFile file, bool asJson) {
         // and no half summary.
         const ProfileSummary s = report::summarize(reader);
         const auto engineOptions = reader.engineOptions();
+        const auto blocks = reader.blockStatistics();
         if (asJson) {
-            fmt::print("{}", dumpJson(summaryJson(reader, s, engineOptions)));
+            auto j = summaryJson(reader, s, engineOptions);
+            j["blocks"] = blockStatisticsJson(blocks);
+            fmt::print("{}", dumpJson(j));
             return;
         }
         printField("Report",
@@ -194,6 +198,7 @@ void printProfileSummary(report::ReportFile file, bool asJson) {
                                    "categories are 0");
         printMemory(s);
         printRuns(s);
+        printBlockStatistics(blocks, s.target.clockHz);
         printEngineOptions(engineOptions);
     });
 }

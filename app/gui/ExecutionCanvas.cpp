@@ -48,6 +48,8 @@ double ExecutionCanvas::yAxisMaximum() const {
         return double(std::max<std::uint32_t>(1, model_.window().bsp.tileCount));
     case ExecutionModel::PerIpu:
         return double(std::max<std::uint32_t>(1, model_.window().ipu.ipus));
+    case ExecutionModel::Blocks:
+        return double(std::max<std::uint32_t>(1, model_.window().blocks.totalRows()));
     default:
         return 1.0;
     }
@@ -80,6 +82,9 @@ QString ExecutionCanvas::message() const {
         return tr("Per-IPU rows of a run still being written show at most %1 steps: zoom in (W "
                   "or the mouse wheel).")
             .arg(ExecutionModel::kMaxIpuSteps);
+    if (w.mode == ExecutionModel::Blocks && w.blocks.bars.empty())
+        return tr("No blocks in this window: select blocks with the engine options "
+                  "profiler.blocks.filter or profiler.programs.filter (lightweight profiling).");
     if (w.mode == ExecutionModel::PerIpu && !w.ipu.recorded)
         return tr("This run has no per-IPU cycles (captured without per-IPU instrumentation).");
     return {};
@@ -90,6 +95,16 @@ QString ExecutionCanvas::formatY(double value) const {
     if (w.mode == ExecutionModel::Bsp) // a tick is the top edge of the row of the tile it names
         return QStringLiteral("tile %1").arg(
             std::llround(double(w.bsp.firstTile) + double(w.bsp.tileCount) - value));
+    if (w.mode == ExecutionModel::Blocks) { // the tile of a band, at the band's first row
+        const double fromTop = double(w.blocks.totalRows()) - value;
+        if (std::abs(fromTop - std::round(fromTop)) > 1e-6)
+            return {}; // ticks between rows name nothing
+        const auto row = std::llround(fromTop);
+        for (std::uint32_t b = 0; b < w.blocks.tiles.size(); ++b)
+            if (std::llround(double(w.blocks.firstRow(b))) == row)
+                return QStringLiteral("tile %1").arg(w.blocks.tiles[b]);
+        return {};
+    }
     if (w.mode == ExecutionModel::PerIpu) // likewise, rows of IPUs
         return QStringLiteral("IPU %1").arg(std::llround(double(w.ipu.ipus) - value));
     return formatPercent(value);
@@ -144,6 +159,9 @@ void ExecutionCanvas::drawChart(ImDrawList& list, const QRectF& plot) {
         break;
     case ExecutionModel::PerIpu:
         drawIpuRows(list, plot);
+        break;
+    case ExecutionModel::Blocks:
+        drawBlockRows(list, plot);
         break;
     default:
         drawFlat(list, plot);

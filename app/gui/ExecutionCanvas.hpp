@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ChartCanvas.hpp"
+#include "tilescope/report/ProfileBlocks.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -18,7 +19,8 @@ class ExecutionModel;
 /// program; in BSP mode one row per tile of the model's tile range, each step drawn as the
 /// tile's own cycles in the phase colour followed by its wait for the slowest tile; in per-IPU
 /// mode one row per IPU the same way with each IPU's cycles, or zoomed out one bar per pixel
-/// column as high as the IPU's busy share of it. With a step filter, steps that do
+/// column as high as the IPU's busy share of it; in Blocks mode one band per tile that recorded
+/// lightweight-profiling blocks, nested blocks stacked. With a step filter, steps that do
 /// not match are dimmed: flat columns draw their matching share in full colour over the dimmed
 /// whole (ExecutionModel's exact matching cycles, so zoomed out too).
 class ExecutionCanvas : public ChartCanvas {
@@ -70,6 +72,8 @@ private:
                          std::span<const std::uint64_t> rowCycles, std::uint32_t fill);
     void drawIpuRows(ImDrawList& list, const QRectF& plot); // ExecutionCanvasRows.cpp
     void drawIpuColumns(ImDrawList& list, const QRectF& plot);
+    void drawBlockRows(ImDrawList& list, const QRectF& plot); // ExecutionCanvasBlocks.cpp
+    static QColor blockColour(report::BlockKind kind, const std::string& name);
     double flameRowHeight(const QRectF& plot) const;
 
     ExecutionModel& model_;

@@ -318,6 +318,10 @@ ExecutionModel::Window ExecutionModel::fetchWindow(const ReportSession& session,
         session.read([&](const report::ProfileReader& reader) {
             w.ipu = IpuRows::fetch(reader, run, firstCycle, endCycle, kMaxIpuSteps, widthPx);
         });
+    else if (layers.mode == Blocks) // runs are stored in Engine::run order from id 1
+        session.read([&](const report::ProfileReader& reader) {
+            w.blocks = BlockRows::fetch(reader, run.id - 1, firstCycle, endCycle, kMaxBlocks);
+        });
     return w;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ExecutionBlockRows.hpp"
 #include "ExecutionBsp.hpp"
 #include "ExecutionFigures.hpp"
 #include "ExecutionFilter.hpp"
@@ -59,7 +60,9 @@ class ExecutionModel : public QObject {
     Q_OBJECT
 public:
     enum Phase { Compute, Exchange, Sync, Stream, PhaseCount };
-    enum Mode { Flat, Flame, Bsp, PerIpu };
+    enum Mode { Flat, Flame, Bsp, PerIpu, Blocks };
+    /// Most blocks a Blocks window reads.
+    static constexpr std::int64_t kMaxBlocks = 20000;
     /// Most executed steps a BSP window reads per-tile cycles for.
     static constexpr std::int64_t kMaxBspSteps = 400;
     /// Most tiles the BSP view shows at once (one row each).
@@ -88,6 +91,7 @@ public:
         FlameRows flame;                            // Flame only
         BspBands bsp;                               // Bsp only
         IpuRows ipu;                                // PerIpu only
+        BlockRows blocks;                           // Blocks only
         bool filtered = false; // columns' `matched` hold the step filter's share
     };
     /// What a window adds to its columns.

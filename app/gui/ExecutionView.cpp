@@ -25,11 +25,13 @@ ExecutionView::ExecutionView(std::shared_ptr<ReportSession> session, QWidget* pa
     runs_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     mode_ = new QComboBox;
     mode_->addItems({tr("Flat: phase shares"), tr("Flame: by program"), tr("BSP: per tile"),
-                     tr("Per IPU: busy cycles")});
+                     tr("Per IPU: busy cycles"), tr("Blocks: lightweight profiling")});
     mode_->setToolTip(tr("Flat: share of each pixel's cycles by phase. Flame: the programs each "
                          "step runs under, root on top. BSP: for a range of tiles, each tile's "
                          "own cycles of every step, then its wait at the sync. Per IPU: each "
-                         "IPU's own cycles of every step, then its wait for the slowest IPU."));
+                         "IPU's own cycles of every step, then its wait for the slowest IPU. Blocks: "
+                         "every recorded execution of the selected blocks and stream copies, a "
+                         "band per recording tile, nested blocks stacked."));
     const auto tiles = int(this->session().target().numTiles());
     firstTile_ = new QSpinBox;
     firstTile_->setRange(0, std::max(0, tiles - 1));
@@ -109,8 +111,8 @@ ExecutionView::ExecutionView(std::shared_ptr<ReportSession> session, QWidget* pa
     connect(mode_, &QComboBox::currentIndexChanged, this, [this](int index) {
         model_->setMode(ExecutionModel::Mode(index));
         firstTile_->setEnabled(index == ExecutionModel::Bsp);
-        firstTile_->setVisible(index != ExecutionModel::PerIpu);
-        tileCount_->setVisible(index != ExecutionModel::PerIpu);
+        firstTile_->setVisible(index != ExecutionModel::PerIpu && index != ExecutionModel::Blocks);
+        tileCount_->setVisible(index != ExecutionModel::PerIpu && index != ExecutionModel::Blocks);
         tileCount_->setEnabled(index == ExecutionModel::Bsp);
     });
     auto tilesChanged = [this] {
@@ -123,6 +125,9 @@ ExecutionView::ExecutionView(std::shared_ptr<ReportSession> session, QWidget* pa
     connect(model_, &ExecutionModel::filterChanged, this, &ExecutionView::showFilterFigures);
     connect(canvas_, &ExecutionCanvas::stepClicked, this,
             [this](std::int64_t step) { this->session().state().selectedStep = step; });
+    connect(mode_, &QComboBox::currentIndexChanged, this,
+            [this](int index) { this->session().state().executionMode = index; });
+    mode_->setCurrentIndex(this->session().state().executionMode);
     model_->load();
 }
 

@@ -41,6 +41,8 @@ void ScreenshotRunner::start(const QString& report) {
 void ScreenshotRunner::onOpened() {
     if (tileOrder_ >= 0)
         window_.pane()->session()->state().tileOrder = tileOrder_;
+    if (executionMode_ >= 0)
+        window_.pane()->session()->state().executionMode = executionMode_;
     ReportView* view = window_.pane()->showView(view_);
     if (!view)
         return fail(tr("unknown view '%1'").arg(view_));

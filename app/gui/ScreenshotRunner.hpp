@@ -26,6 +26,9 @@ public:
     /// report that records no tile placement fails with the reason.
     void setTileOrder(int order) { tileOrder_ = order; }
 
+    /// The Execution Trace's mode (ExecutionModel::Mode).
+    void setExecutionMode(int mode) { executionMode_ = mode; }
+
     void start(const QString& report);
 
 signals:
@@ -43,6 +46,7 @@ private:
     QTimer timeout_;
     bool done_ = false;
     int tileOrder_ = -1; // -1: as the view state has it
+    int executionMode_ = -1;
 };
 
 } // namespace tilescope::gui

@@ -28,6 +28,9 @@ struct ViewState {
     std::optional<std::int64_t> selectedStep;
     QString variableFilter;
 
+    // Execution Trace: the mode (ExecutionModel::Mode).
+    int executionMode = 0;
+
     // Program tree.
     std::optional<std::int64_t> selectedProgram;
 

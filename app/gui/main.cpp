@@ -44,6 +44,8 @@ struct Options {
     QSize size{1280, 800};
     // --tile-order: the Memory view's order (TileMemoryModel::TileOrder).
     std::optional<int> tileOrder;
+    // --execution-mode: the Execution Trace's mode (ExecutionModel::Mode).
+    std::optional<int> executionMode;
 
     // ssh:// files: as tilescope-cli's options of the same names.
     QString sshConfig;
@@ -137,8 +139,12 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         QStringLiteral("Tile order of the memory view: software or physical (physical needs a "
                        "report that records where its tiles sit on the die)"),
         QStringLiteral("ORDER"));
+    const QCommandLineOption executionMode(
+        QStringLiteral("execution-mode"),
+        QStringLiteral("Mode of the execution view: flat, flame, bsp, ipu or blocks"),
+        QStringLiteral("MODE"));
     parser.addOptions({view, screenshot, size, sshConfig, knownHosts, acceptNewHostKey, compare,
-                       range, tileOrder});
+                       range, tileOrder, executionMode});
     *exitNow = false;
     if (!parser.parse(arguments)) {
         *error = parser.errorText();
@@ -224,6 +230,23 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         }
         o.tileOrder = value == QLatin1String("physical") ? 1 : 0;
         o.view = QStringLiteral("memory");
+    }
+    if (parser.isSet(executionMode)) {
+        static const QStringList modes = {"flat", "flame", "bsp", "ipu", "blocks"};
+        const QString value = parser.value(executionMode);
+        if (!modes.contains(value)) {
+            *error = QStringLiteral("--execution-mode must be one of %1 (got '%2')")
+                         .arg(modes.join(", "), value);
+            return std::nullopt;
+        }
+        if (system || parser.isSet(compare) ||
+            (!o.view.isEmpty() && o.view != QLatin1String("execution"))) {
+            *error = QStringLiteral("--execution-mode applies to the execution view of one "
+                                    "profile report");
+            return std::nullopt;
+        }
+        o.executionMode = int(modes.indexOf(value));
+        o.view = QStringLiteral("execution");
     }
     o.screenshot = parser.value(screenshot);
     if (parser.isSet(size)) {
@@ -366,6 +389,8 @@ int main(int argc, char** argv) {
         ScreenshotRunner runner(window, options->view, options->screenshot, options->size);
         if (options->tileOrder)
             runner.setTileOrder(*options->tileOrder);
+        if (options->executionMode)
+            runner.setExecutionMode(*options->executionMode);
         int exitCode = 0;
         QObject::connect(&runner, &ScreenshotRunner::finished, &app,
                          [&](int code, const QString& message) {
@@ -387,6 +412,8 @@ int main(int argc, char** argv) {
                 [&] {
                     if (options->tileOrder)
                         window.pane()->session()->state().tileOrder = *options->tileOrder;
+                    if (options->executionMode)
+                        window.pane()->session()->state().executionMode = *options->executionMode;
                     window.pane()->showView(options->view);
                 },
                 Qt::SingleShotConnection);

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 namespace tilescope::capture {
 namespace {
@@ -31,6 +32,17 @@ unsigned toUnsigned(const report::EngineOption& o) {
     if (o.value.empty() || ec != std::errc() || p != end)
         fail(o, "must be a non-negative integer, got \"" + o.value + "\"");
     return out;
+}
+
+/// The value of a regular-expression option, checked by compiling it (ECMAScript, as the
+/// engine matches it).
+std::string checkedRegex(const report::EngineOption& o) {
+    try {
+        std::regex re(o.value);
+    } catch (const std::regex_error& e) {
+        fail(o, "is not a valid regular expression: \"" + o.value + "\" (" + e.what() + ")");
+    }
+    return o.value;
 }
 
 std::string suggestion(const std::string& name) {
@@ -174,6 +186,18 @@ EngineOptions EngineOptions::parse(const std::vector<std::pair<std::string, std:
             o.retainDebugInformation = toBool(opt);
         else if (n == "profiler.includeFlopEstimates")
             o.includeFlopEstimates = toBool(opt);
+        else if (n == "profiler.blocks.filter")
+            o.blocksFilter = checkedRegex(opt);
+        else if (n == "profiler.programs.filter")
+            o.programsFilter = checkedRegex(opt);
+        else if (n == "profiler.blocks.tile")
+            o.blocksTile = toUnsigned(opt);
+        else if (n == "profiler.blocks.implicitFlush")
+            o.blocksImplicitFlush = toBool(opt);
+        else if (n == "profiler.blocks.bufferSize")
+            o.blocksBufferSize = toUnsigned(opt);
+        else if (n == "debug.instrumentExternalExchange")
+            o.instrumentExternalExchange = toBool(opt);
         else if (n == "tilescope.hostThreads")
             o.hostThreads = toUnsigned(opt);
         else if (n == "target.saveArchive")

@@ -10,6 +10,10 @@
 namespace tilescope::capture {
 namespace {
 
+static_assert(static_cast<int>(BlockKind::Overflow) == static_cast<int>(report::BlockKind::Overflow) &&
+                  kNumBlockKinds == report::kNumBlockKinds,
+              "the capture and report block kinds share their numbering");
+
 std::uint64_t sum(const PerTile& v) {
     return std::accumulate(v.begin(), v.end(), std::uint64_t{0});
 }
@@ -153,6 +157,7 @@ void ProfileCapture::writeCompilation(const CompileRecords& r) {
                  add(r.entryPoints[e].program, std::nullopt, static_cast<std::int64_t>(e)), false,
                  r.entryPoints[e].name});
 
+        programIds_ = programIds;
         for (const auto& s : r.steps) {
             report::StepRecord rec;
             rec.programId = s.program < programIds.size() && programIds[s.program] >= 0
@@ -220,6 +225,27 @@ void ProfileCapture::writeRun(const RunRecord& run) {
     ++runsSeen_;
     auto& w = writer_->out;
     w.setMetadata("runs_total", std::to_string(runsSeen_));
+    // Lightweight profiling keeps every run's blocks, however many runs are stored in full.
+    if (compiled_ && settings_.executionProfile && !run.blocks.empty()) {
+        std::vector<report::BlockRecord> blocks;
+        blocks.reserve(run.blocks.size());
+        for (const auto& b : run.blocks) {
+            report::BlockRecord rec;
+            rec.tile = b.tile;
+            rec.kind = static_cast<report::BlockKind>(b.kind); // the same order, see ProfileBlocks
+            if (b.program >= 0 && static_cast<std::size_t>(b.program) < programIds_.size() &&
+                programIds_[static_cast<std::size_t>(b.program)] >= 0)
+                rec.programId = programIds_[static_cast<std::size_t>(b.program)];
+            if (b.step >= 0)
+                rec.stepId = b.step;
+            rec.cyclesFrom = b.cyclesFrom;
+            rec.cyclesTo = b.cyclesTo;
+            rec.dropped = b.dropped;
+            rec.runStartCycle = run.blockCycleBase;
+            blocks.push_back(rec);
+        }
+        w.addBlocks(static_cast<std::int64_t>(runsSeen_ - 1), blocks);
+    }
     if (!compiled_ || !settings_.executionProfile || runsSeen_ > settings_.storedRuns) {
         w.commit();
         return;

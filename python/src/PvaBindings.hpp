@@ -74,6 +74,11 @@ struct PyExecution {
     ContextPtr context;
 };
 
+struct PyBlock {
+    pva::Block block;
+    ContextPtr context;
+};
+
 struct PyReport {
     pva::Report report;
     ContextPtr context;

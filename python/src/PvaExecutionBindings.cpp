@@ -105,7 +105,37 @@ void bindExecution(py::module_& m) {
         .def("cyclesByTile", &runCyclesByTile,
              "Cycles of every tile in every step as a numpy uint64 array of shape (steps, tiles).");
 
+    // Lightweight profiling: pva.Block, as libpva's blocks(tile) yields them.
+    py::class_<PyBlock>(m, "Block")
+        .def_property_readonly("cyclesFrom", [](const PyBlock& b) { return b.block.cyclesFrom(); })
+        .def_property_readonly("cyclesTo", [](const PyBlock& b) { return b.block.cyclesTo(); })
+        .def_property_readonly("tile", [](const PyBlock& b) { return b.block.tile(); })
+        .def_property_readonly("program",
+                               [](const PyBlock& b) {
+                                   return PyProgram{b.block.program(), b.context};
+                               })
+        .def_property_readonly("isCommon", [](const PyBlock& b) { return b.block.isCommon(); })
+        .def_property_readonly("isStreamCopy",
+                               [](const PyBlock& b) { return b.block.isStreamCopy(); })
+        .def_property_readonly("isBlockFlush",
+                               [](const PyBlock& b) { return b.block.isBlockFlush(); })
+        .def_property_readonly("isOverflow", [](const PyBlock& b) { return b.block.isOverflow(); })
+        .def_property_readonly("droppedRecords",
+                               [](const PyBlock& b) { return b.block.droppedRecords(); })
+        .def_property_readonly("runIndex", [](const PyBlock& b) { return b.block.runIndex(); });
+
     py::class_<PyExecution>(m, "Execution")
+        .def(
+            "blocks",
+            [](const PyExecution& e, unsigned tile) {
+                std::vector<PyBlock> out;
+                for (auto& b : e.execution.blocks(tile))
+                    out.push_back(PyBlock{std::move(b), e.context});
+                return out;
+            },
+            py::arg("tile"), "Every block recorded on the tile, by first cycle.")
+        .def_property_readonly("blockTiles",
+                               [](const PyExecution& e) { return e.execution.blockTiles(); })
         .def_property_readonly("runs",
                                [](const PyExecution& e) {
                                    std::vector<PyRun> runs;

@@ -74,6 +74,7 @@ const pva::Program::Type kTypes[] = {
     pva::Program::Type::StreamCopyMid,
     pva::Program::Type::StreamCopyEnd,
     pva::Program::Type::Sync,
+    pva::Program::Type::Block,
 };
 
 /// The base of Python visitors; its visit methods do nothing, so a subclass defines only the

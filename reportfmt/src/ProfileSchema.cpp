@@ -123,6 +123,16 @@ constexpr SchemaObject kProfile[] = {
      "die_columns INTEGER NOT NULL, die_rows INTEGER NOT NULL, die_x BLOB NOT NULL, "
      "die_y BLOB NOT NULL)",
      false, 4},
+    // Lightweight profiling (ProfileBlocks.hpp): kind is BlockKind's number; cycles count from
+    // the engine's load; run_index is the 0-based Engine::run call (runs need not be stored),
+    // run_start the cycle it started at (cycles_from - run_start is run-relative, like steps).
+    {"table", "block",
+     "CREATE TABLE block(id INTEGER PRIMARY KEY, run_index INTEGER NOT NULL, "
+     "run_start INTEGER NOT NULL, tile INTEGER NOT NULL, kind INTEGER NOT NULL, "
+     "program_id INTEGER, step_id INTEGER, "
+     "cycles_from INTEGER NOT NULL, cycles_to INTEGER NOT NULL, dropped INTEGER NOT NULL)",
+     false, 5},
+    {"index", "block_by_tile", "CREATE INDEX block_by_tile ON block(tile, cycles_from)", true, 5},
 };
 
 constexpr SchemaObject kHostTrace[] = {

@@ -546,6 +546,32 @@ void ProfileWriter::commit() {
     impl_->session.commit();
 }
 
+void ProfileWriter::addBlocks(std::int64_t runIndex, const std::vector<BlockRecord>& blocks) {
+    auto& im = *impl_;
+    if (blocks.empty())
+        return;
+    if (!im.haveTarget)
+        im.misuse("addBlocks() before setTarget()");
+    auto st = im.session.db().prepare(
+        "INSERT INTO block(run_index, run_start, tile, kind, program_id, step_id, cycles_from, "
+        "cycles_to, dropped) VALUES(?,?,?,?,?,?,?,?,?)");
+    const std::uint64_t tiles = std::uint64_t{im.target.numIpus} * im.target.tilesPerIpu;
+    for (const auto& b : blocks) {
+        if (b.tile >= tiles || b.cyclesTo < b.cyclesFrom || b.cyclesFrom < b.runStartCycle)
+            im.misuse(fmt::format("block on tile {} from cycle {} to {}: the target has {} tiles "
+                                  "and a block lies within its run",
+                                  b.tile, b.cyclesFrom, b.cyclesTo, tiles));
+        st.bind(1, runIndex)
+            .bind(2, b.runStartCycle)
+            .bind(3, static_cast<std::int64_t>(b.tile))
+            .bind(4, static_cast<std::int64_t>(b.kind));
+        bindOptional(st, 5, b.programId);
+        bindOptional(st, 6, b.stepId);
+        st.bind(7, b.cyclesFrom).bind(8, b.cyclesTo).bind(9, b.dropped).run();
+    }
+    im.session.countRows(blocks.size());
+}
+
 void ProfileWriter::close() {
     auto& im = *impl_;
     if (im.run)

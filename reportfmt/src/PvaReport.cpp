@@ -82,6 +82,7 @@ Program::Type typeOf(std::string_view kind) {
         {"StreamCopyMid", T::StreamCopyMid},
         {"StreamCopyEnd", T::StreamCopyEnd},
         {"Sync", T::Sync},
+        {"Block", T::Block},
     };
     for (const auto& [name, type] : kinds)
         if (name == kind)
@@ -339,6 +340,8 @@ std::string toString(Program::Type type) {
         return "StreamCopyEnd";
     case T::Sync:
         return "Sync";
+    case T::Block:
+        return "Block";
     case T::Unknown:
         break;
     }
@@ -607,6 +610,48 @@ std::vector<Run> Execution::runs() const {
                              us, r.hostEndNs.has_value());
         }
         return out;
+    });
+}
+
+std::vector<Block> Execution::blocks(unsigned tile) const {
+    return guarded([&] {
+        std::vector<Block> out;
+        for (const auto& b : state_->r().blocks(tile)) {
+            Block x;
+            x.state_ = state_;
+            x.runIndex_ = b.runIndex;
+            x.programId_ = b.programId.value_or(-1);
+            x.stepId_ = b.stepId.value_or(-1);
+            x.tile_ = b.tile;
+            x.kind_ = static_cast<int>(b.kind);
+            x.cyclesFrom_ = b.cyclesFrom;
+            x.cyclesTo_ = b.cyclesTo;
+            x.dropped_ = b.dropped;
+            out.push_back(std::move(x));
+        }
+        return out;
+    });
+}
+
+std::vector<unsigned> Execution::blockTiles() const {
+    return guarded([&] {
+        const auto tiles = state_->r().blockTiles();
+        return std::vector<unsigned>(tiles.begin(), tiles.end());
+    });
+}
+
+std::shared_ptr<Program> Block::program() const {
+    return guarded([&]() -> std::shared_ptr<Program> {
+        const auto kind = static_cast<tilescope::report::BlockKind>(kind_);
+        if (stepId_ >= 0)
+            return state_->stepProgram(stepId_);
+        if (programId_ >= 0)
+            return state_->program(programId_);
+        // Flushes and overflows have no program in the tree: a named stand-in of their kind.
+        const std::string name = isOverflow() ? "Overflow" : "BlockFlush";
+        const std::string phase(tilescope::report::blockKindName(kind));
+        const std::string type = isBlockFlush() ? "StreamCopy" + phase.substr(10) : "";
+        return std::make_shared<Program>(state_, -1, name, type, std::string(), true);
     });
 }
 

@@ -30,7 +30,24 @@ std::int64_t nowNs() {
         .count();
 }
 
+/// Where tilescope_vertex_add_cycles adds: the running tile's extra cycles, or nowhere.
+thread_local std::uint64_t* vertexCyclesSink = nullptr;
+
+/// Points the hook at one tile's counter while its vertices run.
+struct CurrentVertexCycles {
+    explicit CurrentVertexCycles(std::uint64_t* sink) { vertexCyclesSink = sink; }
+    ~CurrentVertexCycles() { vertexCyclesSink = nullptr; }
+    CurrentVertexCycles(const CurrentVertexCycles&) = delete;
+    CurrentVertexCycles& operator=(const CurrentVertexCycles&) = delete;
+};
+
 } // namespace
+
+extern "C" __attribute__((visibility("default"))) void
+tilescope_vertex_add_cycles(std::uint64_t tileCycles) {
+    if (vertexCyclesSink)
+        *vertexCyclesSink += tileCycles;
+}
 
 struct BspEngine::Impl {
     std::shared_ptr<const CompiledGraph> graph;
@@ -55,6 +72,10 @@ struct BspEngine::Impl {
     std::unordered_map<unsigned, std::size_t> stepsPerRun;
     std::unordered_map<const ProgramNode*, std::vector<const std::vector<std::uint32_t>*>>
         sequenceLeaves;
+    std::unique_ptr<BlockRecorder> blocks; ///< lightweight profiling, when selected
+    /// Cycles vertices added to their tile in the last compute set (tilescope_vertex_add_cycles).
+    std::vector<std::uint64_t> vertexCycles;
+    bool anyVertexCycles = false;
 
     Impl(std::shared_ptr<const CompiledGraph> g, unsigned threads)
         : graph(std::move(g)), model(*graph->model),
@@ -72,6 +93,7 @@ struct BspEngine::Impl {
         bases.resize(storage.size());
         for (std::size_t v = 0; v < storage.size(); ++v)
             bases[v] = reinterpret_cast<std::byte*>(storage[v].data());
+        vertexCycles.assign(model.target.numTiles(), 0);
         bindVertices();
         planComputeSets();
         planCopies();
@@ -261,7 +283,11 @@ struct BspEngine::Impl {
         });
         // Smallest failing vertex id, so the reported failure does not depend on scheduling.
         std::atomic<std::uint32_t> failed{UINT32_MAX};
+        std::atomic<bool> added{false};
         forEachChunk(plan.chunkStart, [&](std::uint32_t b, std::uint32_t e) {
+            // A chunk holds whole tiles, so each tile's counter is written by one thread.
+            std::uint64_t extra = 0;
+            const CurrentVertexCycles current(&extra);
             for (auto c = b; c < e; ++c) {
                 const auto& call = plan.calls[c];
                 for (auto i = call.firstIn; i < call.endIn; ++i)
@@ -271,6 +297,11 @@ struct BspEngine::Impl {
                     ok = call.compute(call.object, w) && ok;
                 for (auto i = call.firstOut; i < call.endOut; ++i)
                     plan.localOut[i]->scatter(bases);
+                if (extra) {
+                    vertexCycles[call.tile] += extra;
+                    extra = 0;
+                    added = true;
+                }
                 if (!ok) {
                     auto cur = failed.load();
                     while (call.id < cur && !failed.compare_exchange_weak(cur, call.id)) {
@@ -278,6 +309,7 @@ struct BspEngine::Impl {
                 }
             }
         });
+        anyVertexCycles = added;
         // Exchange out, in tile order so overlapping remote writes resolve deterministically.
         for (const auto* st : plan.remoteOut)
             st->scatter(bases);
@@ -377,6 +409,23 @@ struct BspEngine::Impl {
         case StepAction::None:
             break;
         }
+        if (anyVertexCycles) { // data-dependent vertices: this execution's own cycles
+            auto own = std::make_shared<capture::PerTile>(*stepCycles[index]);
+            for (std::size_t t = 0; t < own->size() && t < vertexCycles.size(); ++t) {
+                (*own)[t] += vertexCycles[t];
+                vertexCycles[t] = 0;
+            }
+            anyVertexCycles = false;
+            if (run) {
+                capture::StepExecutionRecord rec;
+                rec.step = index;
+                rec.startCycle = cycle;
+                rec.cyclesPerTile = own;
+                run->steps.push_back(std::move(rec));
+            }
+            cycle += own->empty() ? 0 : *std::max_element(own->begin(), own->end());
+            return;
+        }
         if (run) {
             capture::StepExecutionRecord rec;
             rec.step = index;
@@ -411,12 +460,31 @@ struct BspEngine::Impl {
     }
 
     void execute(const ProgramNode& n, std::ostream& print) {
+        const BlockRecorder::Scope* scope = blocks ? blocks->scopeOf(n) : nullptr;
+        if (scope) {
+            const auto from = blocks->enter(cycle);
+            executeNode(n, print);
+            blocks->exit(*scope, from, cycle);
+        } else {
+            executeNode(n, print);
+        }
+    }
+
+    /// After an iteration of a loop: the implicit flush of the block buffers, if any.
+    void endIteration(const ProgramNode& loop) {
+        if (blocks && blocks->flushesAfter(loop))
+            blocks->flush(cycle);
+    }
+
+    void executeNode(const ProgramNode& n, std::ostream& print) {
         switch (n.kind) {
         case ProgramKind::Sequence: {
             const std::uint64_t start = cycle;
             const auto& leaves = leafSteps(n);
             for (std::size_t i = 0; i < n.children.size(); ++i) {
-                if (!leaves[i]) {
+                // With lightweight profiling on, leaves go through execute(), which records
+                // selected blocks and instrumented stream copies.
+                if (!leaves[i] || blocks) {
                     execute(*n.children[i], print);
                     continue;
                 }
@@ -428,8 +496,13 @@ struct BspEngine::Impl {
             break;
         }
         case ProgramKind::Repeat:
-            for (std::uint64_t i = 0; i < n.repeatCount; ++i)
+            for (std::uint64_t i = 0; i < n.repeatCount; ++i) {
                 execute(*n.children[0], print);
+                endIteration(n);
+            }
+            break;
+        case ProgramKind::Block:
+            execute(*n.children[0], print);
             break;
         case ProgramKind::RepeatWhileTrue:
         case ProgramKind::RepeatWhileFalse: {
@@ -438,6 +511,7 @@ struct BspEngine::Impl {
             while ((scalarValue(*n.predicate) != 0) == loopWhile) {
                 execute(*n.children[1], print);
                 execute(*n.children[0], print);
+                endIteration(n);
             }
             break;
         }
@@ -457,8 +531,16 @@ struct BspEngine::Impl {
             execute(*model.functions[n.function].body, print);
             break;
         default:
-            for (auto s : graph->stepsOfNode.at(&n))
-                executeStep(s, print);
+            for (auto s : graph->stepsOfNode.at(&n)) {
+                if (blocks && blocks->instrumentsStep(s)) { // debug.instrumentExternalExchange
+                    const auto from = blocks->enter(cycle);
+                    executeStep(s, print);
+                    cycle += kBlockEdgeCycles;
+                    blocks->recordStep(s, from, cycle);
+                } else {
+                    executeStep(s, print);
+                }
+            }
             break;
         }
     }
@@ -494,17 +576,28 @@ void BspEngine::run(unsigned program) {
     run.hostStartNs = nowNs();
     impl_->run = keepSteps ? &run : nullptr;
     impl_->cycle = 0;
+    auto* blocks = impl_->blocks.get();
+    if (blocks)
+        blocks->beginRun(run);
     try {
         impl_->execute(*entries[program], *print_);
     } catch (...) {
         run.hostEndNs = nowNs();
         run.totalCycles = impl_->cycle;
+        if (blocks)
+            blocks->endRun(impl_->cycle);
         throw;
     }
     run.hostEndNs = nowNs();
     run.totalCycles = impl_->cycle;
     if (keepSteps)
         impl_->stepsPerRun[program] = run.steps.size();
+    if (blocks)
+        blocks->endRun(impl_->cycle);
+}
+
+void BspEngine::setBlockRecorder(std::unique_ptr<BlockRecorder> recorder) {
+    impl_->blocks = std::move(recorder);
 }
 
 namespace {

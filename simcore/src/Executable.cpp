@@ -113,7 +113,8 @@ bool isCompileTimeOption(const std::string& name) {
            name == "debug.instrument" || name == "debug.instrumentCompute" ||
            name == "debug.instrumentControlFlow" || name == "debug.instrumentExternalExchange" ||
            name == "debug.computeInstrumentationLevel" || name == "debug.allowOutOfMemory" ||
-           name == "debug.retainDebugInformation";
+           name == "debug.retainDebugInformation" || name.rfind("profiler.blocks.", 0) == 0 ||
+           name == "profiler.programs.filter";
 }
 
 } // namespace tilescope::sim

@@ -47,6 +47,7 @@ ComputeSetPlan planComputeSet(const std::vector<TileVertexGroup>& groups,
             call.compute = info.compute;
             call.workers = info.isMultiVertex ? workers : 1;
             call.id = id;
+            call.tile = g.tile;
             call.firstIn = static_cast<std::uint32_t>(plan.localIn.size());
             call.firstOut = static_cast<std::uint32_t>(plan.localOut.size());
             for (auto si : inst.stagings) {

@@ -49,6 +49,7 @@ struct VertexCall {
     bool (*compute)(void*, unsigned) = nullptr;
     std::uint32_t workers = 1; ///< compute() calls, one per worker context for a MultiVertex
     std::uint32_t id = 0;
+    std::uint32_t tile = 0; ///< where tilescope_vertex_add_cycles charges the call's cycles
     std::uint32_t firstIn = 0, endIn = 0;   ///< into ComputeSetPlan::localIn
     std::uint32_t firstOut = 0, endOut = 0; ///< into ComputeSetPlan::localOut
 };

@@ -454,6 +454,8 @@ std::unique_ptr<CompiledGraph> GraphCompiler::compile(std::shared_ptr<const Grap
     if (!rec.ipuCodeCompiled) // no code was generated, so no program carries any
         for (auto& p : rec.programs)
             std::fill(p.codeBytesPerTile.begin(), p.codeBytesPerTile.end(), 0);
+    for (const auto& [node, record] : lowering.programRecords())
+        out->recordOfNode[node] = record;
     const auto vertexData = recordVertices(m, costs, rec);
     layoutTiles(m, costs, layout, lowering.code(), varTiles, vertexData, rec);
     rec.compileEndNs = nowNs();

@@ -302,7 +302,7 @@ public:
         const auto n = nodes.size();
         for (auto& p : nodes) {
             const auto kind = r_.u8();
-            if (kind > static_cast<std::uint8_t>(ProgramKind::PrintTensor))
+            if (kind > static_cast<std::uint8_t>(ProgramKind::Block))
                 r_.fail("unknown program kind " + std::to_string(kind));
             p->kind = static_cast<ProgramKind>(kind);
             p->name = r_.str();
@@ -314,6 +314,9 @@ public:
                             " of " + std::to_string(n));
                 p->children.push_back(nodes[child]);
             }
+            if (p->kind == ProgramKind::Block && p->children.size() != 1)
+                r_.fail("Block program '" + p->name + "' must scope exactly one program, it has " +
+                        std::to_string(p->children.size()));
             const auto numCases = r_.count(8);
             for (std::size_t c = 0; c < numCases; ++c)
                 p->caseValues.push_back(r_.i64());

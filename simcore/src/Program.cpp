@@ -277,4 +277,9 @@ Sync::Sync(SyncType type, const DebugContext& debugContext)
     node_->globalSync = type != SyncType::INTERNAL;
 }
 
+Block::Block(const Program& p, const DebugContext& debugContext)
+    : Program(makeNode(ProgramKind::Block, debugContext)) {
+    node_->children = {p.node()};
+}
+
 } // namespace poplar::program

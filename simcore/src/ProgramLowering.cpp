@@ -27,10 +27,14 @@ namespace {
 bool isControl(ProgramKind k) {
     return k == ProgramKind::Sequence || k == ProgramKind::Repeat ||
            k == ProgramKind::RepeatWhileTrue || k == ProgramKind::RepeatWhileFalse ||
-           k == ProgramKind::If || k == ProgramKind::Switch || k == ProgramKind::Call;
+           k == ProgramKind::If || k == ProgramKind::Switch || k == ProgramKind::Call ||
+           k == ProgramKind::Block;
 }
 
-std::string nodeName(const ProgramNode& n) {
+std::string nodeName(const ProgramNode& n, const GraphModel& m) {
+    // As in Poplar, an unnamed Execute is named after its compute set.
+    if (n.name.empty() && n.kind == ProgramKind::Execute && n.computeSet < m.computeSets.size())
+        return m.computeSets[n.computeSet].name;
     return n.name.empty() ? std::string(capture::programKindName(n.kind)) : n.name;
 }
 
@@ -426,7 +430,7 @@ std::vector<std::uint32_t> ProgramLowering::lower(const ProgramNode& n,
         capture::ProgramNodeRecord rec;
         rec.id = record;
         rec.kind = n.kind;
-        rec.name = nodeName(n);
+        rec.name = nodeName(n, model_);
         rec.codeBytesPerTile = zeros();
         if (n.kind == ProgramKind::Repeat)
             rec.repeatCount = static_cast<std::int64_t>(n.repeatCount);
@@ -436,7 +440,8 @@ std::vector<std::uint32_t> ProgramLowering::lower(const ProgramNode& n,
     }
     const auto entry = newNode(preds);
     lowered_[&n] = {entry, {}, record};
-    if (isControl(n.kind) && n.kind != ProgramKind::Sequence)
+    // A Block adds no code of its own: its instrumentation, when selected, is the engine's.
+    if (isControl(n.kind) && n.kind != ProgramKind::Sequence && n.kind != ProgramKind::Block)
         for (std::uint32_t t = 0; t < model_.target.numTiles(); ++t) {
             code_.controlCode[t] += costs_.controlCodeBytesPerBranch;
             out_.records.programs[record].codeBytesPerTile[t] += costs_.controlCodeBytesPerBranch;
@@ -456,6 +461,9 @@ std::vector<std::uint32_t> ProgramLowering::lower(const ProgramNode& n,
         }
         break;
     }
+    case ProgramKind::Block:
+        exits = lower(*n.children[0], {entry}, record);
+        break;
     case ProgramKind::Repeat: {
         // Body exits loop back to the head; with a zero trip count the body is skipped.
         auto bodyExits = lower(*n.children[0], {entry}, record);
@@ -627,7 +635,7 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
         }
         const auto action = static_cast<std::uint32_t>(out_.copies.size());
         out_.copies.push_back({src, dst});
-        const std::string name = nodeName(n);
+        const std::string name = nodeName(n, model_);
         const auto messages = planExchangeMessages(pieces, false, model_, costs_);
         // Data that arrives in one piece but must land in several (a transposed or strided
         // destination) is rearranged on the tile together with the on-tile part of the copy.
@@ -695,7 +703,7 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
         break;
     }
     case ProgramKind::Sync: {
-        last = newStep(StepKind::Sync, record, nodeName(n), last);
+        last = newStep(StepKind::Sync, record, nodeName(n, model_), last);
         for (auto& c : out_.records.steps.back().estimatedCyclesPerTile)
             c = n.globalSync ? costs_.externalSyncCycles : costs_.internalSyncCycles;
         break;

@@ -49,6 +49,11 @@ void walkProfile(const ProfileReader& r) {
             placement.physicalOrder(r.target().tilesPerIpu);
         summarize(r);
     }
+    // Lightweight-profiling blocks (format v5): every row's kind is checked.
+    r.blocks(0);
+    r.blockTiles();
+    r.blockStatistics();
+    r.blocksOfRun(0, 0, ~0ull >> 1, 64);
     r.controlPrograms();
     int visited = 0;
     for (const auto& root : r.children(std::nullopt)) {

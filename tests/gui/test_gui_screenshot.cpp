@@ -10,6 +10,7 @@
 #include <QSet>
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <sqlite3.h>
 
 using namespace tilescope::gui;
 
@@ -99,6 +100,55 @@ TEST_CASE("Screenshot of the Execution Trace view with its canvas") {
     REQUIRE(distinctColours(image) > 20);
     REQUIRE(pixelsNear(image, kBlueSeries) > 20000);  // compute
     REQUIRE(pixelsNear(image, kOrangeSeries) > 1000); // exchange
+}
+
+TEST_CASE("Screenshot of the Execution Trace's lightweight-profiling blocks") {
+    // The small report with blocks added as the engine writes them (format v5 `block` rows):
+    // nested user blocks on tile 0, a stream copy's phases on tile 1, an overflow on tile 0.
+    const auto dir = test::scratchDir("blocks-shot");
+    const auto report = dir / "blocks.pop";
+    std::filesystem::copy_file(test::smallReport(), report,
+                               std::filesystem::copy_options::overwrite_existing);
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(report.string().c_str(), &db) == SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db, "SELECT total_cycles FROM run ORDER BY id LIMIT 1", -1, &st,
+                               nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_step(st) == SQLITE_ROW);
+    const std::int64_t cycles = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    REQUIRE(cycles > 100);
+    const std::int64_t q = cycles / 10;
+    const std::string sql =
+        "INSERT INTO block(run_index, run_start, tile, kind, program_id, step_id, cycles_from, "
+        "cycles_to, dropped) VALUES "
+        "(0, 0, 0, 0, (SELECT min(id) FROM program), NULL, 0, " + std::to_string(6 * q) + ", 0),"
+        "(0, 0, 0, 0, (SELECT max(id) FROM program), NULL, " + std::to_string(q) + ", " +
+        std::to_string(3 * q) + ", 0),"
+        "(0, 0, 1, 1, NULL, NULL, " + std::to_string(6 * q) + ", " + std::to_string(7 * q) + ", 0),"
+        "(0, 0, 1, 2, NULL, NULL, " + std::to_string(7 * q) + ", " + std::to_string(8 * q) + ", 0),"
+        "(0, 0, 1, 3, NULL, NULL, " + std::to_string(8 * q) + ", " + std::to_string(9 * q) + ", 0),"
+        "(0, 0, 0, 7, NULL, NULL, " + std::to_string(7 * q) + ", " + std::to_string(cycles) + ", 12)";
+    char* message = nullptr;
+    INFO((message ? message : ""));
+    REQUIRE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) == SQLITE_OK);
+    sqlite3_close(db);
+
+    const auto out = dir / "blocks.png";
+    const Run r = runTilescope({"--execution-mode", "blocks", "--screenshot",
+                                QString::fromStdString(out.string()), "--size", "1000x700",
+                                QString::fromStdString(report.string())});
+    INFO(r.stderrText.toStdString());
+    REQUIRE(r.exitCode == 0);
+    QImage image(QString::fromStdString(out.string()));
+    REQUIRE_FALSE(image.isNull());
+    CHECK(pixelsNear(image, qRgb(0x59, 0xa1, 0x4f)) > 200); // stream copy phases
+    CHECK(pixelsNear(image, qRgb(0xe1, 0x57, 0x59)) > 200); // the overflow
+    // A mode that does not apply to the view is refused.
+    CHECK(runTilescope({"--execution-mode", "blocks", "--view", "memory", "--screenshot",
+                        QString::fromStdString(out.string()),
+                        QString::fromStdString(report.string())})
+              .exitCode != 0);
 }
 
 TEST_CASE("Screenshot of the Operations view") {

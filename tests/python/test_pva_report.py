@@ -123,3 +123,30 @@ def test_operation_analysis(profile):
     assert [p.name for p in op.programs] == ["square"]
     with pytest.raises(RuntimeError, match="debugContext"):
         op.debugContext
+
+
+def test_blocks_of_a_tile(profile, tmp_path):
+    # The captured program selects no blocks: none on any tile.
+    assert pva.openReport(profile).execution.blocks(0) == []
+    # Rows as the engine writes them (format v5 `block` table), added to a copy of the report.
+    import shutil
+    import sqlite3
+    copy = str(tmp_path / "blocks.pop")
+    shutil.copy(profile, copy)
+    db = sqlite3.connect(copy)
+    program = db.execute("SELECT id FROM program ORDER BY id LIMIT 1").fetchone()[0]
+    db.executemany("INSERT INTO block(run_index, run_start, tile, kind, program_id, step_id, "
+                   "cycles_from, cycles_to, dropped) VALUES(?,?,?,?,?,?,?,?,?)",
+                   [(0, 0, 0, 0, program, None, 100, 250, 0),
+                    (0, 0, 0, 7, None, None, 300, 400, 5)])
+    db.commit()
+    db.close()
+    execution = pva.openReport(copy).execution
+    assert execution.blockTiles == [0]
+    blocks = execution.blocks(0)
+    assert [(b.cyclesFrom, b.cyclesTo, b.tile) for b in blocks] == [(100, 250, 0), (300, 400, 0)]
+    assert blocks[0].isCommon and not blocks[0].isStreamCopy
+    names = {p.name for p in pva.openReport(copy).compilation.programs}
+    assert blocks[0].program.name in names
+    assert blocks[1].isOverflow and blocks[1].droppedRecords == 5
+    assert blocks[1].program.name == "Overflow"

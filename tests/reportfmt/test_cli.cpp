@@ -473,3 +473,42 @@ TEST_CASE("synth writes a report of the requested shape and lists its files") {
     CHECK(steps[0].perTile.empty());
     CHECK(report::HostTraceReader((dir / "host.pvti").string()).counts().threads == 2);
 }
+
+TEST_CASE("summary lists block statistics and compare matches blocks by name") {
+    const SmallReport r;
+    // Two executions of a block on tile 0 and an overflow, as the engine writes them (format v5).
+    const std::string withBlocks = (r.scratch / "blocks.pop").string();
+    std::filesystem::copy_file(r.profile(), withBlocks);
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(withBlocks.c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db,
+                         "INSERT INTO program(parent_id, position, kind, name_id, code_bytes) "
+                         "VALUES(NULL, 99, 'Block', (SELECT min(id) FROM name), 0);"
+                         "INSERT INTO block(run_index, run_start, tile, kind, program_id, step_id, "
+                         "cycles_from, cycles_to, dropped) VALUES "
+                         "(0, 0, 0, 0, (SELECT max(id) FROM program), NULL, 100, 300, 0),"
+                         "(0, 0, 0, 0, (SELECT max(id) FROM program), NULL, 400, 1000, 0),"
+                         "(0, 0, 0, 7, NULL, NULL, 1000, 2000, 9)",
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+
+    const json j = json::parse(runOk(r, {"summary", withBlocks, "--format", "json"}).out);
+    REQUIRE(j["blocks"].size() == 2);
+    CHECK(j["blocks"][0]["kind"] == "Common");
+    CHECK(j["blocks"][0]["count"] == 2);
+    CHECK(j["blocks"][0]["min_cycles"] == 200);
+    CHECK(j["blocks"][0]["mean_cycles"] == 400.0);
+    CHECK(j["blocks"][0]["max_cycles"] == 600);
+    CHECK(j["blocks"][1]["dropped"] == 9);
+    const std::string text = runOk(r, {"summary", withBlocks}).out;
+    CHECK_THAT(text, Catch::Contains("Blocks (cycles per execution)") &&
+                         Catch::Contains("9 block records were lost"));
+    // A report without blocks prints no block section.
+    CHECK_THAT(runOk(r, {"summary", r.profile()}).out,
+               !Catch::Contains("Blocks (cycles per execution)"));
+
+    const json c = json::parse(runOk(r, {"compare", r.profile(), withBlocks, "--format", "json"}).out);
+    REQUIRE(c["blocks"].size() == 1);
+    CHECK(c["blocks"][0]["count"]["source"].is_null());
+    CHECK(c["blocks"][0]["count"]["target"] == 2);
+}

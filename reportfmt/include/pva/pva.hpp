@@ -224,6 +224,7 @@ public:
         StreamCopyMid,
         StreamCopyEnd,
         Sync,
+        Block,
     };
 
     Program(detail::StatePtr state, std::int64_t id, std::string name, std::string kind,
@@ -441,6 +442,38 @@ private:
     bool complete_;
 };
 
+/// One execution of a lightweight-profiling block on one tile: a Block program selected by
+/// profiler.blocks.filter, a program wrapped by profiler.programs.filter (isCommon()), a stream
+/// copy phase under debug.instrumentExternalExchange (isStreamCopy(); program() is the lowered
+/// StreamCopyBegin/Mid/End program), a flush of the block buffers (isBlockFlush(), also a stream
+/// copy) or a period in which the tile's buffer was full (isOverflow(); droppedRecords() says how
+/// many executions were lost). Cycles count from the engine's load, like the IPU's counter.
+class Block {
+public:
+    std::uint64_t cyclesFrom() const { return cyclesFrom_; }
+    std::uint64_t cyclesTo() const { return cyclesTo_; }
+    unsigned tile() const { return tile_; }
+    /// The block's program; for flushes and overflows a program named "BlockFlush" or
+    /// "Overflow" that is not in the program tree.
+    std::shared_ptr<Program> program() const;
+    bool isCommon() const { return kind_ == 0; }
+    bool isStreamCopy() const { return kind_ >= 1 && kind_ <= 6; }
+    bool isBlockFlush() const { return kind_ >= 4 && kind_ <= 6; }
+    bool isOverflow() const { return kind_ == 7; }
+    /// TileScope: executions lost to the full buffer (overflow blocks), else 0.
+    std::uint64_t droppedRecords() const { return dropped_; }
+    /// TileScope: the 0-based Engine::run call the block ran in.
+    std::int64_t runIndex() const { return runIndex_; }
+
+private:
+    friend class Execution;
+    detail::StatePtr state_;
+    std::int64_t runIndex_ = 0, programId_ = -1, stepId_ = -1;
+    unsigned tile_ = 0;
+    int kind_ = 0;
+    std::uint64_t cyclesFrom_ = 0, cyclesTo_ = 0, dropped_ = 0;
+};
+
 /// The execution profile: runs in the order they happened.
 class Execution {
 public:
@@ -449,6 +482,10 @@ public:
     std::vector<Run> runs() const;
     /// The steps of every run, run after run.
     std::vector<ExecutionStep> steps() const;
+    /// Every block recorded on `tile`, by first cycle, enclosing blocks before those they hold.
+    std::vector<Block> blocks(unsigned tile) const;
+    /// TileScope: the tiles that recorded blocks, in order.
+    std::vector<unsigned> blockTiles() const;
 
 private:
     detail::StatePtr state_;

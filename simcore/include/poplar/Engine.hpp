@@ -33,6 +33,10 @@ struct CompiledGraph;
 } // namespace sim
 } // namespace tilescope
 
+namespace pva {
+class Report;
+} // namespace pva
+
 namespace poplar {
 
 using ProgressFunc = std::function<void(int, int)>;
@@ -99,6 +103,11 @@ public:
     /// Where PrintTensor programs write (default std::cout).
     void setPrintStream(std::ostream& stream);
     void setPrintTensorStream(std::ostream& stream) { setPrintStream(stream); }
+
+    /// The engine's profile so far: the compilation and every run recorded in memory
+    /// (lightweight-profiling blocks included, read with execution().blocks(tile)), without
+    /// autoReport. Include <pva/pva.hpp> to use it. Throws poplar_error if it cannot be built.
+    pva::Report getReport(bool reportExecution = true) const;
 
     // --- TileScope extensions: the in-memory profile ---
     const tilescope::capture::CompileRecords& compileRecords() const;

@@ -181,5 +181,15 @@ public:
     explicit Sync(SyncType type, const DebugContext& debugContext = {});
 };
 
+/// Scopes a program for lightweight profiling. With the engine option `profiler.blocks.filter`
+/// (a regular expression over block names) the engine records the first and last cycle of every
+/// execution of each matching block on one tile per IPU (`profiler.blocks.tile`); blocks may
+/// nest. A block no option selects runs its program at no cost. Read the records with
+/// Engine::getReport().execution().blocks(tile).
+class Block : public Program {
+public:
+    Block(const Program& p, const DebugContext& debugContext = {});
+};
+
 } // namespace program
 } // namespace poplar

@@ -57,6 +57,8 @@ private:
     std::uint32_t numIpus_ = 0;
     std::uint64_t runsSeen_ = 0;
     bool compiled_ = false;
+    /// Report ids of CompileRecords::programs (blocks refer to programs by these).
+    std::vector<std::int64_t> programIds_;
 };
 
 } // namespace tilescope::capture

@@ -113,10 +113,11 @@ enum class ProgramKind : std::uint8_t {
     Sync,
     WriteUndef,
     PrintTensor,
+    Block, ///< poplar::program::Block: scopes a program for lightweight profiling
 };
 
 inline constexpr std::string_view programKindName(ProgramKind k) {
-    constexpr std::array<std::string_view, 13> names = {
+    constexpr std::array<std::string_view, 14> names = {
         "Sequence",
         "Repeat",
         "RepeatWhileTrue",
@@ -130,6 +131,7 @@ inline constexpr std::string_view programKindName(ProgramKind k) {
         "Sync",
         "WriteUndef",
         "PrintTensor",
+        "Block",
     };
     return names[static_cast<std::size_t>(k)];
 }
@@ -313,6 +315,42 @@ struct StepExecutionRecord {
     }
 };
 
+/// What a lightweight-profiling block record measured (profiler.blocks.filter,
+/// profiler.programs.filter, debug.instrumentExternalExchange). Names are stable: reports key on
+/// blockKindName().
+enum class BlockKind : std::uint8_t {
+    Common,          ///< a selected Block program or a program wrapped by profiler.programs.filter
+    StreamCopyBegin, ///< the phases of a stream copy, on a tile that performs it
+    StreamCopyMid,
+    StreamCopyEnd,
+    BlockFlushBegin, ///< the phases of a stream copy that moves the block buffers to the host
+    BlockFlushMid,
+    BlockFlushEnd,
+    Overflow, ///< a period in which a tile's block buffer was full and records were dropped
+};
+inline constexpr std::size_t kNumBlockKinds = 8;
+
+inline constexpr std::string_view blockKindName(BlockKind k) {
+    constexpr std::array<std::string_view, kNumBlockKinds> names = {
+        "Common",         "StreamCopyBegin", "StreamCopyMid", "StreamCopyEnd",
+        "BlockFlushBegin", "BlockFlushMid",  "BlockFlushEnd", "Overflow",
+    };
+    return names[static_cast<std::size_t>(k)];
+}
+
+/// One execution of a block on one tile. Cycles count from the start of the run, like steps.
+struct BlockExecutionRecord {
+    std::uint32_t tile = 0;
+    BlockKind kind = BlockKind::Common;
+    /// Common: the program node (index in CompileRecords::programs); stream copy phases: the
+    /// StreamCopy program the step came from; flushes and overflows: -1.
+    std::int64_t program = -1;
+    std::int64_t step = -1; ///< stream copy phases: the lowered step (CompileRecords::steps)
+    std::uint64_t cyclesFrom = 0;
+    std::uint64_t cyclesTo = 0;
+    std::uint64_t dropped = 0; ///< Overflow: records dropped in the period
+};
+
 /// One call of Engine::run.
 struct RunRecord {
     std::uint32_t programIndex = 0;
@@ -323,6 +361,12 @@ struct RunRecord {
     /// False for a run past autoReport.executionProfileProgramRunCount runs of its program: like
     /// Poplar, which profiles only that many runs, its totals are kept and its steps are not.
     bool stepsRecorded = true;
+    /// Lightweight profiling: every recorded block execution, in the order the buffers were read.
+    std::vector<BlockExecutionRecord> blocks;
+    std::uint64_t blocksDropped = 0; ///< records lost to full block buffers in this run
+    /// The block clock (cycles since the engine's load) when the run started: block cycles minus
+    /// this are run-relative, like the steps'.
+    std::uint64_t blockCycleBase = 0;
 };
 
 struct ExecutionRecords {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "tilescope/report/ProfileBlocks.hpp"
 #include "tilescope/report/ProfileTypes.hpp"
 #include "tilescope/report/ReportFile.hpp"
 #include "tilescope/report/TilePlacement.hpp"
@@ -289,6 +290,21 @@ public:
                                                            int groups) const;
     /// Always-live bytes per tile: every category whose liveness is "always", in every region.
     PerTile alwaysLiveBytesPerTile() const;
+
+    // Lightweight profiling (ProfileReaderBlocks.cpp); none in files before format v5.
+    std::uint64_t numBlocks() const;
+    /// Tiles that recorded at least one block, in order.
+    std::vector<std::uint32_t> blockTiles() const;
+    /// Blocks of one tile (or of all, by tile), by first cycle with enclosing blocks first.
+    std::vector<BlockRecord> blocks(std::optional<std::uint32_t> tile = std::nullopt) const;
+    /// Blocks of Engine::run call `runIndex` on any tile overlapping run-relative cycles
+    /// [fromCycle, toCycle), by tile and first cycle, at most `limit`; each block's program name
+    /// in `names` (parallel; the kind's name where there is no program).
+    std::vector<BlockRecord> blocksOfRun(std::int64_t runIndex, std::uint64_t fromCycle,
+                                         std::uint64_t toCycle, std::int64_t limit,
+                                         std::vector<std::string>* names = nullptr) const;
+    /// Count, min, mean and max cycles per block kind and program name, over all tiles.
+    std::vector<BlockStatistics> blockStatistics() const;
 
 private:
     void load();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "tilescope/report/ProfileBlocks.hpp"
 #include "tilescope/report/ProfileTypes.hpp"
 #include "tilescope/report/TilePlacement.hpp"
 
@@ -59,6 +60,11 @@ public:
     void addRunStep(const RunStepRecord& step);
     /// Commit point; writes the run's level-of-detail pyramid.
     void endRun(std::int64_t hostEndNs);
+
+    /// Lightweight-profiling blocks recorded during Engine::run call `runIndex` (0-based; the
+    /// run's steps need not be stored). Any time after setTarget(); committed with the next
+    /// commit point.
+    void addBlocks(std::int64_t runIndex, const std::vector<BlockRecord>& blocks);
 
     void commit();
     /// Final commit; the file leaves WAL mode and is marked complete.

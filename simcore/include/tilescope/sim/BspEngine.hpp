@@ -5,6 +5,7 @@
 
 #include "poplar/StreamCallback.hpp"
 #include "tilescope/capture/ProfileRecords.hpp"
+#include "tilescope/sim/BlockRecorder.hpp"
 #include "tilescope/sim/CompiledGraph.hpp"
 
 #include <cstddef>
@@ -55,6 +56,9 @@ public:
     /// totals only (stepsRecorded false), so hundreds of runs of a program with millions of
     /// steps do not keep every step in memory. Default: all.
     void setStepRecordRuns(std::uint32_t runs) { stepRecordRuns_ = runs; }
+
+    /// Lightweight profiling: records the blocks the recorder selects into each RunRecord.
+    void setBlockRecorder(std::unique_ptr<BlockRecorder> recorder);
 
     const capture::ExecutionRecords& records() const { return records_; }
 

@@ -77,6 +77,8 @@ struct CompiledGraph {
     std::vector<std::vector<TileVertexGroup>> computeSetGroups; ///< per compute set
     /// Steps each program node lowered to, in order (leaves only).
     std::unordered_map<const ProgramNode*, std::vector<std::uint32_t>> stepsOfNode;
+    /// Every lowered program node's index in records.programs.
+    std::unordered_map<const ProgramNode*, std::uint32_t> recordOfNode;
     std::vector<ProgramNodePtr> entryPoints;
     capture::CompileRecords records;
 };
