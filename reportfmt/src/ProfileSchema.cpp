@@ -123,6 +123,11 @@ constexpr SchemaObject kProfile[] = {
      "die_columns INTEGER NOT NULL, die_rows INTEGER NOT NULL, die_x BLOB NOT NULL, "
      "die_y BLOB NOT NULL)",
      false, 4},
+    // v5: an operation's debug information, the JSON object of its DebugInfo values (PopLibs:
+    // "api", "args", "outputs"; users: their own setValue keys). No row: none recorded.
+    {"table", "operation_debug",
+     "CREATE TABLE operation_debug(operation_id INTEGER PRIMARY KEY, info TEXT NOT NULL)", false,
+     5},
 };
 
 constexpr SchemaObject kHostTrace[] = {

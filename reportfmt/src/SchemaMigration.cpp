@@ -52,6 +52,9 @@ void upgradeInTemp(sql::Database& db, FileKind kind, int version) {
     // v3 -> v4: tile_placement did not exist; those files record no placement (an empty table).
     if (version < 4)
         createInTemp(db, "tile_placement");
+    // v4 -> v5: operation_debug did not exist; those files hold no debug information.
+    if (version < 5)
+        createInTemp(db, "operation_debug");
 }
 
 } // namespace tilescope::report::migration

@@ -1,6 +1,9 @@
 """pva over a captured report: values agree with the C++ reader, the names are libpva's
 properties, the visitor dispatches by program type, and bad files raise naming the file."""
+import json
+
 import numpy
+
 import pytest
 
 import pva
@@ -121,5 +124,22 @@ def test_operation_analysis(profile):
     op = operations[0]
     assert op.debugPath.startswith("square") and op.layer == "PopLibs"
     assert [p.name for p in op.programs] == ["square"]
-    with pytest.raises(RuntimeError, match="debugContext"):
-        op.debugContext
+    dc = op.debugContext
+    assert dc.name == "squareInPlace" and dc.layer == "PopLibs"
+    info = json.loads(dc.json)
+    assert info["api"] == "squareInPlace"
+    assert info["args"]["t"]["name"] == "x"
+    assert info["args"]["t"]["shape"] == "[4, 2]"
+    assert info["args"]["t"]["type"] == "float"
+    with pytest.raises(RuntimeError, match="replacedDebugContext"):
+        op.replacedDebugContext
+
+
+def test_debug_contexts_of_programs_and_variables(profile):
+    compilation = pva.openReport(profile).compilation
+    [dc] = compilation.debugContexts
+    assert json.loads(dc.json)["api"] == "squareInPlace"
+    programs = [p for p in compilation.programs if p.debugContexts]
+    assert programs and all(p.debugContexts[0].id == dc.id for p in programs)
+    # x was created by the user, outside any operation.
+    assert [v.debugContexts for v in compilation.variables if v.name == "x"] == [[]]

@@ -198,6 +198,7 @@ Tensor topK(poplar::Graph& graph, const Tensor& input, Tensor& indices, unsigned
     // Largest first whatever `sort` says: a sorted result is also a valid unsorted one.
     Tensor values = popops::detail::topKRows(graph, prog, input, K, popops::detail::TopKRowsOrder{},
                                              indices, di, "popnn::topK");
+    di.addOutput(values);
     return values;
 }
 

@@ -23,7 +23,7 @@ struct SchemaObject {
 struct Schema {
     /// Version history of profile.pop: 1 initial; 2 adds liveness_lod; 3 adds run_ipu_lod; 4
     /// adds tile_placement. Of *.pvti: 1 initial; 2 adds async_track, async_slice and flow.
-    static constexpr int kProfileVersion = 4;
+    static constexpr int kProfileVersion = 5;
     static constexpr int kHostTraceVersion = 2;
     static constexpr std::string_view kProfileFormat = "tilescope-profile";
     static constexpr std::string_view kHostTraceFormat = "tilescope-hosttrace";
