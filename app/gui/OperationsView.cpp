@@ -1,5 +1,6 @@
 #include "OperationsView.hpp"
 
+#include "DebugInfoPane.hpp"
 #include "Format.hpp"
 #include "OperationsModel.hpp"
 #include "ReportSession.hpp"
@@ -71,6 +72,8 @@ OperationsView::OperationsView(std::shared_ptr<ReportSession> session, QWidget* 
     auto* details = new QSplitter(Qt::Horizontal);
     details->addWidget(titled(stepsTitle, steps_));
     details->addWidget(titled(variablesTitle, variables_));
+    debugInfo_ = new DebugInfoPane(sharedSession());
+    details->addWidget(debugInfo_);
     auto* lower = new QWidget;
     auto* lowerLayout = new QVBoxLayout(lower);
     lowerLayout->setContentsMargins(0, 0, 0, 0);
@@ -140,6 +143,7 @@ void OperationsView::onOperationChanged() {
         return;
     const std::int64_t id = model_->operationIdAt(row);
     session().state().selectedOperation = id;
+    debugInfo_->showOperation(id);
     operationLabel_->setText(
         tr("<b>%1</b>: loading…")
             .arg(model_->operations().value(row, 0).toString().toHtmlEscaped()));
