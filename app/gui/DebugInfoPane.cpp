@@ -6,6 +6,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QSizePolicy>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -15,7 +16,9 @@ DebugInfoPane::DebugInfoPane(std::shared_ptr<ReportSession> session, QWidget* pa
     : QWidget(parent), session_(std::move(session)) {
     title_ = new QLabel(tr("Debug information"));
     title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    title_->setWordWrap(true);
+    // One line whatever the text: a wrapping title would resize the views around the pane each
+    // time a selection loads (the full text is in its tooltip).
+    title_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     tree_ = new QTreeWidget;
     tree_->setColumnCount(2);
     tree_->setHeaderLabels({tr("Key"), tr("Value")});
@@ -39,6 +42,10 @@ void DebugInfoPane::showVariable(std::int64_t variableId) {
     load(Kind::Variable, variableId);
 }
 
+void DebugInfoPane::showStep(std::int64_t stepId) {
+    load(Kind::Step, stepId);
+}
+
 void DebugInfoPane::clear() {
     ++generation_;
     display({});
@@ -57,6 +64,12 @@ void DebugInfoPane::load(Kind kind, std::int64_t id) {
                     return std::vector<report::OperationRecord>{reader.operation(id)};
                 case Kind::Program:
                     return reader.operationsOfProgram(id);
+                case Kind::Step: {
+                    const auto steps = reader.steps(id, 1);
+                    if (steps.empty() || steps.front().id != id)
+                        return std::vector<report::OperationRecord>{};
+                    return reader.operationsOfProgram(steps.front().programId);
+                }
                 case Kind::Variable:
                     break;
                 }

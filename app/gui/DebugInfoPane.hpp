@@ -26,6 +26,8 @@ public:
     void showOperation(std::int64_t operationId);
     void showProgram(std::int64_t programId);
     void showVariable(std::int64_t variableId);
+    /// The operations of the program a lowered step executes.
+    void showStep(std::int64_t stepId);
     void clear();
 
     /// What the pane shows now (for tests and screenshots).
@@ -36,7 +38,7 @@ signals:
     void shown();
 
 private:
-    enum class Kind { Operation, Program, Variable };
+    enum class Kind { Operation, Program, Variable, Step };
     void load(Kind kind, std::int64_t id);
     void display(std::vector<report::OperationRecord> operations);
 

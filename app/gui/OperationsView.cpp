@@ -72,16 +72,21 @@ OperationsView::OperationsView(std::shared_ptr<ReportSession> session, QWidget* 
     auto* details = new QSplitter(Qt::Horizontal);
     details->addWidget(titled(stepsTitle, steps_));
     details->addWidget(titled(variablesTitle, variables_));
-    debugInfo_ = new DebugInfoPane(sharedSession());
-    details->addWidget(debugInfo_);
     auto* lower = new QWidget;
     auto* lowerLayout = new QVBoxLayout(lower);
     lowerLayout->setContentsMargins(0, 0, 0, 0);
     lowerLayout->addWidget(operationLabel_);
     lowerLayout->addWidget(details, 1);
 
+    // The selected operation's debug information beside the table.
+    debugInfo_ = new DebugInfoPane(sharedSession());
+    auto* upper = new QSplitter(Qt::Horizontal);
+    upper->addWidget(operations_);
+    upper->addWidget(debugInfo_);
+    upper->setStretchFactor(0, 3);
+    upper->setStretchFactor(1, 2);
     auto* splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(operations_);
+    splitter->addWidget(upper);
     splitter->addWidget(lower);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);

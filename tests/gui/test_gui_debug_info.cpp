@@ -57,7 +57,7 @@ TEST_CASE("debug information summary reads like the call") {
     CHECK(debugInfoSummary(bare) == "add");
 }
 
-TEST_CASE("the pane shows the operations of an operation, a program and a variable") {
+TEST_CASE("the pane shows the operations of an operation, a program, a step and a variable") {
     auto session = gui::test::openSession(gui::test::operationsReport());
     report::ProfileReader reader(gui::test::operationsReport().string());
     const auto matmul = reader.operations(0, 10).at(0);
@@ -77,6 +77,12 @@ TEST_CASE("the pane shows the operations of an operation, a program and a variab
 
     shown.clear();
     pane.showVariable(matmul.variableIds.at(1));
+    REQUIRE(gui::test::waitFor(shown));
+    REQUIRE(pane.operations().size() == 1);
+    CHECK(pane.operations()[0].id == matmul.id);
+
+    shown.clear();
+    pane.showStep(reader.operationSteps(matmul.id).at(0).step.id);
     REQUIRE(gui::test::waitFor(shown));
     REQUIRE(pane.operations().size() == 1);
     CHECK(pane.operations()[0].id == matmul.id);
