@@ -1,5 +1,6 @@
 #include "ExecutionView.hpp"
 
+#include "DebugInfoPane.hpp"
 #include "ExecutionCanvas.hpp"
 #include "ExecutionModel.hpp"
 #include "Format.hpp"
@@ -11,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -89,7 +91,13 @@ ExecutionView::ExecutionView(std::shared_ptr<ReportSession> session, QWidget* pa
     layout->addLayout(filterRow);
     layout->addWidget(filterFigures_);
     layout->addWidget(hint);
-    layout->addWidget(canvas_, 1);
+    debugInfo_ = new DebugInfoPane(sharedSession());
+    auto* canvasAndDebugInfo = new QSplitter(Qt::Horizontal);
+    canvasAndDebugInfo->addWidget(canvas_);
+    canvasAndDebugInfo->addWidget(debugInfo_);
+    canvasAndDebugInfo->setStretchFactor(0, 4);
+    canvasAndDebugInfo->setStretchFactor(1, 1);
+    layout->addWidget(canvasAndDebugInfo, 1);
 
     connect(model_, &ExecutionModel::loadedChanged, this, [this] {
         const double clock = this->session().target().clockHz;
@@ -123,8 +131,10 @@ ExecutionView::ExecutionView(std::shared_ptr<ReportSession> session, QWidget* pa
     connect(tileCount_, &QSpinBox::valueChanged, this, tilesChanged);
     connect(filter_, &QLineEdit::textChanged, filterTyping_, qOverload<>(&QTimer::start));
     connect(model_, &ExecutionModel::filterChanged, this, &ExecutionView::showFilterFigures);
-    connect(canvas_, &ExecutionCanvas::stepClicked, this,
-            [this](std::int64_t step) { this->session().state().selectedStep = step; });
+    connect(canvas_, &ExecutionCanvas::stepClicked, this, [this](std::int64_t step) {
+        this->session().state().selectedStep = step;
+        debugInfo_->showStep(step);
+    });
     connect(mode_, &QComboBox::currentIndexChanged, this,
             [this](int index) { this->session().state().executionMode = index; });
     mode_->setCurrentIndex(this->session().state().executionMode);

@@ -11,6 +11,7 @@ class QTimer;
 
 namespace tilescope::gui {
 
+class DebugInfoPane;
 class ExecutionCanvas;
 class ExecutionModel;
 
@@ -43,6 +44,7 @@ private:
 
     ExecutionModel* model_;
     ExecutionCanvas* canvas_;
+    DebugInfoPane* debugInfo_;
     QComboBox* runs_;
     QComboBox* mode_;
     QSpinBox* firstTile_;

@@ -16,6 +16,7 @@ namespace {
 struct Loaded {
     LiveVariablesModel::StepInfo info;
     std::vector<RecordTableModel::Row> rows;
+    std::vector<std::int64_t> variableIds; // per row
 };
 
 } // namespace
@@ -53,6 +54,7 @@ void LiveVariablesModel::showStep(std::int64_t step) {
                 out.info.exchangeBytes = s.exchangeBytes;
                 out.info.notAlwaysLiveBytes = s.notAlwaysLiveBytes;
                 out.info.maxTileNotAlwaysLiveBytes = s.maxTileNotAlwaysLiveBytes;
+                out.info.programId = s.programId;
                 if (auto p = reader.program(s.programId))
                     out.info.program = QString::fromStdString(p->name.empty() ? p->kind : p->name);
                 if (s.computeSetId) {
@@ -76,6 +78,7 @@ void LiveVariablesModel::showStep(std::int64_t step) {
                     categoryLabels[c.id] = QString::fromStdString(c.label);
                 for (const report::VariableRecord& v : reader.variablesLiveAt(step)) {
                     out.info.variableBytes += v.bytes;
+                    out.variableIds.push_back(v.id);
                     out.rows.push_back({QString::fromStdString(v.name),
                                         QVariant::fromValue<qulonglong>(v.bytes),
                                         QString::fromStdString(v.elementType),
@@ -92,6 +95,7 @@ void LiveVariablesModel::showStep(std::int64_t step) {
                 return;
             loading_ = false;
             info_ = loaded.info;
+            variableIds_ = std::move(loaded.variableIds);
             setRows(std::move(loaded.rows));
             emit stepLoaded();
         },
@@ -99,6 +103,7 @@ void LiveVariablesModel::showStep(std::int64_t step) {
             if (generation != generation_)
                 return;
             loading_ = false;
+            variableIds_.clear();
             setRows({});
             emit failed(message);
         });

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace tilescope::gui {
 
@@ -22,6 +23,7 @@ public:
         QString kind;
         QString phase;
         QString program;
+        std::int64_t programId = -1;
         std::uint64_t estimatedCycles = 0;
         std::uint64_t exchangeBytes = 0;
         std::uint64_t notAlwaysLiveBytes = 0;
@@ -37,6 +39,10 @@ public:
     std::optional<std::int64_t> step() const { return step_; }
     const StepInfo& stepInfo() const { return info_; }
     bool isLoading() const { return loading_; }
+    /// The report's id of the variable in `row` (-1 when out of range).
+    std::int64_t variableIdAt(int row) const {
+        return row >= 0 && row < int(variableIds_.size()) ? variableIds_[std::size_t(row)] : -1;
+    }
 
 signals:
     void stepLoaded();
@@ -46,6 +52,7 @@ private:
     std::shared_ptr<ReportSession> session_;
     std::optional<std::int64_t> step_;
     StepInfo info_;
+    std::vector<std::int64_t> variableIds_;
     bool loading_ = false;
     std::uint64_t generation_ = 0;
 };

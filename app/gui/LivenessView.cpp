@@ -1,5 +1,6 @@
 #include "LivenessView.hpp"
 
+#include "DebugInfoPane.hpp"
 #include "Format.hpp"
 #include "LiveVariablesModel.hpp"
 #include "LivenessCanvas.hpp"
@@ -11,6 +12,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
@@ -64,7 +66,13 @@ LivenessView::LivenessView(std::shared_ptr<ReportSession> session, QWidget* pare
     lowerLayout->setContentsMargins(0, 0, 0, 0);
     lowerLayout->addWidget(stepLabel_);
     lowerLayout->addWidget(filter_);
-    lowerLayout->addWidget(table_);
+    debugInfo_ = new DebugInfoPane(sharedSession());
+    auto* tableAndDebugInfo = new QSplitter(Qt::Horizontal);
+    tableAndDebugInfo->addWidget(table_);
+    tableAndDebugInfo->addWidget(debugInfo_);
+    tableAndDebugInfo->setStretchFactor(0, 3);
+    tableAndDebugInfo->setStretchFactor(1, 2);
+    lowerLayout->addWidget(tableAndDebugInfo);
     compareLabel_ = new QLabel(tr("Click a step, then shift-click another to compare them."));
     compareLabel_->setWordWrap(true);
     compareLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -106,6 +114,14 @@ LivenessView::LivenessView(std::shared_ptr<ReportSession> session, QWidget* pare
         proxy_->setFilterFixedString(text);
     });
     connect(canvas_, &LivenessCanvas::stepClicked, this, &LivenessView::selectStep);
+    // A live variable selected: the operations that created it, instead of the step's.
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                const std::int64_t id =
+                    variables_->variableIdAt(proxy_->mapToSource(current).row());
+                if (id >= 0)
+                    debugInfo_->showVariable(id);
+            });
     connect(canvas_, &LivenessCanvas::compareStepClicked, this, [this, lower](std::int64_t step) {
         compareWith(step);
         lower->setCurrentIndex(1);
@@ -192,6 +208,7 @@ void LivenessView::showComparison() {
 
 void LivenessView::showStepInfo() {
     const auto& i = variables_->stepInfo();
+    debugInfo_->showProgram(i.programId); // the operations the step's program belongs to
     const double clock = session().target().clockHz;
     stepLabel_->setText(
         tr("<b>Step %1</b>: %2 (%3) in <i>%4</i> · estimated %5 · not-always-live %6 "

@@ -10,6 +10,8 @@ class QTableView;
 
 namespace tilescope::gui {
 
+class DebugInfoPane;
+
 class LiveVariablesModel;
 class LivenessCompareModel;
 class LivenessCanvas;
@@ -50,6 +52,7 @@ private:
     QLineEdit* filter_;
     QSortFilterProxyModel* proxy_;
     QTableView* table_;
+    DebugInfoPane* debugInfo_;
     LivenessCompareModel* compare_;
     QComboBox* grouping_;
     QLabel* compareLabel_;

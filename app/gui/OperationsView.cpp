@@ -1,5 +1,6 @@
 #include "OperationsView.hpp"
 
+#include "DebugInfoPane.hpp"
 #include "Format.hpp"
 #include "OperationsModel.hpp"
 #include "ReportSession.hpp"
@@ -77,8 +78,15 @@ OperationsView::OperationsView(std::shared_ptr<ReportSession> session, QWidget* 
     lowerLayout->addWidget(operationLabel_);
     lowerLayout->addWidget(details, 1);
 
+    // The selected operation's debug information beside the table.
+    debugInfo_ = new DebugInfoPane(sharedSession());
+    auto* upper = new QSplitter(Qt::Horizontal);
+    upper->addWidget(operations_);
+    upper->addWidget(debugInfo_);
+    upper->setStretchFactor(0, 3);
+    upper->setStretchFactor(1, 2);
     auto* splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(operations_);
+    splitter->addWidget(upper);
     splitter->addWidget(lower);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
@@ -140,6 +148,7 @@ void OperationsView::onOperationChanged() {
         return;
     const std::int64_t id = model_->operationIdAt(row);
     session().state().selectedOperation = id;
+    debugInfo_->showOperation(id);
     operationLabel_->setText(
         tr("<b>%1</b>: loading…")
             .arg(model_->operations().value(row, 0).toString().toHtmlEscaped()));

@@ -7,6 +7,8 @@ class QTableView;
 
 namespace tilescope::gui {
 
+class DebugInfoPane;
+
 class OperationsModel;
 
 /// The Operations view: a sortable, filterable table of the report's operations with a Columns
@@ -34,6 +36,7 @@ private:
     QTableView* variables_;
     QLabel* status_;
     QLabel* operationLabel_;
+    DebugInfoPane* debugInfo_;
 };
 
 } // namespace tilescope::gui

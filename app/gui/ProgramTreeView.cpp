@@ -1,5 +1,6 @@
 #include "ProgramTreeView.hpp"
 
+#include "DebugInfoPane.hpp"
 #include "Format.hpp"
 #include "ReportSession.hpp"
 
@@ -42,9 +43,13 @@ ProgramTreeView::ProgramTreeView(std::shared_ptr<ReportSession> session, QWidget
     searchRow->addWidget(search_, 1);
     searchRow->addWidget(searchStatus_);
 
+    debugInfo_ = new DebugInfoPane(sharedSession());
+    auto* detailsSplitter = new QSplitter(Qt::Vertical);
+    detailsSplitter->addWidget(details_);
+    detailsSplitter->addWidget(debugInfo_);
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(tree_);
-    splitter->addWidget(details_);
+    splitter->addWidget(detailsSplitter);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
@@ -101,6 +106,7 @@ void ProgramTreeView::onFetchFinished(const QModelIndex& parent) {
 void ProgramTreeView::onCurrentChanged(const QModelIndex& current) {
     if (const auto* s = model_->stepAt(current)) {
         session().state().selectedStep = s->id; // the Liveness view shows it when opened
+        debugInfo_->showProgram(s->programId);
         const double clock = session().target().clockHz;
         details_->setHtml(
             QStringLiteral("<h3>%1</h3><table cellspacing=4>").arg(tr("Step %1").arg(s->id)) +
@@ -118,6 +124,7 @@ void ProgramTreeView::onCurrentChanged(const QModelIndex& current) {
     }
     if (const auto* p = model_->programAt(current)) {
         session().state().selectedProgram = p->id;
+        debugInfo_->showProgram(p->id);
         details_->setHtml(
             QStringLiteral("<h3>%1</h3><p>%2</p>")
                 .arg(QString::fromStdString(p->name.empty() ? p->kind : p->name).toHtmlEscaped(),

@@ -10,6 +10,8 @@ class QTreeView;
 
 namespace tilescope::gui {
 
+class DebugInfoPane;
+
 /// The Program Tree view: the lazy ProgramTreeModel in a QTreeView (children load as nodes are
 /// expanded; the first entry point opens two levels deep) beside a details pane for the selected
 /// program or step.
@@ -30,6 +32,7 @@ private:
     ProgramTreeModel* model_;
     QTreeView* tree_;
     QTextBrowser* details_;
+    DebugInfoPane* debugInfo_;
     QLineEdit* search_;
     QLabel* searchStatus_;
 };

@@ -41,6 +41,9 @@ struct Options {
     QString screenshot;
     // --range: the timeline's window, nanoseconds after the start of the traces.
     std::optional<std::pair<std::int64_t, std::int64_t>> range;
+    // --flame, --chart: the timeline's flame graph and counter graph types.
+    std::optional<TimelineModel::FlameMode> flame;
+    std::optional<TimelineCanvas::ChartMode> chart;
     QSize size{1280, 800};
     // --tile-order: the Memory view's order (TileMemoryModel::TileOrder).
     std::optional<int> tileOrder;
@@ -143,8 +146,17 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         QStringLiteral("execution-mode"),
         QStringLiteral("Mode of the execution view: flat, flame, bsp, ipu or blocks"),
         QStringLiteral("MODE"));
+    const QCommandLineOption flame(
+        QStringLiteral("flame"),
+        QStringLiteral("Timeline flame graph: thread (one per thread) or process (all threads "
+                       "of a process merged)"),
+        QStringLiteral("TYPE"));
+    const QCommandLineOption chart(
+        QStringLiteral("chart"),
+        QStringLiteral("Timeline counter graphs: line or stacked (series stacked as areas)"),
+        QStringLiteral("TYPE"));
     parser.addOptions({view, screenshot, size, sshConfig, knownHosts, acceptNewHostKey, compare,
-                       range, tileOrder, executionMode});
+                       range, tileOrder, executionMode, flame, chart});
     *exitNow = false;
     if (!parser.parse(arguments)) {
         *error = parser.errorText();
@@ -214,6 +226,30 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         o.range = parseRange(parser.value(range), error);
         if (!o.range)
             return std::nullopt;
+    }
+    for (const auto* option : {&flame, &chart}) {
+        if (!parser.isSet(*option))
+            continue;
+        const QString name = option->names().constFirst();
+        if (!system || (!o.view.isEmpty() && o.view != QLatin1String("timeline"))) {
+            *error = QStringLiteral("--%1 applies to the timeline view of host traces").arg(name);
+            return std::nullopt;
+        }
+        const QString value = parser.value(*option);
+        if (option == &flame &&
+            (value == QLatin1String("thread") || value == QLatin1String("process")))
+            o.flame = value == QLatin1String("process") ? TimelineModel::FlameMode::PerProcess
+                                                        : TimelineModel::FlameMode::PerThread;
+        else if (option == &chart &&
+                 (value == QLatin1String("line") || value == QLatin1String("stacked")))
+            o.chart = value == QLatin1String("stacked") ? TimelineCanvas::ChartMode::StackedArea
+                                                        : TimelineCanvas::ChartMode::Line;
+        else {
+            *error = option == &flame
+                         ? QStringLiteral("--flame must be thread or process (got '%1')").arg(value)
+                         : QStringLiteral("--chart must be line or stacked (got '%1')").arg(value);
+            return std::nullopt;
+        }
     }
     if (parser.isSet(tileOrder)) {
         const QString value = parser.value(tileOrder);
@@ -336,6 +372,10 @@ int main(int argc, char** argv) {
                     if (options->range)
                         window.view()->showRelativeRange(options->range->first,
                                                          options->range->second);
+                    if (options->flame)
+                        window.view()->setFlameMode(*options->flame);
+                    if (options->chart)
+                        window.view()->setChartMode(*options->chart);
                 },
                 Qt::SingleShotConnection);
             window.openTraces(options->traces);
@@ -344,6 +384,10 @@ int main(int argc, char** argv) {
         SystemScreenshotRunner runner(window, options->view, options->screenshot, options->size);
         if (options->range)
             runner.setRange(*options->range);
+        if (options->flame)
+            runner.setFlameMode(*options->flame);
+        if (options->chart)
+            runner.setChartMode(*options->chart);
         int exitCode = 0;
         QObject::connect(&runner, &SystemScreenshotRunner::finished, &app,
                          [&](int code, const QString& message) {

@@ -206,6 +206,7 @@ void ProfileCapture::writeCompilation(const CompileRecords& r) {
             rec.name = op.name;
             rec.debugPath = op.debugPath;
             rec.layer = op.layer;
+            rec.debugJson = op.debugJson;
             if (settings_.flopEstimates)
                 rec.flops = op.flops;
             for (auto p : op.programs)

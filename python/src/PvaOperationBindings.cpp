@@ -1,6 +1,7 @@
 // pva.OperationAnalysis(report).operations: the operations (PopLibs calls and the like) the
 // report records, each with its name, debug path, layer, flops when known and its programs.
-// libpva's debug contexts are not recorded: those properties raise pva.Error naming them.
+// Operation.debugContext is the operation's DebugContext (API name, layer, values as JSON);
+// replaced debug contexts are not recorded: that property raises pva.Error naming it.
 #include "PvaBindings.hpp"
 
 #include <limits>
@@ -14,6 +15,7 @@ using ProgramsById = std::unordered_map<std::int64_t, std::shared_ptr<pva::Progr
 
 struct PyOperation {
     report::OperationRecord record;
+    pva::DebugContext debugContext;
     std::shared_ptr<const ProgramsById> programs;
     ContextPtr context;
 };
@@ -27,12 +29,19 @@ PyOperationAnalysis analyse(const PyReport& report) {
     auto programs = std::make_shared<ProgramsById>();
     for (auto& p : report.report.compilation().programs())
         programs->emplace(p->id(), p);
+    std::unordered_map<std::int64_t, pva::DebugContext> contexts;
+    for (auto& dc : report.report.compilation().debugContexts())
+        contexts.emplace(dc.id(), dc);
     constexpr std::int64_t kPage = 1000;
     std::int64_t after = std::numeric_limits<std::int64_t>::min();
     for (;;) {
         auto page = report.context->reader->operations(after, kPage);
-        for (auto& op : page)
-            analysis.operations.push_back(PyOperation{std::move(op), programs, report.context});
+        for (auto& op : page) {
+            const auto dc = contexts.find(op.id);
+            auto context = dc == contexts.end() ? pva::DebugContext() : dc->second;
+            analysis.operations.push_back(
+                PyOperation{std::move(op), std::move(context), programs, report.context});
+        }
         if (static_cast<std::int64_t>(page.size()) < kPage)
             break;
         after = analysis.operations.back().record.id;
@@ -42,8 +51,8 @@ PyOperationAnalysis analyse(const PyReport& report) {
 
 [[noreturn]] void notRecorded(const char* what) {
     throw pva::error(std::string("pva.Operation.") + what +
-                     ": TileScope reports record an operation's debug path (Operation.debugPath), "
-                     "not its debug contexts");
+                     ": TileScope reports record an operation's own debug context "
+                     "(Operation.debugContext), not the ones it replaced");
 }
 
 } // namespace
@@ -70,8 +79,7 @@ void bindOperations(py::module_& m) {
                                    }
                                    return programs;
                                })
-        .def_property_readonly(
-            "debugContext", [](const PyOperation&) -> py::object { notRecorded("debugContext"); })
+        .def_property_readonly("debugContext", [](const PyOperation& o) { return o.debugContext; })
         .def_property_readonly("replacedDebugContext", [](const PyOperation&) -> py::object {
             notRecorded("replacedDebugContext");
         });

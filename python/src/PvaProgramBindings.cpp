@@ -135,6 +135,8 @@ void bindProgram(py::module_& m) {
             "children",
             [](const PyProgram& p) { return wrapPrograms(p.program->children(), p.context); })
         .def_property_readonly("computeset", &computeSetOf)
+        .def_property_readonly("debugContexts",
+                               [](const PyProgram& p) { return p.program->debugContexts(); })
         .def(
             "accept",
             [](const PyProgram& p, py::object visitor) {

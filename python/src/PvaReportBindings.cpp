@@ -136,6 +136,16 @@ void bindVariablesAndSteps(py::module_& m) {
         .def_property_readonly("debugPath", &pva::ComputeSet::debugPath)
         .def_property_readonly("numVertices", &pva::ComputeSet::numVertices);
 
+    py::class_<pva::DebugContext>(m, "DebugContext")
+        .def_property_readonly("id", &pva::DebugContext::id)
+        .def_property_readonly("name", &pva::DebugContext::name)
+        .def_property_readonly("layer", &pva::DebugContext::layer)
+        .def_property_readonly("debugPath", &pva::DebugContext::debugPath)
+        .def_property_readonly("json", &pva::DebugContext::json)
+        .def("__repr__", [](const pva::DebugContext& d) {
+            return "<pva.DebugContext " + d.debugPath() + " " + d.json() + ">";
+        });
+
     py::class_<pva::Variable>(m, "Variable")
         .def_property_readonly("id", &pva::Variable::id)
         .def_property_readonly("_id", &pva::Variable::_id)
@@ -145,7 +155,8 @@ void bindVariablesAndSteps(py::module_& m) {
         .def_property_readonly("numElements", &pva::Variable::numElements)
         .def_property_readonly("elementType", &pva::Variable::elementType)
         .def_property_readonly("alwaysLive", &pva::Variable::alwaysLive)
-        .def_property_readonly("category", &pva::Variable::category);
+        .def_property_readonly("category", &pva::Variable::category)
+        .def_property_readonly("debugContexts", &pva::Variable::debugContexts);
 
     py::class_<pva::NotAlwaysLiveMemory>(m, "NotAlwaysLiveMemory")
         .def_property_readonly("bytes", &pva::NotAlwaysLiveMemory::bytes)
@@ -195,6 +206,8 @@ void bindCompilation(py::module_& m) {
                                [](const PyCompilation& c) { return c.compilation.computeSets(); })
         .def_property_readonly("variables",
                                [](const PyCompilation& c) { return c.compilation.variables(); })
+        .def_property_readonly("debugContexts",
+                               [](const PyCompilation& c) { return c.compilation.debugContexts(); })
         .def_property_readonly(
             "alwaysLiveVariables",
             [](const PyCompilation& c) { return c.compilation.alwaysLiveVariables(); })

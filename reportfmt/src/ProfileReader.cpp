@@ -508,9 +508,10 @@ std::vector<OperationRecord> ProfileReader::operations(std::int64_t offset,
                                                        std::int64_t limit) const {
     std::vector<OperationRecord> out;
     auto& db = file_.database();
-    auto st = db.prepare("SELECT o.id, n.text, d.text, o.layer, o.flops FROM operation o "
+    auto st = db.prepare("SELECT o.id, n.text, d.text, o.layer, o.flops, g.info FROM operation o "
                          "LEFT JOIN name n ON n.id = o.name_id "
                          "LEFT JOIN name d ON d.id = o.debug_path_id "
+                         "LEFT JOIN operation_debug g ON g.operation_id = o.id "
                          "WHERE o.id > ? ORDER BY o.id LIMIT ?");
     auto progs = db.prepare("SELECT program_id FROM operation_program WHERE operation_id = ?");
     auto vars = db.prepare("SELECT variable_id FROM operation_variable WHERE operation_id = ?");
@@ -523,6 +524,8 @@ std::vector<OperationRecord> ProfileReader::operations(std::int64_t offset,
         o.layer = st.text(3);
         if (!st.isNull(4))
             o.flops = u64(st, 4);
+        if (!st.isNull(5))
+            o.debugJson = st.text(5);
         progs.bind(1, o.id);
         while (progs.step())
             o.programIds.push_back(progs.int64(0));

@@ -83,7 +83,8 @@ std::vector<OperationTotals> ProfileReader::operationTotals(std::int64_t offset,
         "(SELECT coalesce(sum(p.code_bytes), 0) FROM operation_program op "
         " JOIN program p ON p.id = op.program_id WHERE op.operation_id = o.id), "
         "(SELECT coalesce(sum(v.bytes), 0) FROM operation_variable ov "
-        " JOIN variable v ON v.id = ov.variable_id WHERE ov.operation_id = o.id) "
+        " JOIN variable v ON v.id = ov.variable_id WHERE ov.operation_id = o.id), "
+        "(SELECT info FROM operation_debug g WHERE g.operation_id = o.id) "
         "FROM operation o LEFT JOIN name n ON n.id = o.name_id "
         "LEFT JOIN name d ON d.id = o.debug_path_id WHERE o.id > ? ORDER BY o.id LIMIT ?");
     st.bind(1, offset).bind(2, limit);
@@ -99,6 +100,8 @@ std::vector<OperationTotals> ProfileReader::operationTotals(std::int64_t offset,
         t.estimatedCycles = unsignedAt(st, 6);
         t.codeBytes = unsignedAt(st, 7);
         t.variableBytes = unsignedAt(st, 8);
+        if (!st.isNull(9))
+            t.operation.debugJson = st.text(9);
         out.push_back(std::move(t));
     }
     return out;

@@ -133,6 +133,11 @@ constexpr SchemaObject kProfile[] = {
      "cycles_from INTEGER NOT NULL, cycles_to INTEGER NOT NULL, dropped INTEGER NOT NULL)",
      false, 5},
     {"index", "block_by_tile", "CREATE INDEX block_by_tile ON block(tile, cycles_from)", true, 5},
+    // v5: an operation's debug information, the JSON object of its DebugInfo values (PopLibs:
+    // "api", "args", "outputs"; users: their own setValue keys). No row: none recorded.
+    {"table", "operation_debug",
+     "CREATE TABLE operation_debug(operation_id INTEGER PRIMARY KEY, info TEXT NOT NULL)", false,
+     5},
 };
 
 constexpr SchemaObject kHostTrace[] = {

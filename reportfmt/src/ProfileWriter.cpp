@@ -421,6 +421,13 @@ std::int64_t ProfileWriter::addOperation(const OperationRecord& op) {
     auto lv = db.prepare("INSERT OR IGNORE INTO operation_variable VALUES(?,?)");
     for (auto v : op.variableIds)
         lv.bind(1, id).bind(2, v).run();
+    if (!op.debugJson.empty() && op.debugJson != "{}") {
+        db.prepare("INSERT INTO operation_debug(operation_id, info) VALUES(?,?)")
+            .bind(1, id)
+            .bind(2, op.debugJson)
+            .run();
+        im.session.countRows(1);
+    }
     im.session.countRows(1 + op.programIds.size() + op.variableIds.size());
     return id;
 }

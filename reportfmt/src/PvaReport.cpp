@@ -1,6 +1,7 @@
 // The pva-style face over ProfileReader. Objects hold the shared ReportState; the state caches
 // only plain records (never objects that point back at it), so there are no reference cycles.
 
+#include "PvaState.hpp"
 #include "pva/pva.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/ReportError.hpp"
@@ -156,8 +157,9 @@ struct ReportState : std::enable_shared_from_this<ReportState> {
         return loweredProgram(info.programId, info.kind);
     }
 
-    Variable makeVariable(const tilescope::report::VariableRecord& v) const {
+    Variable makeVariable(const tilescope::report::VariableRecord& v) {
         Variable out;
+        out.state_ = shared_from_this();
         out.id_ = v.id;
         out.name_ = v.name;
         out.debugPath_ = v.debugPath;
@@ -231,6 +233,10 @@ struct ReportState : std::enable_shared_from_this<ReportState> {
         return run;
     }
 };
+
+tilescope::report::ProfileReader& readerOf(const StatePtr& state) {
+    return state->r();
+}
 
 } // namespace detail
 

@@ -52,9 +52,12 @@ void upgradeInTemp(sql::Database& db, FileKind kind, int version) {
     // v3 -> v4: tile_placement did not exist; those files record no placement (an empty table).
     if (version < 4)
         createInTemp(db, "tile_placement");
-    // v4 -> v5: block did not exist; those files record no blocks (an empty table).
-    if (version < 5)
+    // v4 -> v5: block and operation_debug did not exist; those files record no blocks and no
+    // debug information (empty tables).
+    if (version < 5) {
         createInTemp(db, "block");
+        createInTemp(db, "operation_debug");
+    }
 }
 
 } // namespace tilescope::report::migration

@@ -46,6 +46,7 @@ std::vector<float> pseudoRandom(std::size_t n, float scale, unsigned seed) {
 Tensor dense(Graph& graph, const Tensor& x, std::size_t outputs, Sequence& prog,
              const DebugContext& dc) {
     DebugInfo di(dc, "model");
+    di.setValue("units", outputs); // a user value: shown with the operation in the report
     const std::size_t inputs = x.dim(1);
     Tensor w = poplin::createMatMulInputRHS(graph, FLOAT, {x.dim(0), inputs}, {inputs, outputs},
                                             {di, "weights"});
@@ -78,6 +79,11 @@ int main(int argc, char** argv) {
 
         Sequence prog;
         DebugInfo mlp(DebugContext("mlp"), "model");
+        mlp.setValue("sizes", ProfileValue::Map{{"batch", batch},
+                                                {"inputs", inputs},
+                                                {"hidden", hidden},
+                                                {"classes", classes}});
+        mlp.setValue("activation", "relu");
         Tensor x = poplin::createMatMulInputLHS(graph, FLOAT, {batch, inputs}, {inputs, hidden},
                                                 {mlp, "x"});
         Tensor labels = graph.addVariable(INT, {batch}, {mlp, "labels"});

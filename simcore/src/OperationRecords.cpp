@@ -57,6 +57,7 @@ void recordOperations(const GraphModel& model, const ProgramLowering& lowering,
         rec.name = info.name();
         rec.debugPath = info.path;
         rec.layer = info.layer;
+        rec.debugJson = info.debugJson();
         if (auto p = indexOf.find(info.parent); p != indexOf.end())
             rec.parent = p->second;
         if (auto m = byOperation.find(id); m != byOperation.end()) {

@@ -3,14 +3,50 @@
 #include "poplar/DebugInfo.hpp"
 #include "poplar/exceptions.hpp"
 
+#include <sstream>
+
 namespace tilescope::sim {
+
+namespace {
+
+// The text of a JSON string value without its quotes and escapes; other JSON as it is.
+std::string unquote(const std::string& json) {
+    if (json.size() < 2 || json.front() != '"' || json.back() != '"')
+        return json;
+    std::string out;
+    for (std::size_t i = 1; i + 1 < json.size(); ++i) {
+        if (json[i] == '\\' && i + 2 < json.size()) {
+            const char c = json[++i];
+            out += c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c;
+        } else {
+            out += json[i];
+        }
+    }
+    return out;
+}
+
+} // namespace
 
 std::string OperationInfo::name() const {
     for (const auto& [key, value] : values)
         if (key == "api")
-            return value;
+            return unquote(value);
     const auto slash = path.rfind('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string OperationInfo::debugJson() const {
+    std::ostringstream out;
+    out << '{';
+    bool first = true;
+    for (const auto& [key, value] : values) {
+        out << (first ? "" : ",");
+        first = false;
+        poplar::serializeToJSON(out, poplar::ProfileValue(key));
+        out << ':' << value;
+    }
+    out << '}';
+    return out.str();
 }
 
 OperationRegistry& OperationRegistry::instance() {
@@ -66,9 +102,10 @@ DebugInfo::DebugInfo(const DebugContext& debugContext, const std::string& layer)
     id_ = tilescope::sim::OperationRegistry::instance().add(debugContext.getId(), path_, layer);
 }
 
-bool DebugInfo::setValue(std::string name, std::string value) {
-    return tilescope::sim::OperationRegistry::instance().setValue(id_, std::move(name),
-                                                                  std::move(value));
+bool DebugInfo::setValue(std::string name, ProfileValue value) {
+    std::ostringstream json;
+    serializeToJSON(json, value);
+    return tilescope::sim::OperationRegistry::instance().setValue(id_, std::move(name), json.str());
 }
 
 } // namespace poplar

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <sys/wait.h>
 
@@ -40,6 +41,21 @@ fs::path profileMlp(const std::string& name, const std::string& json) {
     REQUIRE(WIFEXITED(status));
     REQUIRE(WEXITSTATUS(status) == 0);
     return dir / "profile.pop";
+}
+
+/// Runs `command` and returns its standard output; fails the test if it exits non-zero.
+std::string run(const std::string& command) {
+    FILE* p = popen(command.c_str(), "r");
+    REQUIRE(p);
+    std::string output;
+    std::array<char, 4096> buf{};
+    while (std::size_t n = fread(buf.data(), 1, buf.size(), p))
+        output.append(buf.data(), n);
+    const int status = pclose(p);
+    INFO(command << "\n" << output);
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) == 0);
+    return output;
 }
 
 std::map<std::string, OperationRecord> byPath(const ProfileReader& r) {
@@ -180,4 +196,64 @@ TEST_CASE("operations roll up: inclusive totals are self plus their children's i
     CHECK(up.inclusive[mlp].cycles == allCycles);
     CHECK(up.inclusive[mlp].cycles > up.self[mlp].cycles);
     CHECK(up.inclusive[mlp].flops == allFlops);
+}
+
+TEST_CASE("debug information: PopLibs arguments and outputs and user values round-trip") {
+    const auto file = profileMlp("debuginfo", R"({"autoReport.all":"true"})");
+    ProfileReader r(file.string());
+    const auto ops = byPath(r);
+
+    // A PopLibs call: the API name, its tensor arguments (name, shape, type), options, output.
+    REQUIRE(ops.count("mlp/layer1/matMul"));
+    const auto mm = nlohmann::json::parse(ops.at("mlp/layer1/matMul").debugJson);
+    CHECK(mm.at("api") == "matMul");
+    CHECK(mm.at("args").at("A").at("shape") == "[16, 300]");
+    CHECK(mm.at("args").at("A").at("type") == "float");
+    CHECK(mm.at("args").at("A").at("name") == "mlp/x/A");
+    CHECK(mm.at("args").at("B").at("shape") == "[300, 128]");
+    CHECK(mm.at("args").at("outputType") == "float");
+    CHECK(mm.at("args").at("options").is_object());
+    CHECK(mm.at("output").at("shape") == "[16, 128]");
+    CHECK(mm.at("output").at("type") == "float");
+    // The plan the simulator chose stays recorded beside the SDK's keys.
+    CHECK(mm.contains("plan"));
+
+    // The matMul's output tensor is the variable the operation owns under that name.
+    const std::string outName = mm.at("output").at("name");
+    CHECK(outName.rfind("mlp/layer1/matMul/", 0) == 0);
+
+    REQUIRE(ops.count("mlp/layer1/bias"));
+    const auto bias = nlohmann::json::parse(ops.at("mlp/layer1/bias").debugJson);
+    CHECK(bias.at("api") == "addInPlace");
+    CHECK(bias.at("args").at("b").at("shape") == "[128]");
+
+    // User values set with DebugInfo::setValue: numbers, strings and maps keep their types.
+    REQUIRE(ops.count("mlp"));
+    const auto mlp = nlohmann::json::parse(ops.at("mlp").debugJson);
+    CHECK(mlp.at("activation") == "relu");
+    CHECK(mlp.at("sizes").at("batch") == kBatch);
+    CHECK(mlp.at("sizes").at("classes") == kClasses);
+    CHECK(nlohmann::json::parse(ops.at("mlp/layer1").debugJson).at("units") == kHidden);
+    CHECK(nlohmann::json::parse(ops.at("mlp/layer2").debugJson).at("units") == kClasses);
+}
+
+TEST_CASE("debug information is in the report's tables for tilescope-cli sql and export") {
+    const auto file = profileMlp("debuginfo-cli", R"({"autoReport.all":"true"})");
+    const std::string cli = TILESCOPE_CLI_PATH;
+    const auto json = nlohmann::json::parse(
+        run("'" + cli + "' sql --format json '" + file.string() +
+            "' \"SELECT n.text AS api, g.info FROM operation o JOIN name n ON n.id = o.name_id "
+            "JOIN operation_debug g ON g.operation_id = o.id JOIN name d ON d.id = "
+            "o.debug_path_id WHERE d.text = 'mlp/layer2/matMul'\""));
+    INFO(json.dump());
+    REQUIRE(json.size() == 1);
+    CHECK(json[0].at("api") == "matMul");
+    const auto info = nlohmann::json::parse(json[0].at("info").get<std::string>());
+    CHECK(info.at("args").at("B").at("shape") == "[128, 10]");
+    CHECK(info.at("output").at("shape") == "[16, 10]");
+
+    const std::string exported =
+        run("'" + cli + "' export '" + file.string() + "' --table operation_debug --format csv");
+    CHECK(exported.find("operation_id,info") == 0);
+    CHECK(exported.find("\"\"api\"\":\"\"matMul\"\"") != std::string::npos);
 }

@@ -132,8 +132,13 @@ std::filesystem::path write() {
                     "Dense",
                     F::kMatmulFlops,
                     {mmExec, mmCopy},
-                    {vWeights, vActs}});
-    w.addOperation({0, "add", "model/add", "Add", std::nullopt, {addExec}, {vOut}});
+                    {vWeights, vActs},
+                    R"({"api":"matmul","args":{"A":{"name":"model/in","shape":"[4, 64]",)"
+                    R"("type":"half"},"B":{"name":"model/weights","shape":"[64, 32]",)"
+                    R"("type":"half"},"options":{"partialsType":"float"}},)"
+                    R"("output":{"name":"model/acts","shape":"[4, 32]","type":"half"},)"
+                    R"("units":32})"});
+    w.addOperation({0, "add", "model/add", "Add", std::nullopt, {addExec}, {vOut}, ""});
     w.finishCompilation();
     w.close();
     return path;

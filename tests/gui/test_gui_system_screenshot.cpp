@@ -133,6 +133,18 @@ TEST_CASE("Screenshot of the joint host and device timeline of a captured exampl
     CHECK(phasePixels(joint) > phasePixels(hostOnly) + 5000);
 }
 
+TEST_CASE("Screenshot of the timeline with flames merged per process and graphs stacked") {
+    const QImage perThread = screenshot("timeline", {str(capture().hostTrace)});
+    const QImage perProcess =
+        screenshot("timeline", {str(capture().hostTrace)}, {"--flame", "process"});
+    const QImage stacked = screenshot("timeline", {str(capture().hostTrace)},
+                                      {"--flame", "process", "--chart", "stacked"});
+    CHECK(eventPixels(perProcess) > 2000);
+    // Four threads' flames become one: fewer rows of events, so a different picture.
+    CHECK(perProcess != perThread);
+    CHECK(distinctColours(stacked) > 20);
+}
+
 TEST_CASE("The system views refuse bad input with one line and a non-zero status") {
     const auto dir = test::scratchDir("system-bad");
     const auto out = str(dir / "out.png");
@@ -160,6 +172,18 @@ TEST_CASE("The system views refuse bad input with one line and a non-zero status
                                     str(capture().hostTrace)});
         REQUIRE(r.exitCode == 2);
         REQUIRE(r.stderrText.contains("--range"));
+    }
+    SECTION("a bad --flame or --chart") {
+        for (const QStringList& option :
+             {QStringList{"--flame", "per-core"}, QStringList{"--chart", "pie"},
+              QStringList{"--view", "calltree", "--flame", "process"}}) {
+            const Run r =
+                runTilescope(option + QStringList{"--screenshot", out, str(capture().hostTrace)});
+            INFO(option.join(' ').toStdString());
+            REQUIRE(r.exitCode == 2);
+            REQUIRE((r.stderrText.contains("--flame") || r.stderrText.contains("--chart")));
+            REQUIRE_FALSE(r.stderrText.trimmed().contains('\n'));
+        }
     }
     SECTION("a profile view of a host trace") {
         const Run r =

@@ -127,8 +127,18 @@ fs::path writeKnownReport(const std::string& name, bool withPoplarVersion,
         return w.addVariable(v);
     };
     variable("weights", "always_live_variables", true, {}, {}, {50, 50, 50, 50, 50, 50, 50, 50});
-    variable("act", "not_always_live_variables", false, 0, 1, {8, 8, 8, 8, 8, 8, 8, 8});
+    const auto act =
+        variable("act", "not_always_live_variables", false, 0, 1, {8, 8, 8, 8, 8, 8, 8, 8});
     variable("tmp", "not_always_live_variables", false, 1, 1, {0, 0, 0, 0, 16, 16, 0, 0});
+    OperationRecord op;
+    op.name = "matMul";
+    op.debugPath = "layer1/matMul";
+    op.layer = "PopLibs";
+    op.programIds = {exec1};
+    op.variableIds = {act};
+    op.debugJson = R"({"api":"matMul","args":{"A":{"shape":"[4, 2]","type":"float"}},)"
+                   R"("output":{"name":"act","shape":"[4, 8]","type":"float"}})";
+    w.addOperation(op);
     w.finishCompilation();
 
     w.beginRun(0, kRunStartNs);
@@ -283,6 +293,33 @@ TEST_CASE("compute sets and variables") {
     CHECK(vars[2].debugPath() == "vars/tmp");
     CHECK(compilation.alwaysLiveVariables().size() == 1);
     CHECK(compilation.notAlwaysLiveVariables().size() == 2);
+}
+
+TEST_CASE("debug contexts of programs, variables and the compilation") {
+    const auto report = pva::openReport(writeKnownReport("debug.pop", true).string());
+    const auto compilation = report.compilation();
+    const auto all = compilation.debugContexts();
+    REQUIRE(all.size() == 1);
+    CHECK(all[0].name() == "matMul");
+    CHECK(all[0].layer() == "PopLibs");
+    CHECK(all[0].debugPath() == "layer1/matMul");
+    CHECK(all[0].json().find(R"("output":{"name":"act")") != std::string::npos);
+
+    for (const auto& p : compilation.programs()) {
+        INFO(p->name());
+        CHECK(p->debugContexts().size() == (p->name() == "exec1" ? 1u : 0u));
+    }
+    for (const auto& v : compilation.variables()) {
+        INFO(v.name());
+        const auto dcs = v.debugContexts();
+        REQUIRE(dcs.size() == (v.name() == "act" ? 1u : 0u));
+        if (!dcs.empty())
+            CHECK(dcs[0].id() == all[0].id());
+    }
+    // A step's lowered program has the debug contexts of the program it came from.
+    const auto steps = compilation.livenessProgramSteps();
+    CHECK(steps.at(0).program()->debugContexts().size() == 1);
+    CHECK(steps.at(1).program()->debugContexts().empty());
 }
 
 TEST_CASE("liveness program steps") {

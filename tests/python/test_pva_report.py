@@ -1,6 +1,9 @@
 """pva over a captured report: values agree with the C++ reader, the names are libpva's
 properties, the visitor dispatches by program type, and bad files raise naming the file."""
+import json
+
 import numpy
+
 import pytest
 
 import pva
@@ -121,8 +124,15 @@ def test_operation_analysis(profile):
     op = operations[0]
     assert op.debugPath.startswith("square") and op.layer == "PopLibs"
     assert [p.name for p in op.programs] == ["square"]
-    with pytest.raises(RuntimeError, match="debugContext"):
-        op.debugContext
+    dc = op.debugContext
+    assert dc.name == "squareInPlace" and dc.layer == "PopLibs"
+    info = json.loads(dc.json)
+    assert info["api"] == "squareInPlace"
+    assert info["args"]["t"]["name"] == "x"
+    assert info["args"]["t"]["shape"] == "[4, 2]"
+    assert info["args"]["t"]["type"] == "float"
+    with pytest.raises(RuntimeError, match="replacedDebugContext"):
+        op.replacedDebugContext
 
 
 def test_blocks_of_a_tile(profile, tmp_path):
@@ -150,3 +160,13 @@ def test_blocks_of_a_tile(profile, tmp_path):
     assert blocks[0].program.name in names
     assert blocks[1].isOverflow and blocks[1].droppedRecords == 5
     assert blocks[1].program.name == "Overflow"
+
+
+def test_debug_contexts_of_programs_and_variables(profile):
+    compilation = pva.openReport(profile).compilation
+    [dc] = compilation.debugContexts
+    assert json.loads(dc.json)["api"] == "squareInPlace"
+    programs = [p for p in compilation.programs if p.debugContexts]
+    assert programs and all(p.debugContexts[0].id == dc.id for p in programs)
+    # x was created by the user, outside any operation.
+    assert [v.debugContexts for v in compilation.variables if v.name == "x"] == [[]]

@@ -170,8 +170,16 @@ CompileProfile writeCompileProfile(ProfileWriter& w, std::uint32_t ipus,
     for (auto& v : p.variables)
         v.id = w.addVariable(v);
 
-    p.operations = {{0, "matmul", "layer1/matmul", "Dense", 1'000'000, {mm, copy}, {1, 3}},
-                    {0, "add", "layer1/add", "Add", std::nullopt, {ad}, {2, 4, 5}}};
+    p.operations = {{0,
+                     "matmul",
+                     "layer1/matmul",
+                     "Dense",
+                     1'000'000,
+                     {mm, copy},
+                     {1, 3},
+                     R"({"api":"matmul","args":{"A":{"shape":"[4, 2]","type":"half"}},)"
+                     R"("note":"quote \" and \u00e9"})"},
+                    {0, "add", "layer1/add", "Add", std::nullopt, {ad}, {2, 4, 5}, ""}};
     for (auto& op : p.operations)
         op.id = w.addOperation(op);
     return p;

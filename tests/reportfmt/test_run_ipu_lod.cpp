@@ -80,7 +80,7 @@ double bucketWidth(std::int64_t level) {
 void downgradeToV2(const fs::path& path) {
     tilescope::testing::execSql(path,
                                 "DROP TABLE run_ipu_lod; DROP TABLE tile_placement; "
-                                "DROP TABLE block; "
+                                "DROP TABLE block; DROP TABLE operation_debug; "
                                 "PRAGMA user_version = 2; UPDATE metadata SET value = '2' "
                                 "WHERE key = 'format_version'; PRAGMA journal_mode = DELETE;");
 }

@@ -11,18 +11,22 @@
 #include "TraceTime.hpp"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTreeView>
 #include <QTreeWidget>
+#include <QUrl>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace tilescope::gui {
 
@@ -92,6 +96,26 @@ bool SystemAnalyserView::isReady() const {
            (canvas_->framesRendered() > 0 && timeline_->hasWindow() && timeline_->isIdle());
 }
 
+void SystemAnalyserView::setFlameMode(TimelineModel::FlameMode mode) {
+    flameMode_->setCurrentIndex(int(mode));
+    timeline_->setFlameMode(mode);
+}
+
+void SystemAnalyserView::setChartMode(TimelineCanvas::ChartMode mode) {
+    chartMode_->setCurrentIndex(int(mode));
+    canvas_->setChartMode(mode);
+}
+
+QString SystemAnalyserView::settingsKey(const char* name) const {
+    // The files' paths, encoded so that their slashes do not nest settings groups.
+    QStringList paths;
+    for (const auto& f : files_)
+        paths << QString::fromStdString(f->path());
+    return QStringLiteral("systemAnalyser/%1/%2")
+        .arg(QString::fromLatin1(QUrl::toPercentEncoding(paths.join(QLatin1Char('|')))),
+             QLatin1String(name));
+}
+
 QWidget* SystemAnalyserView::buildTimelineTab() {
     auto* page = new QWidget;
     searchText_ = new QLineEdit;
@@ -104,6 +128,16 @@ QWidget* SystemAnalyserView::buildTimelineTab() {
     relative->setChecked(true);
     auto* expand = new QPushButton(tr("Expand all"));
     auto* collapse = new QPushButton(tr("Collapse all"));
+    flameMode_ = new QComboBox;
+    flameMode_->addItem(tr("Flame per thread"));
+    flameMode_->addItem(tr("Flame per process (threads merged)"));
+    flameMode_->setToolTip(tr("Draw each thread's flame, or one flame per process with all its "
+                              "threads merged"));
+    chartMode_ = new QComboBox;
+    chartMode_->addItem(tr("Graphs as lines"));
+    chartMode_->addItem(tr("Graphs as stacked areas"));
+    chartMode_->setToolTip(tr("Draw each series of a counter graph as a line, or stack the "
+                              "series as areas"));
     status_ = new QLabel;
     auto* bar = new QHBoxLayout;
     bar->addWidget(searchText_, 1);
@@ -114,6 +148,8 @@ QWidget* SystemAnalyserView::buildTimelineTab() {
     bar->addWidget(relative);
     bar->addWidget(expand);
     bar->addWidget(collapse);
+    bar->addWidget(flameMode_);
+    bar->addWidget(chartMode_);
 
     canvas_ = new TimelineCanvas(*timeline_);
     results_ = newSortableTable(*search_, this);
@@ -149,6 +185,20 @@ QWidget* SystemAnalyserView::buildTimelineTab() {
         search_->setCurrent(proxy->mapToSource(index).row());
     });
     connect(relative, &QCheckBox::toggled, canvas_, &TimelineCanvas::setRelativeTime);
+    // `activated` is the user's choice only: remembered for these files.
+    connect(flameMode_, &QComboBox::activated, this, [this](int index) {
+        setFlameMode(TimelineModel::FlameMode(index));
+        QSettings().setValue(settingsKey("flame"), index);
+    });
+    connect(chartMode_, &QComboBox::activated, this, [this](int index) {
+        setChartMode(TimelineCanvas::ChartMode(index));
+        QSettings().setValue(settingsKey("chart"), index);
+    });
+    const QSettings settings;
+    setFlameMode(TimelineModel::FlameMode(
+        std::clamp(settings.value(settingsKey("flame"), 0).toInt(), 0, 1)));
+    setChartMode(TimelineCanvas::ChartMode(
+        std::clamp(settings.value(settingsKey("chart"), 0).toInt(), 0, 1)));
     connect(expand, &QPushButton::clicked, this, [this] { timeline_->setAllExpanded(true); });
     connect(collapse, &QPushButton::clicked, this, [this] { timeline_->setAllExpanded(false); });
     connect(

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "TimelineCanvas.hpp"
+#include "TimelineModel.hpp"
+
 #include <QStringList>
 #include <QWidget>
 #include <cstdint>
@@ -7,6 +10,7 @@
 #include <vector>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QTabWidget;
@@ -44,6 +48,11 @@ public:
     void showRelativeRange(std::int64_t fromNs, std::int64_t toNs);
     /// The shown tab has everything its first paint needs (no "Loading" frame).
     bool isReady() const;
+    /// The flame graph per thread or aggregated per process, and counter graphs as lines or
+    /// stacked areas: the toolbar's switches. A choice made there is remembered per trace file
+    /// (QSettings) and restored when the file opens again; these setters do not remember.
+    void setFlameMode(TimelineModel::FlameMode mode);
+    void setChartMode(TimelineCanvas::ChartMode mode);
 
     TimelineModel& timelineModel() { return *timeline_; }
     TimelineCanvas& canvas() { return *canvas_; }
@@ -60,6 +69,8 @@ private:
     void runSearch();
     void showHit(int index);
     void updateStatus();
+    /// QSettings key of a remembered switch of this set of files.
+    QString settingsKey(const char* name) const;
 
     std::vector<std::shared_ptr<HostTraceSession>> files_;
     std::unique_ptr<TimelineModel> timeline_;
@@ -69,6 +80,8 @@ private:
     TimelineCanvas* canvas_ = nullptr;
     QLineEdit* searchText_ = nullptr;
     QCheckBox* regex_ = nullptr;
+    QComboBox* flameMode_ = nullptr;
+    QComboBox* chartMode_ = nullptr;
     QLabel* status_ = nullptr;
     QLabel* treeStatus_ = nullptr;
     QTreeView* tree_ = nullptr;

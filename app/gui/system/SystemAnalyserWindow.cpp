@@ -108,6 +108,10 @@ void SystemScreenshotRunner::start(const QStringList& paths) {
         // Before the first frame, so no frame of the whole trace is mistaken for the result.
         if (range_)
             window_.view()->showRelativeRange(range_->first, range_->second);
+        if (flameMode_)
+            window_.view()->setFlameMode(*flameMode_);
+        if (chartMode_)
+            window_.view()->setChartMode(*chartMode_);
         poll_.start(kPollMs);
     });
     timeout_.start(kTimeoutMs);

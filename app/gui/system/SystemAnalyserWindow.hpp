@@ -1,5 +1,8 @@
 #pragma once
 
+#include "TimelineCanvas.hpp"
+#include "TimelineModel.hpp"
+
 #include <QMainWindow>
 #include <QSize>
 #include <QString>
@@ -49,6 +52,9 @@ public:
     void start(const QStringList& paths);
     /// The timeline window to capture, nanoseconds after the start of the traces.
     void setRange(std::pair<std::int64_t, std::int64_t> range) { range_ = range; }
+    /// The timeline's flame and graph types, when the command line names them.
+    void setFlameMode(TimelineModel::FlameMode mode) { flameMode_ = mode; }
+    void setChartMode(TimelineCanvas::ChartMode mode) { chartMode_ = mode; }
 
 signals:
     void finished(int exitCode, const QString& message);
@@ -62,6 +68,8 @@ private:
     QString view_, output_;
     QSize size_;
     std::optional<std::pair<std::int64_t, std::int64_t>> range_;
+    std::optional<TimelineModel::FlameMode> flameMode_;
+    std::optional<TimelineCanvas::ChartMode> chartMode_;
     QTimer poll_;
     QTimer timeout_;
     bool done_ = false;

@@ -1,6 +1,7 @@
 #include "TimelineCanvas.hpp"
 
 #include "AxisTicks.hpp"
+#include "ChartStacking.hpp"
 #include "Format.hpp"
 #include "HostTraceSession.hpp"
 #include "SeriesColours.hpp"
@@ -432,6 +433,13 @@ void TimelineCanvas::drawTrack(ImDrawList& list, int row, const QRectF& r) {
     }
 }
 
+void TimelineCanvas::setChartMode(ChartMode mode) {
+    if (mode == chartMode_)
+        return;
+    chartMode_ = mode;
+    update();
+}
+
 void TimelineCanvas::drawChart(ImDrawList& list, int row, const QRectF& r) {
     const auto& window = model_.window();
     const auto it = window.charts.find(row);
@@ -439,6 +447,10 @@ void TimelineCanvas::drawChart(ImDrawList& list, int row, const QRectF& r) {
         return;
     double lo = 0, hi = 0;
     bool any = false;
+    if (chartMode_ == ChartMode::StackedArea && it->second.size() > 1) {
+        drawStackedChart(list, row, r, stackSeries(it->second));
+        return;
+    }
     for (const auto& s : it->second)
         for (const auto& p : s.points) {
             lo = any ? std::min(lo, p.min) : p.min;
@@ -475,12 +487,48 @@ void TimelineCanvas::drawChart(ImDrawList& list, int row, const QRectF& r) {
             first = false;
         }
     }
+    drawChartScale(list, row, r, hi);
+}
+
+void TimelineCanvas::drawChartScale(ImDrawList& list, int row, const QRectF& r, double hi) {
     const auto& rowInfo = model_.rows()[std::size_t(row)];
     const QString scale = rowInfo.unit == QLatin1String("bytes")
                               ? formatBytes(hi)
                               : QStringLiteral("%1 %2").arg(hi, 0, 'g', 4).arg(rowInfo.unit);
     list.AddText(ImVec2(float(plot_.right()) - 120, float(r.top()) + 2),
                  colour(palette().color(QPalette::Text)), scale.toUtf8().constData());
+}
+
+void TimelineCanvas::drawStackedChart(ImDrawList& list, int row, const QRectF& r,
+                                      const std::vector<std::vector<TimelineModel::Point>>& bands) {
+    double lo = 0, hi = 0;
+    for (const auto& band : bands)
+        for (const auto& p : band) {
+            lo = std::min({lo, p.min, p.max});
+            hi = std::max({hi, p.min, p.max});
+        }
+    if (hi <= lo)
+        hi = lo + 1;
+    const float top = float(r.top()) + 4, bottom = float(r.bottom()) - 2;
+    auto y = [&](double v) { return bottom - float((v - lo) / (hi - lo)) * (bottom - top); };
+    auto x = [&](std::int64_t ns) {
+        return std::clamp(float(pixelAtTime(ns)), float(plot_.left()), float(plot_.right()));
+    };
+    for (std::size_t i = 0; i < bands.size(); ++i) {
+        const QColor c = seriesColour(1 + int(i));
+        const ImU32 area = colour(c, 0.7), stroke = colour(c);
+        const auto& band = bands[i];
+        // Each value holds until the next time: one filled step per interval.
+        for (std::size_t k = 0; k + 1 < band.size(); ++k) {
+            const float x0 = x(band[k].tNs), x1 = std::max(x(band[k + 1].tNs), x0 + 1);
+            const float yTop = y(band[k].max), yBase = y(band[k].min);
+            if (yBase - yTop >= 0.5f)
+                list.AddRectFilled(ImVec2(x0, yTop), ImVec2(x1, yBase), area);
+            list.AddLine(ImVec2(x0, yTop), ImVec2(x1, yTop), stroke);
+            list.AddLine(ImVec2(x1, yTop), ImVec2(x1, y(band[k + 1].max)), stroke);
+        }
+    }
+    drawChartScale(list, row, r, hi);
 }
 
 void TimelineCanvas::drawTooltip(int row, double ns) {

@@ -2,6 +2,7 @@
 
 #include "HorizontalViewport.hpp"
 #include "ImGuiCanvas.hpp"
+#include "TimelineModel.hpp"
 
 #include <QRectF>
 #include <cstdint>
@@ -10,8 +11,6 @@
 #include <vector>
 
 namespace tilescope::gui {
-
-class TimelineModel;
 
 /// The system analyser's timeline: an overview strip of the whole trace with the visible window
 /// marked, a time ruler (absolute time of day or relative to the trace start), then one row per
@@ -35,6 +34,11 @@ public:
     std::int64_t visibleToNs() const;
     void setRelativeTime(bool relative);
     bool relativeTime() const { return relative_; }
+    /// How counter graphs are drawn: each series as its own line (stepped, lightly filled), or
+    /// the series of a graph stacked as areas, each on top of the ones before it.
+    enum class ChartMode { Line, StackedArea };
+    void setChartMode(ChartMode mode);
+    ChartMode chartMode() const { return chartMode_; }
     /// Outlines one event (a search hit); row -1 clears.
     void setHighlight(int row, std::int64_t startNs, std::int64_t endNs);
     std::optional<std::pair<std::int64_t, std::int64_t>> selection() const { return selection_; }
@@ -80,6 +84,9 @@ private:
     void drawRows(ImDrawList& list);
     void drawTrack(ImDrawList& list, int row, const QRectF& r);
     void drawChart(ImDrawList& list, int row, const QRectF& r);
+    void drawStackedChart(ImDrawList& list, int row, const QRectF& r,
+                          const std::vector<std::vector<TimelineModel::Point>>& bands);
+    void drawChartScale(ImDrawList& list, int row, const QRectF& r, double hi);
     void drawTooltip(int row, double ns);
     void drawFlows(ImDrawList& list);
     /// Vertical centre of the shown track of (file, thread) that has an event at `ns` (the
@@ -100,6 +107,7 @@ private:
     double scrollY_ = 0;
     double contentHeight_ = 0;
     bool relative_ = true;
+    ChartMode chartMode_ = ChartMode::Line;
     int highlightRow_ = -1;
     std::int64_t highlightStart_ = 0, highlightEnd_ = 0;
     std::optional<std::pair<std::int64_t, std::int64_t>> selection_;

@@ -2,6 +2,7 @@
 
 #include "Background.hpp"
 #include "DeviceTraceSession.hpp"
+#include "FlameAggregate.hpp"
 #include "HostTraceSession.hpp"
 
 #include <QHash>
@@ -221,11 +222,53 @@ TimelineModel::TimelineModel(HostFiles files, DeviceFiles devices, QObject* pare
     buildRows();
 }
 
+void TimelineModel::setFlameMode(FlameMode mode) {
+    if (mode == flameMode_)
+        return;
+    flameMode_ = mode;
+    buildRows();
+    ++rowsGeneration_;
+    window_ = Window{};
+    requested_.reset();
+    emit rowsChanged();
+}
+
 void TimelineModel::buildRows() {
     rows_.clear();
     auto add = [&](Row r) {
         rows_.push_back(std::move(r));
         return int(rows_.size()) - 1;
+    };
+    // One Thread row for all threads of a process, with a track per depth up to the deepest.
+    auto addAggregatedThreads = [&](const HostTraceSession& file, int f, std::int64_t processId,
+                                    int processIndex) {
+        std::int32_t deepest = -1;
+        int threads = 0;
+        for (const auto& t : file.threads())
+            if (t.processId == processId) {
+                deepest = std::max(deepest, file.maxDepth(t.id));
+                ++threads;
+            }
+        if (threads == 0)
+            return;
+        Row all;
+        all.kind = RowKind::Thread;
+        all.file = f;
+        all.parent = processIndex;
+        all.indent = 2;
+        all.processId = processId;
+        all.threadId = kAllThreads;
+        all.label = tr("all %1 threads (aggregated)").arg(threads);
+        const int allIndex = add(all);
+        for (std::int32_t d = 0; d <= deepest; ++d) {
+            Row track = rows_[std::size_t(allIndex)];
+            track.kind = RowKind::Track;
+            track.parent = allIndex;
+            track.indent = 3;
+            track.depth = d;
+            track.label = tr("depth %1").arg(d);
+            add(track);
+        }
     };
     for (int f = 0; f < int(files_.size()); ++f) {
         const HostTraceSession& file = *files_[std::size_t(f)];
@@ -243,8 +286,10 @@ void TimelineModel::buildRows() {
             pr.processId = p.id;
             pr.label = tr("%1 (pid %2)").arg(QString::fromStdString(p.name)).arg(p.pid);
             const int processIndex = add(pr);
+            if (flameMode_ == FlameMode::PerProcess)
+                addAggregatedThreads(file, f, p.id, processIndex);
             for (const auto& t : file.threads()) {
-                if (t.processId != p.id)
+                if (t.processId != p.id || flameMode_ == FlameMode::PerProcess)
                     continue;
                 Row tr_;
                 tr_.kind = RowKind::Thread;
@@ -409,6 +454,8 @@ TimelineModel::Window TimelineModel::fetchWindow(const HostFiles& files,
     w.widthPx = std::max(1, widthPx);
     w.rows = shown;
     std::vector<ThreadTracks> groups;
+    std::map<int, std::vector<int>> aggregated; // aggregated track -> its threads' stand-ins
+    int nextStandIn = -1;
     for (const int index : shown) {
         if (index < 0 || index >= int(rows.size()))
             continue;
@@ -422,13 +469,27 @@ TimelineModel::Window TimelineModel::fetchWindow(const HostFiles& files,
             continue;
         const HostTraceSession& file = *files[std::size_t(row.file)];
         if (row.kind == RowKind::Track) {
-            auto g = std::find_if(groups.begin(), groups.end(), [&](const ThreadTracks& t) {
-                return t.file == row.file && t.threadId == row.threadId;
-            });
-            if (g == groups.end())
-                g = groups.insert(groups.end(), ThreadTracks{row.file, row.threadId, {}, {}});
-            g->rows.push_back(index);
-            g->depths.push_back(row.depth);
+            // An aggregated track reads the same depth of each thread of its process under
+            // stand-in row numbers (negative), merged into the track below.
+            std::vector<std::pair<std::int64_t, int>> sources; // (thread, row to fill)
+            if (row.threadId == kAllThreads) {
+                for (const auto& t : file.threads())
+                    if (t.processId == row.processId && row.depth <= file.maxDepth(t.id)) {
+                        sources.emplace_back(t.id, nextStandIn);
+                        aggregated[index].push_back(nextStandIn--);
+                    }
+            } else {
+                sources.emplace_back(row.threadId, index);
+            }
+            for (const auto& [threadId, target] : sources) {
+                auto g = std::find_if(groups.begin(), groups.end(), [&](const ThreadTracks& t) {
+                    return t.file == row.file && t.threadId == threadId;
+                });
+                if (g == groups.end())
+                    g = groups.insert(groups.end(), ThreadTracks{row.file, threadId, {}, {}});
+                g->rows.push_back(target);
+                g->depths.push_back(row.depth);
+            }
         } else if (row.kind == RowKind::AsyncTrack) {
             // Async slices are few next to events: raw rows, bounded like a track without
             // pyramids.
@@ -449,6 +510,17 @@ TimelineModel::Window TimelineModel::fetchWindow(const HostFiles& files,
         }
     }
     fetchTracks(files, groups, w);
+    for (const auto& [index, standIns] : aggregated) {
+        std::vector<std::vector<Box>> perThread;
+        for (const int s : standIns) {
+            auto it = w.tracks.find(s);
+            if (it != w.tracks.end()) {
+                perThread.push_back(std::move(it->second));
+                w.tracks.erase(it);
+            }
+        }
+        w.tracks[index] = mergeThreadFlames(perThread);
+    }
     // Colours by name text, so a name has one colour in every file; worked out here so the
     // frame does no hashing.
     for (auto& [index, boxes] : w.tracks) {
@@ -488,6 +560,7 @@ void TimelineModel::startNext() {
     auto files = files_;
     auto devices = devices_;
     auto rows = rows_;
+    const std::uint64_t rowsGeneration = rowsGeneration_;
     runInBackground<Window>(
         this,
         [files, devices, rows, r] {
@@ -498,10 +571,13 @@ void TimelineModel::startNext() {
                             .count();
             return w;
         },
-        [this](Window w) {
+        [this, rowsGeneration](Window w) {
             fetching_ = false;
-            window_ = std::move(w);
-            emit windowChanged();
+            // A window of rows since rebuilt (the flame mode changed) would index other rows.
+            if (rowsGeneration == rowsGeneration_) {
+                window_ = std::move(w);
+                emit windowChanged();
+            }
             startNext();
         },
         [this](const QString& message) {

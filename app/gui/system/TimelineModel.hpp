@@ -73,6 +73,10 @@ public:
         std::uint64_t cycles = 0; ///< device boxes: the cycles of the step, run or aggregate
     };
     static constexpr int kPaletteSize = 15;
+    /// How a process's threads are drawn: one flame per thread, or all threads merged into one
+    /// flame per process (a Thread row with threadId kAllThreads and its tracks).
+    enum class FlameMode { PerThread, PerProcess };
+    static constexpr std::int64_t kAllThreads = -1;
     /// One point of a counter series: a sample, or min/max/mean of a pyramid bucket.
     struct Point {
         std::int64_t tNs = 0;
@@ -109,6 +113,9 @@ public:
     /// (thread tracks only; empty for other rows).
     std::vector<report::FlowArrow> flowsAt(int row, std::int64_t fromNs, std::int64_t toNs) const;
     const std::vector<Row>& rows() const { return rows_; }
+    FlameMode flameMode() const { return flameMode_; }
+    /// Rebuilds the rows for `mode` (expansion and pins are reset); emits rowsChanged.
+    void setFlameMode(FlameMode mode);
     /// Rows not hidden by a collapsed ancestor, pinned rows first, each group in tree order.
     std::vector<int> shownRows() const;
     void setExpanded(int row, bool expanded);
@@ -147,6 +154,8 @@ private:
     HostFiles files_;
     DeviceFiles devices_;
     std::vector<Row> rows_;
+    FlameMode flameMode_ = FlameMode::PerThread;
+    std::uint64_t rowsGeneration_ = 0; ///< bumped when the rows are rebuilt
     std::int64_t beginNs_ = 0, endNs_ = 1;
     bool empty_ = true;
     Window window_;

@@ -42,6 +42,7 @@ public:
 
 namespace detail {
 struct ReportState;
+struct DebugContextAccess;
 using StatePtr = std::shared_ptr<ReportState>;
 } // namespace detail
 
@@ -200,6 +201,29 @@ private:
     TileMemory memory_;
 };
 
+/// The debug information of one operation (a poplar::DebugInfo: a PopLibs call or a user's own
+/// layer) that created programs and variables: its API name, layer, debug path and the values
+/// it recorded as a JSON object (PopLibs: "api", "args" with the arguments' shapes, types and
+/// options, "output"/"outputs"; users: their DebugInfo::setValue keys). As libpva's
+/// DebugContext, handed out by the programs, variables and compilation that refer to it.
+class DebugContext {
+public:
+    std::int64_t id() const { return id_; }
+    /// The API name of a PopLibs call ("matMul"), else the last element of the debug path.
+    const std::string& name() const { return name_; }
+    /// "PopLibs", or the layer name a user gave the DebugInfo.
+    const std::string& layer() const { return layer_; }
+    const std::string& debugPath() const { return debugPath_; }
+    /// The recorded values as one JSON object; "{}" when the report holds none (format < v5).
+    const std::string& json() const { return json_; }
+
+private:
+    friend struct detail::ReportState;
+    friend struct detail::DebugContextAccess;
+    std::int64_t id_ = 0;
+    std::string name_, layer_, debugPath_, json_;
+};
+
 /// A node of the program tree, or (for steps) the lowered BSP program a step executes. Type names
 /// follow libpva's pva::Program::Type; TileScope's tree kinds map as Execute -> OnTileExecute,
 /// RepeatWhile -> RepeatWhileTrue, and a StreamCopy before lowering -> StreamCopy. `kind()` gives
@@ -239,6 +263,8 @@ public:
     const std::string& debugPath() const { return debugPath_; }
     /// Children in order, read when called (none for a lowered step program).
     std::vector<std::shared_ptr<Program>> children() const;
+    /// The operations that created this program, outermost first; read when called.
+    std::vector<DebugContext> debugContexts() const;
 
 private:
     detail::StatePtr state_;
@@ -279,9 +305,12 @@ public:
     bool alwaysLive() const { return alwaysLive_; }
     /// The memory category's name in the format ("always_live_variables", "constants", ...).
     const std::string& category() const { return category_; }
+    /// The operations that created this variable, outermost first; read when called.
+    std::vector<DebugContext> debugContexts() const;
 
 private:
     friend struct detail::ReportState;
+    detail::StatePtr state_;
     std::int64_t id_ = 0;
     std::string name_, debugPath_, elementType_, category_;
     std::uint64_t bytes_ = 0, numElements_ = 0;
@@ -349,6 +378,8 @@ public:
     std::vector<Variable> alwaysLiveVariables() const;
     std::vector<Variable> notAlwaysLiveVariables() const;
     std::vector<ProgramStep> livenessProgramSteps() const;
+    /// Every operation of the compilation with its debug information, in id order.
+    std::vector<DebugContext> debugContexts() const;
     /// True when compilation ran out of tile memory (the profile describes a failed compile).
     bool outOfMemory() const;
 

@@ -2,9 +2,9 @@
 // poplar::DebugInfo: one operation of the program (a PopLibs call, a user layer).
 
 #include "poplar/DebugContext.hpp"
+#include "poplar/ProfileValue.hpp"
 
 #include <string>
-#include <type_traits>
 
 namespace poplar {
 
@@ -23,19 +23,9 @@ public:
     DebugId getId() const { return id_; }
     const std::string& getPathName() const { return path_; }
 
-    /// Attaches a named value; returns false (and keeps the first value) if the name is taken.
-    bool setValue(std::string name, std::string value);
-    bool setValue(std::string name, const char* value) {
-        return setValue(std::move(name), std::string(value ? value : ""));
-    }
-    bool setValue(std::string name, bool value) {
-        return setValue(std::move(name), std::string(value ? "true" : "false"));
-    }
-    template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value &&
-                                                             !std::is_same<T, bool>::value>::type>
-    bool setValue(std::string name, T value) {
-        return setValue(std::move(name), std::to_string(value));
-    }
+    /// Attaches a named value (a string, number, boolean, or a map or vector of values); returns
+    /// false (and keeps the first value) if the name is taken.
+    bool setValue(std::string name, ProfileValue value);
 
 private:
     DebugId id_ = 0;

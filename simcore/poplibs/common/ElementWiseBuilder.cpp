@@ -114,14 +114,6 @@ void addElementWiseVertices(poplar::Graph& graph, poplar::ComputeSet cs,
     }
 }
 
-PoplibsOpDebugInfo::PoplibsOpDebugInfo(const poplar::DebugContext& debugContext,
-                                       const std::string& api)
-    : poplar::DebugInfo(
-          poplar::DebugContext(debugContext, debugContext.getPathName().empty() ? api : ""),
-          "PopLibs") {
-    setValue("api", api);
-}
-
 void PoplibsOpDebugInfo::addFlops(std::uint64_t flops) {
     tilescope::sim::OperationRegistry::instance().addFlops(getId(), flops);
 }

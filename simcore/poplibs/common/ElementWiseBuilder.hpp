@@ -6,6 +6,7 @@
 #include <functional>
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
+#include <poputil/DebugInfo.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,10 +35,15 @@ void addElementWiseVertices(poplar::Graph& graph, poplar::ComputeSet cs,
                             const std::vector<ListFieldTensors>& listFields = {});
 
 /// The DebugInfo of one PopLibs call: layer "PopLibs", named after the API function under the
-/// caller's debug context, with an estimated FLOP count attached by `addFlops`.
-class PoplibsOpDebugInfo : public poplar::DebugInfo {
+/// caller's debug context, with its arguments (DI_ARGS), outputs (addOutput/addOutputs) and an
+/// estimated FLOP count attached by `addFlops`.
+class PoplibsOpDebugInfo : public poputil::PoplibsOpDebugInfo {
 public:
-    PoplibsOpDebugInfo(const poplar::DebugContext& debugContext, const std::string& api);
+    PoplibsOpDebugInfo(const poplar::DebugContext& debugContext, const std::string& api)
+        : poputil::PoplibsOpDebugInfo(debugContext, {}, api) {}
+    PoplibsOpDebugInfo(const poplar::DebugContext& debugContext,
+                       const std::vector<poputil::ArgType>& args, const std::string& api)
+        : poputil::PoplibsOpDebugInfo(debugContext, args, api) {}
     /// Adds to the estimated floating-point operations of this call.
     void addFlops(std::uint64_t flops);
 };

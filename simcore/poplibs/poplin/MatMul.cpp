@@ -182,7 +182,7 @@ Tensor createInput(poplar::Graph& graph, const poplar::Type& inputType, bool lhs
                    const poplar::DebugContext& debugContext, const poplar::OptionFlags& options,
                    PlanningCache* cache) {
     const std::string api = lhs ? "createMatMulInputLHS" : "createMatMulInputRHS";
-    pl::PoplibsOpDebugInfo di(debugContext, api);
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(inputType, aShape, bShape, options), api);
     checkShapes("poplin::" + api, aShape, bShape);
     checkType("poplin::" + api, inputType, "the input type");
     const auto o = parseOptions(options);
@@ -207,6 +207,7 @@ Tensor createInput(poplar::Graph& graph, const poplar::Type& inputType, bool lhs
                     block.slice(i * share, std::min(block.numElements(), (i + 1) * share)), tile);
             }
         }
+    di.addOutput(t);
     return t;
 }
 
@@ -216,7 +217,7 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
               poplar::program::Sequence& prog, const poplar::Type& outputType,
               const poplar::DebugContext& debugContext, const poplar::OptionFlags& options,
               PlanningCache* cache) {
-    pl::PoplibsOpDebugInfo di(debugContext, "matMul");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(A, B, outputType, options), "matMul");
     const std::string api = "poplin::matMul";
     if (A.rank() != 2 || B.rank() != 2 || A.dim(1) != B.dim(0) || A.numElements() == 0 ||
         B.numElements() == 0)
@@ -281,8 +282,10 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
             }
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(2ull * M * K * N);
-    if (direct)
+    if (direct) {
+        di.addOutput(partials[0]);
         return partials[0];
+    }
 
     // Sum (or only convert) the partials into the output, mapped like the output blocks.
     Tensor out = graph.addVariable(outputType, {M, N}, {di, "output"});
@@ -299,6 +302,7 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
         }
     popops::reduceWithOutput(graph, partials, out, {0}, popops::Operation::ADD, prog,
                              {di, "reduce"});
+    di.addOutput(out);
     return out;
 }
 
@@ -312,7 +316,7 @@ Tensor matMulGrouped(poplar::Graph& graph, const Tensor& A, const Tensor& B,
                      poplar::program::Sequence& prog, const poplar::Type& outputType,
                      const poplar::DebugContext& debugContext, const poplar::OptionFlags& options,
                      PlanningCache* cache) {
-    pl::PoplibsOpDebugInfo di(debugContext, "matMulGrouped");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(A, B, outputType, options), "matMulGrouped");
     if (A.rank() != 3 || B.rank() != 3 || A.dim(0) != B.dim(0) || A.dim(0) == 0)
         throw poputil::poplibs_error("poplin::matMulGrouped: needs A {G, M, K} and B {G, K, N} "
                                      "with the same G > 0, got '" +
@@ -325,7 +329,9 @@ Tensor matMulGrouped(poplar::Graph& graph, const Tensor& A, const Tensor& B,
                           options, cache);
         groups.push_back(c.expand({0}));
     }
-    return poplar::concat(groups, 0);
+    Tensor out = poplar::concat(groups, 0);
+    di.addOutput(out);
+    return out;
 }
 
 Tensor createMatMulInputLHS(poplar::Graph& graph, const poplar::Type& inputType,

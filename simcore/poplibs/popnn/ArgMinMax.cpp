@@ -123,7 +123,7 @@ std::pair<Tensor, Tensor> argMinMax(poplar::Graph& graph, const Tensor& input,
                                     poplar::program::Sequence& prog,
                                     const poplar::DebugContext& debugContext, bool max,
                                     const std::string& api) {
-    pl::PoplibsOpDebugInfo di(debugContext, api);
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(input), api);
     const auto type = input.elementType();
     if (input.rank() != 2 || input.dim(0) == 0 || input.dim(1) == 0)
         throw poputil::poplibs_error("popnn::" + api + ": input '" + input.getName() +
@@ -189,7 +189,7 @@ std::pair<Tensor, Tensor> minAndArgMin(poplar::Graph& graph, const Tensor& input
 
 Tensor topK(poplar::Graph& graph, const Tensor& input, Tensor& indices, unsigned K, bool sort,
             poplar::program::Sequence& prog, const poplar::DebugContext& debugContext) {
-    pl::PoplibsOpDebugInfo di(debugContext, "topK");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(input, K, sort), "topK");
     di.setValue("K", K);
     di.setValue("sort", sort);
     if (input.rank() != 2)
@@ -198,13 +198,15 @@ Tensor topK(poplar::Graph& graph, const Tensor& input, Tensor& indices, unsigned
     // Largest first whatever `sort` says: a sorted result is also a valid unsorted one.
     Tensor values = popops::detail::topKRows(graph, prog, input, K, popops::detail::TopKRowsOrder{},
                                              indices, di, "popnn::topK");
+    di.addOutput(values);
     return values;
 }
 
 poplar::program::Program calcAccuracy(poplar::Graph& graph, const Tensor& modelOutputs,
                                       const Tensor& expected, const Tensor& numCorrect,
                                       const poplar::DebugContext& debugContext) {
-    pl::PoplibsOpDebugInfo di(debugContext, "calcAccuracy");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(modelOutputs, expected, numCorrect),
+                              "calcAccuracy");
     const std::string api = "popnn::calcAccuracy";
     const auto type = modelOutputs.elementType();
     if (modelOutputs.rank() != 2 || modelOutputs.numElements() == 0 ||

@@ -52,15 +52,16 @@ void logSoftmaxInto(poplar::Graph& graph, const Tensor& t, const Tensor& out,
 
 Tensor logSoftmax(poplar::Graph& graph, Tensor t, poplar::program::Sequence& prog,
                   const poplar::DebugContext& debugContext) {
-    pl::PoplibsOpDebugInfo di(debugContext, "logSoftmax");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t), "logSoftmax");
     Tensor out = pl::createOutput(graph, t.elementType(), t.shape(), t, {di, "out"});
     logSoftmaxInto(graph, t, out, prog, di, "logSoftmax");
+    di.addOutput(out);
     return out;
 }
 
 void logSoftmaxInPlace(poplar::Graph& graph, Tensor t, poplar::program::Sequence& prog,
                        const poplar::DebugContext& debugContext) {
-    pl::PoplibsOpDebugInfo di(debugContext, "logSoftmaxInPlace");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t), "logSoftmaxInPlace");
     logSoftmaxInto(graph, t, t, prog, di, "logSoftmaxInPlace");
 }
 

@@ -135,7 +135,8 @@ void calcLossImpl(poplar::Graph& graph, const Tensor& modelOutputs, const Tensor
                   const Tensor& loss, const Tensor& deltas, const LossExtras& extras,
                   LossType lossType, poplar::program::Sequence& prog,
                   const poplar::DebugContext& debugContext) {
-    pl::PoplibsOpDebugInfo di(debugContext, "calcLoss");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(modelOutputs, expected, loss, deltas),
+                              "calcLoss");
     di.setValue("lossType", lossName(lossType));
     const std::string api = "popnn::calcLoss";
     const auto type = modelOutputs.elementType();

@@ -194,7 +194,7 @@ void registerNonLinearityVertices(poplar::Graph& graph) {
 void nonLinearityInPlace(poplar::Graph& graph, NonLinearityType nl, Tensor t,
                          poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
                          const poplar::OptionFlags&) {
-    pl::PoplibsOpDebugInfo di(debugContext, "nonLinearityInPlace");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t), "nonLinearityInPlace");
     di.setValue("nonLinearityType", name(nl));
     checkType("nonLinearityInPlace", t);
     if (nl == NonLinearityType::SOFTMAX) {
@@ -214,11 +214,13 @@ void nonLinearityInPlace(poplar::Graph& graph, NonLinearityType nl, Tensor t,
 Tensor nonLinearity(poplar::Graph& graph, NonLinearityType nl, Tensor t,
                     poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
                     const poplar::OptionFlags& options) {
-    pl::PoplibsOpDebugInfo di(debugContext, "nonLinearity");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t, options), "nonLinearity");
+    di.setValue("nonLinearityType", name(nl));
     checkType("nonLinearity", t);
     Tensor out = pl::createOutput(graph, t.elementType(), t.shape(), t, {di, "out"});
     prog.add(poplar::program::Copy(t, out, false, {di, "copy"}));
     nonLinearityInPlace(graph, nl, out, prog, {di}, options);
+    di.addOutput(out);
     return out;
 }
 
@@ -226,7 +228,7 @@ Tensor nonLinearityInputGradient(poplar::Graph& graph, NonLinearityType nl, Tens
                                  Tensor outGradient, poplar::program::Sequence& prog,
                                  const poplar::DebugContext& debugContext,
                                  const poplar::OptionFlags&) {
-    pl::PoplibsOpDebugInfo di(debugContext, "nonLinearityInputGradient");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(act, outGradient), "nonLinearityInputGradient");
     di.setValue("nonLinearityType", name(nl));
     checkType("nonLinearityInputGradient", act);
     if (act.shape() != outGradient.shape() || act.elementType() != outGradient.elementType())
@@ -247,6 +249,7 @@ Tensor nonLinearityInputGradient(poplar::Graph& graph, NonLinearityType nl, Tens
         [&](std::size_t n) { return pl::cycles::nonLinearityGradWorkerCycles(target, type, n); });
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(act.numElements() * (gelu ? 14 : 2));
+    di.addOutput(inGrad);
     return inGrad;
 }
 

@@ -14,7 +14,7 @@ namespace popops {
 
 poplar::Tensor allTrue(poplar::Graph& graph, poplar::Tensor A, poplar::program::Sequence& prog,
                        const poplar::DebugContext& debugContext) {
-    tilescope::poplibs::PoplibsOpDebugInfo di(debugContext, "allTrue");
+    tilescope::poplibs::PoplibsOpDebugInfo di(debugContext, DI_ARGS(A), "allTrue");
     if (A.elementType() != poplar::BOOL)
         throw poputil::poplibs_error("popops::allTrue: tensor '" + A.getName() + "' has type " +
                                      A.elementType().toString() + "; allTrue takes a BOOL tensor");

@@ -277,7 +277,8 @@ Tensor createSliceableTensor(poplar::Graph& graph, const poplar::Type& type,
                              const std::vector<std::size_t>& dims,
                              const std::vector<std::size_t>& sizes, std::size_t minGrainSize,
                              const poplar::DebugContext& debugContext) {
-    pl::PoplibsOpDebugInfo di(debugContext, "createSliceableTensor");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(type, shape, dims, sizes, minGrainSize),
+                              "createSliceableTensor");
     if (dims.size() != sizes.size())
         throw poputil::poplibs_error("popops::createSliceableTensor: dims " + dimsString(dims) +
                                      " and sizes " + dimsString(sizes) +
@@ -298,7 +299,8 @@ Tensor createSliceTensor(poplar::Graph& graph, const Tensor& t,
                          const std::vector<std::size_t>& dims,
                          const std::vector<std::size_t>& sizes, std::size_t numIndices,
                          const poplar::DebugContext& debugContext) {
-    pl::PoplibsOpDebugInfo di(debugContext, "createSliceTensor");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t, dims, sizes, numIndices),
+                              "createSliceTensor");
     if (dims.size() != sizes.size())
         throw poputil::poplibs_error("popops::createSliceTensor: dims " + dimsString(dims) +
                                      " and sizes " + dimsString(sizes) +
@@ -313,6 +315,7 @@ Tensor createSliceTensor(poplar::Graph& graph, const Tensor& t,
     shape.insert(shape.begin(), numIndices);
     Tensor out = graph.addVariable(t.elementType(), shape, {di});
     poputil::mapTensorLinearly(graph, out);
+    di.addOutput(out);
     return out;
 }
 
@@ -320,12 +323,13 @@ Tensor dynamicSlice(poplar::Graph& graph, const Tensor& t, const Tensor& offset,
                     const std::vector<std::size_t>& dims, const std::vector<std::size_t>& sizes,
                     poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
                     const poplar::OptionFlags&, PlanningCache*) {
-    pl::PoplibsOpDebugInfo di(debugContext, "dynamicSlice");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t, offset, dims, sizes), "dynamicSlice");
     checkArguments("dynamicSlice", t, offset, dims, sizes);
     const Tensor offsets = offset.flatten();
     Tensor cur = t;
     for (std::size_t i = 0; i < dims.size(); ++i)
         cur = sliceOne(graph, cur, offsets[i], dims[i], sizes[i], prog, {di});
+    di.addOutput(cur);
     return cur;
 }
 
@@ -333,7 +337,7 @@ void dynamicUpdate(poplar::Graph& graph, const Tensor& t, const Tensor& s, const
                    const std::vector<std::size_t>& dims, const std::vector<std::size_t>& sizes,
                    poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
                    const poplar::OptionFlags&, PlanningCache*) {
-    pl::PoplibsOpDebugInfo di(debugContext, "dynamicUpdate");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t, s, offset, dims, sizes), "dynamicUpdate");
     checkArguments("dynamicUpdate", t, offset, dims, sizes);
     if (s.elementType() != t.elementType() || s.shape() != sliceShape(t.shape(), dims, sizes))
         throw poputil::poplibs_error("popops::dynamicUpdate: update '" + s.getName() +

@@ -250,7 +250,7 @@ void registerElementWiseVertices(poplar::Graph& graph) {
 Tensor map(poplar::Graph& graph, expr::UnaryOpType op, const Tensor& t,
            poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
            const poplar::OptionFlags&) {
-    pl::PoplibsOpDebugInfo di(debugContext, lower(opName(op)));
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t), lower(opName(op)));
     checkType("map", op, t);
     const poplar::Type type = t.elementType();
     Tensor out = pl::createOutput(graph, type, t.shape(), t, {di, "out"});
@@ -263,13 +263,14 @@ Tensor map(poplar::Graph& graph, expr::UnaryOpType op, const Tensor& t,
                                });
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(flopsOf(out, type));
+    di.addOutput(out);
     return out;
 }
 
 void mapInPlace(poplar::Graph& graph, expr::UnaryOpType op, const Tensor& t,
                 poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
                 const poplar::OptionFlags&) {
-    pl::PoplibsOpDebugInfo di(debugContext, lower(opName(op)) + "InPlace");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t), lower(opName(op)) + "InPlace");
     checkType("mapInPlace", op, t);
     const poplar::Type type = t.elementType();
     poplar::ComputeSet cs = graph.addComputeSet({di, lower(opName(op)) + "InPlace"});
@@ -287,7 +288,7 @@ Tensor map(poplar::Graph& graph, expr::BinaryOpType op, const Tensor& a, const T
            poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
            const poplar::OptionFlags&) {
     const std::string api = lower(opName(op));
-    pl::PoplibsOpDebugInfo di(debugContext, api);
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(a, b), api);
     if (a.elementType() != b.elementType())
         throw poputil::poplibs_error("popops::" + api + ": tensor '" + a.getName() + "' of type " +
                                      a.elementType().toString() + " and tensor '" + b.getName() +
@@ -309,6 +310,7 @@ Tensor map(poplar::Graph& graph, expr::BinaryOpType op, const Tensor& a, const T
         });
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(flopsOf(out, type));
+    di.addOutput(out);
     return out;
 }
 
@@ -316,7 +318,7 @@ void mapInPlace(poplar::Graph& graph, expr::BinaryOpType op, const Tensor& a, co
                 poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
                 const poplar::OptionFlags&) {
     const std::string api = lower(opName(op)) + "InPlace";
-    pl::PoplibsOpDebugInfo di(debugContext, api);
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(a, b), api);
     if (pv::isComparison(op) && a.elementType() != poplar::BOOL)
         throw poputil::poplibs_error("popops::mapInPlace: comparison " + std::string(opName(op)) +
                                      " gives BOOL results and cannot write tensor '" + a.getName() +

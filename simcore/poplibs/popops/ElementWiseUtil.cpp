@@ -56,7 +56,8 @@ poplar::Tensor createOutputForElementWiseOp(poplar::Graph& graph,
                                             const std::vector<poplar::Tensor>& inputs,
                                             const poplar::Type& outputType,
                                             const poplar::DebugContext& debugContext) {
-    tilescope::poplibs::PoplibsOpDebugInfo di(debugContext, "createOutputForElementWiseOp");
+    tilescope::poplibs::PoplibsOpDebugInfo di(debugContext, DI_ARGS(inputs, outputType),
+                                              "createOutputForElementWiseOp");
     const std::string api = "popops::createOutputForElementWiseOp";
     if (inputs.empty())
         throw poputil::poplibs_error(api + ": at least one input tensor is needed as a reference");

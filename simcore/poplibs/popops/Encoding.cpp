@@ -93,7 +93,7 @@ Tensor scalarConstant(poplar::Graph& graph, const poplar::Type& type, float valu
 void encode(poplar::Graph& graph, const Tensor& indices, const Tensor& encoded,
             poplar::program::Sequence& prog, const Tensor* on, const Tensor* off,
             const poplar::DebugContext& debugContext) {
-    pl::PoplibsOpDebugInfo di(debugContext, "encodeOneHot");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(indices, encoded, on, off), "encodeOneHot");
     const std::string api = "popops::encodeOneHot";
     const auto indexType = indices.elementType(), type = encoded.elementType();
     if (indices.rank() != 1 || (indexType != poplar::UNSIGNED_INT && indexType != poplar::INT))
@@ -134,7 +134,7 @@ void encode(poplar::Graph& graph, const Tensor& indices, const Tensor& encoded,
 
 void iotaFrom(poplar::Graph& graph, const Tensor& t, long long start,
               poplar::program::Sequence& prog, const poplar::DebugContext& debugContext) {
-    pl::PoplibsOpDebugInfo di(debugContext, "iota");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t, start), "iota");
     const auto type = t.elementType();
     if (t.rank() != 1 || (type != poplar::UNSIGNED_INT && type != poplar::INT))
         throw poputil::poplibs_error("popops::iota: tensor '" + t.getName() + "' " +

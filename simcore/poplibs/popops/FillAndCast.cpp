@@ -146,7 +146,7 @@ void registerFillAndCastVertices(poplar::Graph& graph) {
 
 void fill(poplar::Graph& graph, const poplar::Tensor& t, poplar::program::Sequence& prog,
           double fillValue, const poplar::DebugContext& debugContext) {
-    pl::PoplibsOpDebugInfo di(debugContext, "fill");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t, fillValue), "fill");
     checkSupported("fill", t);
     const auto type = t.elementType();
     poplar::ComputeSet cs = graph.addComputeSet({di, "fill"});
@@ -244,18 +244,19 @@ void addCastVertices(poplar::Graph& graph, const poplar::Tensor& src, const popl
 
 poplar::Tensor cast(poplar::Graph& graph, const poplar::Tensor& src, const poplar::Type& dstType,
                     poplar::program::Sequence& prog, const poplar::DebugContext& debugContext) {
-    pl::PoplibsOpDebugInfo di(debugContext, "cast");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(src, dstType), "cast");
     checkCastTypes(src, dstType);
     poplar::Tensor out = pl::createOutput(graph, dstType, src.shape(), src, {di, "out"});
     poplar::ComputeSet cs = graph.addComputeSet({di, "cast"});
     addCastVertices(graph, src, out, cs);
     prog.add(poplar::program::Execute(cs, {di}));
+    di.addOutput(out);
     return out;
 }
 
 void cast(poplar::Graph& graph, const poplar::Tensor& src, const poplar::Tensor& dst,
           poplar::program::Sequence& prog, const poplar::DebugContext& debugContext) {
-    pl::PoplibsOpDebugInfo di(debugContext, "cast");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(src, dst), "cast");
     checkCastTypes(src, dst.elementType());
     poplar::ComputeSet cs = graph.addComputeSet({di, "cast"});
     addCastVertices(graph, src, dst, cs);
@@ -271,10 +272,11 @@ poplar::program::Program cast(poplar::Graph& graph, poplar::Tensor src, poplar::
 
 poplar::Tensor cast(poplar::Graph& graph, poplar::Tensor src, const poplar::Type& dstType,
                     poplar::ComputeSet cs, const poplar::DebugContext& debugContext) {
-    pl::PoplibsOpDebugInfo di(debugContext, "cast");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(src, dstType), "cast");
     checkCastTypes(src, dstType);
     poplar::Tensor out = pl::createOutput(graph, dstType, src.shape(), src, {di, "out"});
     addCastVertices(graph, src, out, cs);
+    di.addOutput(out);
     return out;
 }
 

@@ -325,7 +325,7 @@ void registerMapExprVertices(poplar::Graph& graph) {
 Tensor map(poplar::Graph& graph, const expr::Expr& e, const std::vector<Tensor>& ts,
            poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
            const poplar::OptionFlags&) {
-    pl::PoplibsOpDebugInfo di(debugContext, "map");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(ts), "map");
     std::vector<std::size_t> shape;
     const CompiledExpr ce = prepare("map", e, ts, shape);
     const poplar::Type type = ts.front().elementType();
@@ -339,13 +339,14 @@ Tensor map(poplar::Graph& graph, const expr::Expr& e, const std::vector<Tensor>&
     for (const auto& t : ts)
         inputs.push_back(pl::broadcastTo(t, shape));
     addMap(graph, ce, inputs, out, prog, di, "map");
+    di.addOutput(out);
     return out;
 }
 
 void mapInPlace(poplar::Graph& graph, const expr::Expr& e, const std::vector<Tensor>& ts,
                 poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
                 const poplar::OptionFlags&) {
-    pl::PoplibsOpDebugInfo di(debugContext, "mapInPlace");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(ts), "mapInPlace");
     std::vector<std::size_t> shape;
     const CompiledExpr ce = prepare("mapInPlace", e, ts, shape);
     if (shape != ts.front().shape())

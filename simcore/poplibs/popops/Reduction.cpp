@@ -446,11 +446,12 @@ poplar::Tensor reduce(poplar::Graph& graph, const poplar::Tensor& in, const popl
                       const std::vector<std::size_t>& dims, ReduceParams params,
                       poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
                       const poplar::OptionFlags&) {
-    pl::PoplibsOpDebugInfo di(debugContext, "reduce");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(in, outType, dims), "reduce");
     di.setValue("operation", operationName(params.op));
     poplar::Tensor out = createReduceOutput(graph, in, outType, dims, params, di);
     prog.add(poplar::program::Execute(
         reduceInto(graph, in, out, dims, params, di, "popops::reduce"), {di}));
+    di.addOutput(out);
     return out;
 }
 
@@ -465,7 +466,7 @@ void reduceWithOutput(poplar::Graph& graph, const poplar::Tensor& in, const popl
                       const std::vector<std::size_t>& dims, ReduceParams params,
                       poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
                       const poplar::OptionFlags&) {
-    pl::PoplibsOpDebugInfo di(debugContext, "reduceWithOutput");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(in, out, dims), "reduceWithOutput");
     di.setValue("operation", operationName(params.op));
     checkReduceOutput(in, out, dims);
     prog.add(poplar::program::Execute(
@@ -476,10 +477,11 @@ poplar::Tensor reduce(poplar::Graph& graph, const poplar::Tensor& in, const popl
                       const std::vector<std::size_t>& dims, ReduceParams params,
                       std::vector<poplar::ComputeSet>& css,
                       const poplar::DebugContext& debugContext, const poplar::OptionFlags&) {
-    pl::PoplibsOpDebugInfo di(debugContext, "reduce");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(in, outType, dims), "reduce");
     di.setValue("operation", operationName(params.op));
     poplar::Tensor out = createReduceOutput(graph, in, outType, dims, params, di);
     css.push_back(reduceInto(graph, in, out, dims, params, di, "popops::reduce"));
+    di.addOutput(out);
     return out;
 }
 
@@ -495,7 +497,7 @@ void reduceWithOutput(poplar::Graph& graph, const poplar::Tensor& in, const popl
                       const std::vector<std::size_t>& dims, ReduceParams params,
                       std::vector<poplar::ComputeSet>& css,
                       const poplar::DebugContext& debugContext, const poplar::OptionFlags&) {
-    pl::PoplibsOpDebugInfo di(debugContext, "reduceWithOutput");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(in, out, dims), "reduceWithOutput");
     di.setValue("operation", operationName(params.op));
     checkReduceOutput(in, out, dims);
     css.push_back(reduceInto(graph, in, out, dims, params, di, "popops::reduceWithOutput"));

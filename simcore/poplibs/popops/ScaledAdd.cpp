@@ -103,7 +103,7 @@ poplar::Tensor scaleAsFloat(poplar::Graph& graph, const poplar::Tensor& t,
 void scaledAdd(poplar::Graph& graph, const poplar::Tensor& A, poplar::Tensor B,
                const Scales& scales, poplar::program::Sequence& prog,
                const poplar::DebugContext& debugContext, const std::string& api) {
-    pl::PoplibsOpDebugInfo di(debugContext, api);
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(A, B), api);
     const auto type = A.elementType();
     if (type != poplar::FLOAT && type != poplar::HALF)
         throw poputil::poplibs_error("popops::" + api + ": tensor '" + A.getName() + "' has type " +

@@ -147,7 +147,7 @@ Tensor map(poplar::Graph& graph, TernaryOpType op, const Tensor& a, const Tensor
            const Tensor& c, poplar::program::Sequence& prog,
            const poplar::DebugContext& debugContext, const poplar::OptionFlags&) {
     const std::string api = apiName(op, false);
-    pl::PoplibsOpDebugInfo di(debugContext, api);
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(a, b, c), api);
     checkTypes("popops::" + api, op, a, b, c);
     const poplar::Type type = a.elementType();
     const auto shape = pl::broadcastShapes("popops::" + api, {a, b, c});
@@ -167,6 +167,7 @@ Tensor map(poplar::Graph& graph, TernaryOpType op, const Tensor& a, const Tensor
     prog.add(poplar::program::Execute(cs, {di}));
     if (op == TernaryOpType::CLAMP && (type == poplar::FLOAT || type == poplar::HALF))
         di.addFlops(2 * out.numElements());
+    di.addOutput(out);
     return out;
 }
 
@@ -174,7 +175,7 @@ void mapInPlace(poplar::Graph& graph, TernaryOpType op, const Tensor& a, const T
                 const Tensor& c, poplar::program::Sequence& prog,
                 const poplar::DebugContext& debugContext, const poplar::OptionFlags&) {
     const std::string api = apiName(op, true);
-    pl::PoplibsOpDebugInfo di(debugContext, api);
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(a, b, c), api);
     checkTypes("popops::" + api, op, a, b, c);
     const auto shape = pl::broadcastShapes("popops::" + api, {a, b, c});
     if (shape != a.shape())

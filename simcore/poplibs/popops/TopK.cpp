@@ -71,7 +71,7 @@ std::pair<Tensor, Tensor> topKOfRows(poplar::Graph& graph, poplar::program::Sequ
 Tensor createTopKInput(poplar::Graph& graph, const poplar::Type& type,
                        const std::vector<std::size_t>& shape, const TopKParams& params,
                        const poplar::DebugContext& debugContext) {
-    pl::PoplibsOpDebugInfo di(debugContext, "createTopKInput");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(type, shape), "createTopKInput");
     (void)params;
     Tensor t = graph.addVariable(type, shape, {di, "topKInput"});
     // Whole rows per tile, as the row vertices read them.
@@ -82,7 +82,7 @@ Tensor createTopKInput(poplar::Graph& graph, const poplar::Type& type,
 
 Tensor topK(poplar::Graph& graph, poplar::program::Sequence& prog, const Tensor& t,
             const TopKParams& params, const poplar::DebugContext& debugContext) {
-    pl::PoplibsOpDebugInfo di(debugContext, "topK");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t), "topK");
     di.setValue("k", params.k);
     return topKOfRows(graph, prog, t, params, di, "popops::topK").first;
 }
@@ -90,7 +90,7 @@ Tensor topK(poplar::Graph& graph, poplar::program::Sequence& prog, const Tensor&
 std::pair<Tensor, Tensor> topKWithPermutation(poplar::Graph& graph, poplar::program::Sequence& prog,
                                               const Tensor& t, const TopKParams& params,
                                               const poplar::DebugContext& debugContext) {
-    pl::PoplibsOpDebugInfo di(debugContext, "topKWithPermutation");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(t), "topKWithPermutation");
     di.setValue("k", params.k);
     return topKOfRows(graph, prog, t, params, di, "popops::topKWithPermutation");
 }
@@ -100,7 +100,7 @@ std::pair<Tensor, Tensor> topKKeyValue(poplar::Graph& graph, poplar::program::Se
                                        const TopKParams& params,
                                        const poplar::DebugContext& debugContext) {
     const std::string api = "popops::topKKeyValue";
-    pl::PoplibsOpDebugInfo di(debugContext, "topKKeyValue");
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(keys, values), "topKKeyValue");
     di.setValue("k", params.k);
     if (keys.shape() != values.shape())
         throw poputil::poplibs_error(api + ": values '" + values.getName() + "' of shape " +

@@ -96,7 +96,8 @@ Tensor generate(poplar::Graph& graph, const Tensor* seed, std::uint32_t seedModi
                 Distribution d, poplar::program::Sequence& prog,
                 const poplar::DebugContext& debugContext) {
     const char* api = d == Distribution::Normal ? "normal" : "uniform";
-    pl::PoplibsOpDebugInfo di(debugContext, api);
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(seed, seedModifier, reference, outType, a, b),
+                              api);
     const bool intOut = outType == poplar::INT;
     if (outType != poplar::FLOAT && outType != poplar::HALF &&
         !(intOut && d == Distribution::Uniform))
@@ -158,6 +159,7 @@ Tensor generate(poplar::Graph& graph, const Tensor* seed, std::uint32_t seedModi
     }
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(out.numElements() * (d == Distribution::Normal ? 10 : 2));
+    di.addOutput(out);
     return out;
 }
 

@@ -275,6 +275,9 @@ struct OperationRecord {
     std::vector<std::uint32_t> programs;  ///< indices in CompileRecords::programs
     std::vector<std::uint32_t> variables; ///< indices in CompileRecords::variables
     std::optional<std::uint64_t> flops;   ///< estimated floating-point operations per execution
+    /// The DebugInfo's values as one JSON object: PopLibs' "api", "args", "outputs" and the user's
+    /// own DebugInfo::setValue values ("{}" when none).
+    std::string debugJson;
 };
 
 /// Everything the graph compiler knows after compiling one graph.

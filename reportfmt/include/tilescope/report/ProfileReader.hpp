@@ -222,6 +222,13 @@ public:
     /// Always-live variables, largest first.
     std::vector<VariableRecord> largestAlwaysLiveVariables(std::int64_t limit) const;
     std::vector<OperationRecord> operations(std::int64_t offset, std::int64_t limit) const;
+    /// The operation with its debug information; throws ReportError when there is none of `id`.
+    OperationRecord operation(std::int64_t id) const;
+    /// Operations that created program `programId` (innermost last: in id order), with their
+    /// debug information; none when the report has no operations (ProfileReaderDebugInfo.cpp).
+    std::vector<OperationRecord> operationsOfProgram(std::int64_t programId) const;
+    /// Operations that created variable `variableId`, as operationsOfProgram.
+    std::vector<OperationRecord> operationsOfVariable(std::int64_t variableId) const;
     /// Operations after id `offset` in id order, at most `limit`, with their totals (one query;
     /// see ProfileReaderOperations.cpp).
     std::vector<OperationTotals> operationTotals(std::int64_t offset, std::int64_t limit) const;

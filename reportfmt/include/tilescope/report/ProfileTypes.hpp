@@ -164,6 +164,9 @@ struct OperationRecord {
     std::optional<std::uint64_t> flops;
     std::vector<std::int64_t> programIds;
     std::vector<std::int64_t> variableIds;
+    /// Debug information (format v5): the DebugInfo's values as a JSON object, e.g.
+    /// {"api":"matMul","args":{...},"outputs":{...}} for a PopLibs call; empty when not recorded.
+    std::string debugJson;
 };
 
 /// One execution of an engine program.

@@ -22,7 +22,8 @@ struct SchemaObject {
 
 struct Schema {
     /// Version history of profile.pop: 1 initial; 2 adds liveness_lod; 3 adds run_ipu_lod; 4
-    /// adds tile_placement; 5 adds block (lightweight profiling). Of *.pvti: 1 initial; 2 adds
+    /// adds tile_placement; 5 adds block (lightweight
+    /// profiling) and operation_debug. Of *.pvti: 1 initial; 2 adds
     /// async_track, async_slice and flow.
     static constexpr int kProfileVersion = 5;
     static constexpr int kHostTraceVersion = 2;

@@ -21,7 +21,9 @@ using OptionList = std::vector<std::pair<std::string, std::string>>;
 inline constexpr char kExecutableMagic[8] = {'\x89', 'T', 'S', 'E', 'X', 'E', 'C', '\n'};
 /// Bumped whenever the layout changes; older or newer files are refused with a clear error.
 /// 1: initial. 2: the target's device type, remote buffers, remote copies (buffer, offsets),
-/// cycleCount/cycleStamp counters, and each vertex type's supervisor flag.
+/// cycleCount/cycleStamp counters, and each vertex type's supervisor flag. 3: whether IPU code
+/// was compiled (IPUModel::compileIPUCode), Block programs and the profiler options, and operation
+/// values as JSON text (serialized poplar::ProfileValue), not raw strings.
 inline constexpr std::uint32_t kExecutableFormatVersion = 3;
 
 /// What an executable file holds once read back: a fresh model (vertex types loaded, operations
