@@ -2,7 +2,7 @@
 // Generated reports shared by the GUI tests, written once per test process into a temporary
 // folder that is removed at exit.
 
-#include "ReportSession.hpp"
+#include "core/ReportSession.hpp"
 
 #include <QObject>
 #include <QSignalSpy>

@@ -2,8 +2,8 @@
 // (tests/data/chrome/async-and-flows.json): async tracks are rows under their process with one
 // row per depth and their slices as boxes; flow arrows are found from either end's thread row;
 // the file's details list what the import repaired.
-#include "HostTraceSession.hpp"
-#include "TimelineModel.hpp"
+#include "system/HostTraceSession.hpp"
+#include "system/TimelineModel.hpp"
 #include "tilescope/report/ChromeTrace.hpp"
 
 #include <QString>

@@ -1,11 +1,11 @@
 // A report damaged after its header: opening may succeed (only a few pages are read), but every
 // model must then end in `loaded` or `failed` with a message naming the file, never crash.
-#include "InsightsModel.hpp"
-#include "LiveVariablesModel.hpp"
-#include "LivenessModel.hpp"
-#include "ProgramTreeModel.hpp"
 #include "TestReports.hpp"
-#include "TileMemoryModel.hpp"
+#include "insights/InsightsModel.hpp"
+#include "liveness/LiveVariablesModel.hpp"
+#include "liveness/LivenessModel.hpp"
+#include "memory/TileMemoryModel.hpp"
+#include "programs/ProgramTreeModel.hpp"
 
 #include <QDeadlineTimer>
 #include <QTest>

@@ -1,10 +1,10 @@
 // The debug information details pane: rows and call summaries made from an operation's JSON,
 // and DebugInfoPane loading the operations of an operation, program or variable.
-#include "DebugInfoPane.hpp"
-#include "DebugInfoText.hpp"
 #include "OperationsReport.hpp"
-#include "ReportSession.hpp"
 #include "TestReports.hpp"
+#include "core/DebugInfoPane.hpp"
+#include "core/DebugInfoText.hpp"
+#include "core/ReportSession.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
 #include <QSignalSpy>

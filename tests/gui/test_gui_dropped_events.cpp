@@ -1,6 +1,6 @@
 // The system analyser names the events a pvti tracer dropped (its writer fell behind the bound):
 // "N events dropped on thread T", among the file's details and in the timeline's status line.
-#include "HostTraceSession.hpp"
+#include "system/HostTraceSession.hpp"
 #include "tilescope/report/HostTraceWriter.hpp"
 
 #include <QString>

@@ -1,6 +1,6 @@
 // ExecutionModel against the reader's runs, run steps and steps.
-#include "ExecutionModel.hpp"
 #include "TestReports.hpp"
+#include "execution/ExecutionModel.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/TileSeries.hpp"

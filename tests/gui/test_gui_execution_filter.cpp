@@ -1,7 +1,7 @@
 // The Execution Trace's step filter (StepFilterIndex, ExecutionModel::setStepFilter) and per-IPU
 // rows, against figures recomputed here straight from the report's steps and run steps.
-#include "ExecutionModel.hpp"
 #include "TestReports.hpp"
+#include "execution/ExecutionModel.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
 #include <algorithm>

@@ -1,11 +1,11 @@
 // The system analyser's aggregated flame graph (all threads of a process merged) on a host trace
 // written here with known events, against the per-thread flames of the same trace; and the
 // stacking of counter series for the stacked-area graph type.
-#include "ChartStacking.hpp"
-#include "FlameAggregate.hpp"
-#include "HostTraceSession.hpp"
 #include "TestReports.hpp"
-#include "TimelineModel.hpp"
+#include "system/ChartStacking.hpp"
+#include "system/FlameAggregate.hpp"
+#include "system/HostTraceSession.hpp"
+#include "system/TimelineModel.hpp"
 #include "tilescope/report/HostTraceWriter.hpp"
 
 #include <QSignalSpy>

@@ -1,7 +1,7 @@
 // ProgramPathCache::lodPrograms (the flame's pyramid buckets kept across windows) against the
 // reader's own query, and zoomed-out flame rows at most one bar per pixel.
-#include "ExecutionModel.hpp"
 #include "TestReports.hpp"
+#include "execution/ExecutionModel.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/SyntheticReport.hpp"
 

@@ -1,10 +1,10 @@
 // The system analyser's timeline under Xvfb on an imported trace with async tracks and a flow
 // (tests/data/chrome/async-and-flows.json): clicking the slice where the flow starts selects it
 // and draws the arrow to the flow's next point; clicking empty space clears it.
-#include "HostTraceSession.hpp"
-#include "SystemAnalyserView.hpp"
-#include "TimelineCanvas.hpp"
-#include "TimelineModel.hpp"
+#include "system/HostTraceSession.hpp"
+#include "system/SystemAnalyserView.hpp"
+#include "system/TimelineCanvas.hpp"
+#include "system/TimelineModel.hpp"
 #include "tilescope/report/ChromeTrace.hpp"
 
 #include <QElapsedTimer>

@@ -1,6 +1,6 @@
 // InsightsModel against the reader: fullest tiles, histogram, vertex types, always-live variables.
-#include "InsightsModel.hpp"
 #include "TestReports.hpp"
+#include "insights/InsightsModel.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
 #include <algorithm>

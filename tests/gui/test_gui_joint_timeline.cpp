@@ -3,9 +3,9 @@
 // cycles take at the target's clock, inside the host's Engine::run event; its steps as single
 // steps when zoomed in and from the run pyramid when zoomed out, with exact cycle totals.
 #include "CapturedExample.hpp"
-#include "DeviceTraceSession.hpp"
-#include "HostTraceSession.hpp"
-#include "TimelineModel.hpp"
+#include "system/DeviceTraceSession.hpp"
+#include "system/HostTraceSession.hpp"
+#include "system/TimelineModel.hpp"
 #include "tilescope/report/HostTraceReader.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/ReportError.hpp"

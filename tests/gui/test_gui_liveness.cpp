@@ -1,8 +1,8 @@
 // LivenessModel and LiveVariablesModel against the reader's steps and variables.
-#include "LiveVariablesModel.hpp"
-#include "LivenessCompareModel.hpp"
-#include "LivenessModel.hpp"
 #include "TestReports.hpp"
+#include "liveness/LiveVariablesModel.hpp"
+#include "liveness/LivenessCompareModel.hpp"
+#include "liveness/LivenessModel.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // LivenessGroupSeries' min/max pyramid and windows on series small enough to check by hand.
-#include "LivenessGroupSeries.hpp"
+#include "liveness/LivenessGroupSeries.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -1,13 +1,13 @@
 // The Memory view's tab models (Vertices on a tile selection, report-wide Exchanges and
 // Variables), the tile map's layout and hit-testing, and the Insights view's largest exchanges,
 // on the hand-written operations report whose figures are known.
-#include "InsightsModel.hpp"
 #include "OperationsReport.hpp"
-#include "ReportTableModel.hpp"
 #include "TestReports.hpp"
-#include "TileMapWidget.hpp"
-#include "TileMemoryModel.hpp"
-#include "TileVerticesModel.hpp"
+#include "insights/InsightsModel.hpp"
+#include "memory/TileMapWidget.hpp"
+#include "memory/TileMemoryModel.hpp"
+#include "memory/TileVerticesModel.hpp"
+#include "tables/ReportTableModel.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
 #include <QMouseEvent>

@@ -1,14 +1,14 @@
 // The Memory view's tabs in a real window under Xvfb (the view holds the OpenGL canvas): tabs
 // load when first shown, the tile map's clicks select tiles for the Vertices tab, and a selection
 // made in the Operations view shows when the Memory view is shown again.
-#include "MemoryView.hpp"
 #include "OperationsReport.hpp"
-#include "OperationsView.hpp"
-#include "ReportSession.hpp"
-#include "ReportTableModel.hpp"
 #include "TestReports.hpp"
-#include "TileMapWidget.hpp"
-#include "TileVerticesModel.hpp"
+#include "core/ReportSession.hpp"
+#include "memory/MemoryView.hpp"
+#include "memory/TileMapWidget.hpp"
+#include "memory/TileVerticesModel.hpp"
+#include "operations/OperationsView.hpp"
+#include "tables/ReportTableModel.hpp"
 
 #include <QTabWidget>
 #include <QTableView>

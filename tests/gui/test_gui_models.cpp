@@ -1,13 +1,13 @@
 // Memory and Summary models against the reader on a generated report, plus the small value types
 // the canvases rely on (tile selections, the viewport, axis ticks).
-#include "AxisTicks.hpp"
-#include "Format.hpp"
-#include "HorizontalViewport.hpp"
-#include "SummaryModel.hpp"
-#include "TableExport.hpp"
 #include "TestReports.hpp"
-#include "TileDetailsModel.hpp"
-#include "TileMemoryModel.hpp"
+#include "canvas/AxisTicks.hpp"
+#include "canvas/HorizontalViewport.hpp"
+#include "core/Format.hpp"
+#include "memory/TileDetailsModel.hpp"
+#include "memory/TileMemoryModel.hpp"
+#include "summary/SummaryModel.hpp"
+#include "tables/TableExport.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/ProfileSummary.hpp"
 

@@ -1,11 +1,11 @@
 // OperationsModel and OperationsView on a hand-written report with known figures, and the reader
 // queries behind them.
-#include "OperationsModel.hpp"
 #include "OperationsReport.hpp"
-#include "OperationsView.hpp"
-#include "ReportSession.hpp"
-#include "TableControls.hpp"
 #include "TestReports.hpp"
+#include "core/ReportSession.hpp"
+#include "operations/OperationsModel.hpp"
+#include "operations/OperationsView.hpp"
+#include "tables/TableControls.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
 #include <QLineEdit>

@@ -1,9 +1,9 @@
 // Operations nested by debug path and their totals including descendants (OperationRollup,
 // OperationsModel's inclusive columns), on a hand-written report with known figures.
-#include "OperationRollup.hpp"
-#include "OperationsModel.hpp"
-#include "ReportSession.hpp"
 #include "TestReports.hpp"
+#include "core/ReportSession.hpp"
+#include "operations/OperationRollup.hpp"
+#include "operations/OperationsModel.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/ProfileWriter.hpp"
 

@@ -1,7 +1,7 @@
 // ProgramTreeModel (lazy children, steps of leaf programs) and the Program Tree view.
-#include "ProgramTreeModel.hpp"
-#include "ProgramTreeView.hpp"
 #include "TestReports.hpp"
+#include "programs/ProgramTreeModel.hpp"
+#include "programs/ProgramTreeView.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
 #include <QTreeView>

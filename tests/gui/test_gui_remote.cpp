@@ -3,16 +3,16 @@
 // questions asked in dialogs (a passphrase that must end up in no file), refused host keys, a
 // dropped connection, and `tilescope --screenshot ssh://...`. Widgets run offscreen; the
 // screenshot runs the real binary under its own Xvfb.
-#include "MainWindow.hpp"
-#include "QtSshInteraction.hpp"
-#include "ReadFailureBar.hpp"
-#include "RemoteDirectoryModel.hpp"
 #include "RemoteGuiFixture.hpp"
-#include "RemoteOpenDialog.hpp"
-#include "ReportPane.hpp"
-#include "SshConfigHosts.hpp"
 #include "TestReports.hpp"
 #include "TilescopeProcess.hpp"
+#include "remote/QtSshInteraction.hpp"
+#include "remote/RemoteDirectoryModel.hpp"
+#include "remote/RemoteOpenDialog.hpp"
+#include "remote/SshConfigHosts.hpp"
+#include "shell/MainWindow.hpp"
+#include "shell/ReadFailureBar.hpp"
+#include "shell/ReportPane.hpp"
 
 #include <QComboBox>
 #include <QCompleter>

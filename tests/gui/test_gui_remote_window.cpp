@@ -1,16 +1,16 @@
 // The remote report in a real window under Xvfb: File > Open Remote, driven as a person would
 // (host and path typed, folder listed, Open), then the Summary view (its tables equal those of
 // the same file opened locally) and the Memory view with its OpenGL canvas, both grabbed.
-#include "MainWindow.hpp"
-#include "MemoryView.hpp"
-#include "RecordTableModel.hpp"
-#include "RemoteDirectoryModel.hpp"
 #include "RemoteGuiFixture.hpp"
-#include "RemoteOpenDialog.hpp"
-#include "ReportPane.hpp"
-#include "SummaryModel.hpp"
-#include "SummaryView.hpp"
 #include "TestReports.hpp"
+#include "memory/MemoryView.hpp"
+#include "remote/RemoteDirectoryModel.hpp"
+#include "remote/RemoteOpenDialog.hpp"
+#include "shell/MainWindow.hpp"
+#include "shell/ReportPane.hpp"
+#include "summary/SummaryModel.hpp"
+#include "summary/SummaryView.hpp"
+#include "tables/RecordTableModel.hpp"
 
 #include <QComboBox>
 #include <QImage>

@@ -1,11 +1,11 @@
 // Opening reports off the UI thread (good, damaged, foreign, cancelled) and the main window's
 // report lifecycle: open, switch views, reload keeping the view state, close.
-#include "MainWindow.hpp"
-#include "ReportLoader.hpp"
-#include "ReportPane.hpp"
-#include "ReportView.hpp"
-#include "SummaryView.hpp"
 #include "TestReports.hpp"
+#include "core/ReportView.hpp"
+#include "shell/MainWindow.hpp"
+#include "shell/ReportLoader.hpp"
+#include "shell/ReportPane.hpp"
+#include "summary/SummaryView.hpp"
 
 #include <QDeadlineTimer>
 #include <QFile>

@@ -1,11 +1,11 @@
 // The system analyser's models on a small host trace written here with HostTraceWriter, whose
 // every figure is known: row structure, nesting, windows (raw and level-of-detail), counters,
 // search hits, and the call tree and statistics of the whole trace and of a range.
-#include "CallTreeModel.hpp"
-#include "EventSearchModel.hpp"
-#include "HostTraceSession.hpp"
 #include "TestReports.hpp"
-#include "TimelineModel.hpp"
+#include "system/CallTreeModel.hpp"
+#include "system/EventSearchModel.hpp"
+#include "system/HostTraceSession.hpp"
+#include "system/TimelineModel.hpp"
 #include "tilescope/report/HostTraceStatistics.hpp"
 #include "tilescope/report/HostTraceWriter.hpp"
 #include "tilescope/report/ReportError.hpp"

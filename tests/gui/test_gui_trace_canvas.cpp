@@ -1,15 +1,15 @@
 // The Execution Trace's flame and BSP modes and the Liveness view's per-IPU curves and two-step
 // comparison, drawn in real windows under Xvfb: what the frame shows and what clicks select.
-#include "ExecutionCanvas.hpp"
-#include "ExecutionModel.hpp"
-#include "ExecutionView.hpp"
-#include "LivenessCanvas.hpp"
-#include "LivenessCompareModel.hpp"
-#include "LivenessModel.hpp"
-#include "LivenessView.hpp"
-#include "ReportSession.hpp"
-#include "SeriesColours.hpp"
 #include "TestReports.hpp"
+#include "canvas/SeriesColours.hpp"
+#include "core/ReportSession.hpp"
+#include "execution/ExecutionCanvas.hpp"
+#include "execution/ExecutionModel.hpp"
+#include "execution/ExecutionView.hpp"
+#include "liveness/LivenessCanvas.hpp"
+#include "liveness/LivenessCompareModel.hpp"
+#include "liveness/LivenessModel.hpp"
+#include "liveness/LivenessView.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
 #include <QCheckBox>

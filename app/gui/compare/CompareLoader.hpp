@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Background.hpp"
+#include "core/Background.hpp"
 
 #include <QFutureWatcher>
 #include <QObject>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ChartCanvas.hpp"
 #include "CompareSeries.hpp"
+#include "canvas/ChartCanvas.hpp"
 
 #include <functional>
 #include <memory>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ReportSession.hpp"
+#include "core/ReportSession.hpp"
 #include "tilescope/report/ReportComparison.hpp"
 #include "tilescope/report/StructureComparison.hpp"
 

@@ -1,7 +1,7 @@
 #include "CompareSummaryView.hpp"
 
 #include "CompareSummaryModel.hpp"
-#include "SortableTable.hpp"
+#include "tables/SortableTable.hpp"
 
 #include <QGroupBox>
 #include <QHeaderView>

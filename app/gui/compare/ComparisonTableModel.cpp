@@ -1,6 +1,6 @@
 #include "ComparisonTableModel.hpp"
 
-#include "Format.hpp"
+#include "core/Format.hpp"
 
 #include <QColor>
 #include <algorithm>

@@ -1,11 +1,11 @@
 #include "MemoryCompareView.hpp"
 
-#include "CanvasLink.hpp"
 #include "CompareSeriesCanvas.hpp"
-#include "Format.hpp"
-#include "SortableTable.hpp"
 #include "TileMemoryCompareModel.hpp"
-#include "TileOrderBox.hpp"
+#include "canvas/CanvasLink.hpp"
+#include "core/Format.hpp"
+#include "memory/TileOrderBox.hpp"
+#include "tables/SortableTable.hpp"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "CompareView.hpp"
-#include "TileOrder.hpp"
+#include "memory/TileOrder.hpp"
 
 namespace tilescope::gui {
 

@@ -1,6 +1,6 @@
 #include "StepCompareModel.hpp"
 
-#include "Format.hpp"
+#include "core/Format.hpp"
 #include "tilescope/report/StructureComparison.hpp"
 
 #include <unordered_map>

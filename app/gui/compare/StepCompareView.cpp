@@ -1,10 +1,10 @@
 #include "StepCompareView.hpp"
 
-#include "CanvasLink.hpp"
 #include "CompareSeriesCanvas.hpp"
-#include "Format.hpp"
-#include "SortableTable.hpp"
 #include "StepCompareModel.hpp"
+#include "canvas/CanvasLink.hpp"
+#include "core/Format.hpp"
+#include "tables/SortableTable.hpp"
 
 #include <QHeaderView>
 #include <QLabel>

@@ -1,7 +1,7 @@
 #include "StructureCompareView.hpp"
 
-#include "SortableTable.hpp"
 #include "StructureTableModel.hpp"
+#include "tables/SortableTable.hpp"
 
 #include <QHeaderView>
 #include <QLabel>

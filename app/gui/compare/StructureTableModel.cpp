@@ -1,7 +1,7 @@
 #include "StructureTableModel.hpp"
 
-#include "Background.hpp"
 #include "CompareSession.hpp"
+#include "core/Background.hpp"
 
 namespace tilescope::gui {
 

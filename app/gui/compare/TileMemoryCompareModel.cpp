@@ -1,7 +1,7 @@
 #include "TileMemoryCompareModel.hpp"
 
-#include "Background.hpp"
 #include "CompareSession.hpp"
+#include "core/Background.hpp"
 #include "tilescope/report/ReportError.hpp"
 
 namespace tilescope::gui {

@@ -2,7 +2,7 @@
 
 #include "CompareSeries.hpp"
 #include "ComparisonTableModel.hpp"
-#include "TileOrder.hpp"
+#include "memory/TileOrder.hpp"
 
 #include <QObject>
 #include <QString>

@@ -1,7 +1,7 @@
 #include "RemoteDirectoryModel.hpp"
 
-#include "Background.hpp"
-#include "Format.hpp"
+#include "core/Background.hpp"
+#include "core/Format.hpp"
 
 #include <QApplication>
 #include <QColor>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "RecordTableModel.hpp"
+#include "tables/RecordTableModel.hpp"
 
 #include <QAbstractItemModel>
 #include <cstdint>

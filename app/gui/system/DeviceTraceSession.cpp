@@ -1,8 +1,8 @@
 #include "DeviceTraceSession.hpp"
 
-#include "Format.hpp"
-#include "ReportSession.hpp"
-#include "TraceTime.hpp"
+#include "core/Format.hpp"
+#include "core/ReportSession.hpp"
+#include "core/TraceTime.hpp"
 #include "tilescope/report/ReportError.hpp"
 
 #include <QCoreApplication>

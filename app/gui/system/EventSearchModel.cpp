@@ -1,8 +1,8 @@
 #include "EventSearchModel.hpp"
 
-#include "Background.hpp"
 #include "HostTraceSession.hpp"
-#include "TraceTime.hpp"
+#include "core/Background.hpp"
+#include "core/TraceTime.hpp"
 #include "tilescope/report/HostTraceStatistics.hpp"
 
 #include <QRegularExpression>

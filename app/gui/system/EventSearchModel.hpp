@@ -1,6 +1,6 @@
 #pragma once
 
-#include "RecordTableModel.hpp"
+#include "tables/RecordTableModel.hpp"
 #include "tilescope/report/HostTraceTypes.hpp"
 
 #include <QString>

@@ -1,6 +1,6 @@
 #include "HostTraceSession.hpp"
 
-#include "Format.hpp"
+#include "core/Format.hpp"
 #include "tilescope/report/ChromeTrace.hpp"
 #include "tilescope/report/HostTraceStatistics.hpp"
 #include "tilescope/report/ReportError.hpp"

@@ -3,12 +3,12 @@
 #include "CallTreeModel.hpp"
 #include "DeviceTraceSession.hpp"
 #include "EventSearchModel.hpp"
-#include "Format.hpp"
 #include "HostTraceSession.hpp"
-#include "SortableTable.hpp"
 #include "TimelineCanvas.hpp"
 #include "TimelineModel.hpp"
-#include "TraceTime.hpp"
+#include "core/Format.hpp"
+#include "core/TraceTime.hpp"
+#include "tables/SortableTable.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>

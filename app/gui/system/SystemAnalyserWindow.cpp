@@ -1,9 +1,9 @@
 #include "SystemAnalyserWindow.hpp"
 
-#include "Background.hpp"
 #include "DeviceTraceSession.hpp"
 #include "HostTraceSession.hpp"
 #include "SystemAnalyserView.hpp"
+#include "core/Background.hpp"
 
 #include <QApplication>
 #include <QFileDialog>

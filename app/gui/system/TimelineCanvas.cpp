@@ -1,12 +1,12 @@
 #include "TimelineCanvas.hpp"
 
-#include "AxisTicks.hpp"
 #include "ChartStacking.hpp"
-#include "Format.hpp"
 #include "HostTraceSession.hpp"
-#include "SeriesColours.hpp"
 #include "TimelineModel.hpp"
-#include "TraceTime.hpp"
+#include "canvas/AxisTicks.hpp"
+#include "canvas/SeriesColours.hpp"
+#include "core/Format.hpp"
+#include "core/TraceTime.hpp"
 
 #include <QDateTime>
 #include <QKeyEvent>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "HorizontalViewport.hpp"
-#include "ImGuiCanvas.hpp"
 #include "TimelineModel.hpp"
+#include "canvas/HorizontalViewport.hpp"
+#include "canvas/ImGuiCanvas.hpp"
 
 #include <QRectF>
 #include <cstdint>

@@ -1,9 +1,9 @@
 #include "TimelineModel.hpp"
 
-#include "Background.hpp"
 #include "DeviceTraceSession.hpp"
 #include "FlameAggregate.hpp"
 #include "HostTraceSession.hpp"
+#include "core/Background.hpp"
 
 #include <QHash>
 #include <algorithm>

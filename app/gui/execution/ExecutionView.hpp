@@ -1,0 +1,59 @@
+#pragma once
+
+#include "core/ReportView.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QTimer;
+
+namespace tilescope::gui {
+
+class DebugInfoPane;
+class ExecutionCanvas;
+class ExecutionModel;
+
+/// The Execution Trace view: a run selector, the chart's mode (flat phase shares, flame by
+/// program, BSP per-tile bands with their tile range) and the run's summary (cycles, time at the
+/// target's clock, parallel efficiency, share of each phase, tile balance, stream-copy bytes)
+/// above the ExecutionCanvas, and a step filter (name text, phases) whose matching steps the chart
+/// highlights and whose figures a second line gives. Clicking a step makes it the selected program
+/// step (the Liveness view shows it).
+class ExecutionView : public ReportView {
+    Q_OBJECT
+public:
+    explicit ExecutionView(std::shared_ptr<ReportSession> session, QWidget* parent = nullptr);
+
+    ExecutionModel& model() const { return *model_; }
+    ExecutionCanvas& canvas() const { return *canvas_; }
+    /// The summary line as shown (for tests and screenshots).
+    QString summaryText() const;
+    /// The step filter's figures as shown (empty without a filter).
+    QString filterText() const;
+    QLineEdit& filterEdit() const { return *filter_; }
+    /// The chart mode (items in ExecutionModel::Mode order).
+    QComboBox& modeBox() const { return *mode_; }
+    QCheckBox& phaseBox(int phase) const { return *phaseBoxes_[phase]; }
+
+private:
+    void showTotals();
+    void applyFilter();
+    void showFilterFigures();
+
+    ExecutionModel* model_;
+    ExecutionCanvas* canvas_;
+    DebugInfoPane* debugInfo_;
+    QComboBox* runs_;
+    QComboBox* mode_;
+    QSpinBox* firstTile_;
+    QSpinBox* tileCount_;
+    QLabel* totals_;
+    QLineEdit* filter_;
+    QCheckBox* phaseBoxes_[4];
+    QLabel* filterFigures_;
+    QTimer* filterTyping_; // resolves the filter once typing pauses, not on every key
+};
+
+} // namespace tilescope::gui

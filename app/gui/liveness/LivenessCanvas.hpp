@@ -1,0 +1,54 @@
+#pragma once
+
+#include "LivenessGroupSeries.hpp"
+#include "canvas/ChartCanvas.hpp"
+
+#include <cstdint>
+#include <optional>
+
+namespace tilescope::gui {
+
+class LivenessModel;
+
+/// The Liveness view's chart: memory summed over all tiles at each program step, always-live
+/// bytes at the bottom and not-always-live bytes stacked on top. Zoomed out, each pixel column
+/// shows the lowest not-always-live value of its steps solid and the range up to the highest
+/// one lighter (from LivenessModel's pre-aggregated window). Grouped by IPU it draws one line per
+/// IPU (always-live plus the highest not-always-live of each column); for selected tiles, the
+/// same stacked chart for those tiles only. A click selects a step; shift-click picks the step to
+/// compare it with.
+class LivenessCanvas : public ChartCanvas {
+    Q_OBJECT
+public:
+    explicit LivenessCanvas(LivenessModel& model, QWidget* parent = nullptr);
+
+    void setSelectedStep(std::optional<std::int64_t> step);
+    void setCompareStep(std::optional<std::int64_t> step);
+
+signals:
+    void stepClicked(std::int64_t step);
+    /// Shift-click: the second step of a comparison.
+    void compareStepClicked(std::int64_t step);
+
+protected:
+    void prepareFrame(const QRectF& plot) override;
+    void drawChart(ImDrawList& list, const QRectF& plot) override;
+    void drawOverlay(ImDrawList& list, const QRectF& plot) override;
+    void clickedAt(double x, Qt::KeyboardModifiers modifiers) override;
+    double yAxisMaximum() const override;
+    QString formatY(double value) const override;
+    QString message() const override;
+
+private:
+    int pointAt(double step) const;
+    void drawTooltip(int point);
+    void drawGroups(ImDrawList& list, const QRectF& plot);
+    void drawStepMarker(ImDrawList& list, const QRectF& plot, std::int64_t step, const QColor& c);
+
+    LivenessModel& model_;
+    std::optional<std::int64_t> selected_;
+    std::optional<std::int64_t> compare_;
+    std::vector<LivenessGroupSeries::Column> const* groupColumns_ = nullptr;
+};
+
+} // namespace tilescope::gui

@@ -1,0 +1,229 @@
+#include "LivenessView.hpp"
+
+#include "LiveVariablesModel.hpp"
+#include "LivenessCanvas.hpp"
+#include "LivenessCompareModel.hpp"
+#include "LivenessModel.hpp"
+#include "core/DebugInfoPane.hpp"
+#include "core/Format.hpp"
+#include "core/ReportSession.hpp"
+#include "tables/TableExport.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace tilescope::gui {
+
+LivenessView::LivenessView(std::shared_ptr<ReportSession> session, QWidget* parent)
+    : ReportView(std::move(session), parent) {
+    model_ = new LivenessModel(sharedSession(), this);
+    variables_ = new LiveVariablesModel(sharedSession(), this);
+    canvas_ = new LivenessCanvas(*model_);
+    compare_ = new LivenessCompareModel(sharedSession(), this);
+    grouping_ = new QComboBox;
+    grouping_->addItems({tr("All tiles"), tr("Per IPU"), tr("Selected tiles")});
+    grouping_->setToolTip(tr("Chart memory of all tiles, of each IPU, or of the tiles selected "
+                             "in the Memory view"));
+
+    auto* hint = new QLabel(tr("Memory of all tiles over program steps. Wheel or W/S to zoom, "
+                               "drag or A/D to pan, Home to reset; click a step to list its "
+                               "live variables, shift-click a second step to compare them."));
+    hint->setWordWrap(true);
+    stepLabel_ = new QLabel(tr("No step selected."));
+    stepLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    filter_ = new QLineEdit;
+    filter_->setPlaceholderText(tr("Filter variables by name"));
+    filter_->setClearButtonEnabled(true);
+    filter_->setText(this->session().state().variableFilter);
+
+    proxy_ = new QSortFilterProxyModel(this);
+    proxy_->setSourceModel(variables_);
+    proxy_->setSortRole(Qt::UserRole);
+    proxy_->setFilterKeyColumn(0);
+    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    proxy_->setFilterFixedString(filter_->text());
+    table_ = new QTableView;
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(-1, Qt::AscendingOrder);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setAlternatingRowColors(true);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    addTableActions(table_);
+
+    auto* live = new QWidget;
+    auto* lowerLayout = new QVBoxLayout(live);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    lowerLayout->addWidget(stepLabel_);
+    lowerLayout->addWidget(filter_);
+    debugInfo_ = new DebugInfoPane(sharedSession());
+    auto* tableAndDebugInfo = new QSplitter(Qt::Horizontal);
+    tableAndDebugInfo->addWidget(table_);
+    tableAndDebugInfo->addWidget(debugInfo_);
+    tableAndDebugInfo->setStretchFactor(0, 3);
+    tableAndDebugInfo->setStretchFactor(1, 2);
+    lowerLayout->addWidget(tableAndDebugInfo);
+    compareLabel_ = new QLabel(tr("Click a step, then shift-click another to compare them."));
+    compareLabel_->setWordWrap(true);
+    compareLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* compareProxy = new QSortFilterProxyModel(this);
+    compareProxy->setSourceModel(compare_);
+    compareProxy->setSortRole(Qt::UserRole);
+    auto* compareTable = new QTableView;
+    compareTable->setModel(compareProxy);
+    compareTable->setSortingEnabled(true);
+    compareTable->sortByColumn(-1, Qt::AscendingOrder);
+    compareTable->verticalHeader()->hide();
+    compareTable->horizontalHeader()->setStretchLastSection(true);
+    compareTable->setAlternatingRowColors(true);
+    compareTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    addTableActions(compareTable);
+    auto* comparePage = new QWidget;
+    auto* compareLayout = new QVBoxLayout(comparePage);
+    compareLayout->setContentsMargins(0, 0, 0, 0);
+    compareLayout->addWidget(compareLabel_);
+    compareLayout->addWidget(compareTable);
+    auto* lower = new QTabWidget;
+    lower->addTab(live, tr("Live at step"));
+    lower->addTab(comparePage, tr("Compare two steps"));
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(canvas_);
+    splitter->addWidget(lower);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Memory of:")));
+    top->addWidget(grouping_);
+    top->addWidget(hint, 1);
+    layout->addLayout(top);
+    layout->addWidget(splitter, 1);
+
+    connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        this->session().state().variableFilter = text;
+        proxy_->setFilterFixedString(text);
+    });
+    connect(canvas_, &LivenessCanvas::stepClicked, this, &LivenessView::selectStep);
+    // A live variable selected: the operations that created it, instead of the step's.
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                const std::int64_t id =
+                    variables_->variableIdAt(proxy_->mapToSource(current).row());
+                if (id >= 0)
+                    debugInfo_->showVariable(id);
+            });
+    connect(canvas_, &LivenessCanvas::compareStepClicked, this, [this, lower](std::int64_t step) {
+        compareWith(step);
+        lower->setCurrentIndex(1);
+    });
+    connect(compare_, &LivenessCompareModel::compared, this, &LivenessView::showComparison);
+    connect(compare_, &LivenessCompareModel::failed, this, [this](const QString& message) {
+        compareLabel_->setText(tr("Cannot compare the steps: %1").arg(message));
+    });
+    connect(grouping_, &QComboBox::currentIndexChanged, this, &LivenessView::applyGrouping);
+    connect(canvas_, &ChartCanvas::windowChanged, this, [this](double begin, double end) {
+        this->session().state().stepWindow = std::make_pair(begin, end);
+    });
+    connect(variables_, &LiveVariablesModel::stepLoaded, this, &LivenessView::showStepInfo);
+    connect(variables_, &LiveVariablesModel::failed, this, [this](const QString& message) {
+        stepLabel_->setText(tr("Cannot read the step: %1").arg(message));
+    });
+    connect(model_, &LivenessModel::loadedChanged, this, [this] {
+        const ViewState& s = this->session().state();
+        if (s.stepWindow)
+            canvas_->showWindow(s.stepWindow->first, s.stepWindow->second);
+        if (s.selectedStep && *s.selectedStep < model_->stepCount())
+            selectStep(*s.selectedStep);
+        if (model_->stepCount() == 0)
+            markReady();
+    });
+    connect(model_, &LivenessModel::windowChanged, this, [this] {
+        if (!variables_->isLoading())
+            markReady();
+    });
+    connect(model_, &LivenessModel::failed, this, &ReportView::failed);
+    model_->load();
+}
+
+void LivenessView::selectStep(std::int64_t step) {
+    session().state().selectedStep = step;
+    canvas_->setSelectedStep(step);
+    stepLabel_->setText(tr("Step %1: loading…").arg(formatCount(step)));
+    variables_->showStep(step);
+}
+
+void LivenessView::showEvent(QShowEvent* event) {
+    ReportView::showEvent(event);
+    // The Memory view may have changed the selection while this view was hidden.
+    if (model_->grouping() == LivenessModel::SelectedTiles &&
+        model_->groupSelection() != session().state().selectedTiles)
+        applyGrouping(LivenessModel::SelectedTiles);
+    const std::optional<std::int64_t> wanted = session().state().selectedStep;
+    if (!model_->isLoaded() || !wanted || variables_->step() == wanted ||
+        *wanted >= model_->stepCount())
+        return;
+    selectStep(*wanted);
+    const HorizontalViewport& v = canvas_->viewport();
+    if (double(*wanted) < v.begin() || double(*wanted) >= v.end())
+        canvas_->showWindow(double(*wanted) - v.span() / 2, double(*wanted) + v.span() / 2);
+}
+
+void LivenessView::applyGrouping(int index) {
+    model_->setGrouping(LivenessModel::Grouping(index), session().state().selectedTiles);
+}
+
+void LivenessView::compareWith(std::int64_t step) {
+    const std::int64_t from = session().state().selectedStep.value_or(0);
+    canvas_->setCompareStep(step);
+    compareLabel_->setText(
+        tr("Comparing step %1 with step %2: loading…").arg(formatCount(from), formatCount(step)));
+    compare_->compare(from, step);
+}
+
+void LivenessView::showComparison() {
+    const LivenessComparison& c = compare_->comparison();
+    const std::int64_t delta = c.byteDelta();
+    compareLabel_->setText(
+        tr("<b>Step %1 → step %2</b>: not-always-live %3 → %4 (%5%6) · %7 variables became live "
+           "(%8) · %9 stopped being live (%10)")
+            .arg(formatCount(c.fromStep), formatCount(c.toStep), formatBytes(double(c.fromBytes)),
+                 formatBytes(double(c.toBytes)),
+                 delta >= 0 ? QStringLiteral("+") : QStringLiteral("−"),
+                 formatBytes(double(std::llabs(delta))),
+                 formatCount(std::int64_t(c.becameLive.size())),
+                 formatBytes(double(c.becameLiveBytes)),
+                 formatCount(std::int64_t(c.stoppedLive.size())),
+                 formatBytes(double(c.stoppedLiveBytes))));
+}
+
+void LivenessView::showStepInfo() {
+    const auto& i = variables_->stepInfo();
+    debugInfo_->showProgram(i.programId); // the operations the step's program belongs to
+    const double clock = session().target().clockHz;
+    stepLabel_->setText(
+        tr("<b>Step %1</b>: %2 (%3) in <i>%4</i> · estimated %5 · not-always-live %6 "
+           "(fullest tile %7) · %8 live variables, %9 · %10")
+            .arg(formatCount(i.id), i.kind.toHtmlEscaped(), i.phase.toHtmlEscaped(),
+                 i.program.toHtmlEscaped(), formatCycles(i.estimatedCycles, clock),
+                 formatBytes(double(i.notAlwaysLiveBytes)),
+                 formatBytes(double(i.maxTileNotAlwaysLiveBytes)),
+                 formatCount(variables_->rowCount()), formatBytes(double(i.variableBytes)),
+                 i.vertexCount ? tr("%1 vertices: %2")
+                                     .arg(formatCount(std::int64_t(i.vertexCount)),
+                                          i.vertexTypes.toHtmlEscaped())
+                               : tr("no vertices")));
+    if (model_->hasWindow())
+        markReady();
+}
+
+} // namespace tilescope::gui

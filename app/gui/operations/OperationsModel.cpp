@@ -1,0 +1,181 @@
+#include "OperationsModel.hpp"
+
+#include "OperationRollup.hpp"
+#include "core/Background.hpp"
+#include "core/ReportSession.hpp"
+#include "tables/VariableRows.hpp"
+
+
+namespace tilescope::gui {
+namespace {
+
+struct LoadedList {
+    std::vector<RecordTableModel::Row> rows;
+    std::vector<std::int64_t> ids;
+    bool hasFlops = false;
+};
+
+struct LoadedOperation {
+    std::vector<RecordTableModel::Row> steps, variables;
+    std::vector<std::pair<std::int64_t, std::int64_t>> stepIds;
+    std::vector<TileSelection> variableTiles;
+};
+
+/// The tiles where `perTile` is non-zero, as ranges.
+TileSelection nonZeroTiles(const report::PerTile& perTile) {
+    TileSelection out;
+    for (std::uint32_t t = 0; t < perTile.size();) {
+        if (perTile[t] == 0) {
+            ++t;
+            continue;
+        }
+        std::uint32_t last = t;
+        while (last + 1 < perTile.size() && perTile[last + 1] != 0)
+            ++last;
+        out.add({t, last});
+        t = last + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+OperationsModel::OperationsModel(std::shared_ptr<ReportSession> session, QObject* parent)
+    : QObject(parent), session_(std::move(session)),
+      operations_({{tr("Operation"), {}, false},
+                   {tr("Debug path"), {}, false},
+                   {tr("Layer"), {}, false},
+                   {tr("Steps"), RecordTableModel::countCell, true},
+                   {tr("Cycles"), RecordTableModel::countCell, true},
+                   {tr("Code"), RecordTableModel::bytesCell, true},
+                   {tr("Memory"), RecordTableModel::bytesCell, true},
+                   {tr("FLOPs"), RecordTableModel::countCell, true},
+                   {tr("Within"), {}, false},
+                   {tr("Sub-ops"), RecordTableModel::countCell, true},
+                   {tr("Steps (incl.)"), RecordTableModel::countCell, true},
+                   {tr("Cycles (incl.)"), RecordTableModel::countCell, true},
+                   {tr("Code (incl.)"), RecordTableModel::bytesCell, true},
+                   {tr("Memory (incl.)"), RecordTableModel::bytesCell, true},
+                   {tr("FLOPs (incl.)"), RecordTableModel::countCell, true}}),
+      steps_({{tr("Step"), RecordTableModel::countCell, true},
+              {tr("Program"), {}, false},
+              {tr("Kind"), {}, false},
+              {tr("Phase"), {}, false},
+              {tr("Cycles"), RecordTableModel::countCell, true},
+              {tr("Exchanged"), RecordTableModel::bytesCell, true}}),
+      variables_(variableColumns()) {}
+
+void OperationsModel::load() {
+    auto session = session_;
+    runInBackground<LoadedList>(
+        this,
+        [session] {
+            return session->read([](const report::ProfileReader& reader) {
+                LoadedList out;
+                const report::RolledUpOperations rolled = report::rollUpOperations(reader);
+                const auto& totals = rolled.operations;
+                const OperationRollup& rollup = rolled.rollup;
+                for (std::size_t i = 0; i < totals.size(); ++i) {
+                    const report::OperationTotals& t = totals[i];
+                    const report::OperationRecord& o = t.operation;
+                    const OperationRollup::Totals& in = rollup.inclusive[i];
+                    const int parent = rollup.parent[i];
+                    out.hasFlops = out.hasFlops || o.flops.has_value();
+                    out.ids.push_back(o.id);
+                    out.rows.push_back(
+                        {QString::fromStdString(o.name), QString::fromStdString(o.debugPath),
+                         QString::fromStdString(o.layer), RecordTableModel::u64(t.steps),
+                         RecordTableModel::u64(t.estimatedCycles),
+                         RecordTableModel::u64(t.codeBytes), RecordTableModel::u64(t.variableBytes),
+                         o.flops ? RecordTableModel::u64(*o.flops) : QVariant(),
+                         parent >= 0 ? QString::fromStdString(OperationRollup::pathOf(
+                                           totals[std::size_t(parent)].operation))
+                                     : QString(),
+                         RecordTableModel::u64(std::uint64_t(rollup.descendants[i])),
+                         RecordTableModel::u64(in.steps), RecordTableModel::u64(in.cycles),
+                         RecordTableModel::u64(in.codeBytes),
+                         RecordTableModel::u64(in.variableBytes),
+                         in.flops ? RecordTableModel::u64(*in.flops) : QVariant()});
+                }
+                return out;
+            });
+        },
+        [this](LoadedList list) {
+            operationIds_ = std::move(list.ids);
+            hasFlops_ = list.hasFlops;
+            operations_.setRows(std::move(list.rows));
+            loaded_ = true;
+            emit loadedChanged();
+        },
+        [this](const QString& message) { emit failed(message); });
+}
+
+std::int64_t OperationsModel::operationIdAt(int row) const {
+    return row >= 0 && std::size_t(row) < operationIds_.size() ? operationIds_[std::size_t(row)]
+                                                               : -1;
+}
+
+std::int64_t OperationsModel::stepIdAt(int row) const {
+    return row >= 0 && std::size_t(row) < stepIds_.size() ? stepIds_[std::size_t(row)].first : -1;
+}
+
+std::int64_t OperationsModel::stepProgramAt(int row) const {
+    return row >= 0 && std::size_t(row) < stepIds_.size() ? stepIds_[std::size_t(row)].second : -1;
+}
+
+TileSelection OperationsModel::variableTilesAt(int row) const {
+    return row >= 0 && std::size_t(row) < variableTiles_.size() ? variableTiles_[std::size_t(row)]
+                                                                : TileSelection();
+}
+
+void OperationsModel::selectOperation(std::int64_t operationId) {
+    selected_ = operationId;
+    loadingOperation_ = true;
+    const std::uint64_t generation = ++generation_;
+    auto session = session_;
+    runInBackground<LoadedOperation>(
+        this,
+        [session, operationId] {
+            return session->read([&](const report::ProfileReader& reader) {
+                LoadedOperation out;
+                for (const report::NamedStep& n : reader.operationSteps(operationId)) {
+                    const report::StepRecord& s = n.step;
+                    out.stepIds.emplace_back(s.id, s.programId);
+                    out.steps.push_back(
+                        {QVariant::fromValue<qlonglong>(s.id), QString::fromStdString(n.program),
+                         QString::fromStdString(s.kind), QString::fromStdString(s.phase),
+                         RecordTableModel::u64(s.estimatedCycles),
+                         RecordTableModel::u64(s.exchangeBytes)});
+                }
+                const auto labels = categoryLabels(reader.memoryCategories());
+                for (const report::VariableRecord& v :
+                     reader.operationVariables(operationId, true)) {
+                    out.variables.push_back(variableRow(v, labels));
+                    out.variableTiles.push_back(nonZeroTiles(v.perTile));
+                }
+                return out;
+            });
+        },
+        [this, generation](LoadedOperation loaded) {
+            if (generation != generation_)
+                return;
+            loadingOperation_ = false;
+            stepIds_ = std::move(loaded.stepIds);
+            variableTiles_ = std::move(loaded.variableTiles);
+            steps_.setRows(std::move(loaded.steps));
+            variables_.setRows(std::move(loaded.variables));
+            emit operationLoaded();
+        },
+        [this, generation](const QString& message) {
+            if (generation != generation_)
+                return;
+            loadingOperation_ = false;
+            stepIds_.clear();
+            variableTiles_.clear();
+            steps_.setRows({});
+            variables_.setRows({});
+            emit failed(message);
+        });
+}
+
+} // namespace tilescope::gui

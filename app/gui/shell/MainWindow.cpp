@@ -1,0 +1,302 @@
+#include "MainWindow.hpp"
+
+#include "ReadFailureBar.hpp"
+#include "ReportLoader.hpp"
+#include "ReportPane.hpp"
+#include "compare/CompareDialog.hpp"
+#include "compare/CompareWindow.hpp"
+#include "core/ReportSession.hpp"
+#include "core/ReportView.hpp"
+#include "remote/RemoteOpenDialog.hpp"
+#include "tilescope/report/RemoteStorage.hpp"
+
+#include <QApplication>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+namespace tilescope::gui {
+namespace {
+constexpr int kMaxRecent = 10;
+const char* const kRecentKey = "recentFiles";
+const char* const kGeometryKey = "windowGeometry";
+
+bool isRemote(const QString& location) {
+    return tilescope::report::SshUrl::matches(location.toStdString());
+}
+
+// How a report is named in the title and the recent files: local paths made absolute, URLs
+// as they are (without a password that may have been typed into one).
+QString displayLocation(const QString& location) {
+    return isRemote(location) ? RemoteOpenDialog::withoutPassword(location)
+                              : QFileInfo(location).absoluteFilePath();
+}
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new ReportLoader(this)) {
+    setWindowTitle(QStringLiteral("TileScope"));
+    setAcceptDrops(true);
+    pages_ = new QStackedWidget;
+    failureBar_ = new ReadFailureBar;
+    connect(failureBar_, &ReadFailureBar::reloadRequested, this, &MainWindow::reload);
+    auto* central = new QWidget;
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(failureBar_);
+    centralLayout->addWidget(pages_, 1);
+    setCentralWidget(central);
+    buildWelcome();
+    buildMenus();
+
+    progressLabel_ = new QLabel;
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 100);
+    progress_->setMaximumWidth(220);
+    cancel_ = new QPushButton(tr("Cancel"));
+    statusBar()->addPermanentWidget(progressLabel_);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
+    setLoadingUi(false);
+
+    connect(cancel_, &QPushButton::clicked, loader_, &ReportLoader::cancel);
+    connect(loader_, &ReportLoader::progress, this, [this](int percent, const QString& stage) {
+        progress_->setValue(percent);
+        progressLabel_->setText(stage);
+    });
+    connect(loader_, &ReportLoader::loaded, this, &MainWindow::onLoaded);
+    connect(loader_, &ReportLoader::failed, this, &MainWindow::onFailed);
+    connect(loader_, &ReportLoader::cancelled, this, [this] {
+        setLoadingUi(false);
+        statusBar()->showMessage(tr("Opening cancelled"), 4000);
+    });
+    resize(1280, 800);
+}
+
+void MainWindow::restoreSavedGeometry() {
+    const QByteArray geometry = QSettings().value(QLatin1String(kGeometryKey)).toByteArray();
+    if (!geometry.isEmpty())
+        restoreGeometry(geometry);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (interactive_)
+        QSettings().setValue(QLatin1String(kGeometryKey), saveGeometry());
+    QMainWindow::closeEvent(event);
+}
+
+MainWindow::~MainWindow() = default;
+
+bool MainWindow::isLoading() const {
+    return loader_->isLoading();
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open report"), QString(), tr("TileScope reports (*.pop);;All files (*)"));
+        if (!path.isEmpty())
+            openReport(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &Folder…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open report folder"));
+        if (!dir.isEmpty())
+            openReport(dir);
+    });
+    file->addAction(tr("Open Re&mote…"), this, &MainWindow::showOpenRemoteDialog);
+    file->addAction(tr("Com&pare Two Reports…"), this, [this] {
+        CompareDialog dialog(this);
+        if (dialog.exec() != QDialog::Accepted)
+            return;
+        auto* window = new CompareWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->show();
+        window->openComparison(dialog.source(), dialog.target());
+    });
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    reloadAction_ = file->addAction(tr("&Reload"), this, &MainWindow::reload);
+    reloadAction_->setShortcut(QKeySequence::Refresh);
+    closeAction_ = file->addAction(tr("&Close Report"), this, &MainWindow::closeReport);
+    closeAction_->setShortcut(QKeySequence::Close);
+    file->addSeparator();
+    QAction* newWindow = file->addAction(tr("&New Window"), this, [] {
+        auto* w = new MainWindow;
+        w->setAttribute(Qt::WA_DeleteOnClose);
+        w->show();
+    });
+    newWindow->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+N")));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    const QStringList names = ReportPane::viewNames();
+    const QStringList titles = ReportPane::viewTitles();
+    for (int i = 0; i < names.size(); ++i) {
+        QAction* a = view->addAction(titles[i], this, [this, name = names[i]] {
+            if (pane_)
+                pane_->showView(name);
+        });
+        a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)));
+    }
+    refreshRecent();
+    updateActions();
+}
+
+void MainWindow::buildWelcome() {
+    welcome_ = new QWidget;
+    auto* layout = new QVBoxLayout(welcome_);
+    auto* title =
+        new QLabel(tr("<h2>TileScope</h2><p>Open a report with File › Open (%1), or drop "
+                      "a <tt>profile.pop</tt> or a report folder here.</p>")
+                       .arg(QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText)));
+    title->setAlignment(Qt::AlignCenter);
+    recentList_ = new QListWidget;
+    recentList_->setMaximumWidth(720);
+    layout->addStretch(1);
+    layout->addWidget(title);
+    layout->addWidget(new QLabel(tr("Recent reports:")), 0, Qt::AlignHCenter);
+    layout->addWidget(recentList_, 0, Qt::AlignHCenter);
+    layout->addStretch(2);
+    connect(recentList_, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem* item) { openReport(item->text()); });
+    pages_->addWidget(welcome_);
+}
+
+void MainWindow::openReport(const QString& fileOrFolder) {
+    loadingPath_ = fileOrFolder;
+    setLoadingUi(true);
+    loader_->start(fileOrFolder);
+}
+
+RemoteOpenDialog* MainWindow::showOpenRemoteDialog() {
+    auto* dialog = new RemoteOpenDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { openReport(dialog->url()); });
+    dialog->open();
+    return dialog;
+}
+
+void MainWindow::reload() {
+    if (!openPath_.isEmpty())
+        openReport(openPath_);
+}
+
+void MainWindow::closeReport() {
+    loader_->cancel();
+    if (pane_) {
+        pages_->removeWidget(pane_);
+        pane_->deleteLater();
+        pane_ = nullptr;
+    }
+    failureBar_->hide();
+    openPath_.clear();
+    pages_->setCurrentWidget(welcome_);
+    setWindowTitle(QStringLiteral("TileScope"));
+    updateActions();
+}
+
+void MainWindow::onLoaded(std::shared_ptr<ReportSession> session) {
+    setLoadingUi(false);
+    // Reloading the same report keeps what the user had set up.
+    if (pane_ && pane_->session()->path() == session->path())
+        session->state() = pane_->session()->state();
+    const QString view = session->state().currentView;
+    if (pane_) {
+        pages_->removeWidget(pane_);
+        pane_->deleteLater();
+    }
+    pane_ = new ReportPane(session);
+    failureBar_->hide();
+    connect(pane_, &ReportPane::viewFailed, this, [this](const QString& message) {
+        statusBar()->showMessage(message);
+        failureBar_->showFailure(message);
+    });
+    pages_->addWidget(pane_);
+    pages_->setCurrentWidget(pane_);
+    pane_->showView(view);
+    openPath_ = QString::fromStdString(session->path());
+    setWindowTitle(tr("%1 — TileScope").arg(displayLocation(openPath_)));
+    if (interactive_) {
+        addRecent(displayLocation(openPath_));
+        if (isRemote(openPath_))
+            RemoteOpenDialog::rememberReport(openPath_);
+    }
+    statusBar()->showMessage(tr("Opened %1").arg(displayLocation(openPath_)), 4000);
+    updateActions();
+    emit reportOpened();
+}
+
+void MainWindow::onFailed(const QString& message) {
+    setLoadingUi(false);
+    statusBar()->showMessage(tr("Could not open %1").arg(loadingPath_), 8000);
+    if (interactive_)
+        QMessageBox::critical(this, tr("Cannot open report"), message);
+    emit openFailed(message);
+}
+
+void MainWindow::setLoadingUi(bool loading) {
+    progress_->setVisible(loading);
+    progressLabel_->setVisible(loading);
+    cancel_->setVisible(loading);
+    if (loading)
+        progress_->setValue(0);
+}
+
+QStringList MainWindow::recentFiles() {
+    return QSettings().value(QLatin1String(kRecentKey)).toStringList();
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QStringList files = recentFiles();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > kMaxRecent)
+        files.removeLast();
+    QSettings().setValue(QLatin1String(kRecentKey), files);
+    refreshRecent();
+}
+
+void MainWindow::refreshRecent() {
+    const QStringList files = recentFiles();
+    recentMenu_->clear();
+    recentList_->clear();
+    for (const QString& f : files) {
+        recentMenu_->addAction(f, this, [this, f] { openReport(f); });
+        recentList_->addItem(f);
+    }
+    recentMenu_->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::updateActions() {
+    reloadAction_->setEnabled(pane_ != nullptr);
+    closeAction_->setEnabled(pane_ != nullptr);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile())
+        openReport(urls.front().toLocalFile());
+}
+
+} // namespace tilescope::gui

@@ -1,0 +1,468 @@
+// tilescope: the desktop app. Without --screenshot it opens a window (and the report named on the
+// command line, if any); with --screenshot it renders one view of a report to a PNG and exits.
+
+#include "DisplayCheck.hpp"
+#include "MainWindow.hpp"
+#include "ReportPane.hpp"
+#include "ScreenshotRunner.hpp"
+#include "compare/ComparePane.hpp"
+#include "compare/CompareWindow.hpp"
+#include "core/ReportSession.hpp"
+#include "remote/QtSshInteraction.hpp"
+#include "system/SystemAnalyserView.hpp"
+#include "system/SystemAnalyserWindow.hpp"
+#include "tilescope/report/RemoteStorage.hpp"
+#include "tilescope/report/Version.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSurfaceFormat>
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+using namespace tilescope::gui;
+
+namespace {
+
+constexpr int kExitUsage = 2;
+
+/// What the command line asked for, validated before any window exists so that usage errors
+/// need no display.
+struct Options {
+    QString file;
+    QStringList traces; // system analyser: host traces (*.pvti) on one time axis
+    // --compare: the source and target reports.
+    QStringList compared;
+
+    QString view;
+    QString screenshot;
+    // --range: the timeline's window, nanoseconds after the start of the traces.
+    std::optional<std::pair<std::int64_t, std::int64_t>> range;
+    // --flame, --chart: the timeline's flame graph and counter graph types.
+    std::optional<TimelineModel::FlameMode> flame;
+    std::optional<TimelineCanvas::ChartMode> chart;
+    QSize size{1280, 800};
+    // --tile-order: the Memory view's order (TileMemoryModel::TileOrder).
+    std::optional<int> tileOrder;
+    // --execution-mode: the Execution Trace's mode (ExecutionModel::Mode).
+    std::optional<int> executionMode;
+
+    // ssh:// files: as tilescope-cli's options of the same names.
+    QString sshConfig;
+    QString knownHosts;
+    bool acceptNewHostKey = false;
+};
+
+int printError(const QString& message, int code) {
+    std::fprintf(stderr, "tilescope: %s\n", message.simplified().toLocal8Bit().constData());
+    return code;
+}
+
+/// A time like "8.5ms", "120us", "2s" or "3" (milliseconds) in nanoseconds.
+std::optional<std::int64_t> parseTime(const QString& text) {
+    static const QRegularExpression re(
+        QStringLiteral("^\\s*([0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)\\s*(ns|us|µs|ms|s)?\\s*$"));
+    const auto m = re.match(text);
+    if (!m.hasMatch())
+        return std::nullopt;
+    const QString unit = m.captured(2);
+    const double scale = unit == QLatin1String("ns")                                   ? 1.0
+                         : unit == QLatin1String("us") || unit == QStringLiteral("µs") ? 1e3
+                         : unit == QLatin1String("s")                                  ? 1e9
+                                                                                       : 1e6;
+    const double ns = m.captured(1).toDouble() * scale;
+    if (!(ns < 9e18))
+        return std::nullopt;
+    return std::int64_t(std::llround(ns));
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> parseRange(const QString& text,
+                                                                QString* error) {
+    const QStringList parts = text.split(QLatin1Char(':'));
+    const auto from = parts.size() == 2 ? parseTime(parts[0]) : std::nullopt;
+    const auto to = parts.size() == 2 ? parseTime(parts[1]) : std::nullopt;
+    if (!from || !to || *to <= *from) {
+        *error = QStringLiteral("--range must be FROM:TO with FROM < TO, each a non-negative "
+                                "number with an optional unit ns, us, ms or s (got '%1')")
+                     .arg(text);
+        return std::nullopt;
+    }
+    return std::pair{*from, *to};
+}
+
+std::optional<Options> parse(const QStringList& arguments, QString* error, bool* exitNow,
+                             QCommandLineParser& parser) {
+    parser.setApplicationDescription(
+        QStringLiteral("TileScope: profiler for tile-based BSP accelerators"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(
+        QStringLiteral("FILE"),
+        QStringLiteral("A profile report (profile.pop), a report folder, or host traces "
+                       "(*.pvti) to open together, optionally with the profile reports of the "
+                       "same run for the joint host and device timeline; any of them may be on "
+                       "another machine as ssh://[user@]host[:port]/path"));
+    const QCommandLineOption view(
+        QStringLiteral("view"),
+        QStringLiteral("View to show: %1").arg(ReportPane::viewNames().join(", ")),
+        QStringLiteral("NAME"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Render the view to a PNG and exit"),
+                                        QStringLiteral("OUT.png"));
+    const QCommandLineOption size(QStringLiteral("size"),
+                                  QStringLiteral("Window size for --screenshot (default 1280x800)"),
+                                  QStringLiteral("WxH"));
+    const QCommandLineOption sshConfig(
+        QStringLiteral("ssh-config"),
+        QStringLiteral("SSH configuration for ssh:// files (default: ~/.ssh/config)"),
+        QStringLiteral("FILE"));
+    const QCommandLineOption knownHosts(
+        QStringLiteral("known-hosts"),
+        QStringLiteral("known_hosts file for ssh:// files (default: ~/.ssh/known_hosts)"),
+        QStringLiteral("FILE"));
+    const QCommandLineOption acceptNewHostKey(
+        QStringLiteral("accept-new-host-key"),
+        QStringLiteral("Trust and record the key of a host not yet in known_hosts without asking "
+                       "(a changed key is always refused)"));
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QStringLiteral("Compare two reports: FILE is the source (baseline), a second FILE the "
+                       "target; views: %1")
+            .arg(ComparePane::viewNames().join(", ")));
+    const QCommandLineOption range(
+        QStringLiteral("range"),
+        QStringLiteral("Timeline window to show, from the start of the traces: FROM:TO, each a "
+                       "number with a unit ns, us, ms or s (default ms), e.g. 8.5ms:9ms"),
+        QStringLiteral("FROM:TO"));
+    const QCommandLineOption tileOrder(
+        QStringLiteral("tile-order"),
+        QStringLiteral("Tile order of the memory view: software or physical (physical needs a "
+                       "report that records where its tiles sit on the die)"),
+        QStringLiteral("ORDER"));
+    const QCommandLineOption executionMode(
+        QStringLiteral("execution-mode"),
+        QStringLiteral("Mode of the execution view: flat, flame, bsp, ipu or blocks"),
+        QStringLiteral("MODE"));
+    const QCommandLineOption flame(
+        QStringLiteral("flame"),
+        QStringLiteral("Timeline flame graph: thread (one per thread) or process (all threads "
+                       "of a process merged)"),
+        QStringLiteral("TYPE"));
+    const QCommandLineOption chart(
+        QStringLiteral("chart"),
+        QStringLiteral("Timeline counter graphs: line or stacked (series stacked as areas)"),
+        QStringLiteral("TYPE"));
+    parser.addOptions({view, screenshot, size, sshConfig, knownHosts, acceptNewHostKey, compare,
+                       range, tileOrder, executionMode, flame, chart});
+    *exitNow = false;
+    if (!parser.parse(arguments)) {
+        *error = parser.errorText();
+        return std::nullopt;
+    }
+    if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("version"))) {
+        *exitNow = true;
+        return std::nullopt;
+    }
+    Options o;
+    const QStringList positional = parser.positionalArguments();
+    o.view = parser.value(view);
+    // Host traces (or the timeline and calltree views) go to the system analyser, which takes
+    // several files.
+    const bool system = SystemAnalyserView::viewNames().contains(o.view) ||
+                        std::any_of(positional.begin(), positional.end(), [](const QString& f) {
+                            return f.endsWith(QLatin1String(".pvti"));
+                        });
+    if (parser.isSet(compare)) {
+        if (positional.size() != 2) {
+            *error = QStringLiteral("--compare expects two reports, SOURCE and TARGET (got %1)")
+                         .arg(positional.size());
+            return std::nullopt;
+        }
+        if (!o.view.isEmpty() && !ComparePane::viewNames().contains(o.view)) {
+            *error = QStringLiteral("unknown compare view '%1' (available: %2)")
+                         .arg(o.view, ComparePane::viewNames().join(", "));
+            return std::nullopt;
+        }
+        o.compared = positional;
+        o.file = positional.front();
+    } else if (system) {
+        // Profile reports next to the traces add their device steps to the timeline (the
+        // joint view); at least one host trace is what the system analyser shows.
+        if (!positional.isEmpty() &&
+            std::none_of(positional.begin(), positional.end(),
+                         [](const QString& f) { return f.endsWith(QLatin1String(".pvti")); })) {
+            *error = QStringLiteral("the timeline and call tree views need a host trace "
+                                    "(*.pvti); a profile report (%1) joins one, it is not shown "
+                                    "alone there")
+                         .arg(positional.front());
+            return std::nullopt;
+        }
+        o.traces = positional;
+        if (!positional.isEmpty())
+            o.file = positional.front();
+    } else if (positional.size() > 1) {
+        *error = QStringLiteral("expected one FILE, got %1").arg(positional.size());
+        return std::nullopt;
+    } else if (!positional.isEmpty()) {
+        o.file = positional.front();
+    }
+    const QStringList views = ReportPane::viewNames() + SystemAnalyserView::viewNames();
+    if (!o.view.isEmpty() && !views.contains(o.view)) {
+        *error = QStringLiteral("unknown view '%1' (available: %2)").arg(o.view, views.join(", "));
+        return std::nullopt;
+    }
+    if (system && !o.view.isEmpty() && !SystemAnalyserView::viewNames().contains(o.view)) {
+        *error = QStringLiteral("view '%1' shows a profile report, not a host trace").arg(o.view);
+        return std::nullopt;
+    }
+    if (parser.isSet(range)) {
+        if (!system || (!o.view.isEmpty() && o.view != QLatin1String("timeline"))) {
+            *error = QStringLiteral("--range applies to the timeline view of host traces");
+            return std::nullopt;
+        }
+        o.range = parseRange(parser.value(range), error);
+        if (!o.range)
+            return std::nullopt;
+    }
+    for (const auto* option : {&flame, &chart}) {
+        if (!parser.isSet(*option))
+            continue;
+        const QString name = option->names().constFirst();
+        if (!system || (!o.view.isEmpty() && o.view != QLatin1String("timeline"))) {
+            *error = QStringLiteral("--%1 applies to the timeline view of host traces").arg(name);
+            return std::nullopt;
+        }
+        const QString value = parser.value(*option);
+        if (option == &flame &&
+            (value == QLatin1String("thread") || value == QLatin1String("process")))
+            o.flame = value == QLatin1String("process") ? TimelineModel::FlameMode::PerProcess
+                                                        : TimelineModel::FlameMode::PerThread;
+        else if (option == &chart &&
+                 (value == QLatin1String("line") || value == QLatin1String("stacked")))
+            o.chart = value == QLatin1String("stacked") ? TimelineCanvas::ChartMode::StackedArea
+                                                        : TimelineCanvas::ChartMode::Line;
+        else {
+            *error = option == &flame
+                         ? QStringLiteral("--flame must be thread or process (got '%1')").arg(value)
+                         : QStringLiteral("--chart must be line or stacked (got '%1')").arg(value);
+            return std::nullopt;
+        }
+    }
+    if (parser.isSet(tileOrder)) {
+        const QString value = parser.value(tileOrder);
+        if (value != QLatin1String("software") && value != QLatin1String("physical")) {
+            *error =
+                QStringLiteral("--tile-order must be software or physical (got '%1')").arg(value);
+            return std::nullopt;
+        }
+        if (system || parser.isSet(compare) ||
+            (!o.view.isEmpty() && o.view != QLatin1String("memory"))) {
+            *error = QStringLiteral("--tile-order applies to the memory view of one profile "
+                                    "report");
+            return std::nullopt;
+        }
+        o.tileOrder = value == QLatin1String("physical") ? 1 : 0;
+        o.view = QStringLiteral("memory");
+    }
+    if (parser.isSet(executionMode)) {
+        static const QStringList modes = {"flat", "flame", "bsp", "ipu", "blocks"};
+        const QString value = parser.value(executionMode);
+        if (!modes.contains(value)) {
+            *error = QStringLiteral("--execution-mode must be one of %1 (got '%2')")
+                         .arg(modes.join(", "), value);
+            return std::nullopt;
+        }
+        if (system || parser.isSet(compare) ||
+            (!o.view.isEmpty() && o.view != QLatin1String("execution"))) {
+            *error = QStringLiteral("--execution-mode applies to the execution view of one "
+                                    "profile report");
+            return std::nullopt;
+        }
+        o.executionMode = int(modes.indexOf(value));
+        o.view = QStringLiteral("execution");
+    }
+    o.screenshot = parser.value(screenshot);
+    if (parser.isSet(size)) {
+        static const QRegularExpression re(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$"));
+        const auto m = re.match(parser.value(size));
+        if (!m.hasMatch()) {
+            *error = QStringLiteral("--size must be WxH, e.g. 1280x800 (got '%1')")
+                         .arg(parser.value(size));
+            return std::nullopt;
+        }
+        o.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+    }
+    o.sshConfig = parser.value(sshConfig);
+    if (parser.isSet(sshConfig) && !QFileInfo(o.sshConfig).isFile()) {
+        *error = QStringLiteral("--ssh-config: '%1' is not a file").arg(o.sshConfig);
+        return std::nullopt;
+    }
+    o.knownHosts = parser.value(knownHosts);
+    if (parser.isSet(knownHosts) && o.knownHosts.isEmpty()) {
+        *error = QStringLiteral("--known-hosts needs a file name");
+        return std::nullopt;
+    }
+    o.acceptNewHostKey = parser.isSet(acceptNewHostKey);
+    if (!o.screenshot.isEmpty() && o.file.isEmpty()) {
+        *error = QStringLiteral("--screenshot needs a FILE to open");
+        return std::nullopt;
+    }
+    if (!o.screenshot.isEmpty() && o.view.isEmpty())
+        o.view = system ? QStringLiteral("timeline") : QStringLiteral("summary");
+    return o;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QCoreApplication::setOrganizationName(QStringLiteral("TileScope"));
+    QCoreApplication::setApplicationName(QStringLiteral("tilescope"));
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(tilescope::report::kToolVersion));
+
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    QCommandLineParser parser;
+    QString error;
+    bool exitNow = false;
+    const std::optional<Options> options = parse(arguments, &error, &exitNow, parser);
+    if (!options && !exitNow)
+        return printError(error, kExitUsage);
+
+    // Canvases share nothing, but one default format keeps every QOpenGLWidget on GL 3.x-capable
+    // contexts without per-widget setup.
+    QSurfaceFormat format = QSurfaceFormat::defaultFormat();
+    format.setDepthBufferSize(0);
+    format.setStencilBufferSize(0);
+    QSurfaceFormat::setDefaultFormat(format);
+
+    if (!exitNow && !tilescope::gui::displayAvailable())
+        return tilescope::gui::reportNoDisplay("tilescope");
+
+    if (exitNow) {
+        // Help and version need no display: a core application is enough to print them.
+        QCoreApplication core(argc, argv);
+        parser.process(core);
+        return 0;
+    }
+    QApplication app(argc, argv);
+
+    // ssh:// reports: questions (passphrases, passwords, unknown host keys) go to dialogs, except
+    // when rendering a screenshot, which must never wait for a person.
+    tilescope::report::SshOptions ssh;
+    ssh.configFile = options->sshConfig.toStdString();
+    ssh.knownHostsFile = options->knownHosts.toStdString();
+    ssh.acceptNewHostKey = options->acceptNewHostKey;
+    if (options->screenshot.isEmpty())
+        ssh.interaction = std::make_shared<QtSshInteraction>();
+    tilescope::report::setDefaultSshOptions(ssh);
+
+    if (!options->traces.isEmpty()) {
+        SystemAnalyserWindow window;
+        if (options->screenshot.isEmpty()) {
+            window.show();
+            QObject::connect(
+                &window, &SystemAnalyserWindow::opened, &window,
+                [&] {
+                    if (!options->view.isEmpty())
+                        window.view()->showView(options->view);
+                    if (options->range)
+                        window.view()->showRelativeRange(options->range->first,
+                                                         options->range->second);
+                    if (options->flame)
+                        window.view()->setFlameMode(*options->flame);
+                    if (options->chart)
+                        window.view()->setChartMode(*options->chart);
+                },
+                Qt::SingleShotConnection);
+            window.openTraces(options->traces);
+            return app.exec();
+        }
+        SystemScreenshotRunner runner(window, options->view, options->screenshot, options->size);
+        if (options->range)
+            runner.setRange(*options->range);
+        if (options->flame)
+            runner.setFlameMode(*options->flame);
+        if (options->chart)
+            runner.setChartMode(*options->chart);
+        int exitCode = 0;
+        QObject::connect(&runner, &SystemScreenshotRunner::finished, &app,
+                         [&](int code, const QString& message) {
+                             exitCode = code;
+                             if (code != 0)
+                                 printError(message, code);
+                             app.exit(code);
+                         });
+        runner.start(options->traces);
+        app.exec();
+        return exitCode;
+    }
+
+    if (!options->compared.isEmpty()) {
+        CompareWindow window;
+        const QString& source = options->compared[0];
+        const QString& target = options->compared[1];
+        if (options->screenshot.isEmpty()) {
+            window.show();
+            if (!options->view.isEmpty())
+                QObject::connect(
+                    &window, &CompareWindow::comparisonOpened, &window,
+                    [&] { window.pane()->showView(options->view); }, Qt::SingleShotConnection);
+            window.openComparison(source, target);
+            return app.exec();
+        }
+        CompareScreenshotRunner runner(window, options->view, options->screenshot, options->size);
+        int exitCode = 0;
+        QObject::connect(&runner, &CompareScreenshotRunner::finished, &app,
+                         [&](int code, const QString& message) {
+                             exitCode = code;
+                             if (code != 0)
+                                 printError(message, code);
+                             app.exit(code);
+                         });
+        runner.start(source, target);
+        app.exec();
+        return exitCode;
+    }
+
+    MainWindow window;
+    if (!options->screenshot.isEmpty()) {
+        ScreenshotRunner runner(window, options->view, options->screenshot, options->size);
+        if (options->tileOrder)
+            runner.setTileOrder(*options->tileOrder);
+        if (options->executionMode)
+            runner.setExecutionMode(*options->executionMode);
+        int exitCode = 0;
+        QObject::connect(&runner, &ScreenshotRunner::finished, &app,
+                         [&](int code, const QString& message) {
+                             exitCode = code;
+                             if (code != 0)
+                                 printError(message, code);
+                             app.exit(code);
+                         });
+        runner.start(options->file);
+        app.exec();
+        return exitCode;
+    }
+    window.restoreSavedGeometry();
+    window.show();
+    if (!options->file.isEmpty()) {
+        if (!options->view.isEmpty()) {
+            QObject::connect(
+                &window, &MainWindow::reportOpened, &window,
+                [&] {
+                    if (options->tileOrder)
+                        window.pane()->session()->state().tileOrder = *options->tileOrder;
+                    if (options->executionMode)
+                        window.pane()->session()->state().executionMode = *options->executionMode;
+                    window.pane()->showView(options->view);
+                },
+                Qt::SingleShotConnection);
+        }
+        window.openReport(options->file);
+    }
+    return app.exec();
+}

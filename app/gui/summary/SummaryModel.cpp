@@ -1,0 +1,124 @@
+#include "SummaryModel.hpp"
+
+#include "core/Format.hpp"
+#include "core/ReportSession.hpp"
+
+namespace tilescope::gui {
+namespace {
+
+QVariant qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+double fraction(std::uint64_t part, std::uint64_t whole) {
+    return whole ? double(part) / double(whole) : 0.0;
+}
+
+} // namespace
+
+SummaryModel::SummaryModel(std::shared_ptr<ReportSession> session, QObject* parent)
+    : QObject(parent), target_({{tr("Property"), {}, false}, {tr("Value"), {}, false}}),
+      categories_({{tr("Category"), {}, false},
+                   {tr("Bytes"), RecordTableModel::bytesCell, true},
+                   {tr("Share"), RecordTableModel::percentCell, true},
+                   {tr("Fullest tile"), RecordTableModel::bytesCell, true}}),
+      regions_({{tr("Region"), {}, false},
+                {tr("Used (excl. gaps)"), RecordTableModel::bytesCell, true},
+                {tr("Used (incl. gaps)"), RecordTableModel::bytesCell, true},
+                {tr("Capacity"), RecordTableModel::bytesCell, true},
+                {tr("Of capacity"), RecordTableModel::percentCell, true}}),
+      liveness_({{tr("Memory"), {}, false},
+                 {tr("Bytes"), RecordTableModel::bytesCell, true},
+                 {tr("Share"), RecordTableModel::percentCell, true}}),
+      runs_({{tr("Run"), {}, true},
+             {tr("Engine program"), {}, true},
+             {tr("Steps"), RecordTableModel::countCell, true},
+             {tr("Cycles"), RecordTableModel::countCell, true},
+             {tr("Time at clock"), {}, true},
+             {tr("Host time"), {}, true}}),
+      options_({{tr("Option"), {}, false},
+                {tr("Value"), {}, false},
+                {tr("Source"), {}, false},
+                {tr("Applies"), {}, false}}) {
+    const report::ProfileSummary& s = session->summary();
+    const report::TargetInfo& t = s.target;
+    target_.setRows({
+        {tr("Target type"), qs(t.type)},
+        {tr("IPU version"), qs(t.ipuVersion)},
+        {tr("IPUs"), t.numIpus},
+        {tr("Tiles per IPU"), formatCount(t.tilesPerIpu)},
+        {tr("Tiles"), formatCount(t.numTiles())},
+        {tr("Memory per tile"), formatBytes(double(t.bytesPerTile))},
+        {tr("Memory in total"), formatBytes(double(s.totalCapacityBytes))},
+        {tr("Clock"), QStringLiteral("%1 GHz").arg(t.clockHz / 1e9, 0, 'f', 3)},
+        {tr("Replicas"), t.replicas},
+        {tr("Program steps"), formatCount(s.counts.steps)},
+        {tr("Variables"), formatCount(s.counts.variables)},
+        {tr("Compute sets / vertices"),
+         QStringLiteral("%1 / %2").arg(formatCount(s.counts.computeSets),
+                                       formatCount(s.counts.vertices))},
+        {tr("Report file"), QString::fromStdString(session->path())},
+    });
+
+    std::vector<RecordTableModel::Row> cats;
+    for (const auto& c : s.categories)
+        cats.push_back({qs(c.label), RecordTableModel::u64(c.bytes),
+                        fraction(c.bytes, s.totalBytesIncludingGaps),
+                        RecordTableModel::u64(c.maxTileBytes)});
+    cats.push_back({tr("Total (excluding gaps)"), RecordTableModel::u64(s.totalBytesExcludingGaps),
+                    fraction(s.totalBytesExcludingGaps, s.totalBytesIncludingGaps), QVariant()});
+    cats.push_back({tr("Total (including gaps)"), RecordTableModel::u64(s.totalBytesIncludingGaps),
+                    1.0, RecordTableModel::u64(s.maxTileBytesIncludingGaps)});
+    categories_.setRows(std::move(cats));
+
+    std::vector<RecordTableModel::Row> regions;
+    for (const auto& r : s.regions)
+        regions.push_back({qs(r.name), RecordTableModel::u64(r.bytesExcludingGaps),
+                           RecordTableModel::u64(r.bytesIncludingGaps),
+                           RecordTableModel::u64(r.capacityBytes),
+                           fraction(r.bytesIncludingGaps, r.capacityBytes)});
+    regions.push_back({tr("All regions"), RecordTableModel::u64(s.totalBytesExcludingGaps),
+                       RecordTableModel::u64(s.totalBytesIncludingGaps),
+                       RecordTableModel::u64(s.totalCapacityBytes),
+                       fraction(s.totalBytesIncludingGaps, s.totalCapacityBytes)});
+    regions_.setRows(std::move(regions));
+
+    const std::uint64_t live = s.alwaysLiveBytes + s.peakNotAlwaysLiveBytes;
+    liveness_.setRows({
+        {tr("Always-live"), RecordTableModel::u64(s.alwaysLiveBytes),
+         fraction(s.alwaysLiveBytes, live)},
+        {tr("Not-always-live (sum of per-tile peaks)"),
+         RecordTableModel::u64(s.peakNotAlwaysLiveBytes), fraction(s.peakNotAlwaysLiveBytes, live)},
+    });
+
+    std::vector<RecordTableModel::Row> runs;
+    for (const auto& r : s.runs)
+        runs.push_back(
+            {QVariant::fromValue<qlonglong>(r.id), QVariant::fromValue<qlonglong>(r.programIndex),
+             QVariant::fromValue<qulonglong>(r.steps), QVariant::fromValue<qulonglong>(r.cycles),
+             t.clockHz > 0
+                 ? QStringLiteral("%1 ms").arg(double(r.cycles) / t.clockHz * 1e3, 0, 'f', 3)
+                 : QString(),
+             r.complete ? QStringLiteral("%1 ms").arg(r.hostMicroseconds / 1000.0, 0, 'f', 3)
+                        : tr("incomplete")});
+    runs_.setRows(std::move(runs));
+
+    std::vector<RecordTableModel::Row> options;
+    for (const auto& o : session->engineOptions())
+        options.push_back(
+            {qs(o.name), qs(o.value), qs(o.source), o.applies ? tr("yes") : tr("no (simulator)")});
+    options_.setRows(std::move(options));
+
+    if (s.outOfMemory || s.tilesOverCapacity > 0)
+        oom_ = tr("Out of memory: %1 of %2 tiles need more than their %3. The fullest, tile %4, "
+                  "needs %5.")
+                   .arg(formatCount(s.tilesOverCapacity), formatCount(t.numTiles()),
+                        formatBytes(double(t.bytesPerTile)), QString::number(s.maxTile),
+                        formatBytes(double(s.maxTileBytesIncludingGaps)));
+    headline_ =
+        tr("%1 · written by TileScope %2 on %3%4")
+            .arg(QString::fromStdString(s.engineName.empty() ? "engine" : s.engineName),
+                 QString::fromStdString(s.toolVersion), QString::fromStdString(s.createdUtc),
+                 s.complete ? QString() : tr(" · incomplete (writer still running or killed)"));
+}
+
+} // namespace tilescope::gui

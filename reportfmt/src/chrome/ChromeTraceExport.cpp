@@ -1,0 +1,112 @@
+// Export of a host trace as Chrome trace-event JSON, streamed row by row from SQLite.
+
+#include "ChromeTraceJsonOut.hpp"
+#include "sqlite/Sqlite.hpp"
+#include "tilescope/report/ChromeTrace.hpp"
+#include "tilescope/report/HostTraceTypes.hpp"
+#include "tilescope/report/ReportError.hpp"
+#include "tilescope/report/ReportFile.hpp"
+
+#include <fmt/format.h>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+namespace tilescope::report {
+
+using detail::JsonOut;
+using detail::micros;
+using detail::quoted;
+
+ChromeTraceStats exportChromeTrace(const std::filesystem::path& input,
+                                   const std::filesystem::path& output,
+                                   const std::vector<std::filesystem::path>& profiles) {
+    ReportFile file(input.string());
+    if (file.kind() != FileKind::HostTrace)
+        throw ReportError(input.string(), "is a profile report, not a host trace (.pvti)");
+    auto& db = file.database();
+    const std::filesystem::path partial = output.string() + ".partial";
+    ChromeTraceStats stats;
+    try {
+        JsonOut out(partial);
+        out.write("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+        auto procs = db.prepare("SELECT p.pid, n.text FROM process p JOIN name n ON n.id = "
+                                "p.name_id ORDER BY p.id");
+        while (procs.step())
+            out.event(
+                fmt::format(R"({{"ph":"M","name":"process_name","pid":{},"args":{{"name":{}}}}})",
+                            procs.int64(0), quoted(procs.text(1))));
+        auto threads =
+            db.prepare("SELECT p.pid, t.tid, n.text FROM thread t JOIN process p ON "
+                       "p.id = t.process_id JOIN name n ON n.id = t.name_id ORDER BY t.id");
+        while (threads.step())
+            out.event(fmt::format(
+                R"({{"ph":"M","name":"thread_name","pid":{},"tid":{},"args":{{"name":{}}}}})",
+                threads.int64(0), threads.int64(1), quoted(threads.text(2))));
+        // Per thread in time order, parents before the children starting with them: the order an
+        // importer needs to rebuild the nesting.
+        auto events = db.prepare(
+            "SELECT e.kind, e.start_ns, e.end_ns, p.pid, t.tid, n.text, cn.text FROM event e "
+            "JOIN thread t ON t.id = e.thread_id JOIN process p ON p.id = t.process_id "
+            "JOIN name n ON n.id = e.name_id JOIN channel c ON c.id = e.channel_id "
+            "JOIN name cn ON cn.id = c.name_id ORDER BY e.thread_id, e.start_ns, e.depth");
+        while (events.step()) {
+            const auto kind = static_cast<EventKind>(events.int64(0));
+            const std::int64_t start = events.int64(1);
+            const std::string common = fmt::format(
+                R"("name":{},"cat":{},"pid":{},"tid":{},"ts":{})", quoted(events.text(5)),
+                quoted(events.text(6)), events.int64(3), events.int64(4), micros(start));
+            switch (kind) {
+            case EventKind::Complete:
+                out.event(fmt::format(R"({{"ph":"X",{},"dur":{}}})", common,
+                                      micros(events.int64(2) - start)));
+                break;
+            case EventKind::Instant:
+                out.event(fmt::format(R"({{"ph":"i","s":"t",{}}})", common));
+                break;
+            case EventKind::Unfinished:
+                out.event(fmt::format(R"({{"ph":"B",{}}})", common));
+                break;
+            }
+            ++stats.events;
+        }
+        auto units = db.prepare("SELECT p.pid, n.text, g.unit FROM graph g JOIN process p ON "
+                                "p.id = g.process_id JOIN name n ON n.id = g.name_id");
+        while (units.step())
+            out.event(fmt::format(
+                R"({{"ph":"M","name":"tilescope_counter_unit","pid":{},"args":{{"name":{},"unit":{}}}}})",
+                units.int64(0), quoted(units.text(1)), quoted(units.text(2))));
+        auto samples =
+            db.prepare("SELECT p.pid, gn.text, sn.text, s.t_ns, s.value FROM sample s "
+                       "JOIN series se ON se.id = s.series_id JOIN graph g ON g.id = se.graph_id "
+                       "JOIN process p ON p.id = g.process_id JOIN name gn ON gn.id = g.name_id "
+                       "JOIN name sn ON sn.id = se.name_id ORDER BY s.series_id, s.t_ns");
+        while (samples.step()) {
+            out.event(fmt::format(R"({{"ph":"C","name":{},"pid":{},"ts":{},"args":{{{}:{}}}}})",
+                                  quoted(samples.text(1)), samples.int64(0),
+                                  micros(samples.int64(3)), quoted(samples.text(2)),
+                                  nlohmann::json(samples.real(4)).dump()));
+            ++stats.samples;
+        }
+        // Device processes get ids above every host pid, so they never merge with one.
+        std::int64_t devicePid = 0;
+        auto maxPid = db.prepare("SELECT coalesce(max(pid), 0) FROM process");
+        if (maxPid.step())
+            devicePid = maxPid.int64(0);
+        for (const auto& profile : profiles)
+            stats.events += detail::exportDeviceEvents(profile, ++devicePid, out);
+        out.write("\n]}\n");
+        stats.bytes = out.bytes();
+        out.close();
+    } catch (...) {
+        std::error_code ec;
+        std::filesystem::remove(partial, ec);
+        throw;
+    }
+    std::error_code ec;
+    std::filesystem::rename(partial, output, ec);
+    if (ec)
+        throw ReportError(output.string(), "cannot write: " + ec.message());
+    return stats;
+}
+
+} // namespace tilescope::report

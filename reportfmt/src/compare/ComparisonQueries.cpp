@@ -1,0 +1,101 @@
+#include "ComparisonQueries.hpp"
+
+#include "sqlite/Sqlite.hpp"
+
+#include <unordered_map>
+
+namespace tilescope::report::compare {
+namespace {
+
+std::uint64_t u64(const sql::Statement& st, int col) {
+    const std::int64_t v = st.int64(col);
+    return v < 0 ? 0 : static_cast<std::uint64_t>(v);
+}
+
+std::optional<std::int64_t> optionalInt(const sql::Statement& st, int col) {
+    if (st.isNull(col))
+        return std::nullopt;
+    return st.int64(col);
+}
+
+} // namespace
+
+std::vector<ProgramRow> readPrograms(const ProfileReader& reader) {
+    std::vector<ProgramRow> out;
+    auto st = reader.file().database().prepare(
+        "SELECT p.id, p.parent_id, p.position, p.kind, n.text, d.text, p.code_bytes "
+        "FROM program p LEFT JOIN name n ON n.id = p.name_id "
+        "LEFT JOIN name d ON d.id = p.debug_id ORDER BY p.id");
+    while (st.step())
+        out.push_back({st.int64(0), optionalInt(st, 1), st.int64(2), st.text(3), st.text(4),
+                       st.text(5), u64(st, 6)});
+    return out;
+}
+
+std::vector<StepRow> readSteps(const ProfileReader& reader) {
+    std::vector<StepRow> out;
+    auto st = reader.file().database().prepare(
+        "SELECT s.id, s.program_id, s.kind, n.text, s.estimated_cycles, s.not_always_live_bytes "
+        "FROM step s LEFT JOIN compute_set c ON c.id = s.compute_set_id "
+        "LEFT JOIN name n ON n.id = c.name_id ORDER BY s.id");
+    while (st.step())
+        out.push_back({st.int64(0), st.int64(1), st.text(2), st.text(3), u64(st, 4), u64(st, 5)});
+    return out;
+}
+
+std::vector<RunStepRow> readRunStepCycles(const ProfileReader& reader, const RunRecord& run) {
+    std::vector<RunStepRow> out;
+    out.reserve(run.numSteps);
+    auto st = reader.file().database().prepare(
+        "SELECT step_id, cycles FROM run_step WHERE id >= ? AND id < ? ORDER BY id");
+    st.bind(1, run.firstRow).bind(2, run.firstRow + static_cast<std::int64_t>(run.numSteps));
+    while (st.step())
+        out.push_back({st.int64(0), u64(st, 1)});
+    return out;
+}
+
+std::vector<OperationRow> readOperations(const ProfileReader& reader) {
+    auto& db = reader.file().database();
+    std::vector<OperationRow> out;
+    std::unordered_map<std::int64_t, std::size_t> row;
+    auto st = db.prepare("SELECT o.id, n.text, d.text, o.layer, o.flops FROM operation o "
+                         "LEFT JOIN name n ON n.id = o.name_id "
+                         "LEFT JOIN name d ON d.id = o.debug_path_id ORDER BY o.id");
+    while (st.step()) {
+        OperationRow o;
+        o.id = st.int64(0);
+        o.name = st.text(1);
+        o.debugPath = st.text(2);
+        o.layer = st.text(3);
+        if (!st.isNull(4))
+            o.flops = u64(st, 4);
+        row[o.id] = out.size();
+        out.push_back(std::move(o));
+    }
+    auto programs = db.prepare(
+        "SELECT operation_id, program_id FROM operation_program ORDER BY operation_id, program_id");
+    while (programs.step())
+        if (auto it = row.find(programs.int64(0)); it != row.end())
+            out[it->second].programIds.push_back(programs.int64(1));
+    auto bytes = db.prepare("SELECT ov.operation_id, sum(v.bytes) FROM operation_variable ov "
+                            "JOIN variable v ON v.id = ov.variable_id GROUP BY ov.operation_id");
+    while (bytes.step())
+        if (auto it = row.find(bytes.int64(0)); it != row.end())
+            out[it->second].variableBytes = u64(bytes, 1);
+    return out;
+}
+
+std::vector<EventNameRow> readEventStatistics(const HostTraceReader& reader) {
+    std::vector<EventNameRow> out;
+    // kind 0 is a complete event (EventKind::Complete); only those have a duration.
+    auto st = reader.file().database().prepare(
+        "SELECT n.text, count(*), sum(e.kind = 0), "
+        "sum(CASE WHEN e.kind = 0 AND e.end_ns >= e.start_ns THEN e.end_ns - e.start_ns "
+        "ELSE 0 END) FROM event e LEFT JOIN name n ON n.id = e.name_id "
+        "GROUP BY e.name_id ORDER BY n.text");
+    while (st.step())
+        out.push_back({st.text(0), u64(st, 1), u64(st, 2), u64(st, 3)});
+    return out;
+}
+
+} // namespace tilescope::report::compare
