@@ -1,4 +1,5 @@
 // Reader queries of lightweight-profiling blocks (format v5; older files have an empty table).
+#include "ProfileReaderDetail.hpp"
 #include "sqlite/Sqlite.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/ReportError.hpp"
@@ -13,10 +14,7 @@ constexpr std::array<std::string_view, kNumBlockKinds> kBlockKindNames = {
     "BlockFlushBegin", "BlockFlushMid",   "BlockFlushEnd", "Overflow",
 };
 
-std::uint64_t u64(const sql::Statement& st, int col) {
-    const std::int64_t v = st.int64(col);
-    return v < 0 ? 0 : static_cast<std::uint64_t>(v);
-}
+using detail::u64;
 
 BlockKind kindAt(const sql::Statement& st, int col, const std::string& path) {
     const auto k = st.int64(col);

@@ -1,6 +1,7 @@
 // Reader queries for the app's execution and liveness analysis: per-phase totals of a run, steps
 // and pyramid buckets with their programs (flame charts), program paths, and live ranges summed
 // per group of tiles (liveness per IPU or per selected tiles).
+#include "ProfileReaderDetail.hpp"
 #include "sqlite/Sqlite.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/ReportError.hpp"
@@ -12,23 +13,10 @@
 #include <functional>
 
 namespace tilescope::report {
+using detail::inFile;
+using detail::u64;
+
 namespace {
-
-std::uint64_t u64(const sql::Statement& st, int col) {
-    const std::int64_t v = st.int64(col);
-    return v < 0 ? 0 : static_cast<std::uint64_t>(v);
-}
-
-// Damage found while decoding blobs is reported against the file.
-template <typename F> void inFile(const std::string& path, F&& f) {
-    try {
-        f();
-    } catch (const ReportError& e) {
-        if (!e.file().empty())
-            throw;
-        throw ReportError(path, e.problem());
-    }
-}
 
 constexpr std::int64_t kMaxProgramDepth = 256; // guards against cycles in a damaged tree
 

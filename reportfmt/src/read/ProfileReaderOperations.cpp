@@ -4,6 +4,7 @@
 // Totals are computed by SQLite (correlated subqueries over the operation_* link tables and the
 // step_by_program index), so an operation list costs one statement whatever the report size.
 
+#include "ProfileReaderDetail.hpp"
 #include "VariableRows.hpp"
 #include "sqlite/Sqlite.hpp"
 #include "tilescope/report/ProfileReader.hpp"
@@ -14,29 +15,11 @@
 #include <utility>
 
 namespace tilescope::report {
+using detail::inFile;
+using detail::optionalInt;
+using detail::u64;
+
 namespace {
-
-std::uint64_t unsignedAt(const sql::Statement& st, int col) {
-    const std::int64_t v = st.int64(col);
-    return v < 0 ? 0 : static_cast<std::uint64_t>(v);
-}
-
-std::optional<std::int64_t> optionalAt(const sql::Statement& st, int col) {
-    if (st.isNull(col))
-        return std::nullopt;
-    return st.int64(col);
-}
-
-// Decoding errors carry no file name; give them the report's.
-template <typename F> void namingFile(const std::string& path, F&& f) {
-    try {
-        f();
-    } catch (const ReportError& e) {
-        if (!e.file().empty())
-            throw;
-        throw ReportError(path, e.problem());
-    }
-}
 
 constexpr const char* kNamedStepColumns =
     "SELECT s.id, s.program_id, s.kind, s.phase, s.compute_set_id, s.exchange_bytes, "
@@ -50,11 +33,11 @@ NamedStep namedStepFrom(const sql::Statement& st) {
     s.programId = st.int64(1);
     s.kind = st.text(2);
     s.phase = st.text(3);
-    s.computeSetId = optionalAt(st, 4);
-    s.exchangeBytes = unsignedAt(st, 5);
-    s.estimatedCycles = unsignedAt(st, 6);
-    s.notAlwaysLiveBytes = unsignedAt(st, 7);
-    s.maxTileNotAlwaysLiveBytes = unsignedAt(st, 8);
+    s.computeSetId = optionalInt(st, 4);
+    s.exchangeBytes = u64(st, 5);
+    s.estimatedCycles = u64(st, 6);
+    s.notAlwaysLiveBytes = u64(st, 7);
+    s.maxTileNotAlwaysLiveBytes = u64(st, 8);
     out.program = st.text(9);
     return out;
 }
@@ -62,7 +45,7 @@ NamedStep namedStepFrom(const sql::Statement& st) {
 std::vector<VariableRecord> variableRows(const std::string& path, sql::Statement& st,
                                          bool withPerTile) {
     std::vector<VariableRecord> out;
-    namingFile(path, [&] {
+    inFile(path, [&] {
         while (st.step())
             out.push_back(detail::variableRowFrom(st, withPerTile));
     });
@@ -95,11 +78,11 @@ std::vector<OperationTotals> ProfileReader::operationTotals(std::int64_t offset,
         t.operation.debugPath = st.text(2);
         t.operation.layer = st.text(3);
         if (!st.isNull(4))
-            t.operation.flops = unsignedAt(st, 4);
-        t.steps = unsignedAt(st, 5);
-        t.estimatedCycles = unsignedAt(st, 6);
-        t.codeBytes = unsignedAt(st, 7);
-        t.variableBytes = unsignedAt(st, 8);
+            t.operation.flops = u64(st, 4);
+        t.steps = u64(st, 5);
+        t.estimatedCycles = u64(st, 6);
+        t.codeBytes = u64(st, 7);
+        t.variableBytes = u64(st, 8);
         if (!st.isNull(9))
             t.operation.debugJson = st.text(9);
         out.push_back(std::move(t));
@@ -139,7 +122,7 @@ std::vector<VertexInstancesOnTiles> ProfileReader::vertexInstancesOnTiles(
         "FROM vertex_instances vi LEFT JOIN compute_set cs ON cs.id = vi.compute_set_id "
         "LEFT JOIN name n ON n.id = cs.name_id ORDER BY vi.compute_set_id, vi.vertex_type_id");
     std::vector<std::uint64_t> part;
-    namingFile(path(), [&] {
+    inFile(path(), [&] {
         while (st.step()) {
             const auto b = st.blob(2);
             std::uint64_t count = 0, holding = 0;
