@@ -2,7 +2,7 @@
 
 #include "HostTraceSession.hpp"
 #include "core/Background.hpp"
-#include "core/TraceTime.hpp"
+#include "core/Format.hpp"
 #include "tilescope/report/HostTraceStatistics.hpp"
 
 #include <QHash>

@@ -2,7 +2,6 @@
 
 #include "core/Format.hpp"
 #include "core/ReportSession.hpp"
-#include "core/TraceTime.hpp"
 #include "tilescope/report/ReportError.hpp"
 
 #include <QCoreApplication>

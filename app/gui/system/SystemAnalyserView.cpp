@@ -7,7 +7,6 @@
 #include "TimelineCanvas.hpp"
 #include "TimelineModel.hpp"
 #include "core/Format.hpp"
-#include "core/TraceTime.hpp"
 #include "tables/SortableTable.hpp"
 
 #include <QCheckBox>

@@ -6,7 +6,6 @@
 #include "canvas/AxisTicks.hpp"
 #include "canvas/SeriesColours.hpp"
 #include "core/Format.hpp"
-#include "core/TraceTime.hpp"
 
 #include <QDateTime>
 #include <QKeyEvent>
