@@ -1,8 +1,8 @@
 // LivenessModel and LiveVariablesModel against the reader's steps and variables.
 #include "TestReports.hpp"
 #include "liveness/LiveVariablesModel.hpp"
-#include "liveness/LivenessCompareModel.hpp"
 #include "liveness/LivenessModel.hpp"
+#include "liveness/LivenessStepDiffModel.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
 #include <algorithm>
@@ -254,7 +254,7 @@ TEST_CASE("Comparing two steps lists the variables that became or stopped being 
     };
     for (auto [from, to] :
          {std::pair<std::int64_t, std::int64_t>{10, 140}, {140, 10}, {0, 299}, {77, 78}}) {
-        const auto c = LivenessComparison::fetch(reader, from, to);
+        const auto c = StepLiveDiff::fetch(reader, from, to);
         INFO("steps " << from << " -> " << to);
         std::uint64_t became = 0, stopped = 0;
         std::size_t becameCount = 0, stoppedCount = 0;
@@ -276,11 +276,11 @@ TEST_CASE("Comparing two steps lists the variables that became or stopped being 
         // between two steps is what became live minus what stopped.
         REQUIRE(c.byteDelta() == std::int64_t(became) - std::int64_t(stopped));
     }
-    REQUIRE(LivenessComparison::fetch(reader, 10, 140).becameLive.size() > 0);
+    REQUIRE(StepLiveDiff::fetch(reader, 10, 140).becameLive.size() > 0);
 
     SECTION("the table model: one row per change, signed bytes") {
-        LivenessCompareModel model(session);
-        QSignalSpy done(&model, &LivenessCompareModel::compared);
+        LivenessStepDiffModel model(session);
+        QSignalSpy done(&model, &LivenessStepDiffModel::compared);
         model.compare(10, 140);
         REQUIRE(gui::test::waitFor(done));
         const auto& c = model.comparison();
@@ -291,7 +291,7 @@ TEST_CASE("Comparing two steps lists the variables that became or stopped being 
         REQUIRE(sum == c.byteDelta());
     }
     SECTION("a step outside the program is an error naming it") {
-        REQUIRE_THROWS_WITH(LivenessComparison::fetch(reader, 0, 300),
+        REQUIRE_THROWS_WITH(StepLiveDiff::fetch(reader, 0, 300),
                             Catch::Contains("no program step 300"));
     }
 }

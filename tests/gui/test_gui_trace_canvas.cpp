@@ -7,8 +7,8 @@
 #include "execution/ExecutionModel.hpp"
 #include "execution/ExecutionView.hpp"
 #include "liveness/LivenessCanvas.hpp"
-#include "liveness/LivenessCompareModel.hpp"
 #include "liveness/LivenessModel.hpp"
+#include "liveness/LivenessStepDiffModel.hpp"
 #include "liveness/LivenessView.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
@@ -276,7 +276,7 @@ TEST_CASE("Liveness per IPU draws one curve per IPU; shift-click compares two st
     QTest::mouseClick(&canvas, Qt::LeftButton, Qt::NoModifier,
                       QPoint(xOf(10.5), int(plot.center().y())));
     REQUIRE(session->state().selectedStep == 10);
-    QSignalSpy compared(&view.comparison(), &LivenessCompareModel::compared);
+    QSignalSpy compared(&view.comparison(), &LivenessStepDiffModel::compared);
     QTest::mouseClick(&canvas, Qt::LeftButton, Qt::ShiftModifier,
                       QPoint(xOf(140.5), int(plot.center().y())));
     REQUIRE(gui::test::waitFor(compared));

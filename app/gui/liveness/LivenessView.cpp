@@ -2,8 +2,8 @@
 
 #include "LiveVariablesModel.hpp"
 #include "LivenessCanvas.hpp"
-#include "LivenessCompareModel.hpp"
 #include "LivenessModel.hpp"
+#include "LivenessStepDiffModel.hpp"
 #include "core/DebugInfoPane.hpp"
 #include "core/Format.hpp"
 #include "core/ReportSession.hpp"
@@ -28,7 +28,7 @@ LivenessView::LivenessView(std::shared_ptr<ReportSession> session, QWidget* pare
     model_ = new LivenessModel(sharedSession(), this);
     variables_ = new LiveVariablesModel(sharedSession(), this);
     canvas_ = new LivenessCanvas(*model_);
-    compare_ = new LivenessCompareModel(sharedSession(), this);
+    compare_ = new LivenessStepDiffModel(sharedSession(), this);
     grouping_ = new QComboBox;
     grouping_->addItems({tr("All tiles"), tr("Per IPU"), tr("Selected tiles")});
     grouping_->setToolTip(tr("Chart memory of all tiles, of each IPU, or of the tiles selected "
@@ -126,8 +126,8 @@ LivenessView::LivenessView(std::shared_ptr<ReportSession> session, QWidget* pare
         compareWith(step);
         lower->setCurrentIndex(1);
     });
-    connect(compare_, &LivenessCompareModel::compared, this, &LivenessView::showComparison);
-    connect(compare_, &LivenessCompareModel::failed, this, [this](const QString& message) {
+    connect(compare_, &LivenessStepDiffModel::compared, this, &LivenessView::showComparison);
+    connect(compare_, &LivenessStepDiffModel::failed, this, [this](const QString& message) {
         compareLabel_->setText(tr("Cannot compare the steps: %1").arg(message));
     });
     connect(grouping_, &QComboBox::currentIndexChanged, this, &LivenessView::applyGrouping);
@@ -191,7 +191,7 @@ void LivenessView::compareWith(std::int64_t step) {
 }
 
 void LivenessView::showComparison() {
-    const LivenessComparison& c = compare_->comparison();
+    const StepLiveDiff& c = compare_->comparison();
     const std::int64_t delta = c.byteDelta();
     compareLabel_->setText(
         tr("<b>Step %1 → step %2</b>: not-always-live %3 → %4 (%5%6) · %7 variables became live "

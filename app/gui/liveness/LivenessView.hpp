@@ -13,7 +13,7 @@ namespace tilescope::gui {
 class DebugInfoPane;
 
 class LiveVariablesModel;
-class LivenessCompareModel;
+class LivenessStepDiffModel;
 class LivenessCanvas;
 class LivenessModel;
 
@@ -30,7 +30,7 @@ public:
     LivenessModel& model() const { return *model_; }
     LiveVariablesModel& variables() const { return *variables_; }
     LivenessCanvas& canvas() const { return *canvas_; }
-    LivenessCompareModel& comparison() const { return *compare_; }
+    LivenessStepDiffModel& comparison() const { return *compare_; }
     /// Compares the selected step with `step`, as a shift-click on the chart would.
     void compareWith(std::int64_t step);
     /// Selects a step as a click on the chart would.
@@ -53,7 +53,7 @@ private:
     QSortFilterProxyModel* proxy_;
     QTableView* table_;
     DebugInfoPane* debugInfo_;
-    LivenessCompareModel* compare_;
+    LivenessStepDiffModel* compare_;
     QComboBox* grouping_;
     QLabel* compareLabel_;
 };

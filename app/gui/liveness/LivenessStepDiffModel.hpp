@@ -16,7 +16,7 @@ class ReportSession;
 /// `toStep` but not at `fromStep` (became live), those live at `fromStep` but not at `toStep`
 /// (stopped being live), and the change of the steps' not-always-live bytes. Two live-at-step
 /// queries, whatever the distance between the steps.
-struct LivenessComparison {
+struct StepLiveDiff {
     std::int64_t fromStep = -1;
     std::int64_t toStep = -1;
     std::uint64_t fromBytes = 0; // not-always-live bytes at each step, all tiles
@@ -27,21 +27,22 @@ struct LivenessComparison {
     std::uint64_t stoppedLiveBytes = 0;
 
     std::int64_t byteDelta() const { return std::int64_t(toBytes) - std::int64_t(fromBytes); }
-    static LivenessComparison fetch(const report::ProfileReader& reader, std::int64_t fromStep,
-                                    std::int64_t toStep);
+    static StepLiveDiff fetch(const report::ProfileReader& reader, std::int64_t fromStep,
+                              std::int64_t toStep);
 };
 
-/// The Liveness view's compare table: one row per variable that became live or stopped being
+/// The Liveness view's step-diff table (two steps of ONE report; comparing two reports is
+/// compare/'s business): one row per variable that became live or stopped being
 /// live between two steps (change, name, signed bytes, live range). compare() queries on a worker;
 /// a newer request supersedes an older one still running.
-class LivenessCompareModel : public RecordTableModel {
+class LivenessStepDiffModel : public RecordTableModel {
     Q_OBJECT
 public:
-    explicit LivenessCompareModel(std::shared_ptr<ReportSession> session,
-                                  QObject* parent = nullptr);
+    explicit LivenessStepDiffModel(std::shared_ptr<ReportSession> session,
+                                   QObject* parent = nullptr);
 
     void compare(std::int64_t fromStep, std::int64_t toStep);
-    const LivenessComparison& comparison() const { return comparison_; }
+    const StepLiveDiff& comparison() const { return comparison_; }
     bool isLoading() const { return loading_; }
 
 signals:
@@ -50,7 +51,7 @@ signals:
 
 private:
     std::shared_ptr<ReportSession> session_;
-    LivenessComparison comparison_;
+    StepLiveDiff comparison_;
     bool loading_ = false;
     std::uint64_t generation_ = 0;
 };

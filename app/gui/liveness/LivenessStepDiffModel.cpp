@@ -1,4 +1,4 @@
-#include "LivenessCompareModel.hpp"
+#include "LivenessStepDiffModel.hpp"
 
 #include "core/Background.hpp"
 #include "core/ReportSession.hpp"
@@ -9,9 +9,9 @@
 
 namespace tilescope::gui {
 
-LivenessComparison LivenessComparison::fetch(const report::ProfileReader& reader,
-                                             std::int64_t fromStep, std::int64_t toStep) {
-    LivenessComparison c;
+StepLiveDiff StepLiveDiff::fetch(const report::ProfileReader& reader, std::int64_t fromStep,
+                                 std::int64_t toStep) {
+    StepLiveDiff c;
     c.fromStep = fromStep;
     c.toStep = toStep;
     for (std::int64_t s : {fromStep, toStep}) {
@@ -41,7 +41,8 @@ LivenessComparison LivenessComparison::fetch(const report::ProfileReader& reader
     return c;
 }
 
-LivenessCompareModel::LivenessCompareModel(std::shared_ptr<ReportSession> session, QObject* parent)
+LivenessStepDiffModel::LivenessStepDiffModel(std::shared_ptr<ReportSession> session,
+                                             QObject* parent)
     : RecordTableModel({{tr("Change"), {}, false},
                         {tr("Variable"), {}, false},
                         {tr("Bytes"),
@@ -57,18 +58,18 @@ LivenessCompareModel::LivenessCompareModel(std::shared_ptr<ReportSession> sessio
                        parent),
       session_(std::move(session)) {}
 
-void LivenessCompareModel::compare(std::int64_t fromStep, std::int64_t toStep) {
+void LivenessStepDiffModel::compare(std::int64_t fromStep, std::int64_t toStep) {
     loading_ = true;
     const std::uint64_t generation = ++generation_;
     auto session = session_;
-    runInBackground<LivenessComparison>(
+    runInBackground<StepLiveDiff>(
         this,
         [session, fromStep, toStep] {
             return session->read([&](const report::ProfileReader& reader) {
-                return LivenessComparison::fetch(reader, fromStep, toStep);
+                return StepLiveDiff::fetch(reader, fromStep, toStep);
             });
         },
-        [this, generation](LivenessComparison c) {
+        [this, generation](StepLiveDiff c) {
             if (generation != generation_)
                 return;
             loading_ = false;
