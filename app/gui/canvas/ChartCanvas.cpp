@@ -1,6 +1,7 @@
 #include "ChartCanvas.hpp"
 
 #include "AxisTicks.hpp"
+#include "ViewportNavigation.hpp"
 
 #include <QContextMenuEvent>
 #include <QFileDialog>
@@ -128,12 +129,8 @@ void ChartCanvas::drawAxes(ImDrawList& list) {
 }
 
 void ChartCanvas::wheelEvent(QWheelEvent* event) {
-    const double notches = event->angleDelta().y() / 120.0;
-    if (notches == 0 || plot_.width() <= 0)
+    if (!navigation::wheel(viewport_, *event, plot_.left(), plot_.width()))
         return;
-    const double anchor = viewport_.toDomain(
-        std::clamp(event->position().x() - plot_.left(), 0.0, plot_.width()), plot_.width());
-    viewport_.zoom(std::pow(0.8, notches), anchor);
     notifyWindow();
     event->accept();
 }
@@ -174,31 +171,8 @@ void ChartCanvas::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void ChartCanvas::keyPressEvent(QKeyEvent* event) {
-    const double centre = (viewport_.begin() + viewport_.end()) / 2;
-    switch (event->key()) {
-    case Qt::Key_W:
-    case Qt::Key_Up:
-        viewport_.zoom(0.8, centre);
-        break;
-    case Qt::Key_S:
-    case Qt::Key_Down:
-        viewport_.zoom(1.25, centre);
-        break;
-    case Qt::Key_A:
-    case Qt::Key_Left:
-        viewport_.pan(-0.1);
-        break;
-    case Qt::Key_D:
-    case Qt::Key_Right:
-        viewport_.pan(0.1);
-        break;
-    case Qt::Key_Home:
-    case Qt::Key_0:
-        viewport_.reset();
-        break;
-    default:
+    if (!navigation::key(viewport_, event->key()))
         return ImGuiCanvas::keyPressEvent(event);
-    }
     notifyWindow();
     event->accept();
 }
