@@ -2,9 +2,7 @@
 
 #include "tilescope/report/ReportError.hpp"
 
-#include <exception>
 #include <filesystem>
-#include <new>
 #include <system_error>
 
 namespace tilescope::gui {
@@ -22,26 +20,11 @@ std::string ReportSession::resolvePath(const std::string& argument) {
     return profile.string();
 }
 
-void ReportSession::rethrowAsReportError() const {
-    // Readers promise ReportErrors, but a damaged file must never surface as a bare "stoull"
-    // without naming the file being read.
-    try {
-        throw;
-    } catch (const ReportError&) {
-        throw;
-    } catch (const std::bad_alloc&) {
-        throw ReportError(path_, "file is damaged or too large (out of memory while reading it)");
-    } catch (const std::exception& e) {
-        throw ReportError(path_, std::string("file is damaged (") + e.what() + ")");
-    }
-}
-
 std::shared_ptr<ReportSession>
 ReportSession::open(const std::string& argument,
                     const std::function<void(double, const char*)>& progress,
                     const std::function<bool()>& keepGoing) {
-    std::shared_ptr<ReportSession> s(new ReportSession);
-    s->path_ = resolvePath(argument);
+    std::shared_ptr<ReportSession> s(new ReportSession(resolvePath(argument)));
     auto stage = [&](double fraction, const char* what) {
         if (progress)
             progress(fraction, what);
@@ -49,17 +32,16 @@ ReportSession::open(const std::string& argument,
     };
     if (!stage(0.0, "Opening and validating"))
         return nullptr;
-    s->guarded([&] { s->reader_ = std::make_unique<report::ProfileReader>(s->path_); });
-    if (!s->reader_->hasCompilation())
+    if (!s->read([](const report::ProfileReader& r) { return r.hasCompilation(); }))
         throw ReportError(s->path_, "report has no compile profile yet (the writer stopped "
                                     "before compilation finished)");
     if (!stage(0.3, "Summarizing memory and runs"))
         return nullptr;
-    s->summary_ = s->guarded([&] { return report::summarize(*s->reader_); });
+    s->summary_ = s->read([](const report::ProfileReader& r) { return report::summarize(r); });
     if (!stage(0.8, "Reading engine options"))
         return nullptr;
-    s->engineOptions_ = s->guarded([&] { return s->reader_->engineOptions(); });
-    s->categories_ = s->reader_->memoryCategories();
+    s->engineOptions_ = s->read([](const report::ProfileReader& r) { return r.engineOptions(); });
+    s->categories_ = s->read([](const report::ProfileReader& r) { return r.memoryCategories(); });
     stage(1.0, "Done");
     return s;
 }

@@ -1,12 +1,12 @@
 #pragma once
 
+#include "LockedReader.hpp"
 #include "ViewState.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/ProfileSummary.hpp"
 
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,33 +38,21 @@ public:
     /// Runs `f(const ProfileReader&)` under the session's lock. Call from worker threads only.
     template <class F>
     auto read(F&& f) const -> decltype(f(std::declval<const report::ProfileReader&>())) {
-        std::lock_guard lock(mutex_);
-        return guarded([&] { return f(*reader_); });
+        return reader_.read(std::forward<F>(f));
     }
 
     /// The user's view settings; UI thread only.
     ViewState& state() { return state_; }
 
 private:
-    ReportSession() = default;
-    template <class F> auto guarded(F&& f) const -> decltype(f());
-    [[noreturn]] void rethrowAsReportError() const;
+    explicit ReportSession(std::string path) : path_(std::move(path)), reader_(path_) {}
 
     std::string path_;
-    std::unique_ptr<report::ProfileReader> reader_;
-    mutable std::mutex mutex_;
+    LockedReader<report::ProfileReader> reader_;
     report::ProfileSummary summary_;
     std::vector<report::EngineOption> engineOptions_;
     std::vector<report::MemoryCategory> categories_;
     ViewState state_;
 };
-
-template <class F> auto ReportSession::guarded(F&& f) const -> decltype(f()) {
-    try {
-        return f();
-    } catch (...) {
-        rethrowAsReportError();
-    }
-}
 
 } // namespace tilescope::gui

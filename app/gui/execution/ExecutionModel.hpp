@@ -6,6 +6,7 @@
 #include "ExecutionFilter.hpp"
 #include "ExecutionFlame.hpp"
 #include "ExecutionIpuRows.hpp"
+#include "core/LockedReader.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
 #include <QObject>
@@ -13,7 +14,6 @@
 #include <array>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,22 +25,7 @@ class ReportSession;
 /// A second reader of the report, opened on first use, with its own lock: the Execution Trace's
 /// long queries (the run's summary figures, batches of program paths) run on it so that window
 /// queries, which frames wait for, never queue behind them on the session's lock.
-class ExecutionSideReader {
-public:
-    explicit ExecutionSideReader(std::string path) : path_(std::move(path)) {}
-    template <class F>
-    auto read(F&& f) -> decltype(f(std::declval<const report::ProfileReader&>())) {
-        std::lock_guard lock(mutex_);
-        if (!reader_)
-            reader_ = std::make_unique<report::ProfileReader>(path_);
-        return f(*reader_);
-    }
-
-private:
-    std::string path_;
-    std::mutex mutex_;
-    std::unique_ptr<report::ProfileReader> reader_;
-};
+using ExecutionSideReader = LockedReader<report::ProfileReader>;
 
 /// Where the cycles of a run go, for the Execution Trace view. load() lists the runs and sums the
 /// selected run's cycles per BSP phase from the coarsest level of the run_lod pyramid. The canvas

@@ -1,6 +1,7 @@
 #include "DeviceTraceSession.hpp"
 
 #include "core/Format.hpp"
+#include "core/LockedReader.hpp"
 #include "core/ReportSession.hpp"
 #include "tilescope/report/ReportError.hpp"
 
@@ -73,12 +74,8 @@ std::shared_ptr<DeviceTraceSession> DeviceTraceSession::open(const std::string& 
             s->endNs_ = first ? s->runEndNs(run) : std::max(s->endNs_, s->runEndNs(run));
             first = false;
         }
-    } catch (const report::ReportError&) {
-        throw;
-    } catch (const std::bad_alloc&) {
-        throw report::ReportError(s->path_, "file is damaged or too large (out of memory)");
-    } catch (const std::exception& e) {
-        throw report::ReportError(s->path_, std::string("file is damaged (") + e.what() + ")");
+    } catch (...) {
+        rethrowNamingFile(s->path_);
     }
     return s;
 }

@@ -29,25 +29,9 @@ std::int64_t levelFor(const std::vector<std::int64_t>& levels, std::int64_t base
 }
 } // namespace
 
-void HostTraceSession::rethrowNamingFile() const {
-    try {
-        throw;
-    } catch (const report::ReportError&) {
-        throw;
-    } catch (const std::bad_alloc&) {
-        throw report::ReportError(path_, "file is damaged or too large (out of memory)");
-    } catch (const std::exception& e) {
-        throw report::ReportError(path_, std::string("file is damaged (") + e.what() + ")");
-    }
-}
-
 std::shared_ptr<HostTraceSession> HostTraceSession::open(const std::string& path) {
-    std::shared_ptr<HostTraceSession> s(new HostTraceSession);
-    s->path_ = path;
-    std::lock_guard lock(s->mutex_);
-    try {
-        s->reader_ = std::make_unique<report::HostTraceReader>(path);
-        const auto& r = *s->reader_;
+    std::shared_ptr<HostTraceSession> s(new HostTraceSession(path));
+    s->reader_.read([&](const report::HostTraceReader& r) {
         s->processes_ = r.processes();
         s->threads_ = r.threads();
         for (const auto& t : s->threads_)
@@ -99,15 +83,13 @@ std::shared_ptr<HostTraceSession> HostTraceSession::open(const std::string& path
                     s->sampleLevels_.push_back(level);
             }
         }
-        s->readCoarsestLevel();
-        s->readOverview();
-    } catch (...) {
-        s->rethrowNamingFile();
-    }
+        s->readCoarsestLevel(r);
+        s->readOverview(r);
+    });
     return s;
 }
 
-void HostTraceSession::readCoarsestLevel() {
+void HostTraceSession::readCoarsestLevel(const report::HostTraceReader& reader) {
     const std::int64_t level = coarsestEventLevel();
     if (level < 0 || !hasSpan_)
         return;
@@ -123,7 +105,7 @@ void HostTraceSession::readCoarsestLevel() {
         slice.fromBucket = std::numeric_limits<std::int64_t>::min();
         slice.toBucket = std::numeric_limits<std::int64_t>::max();
         for (auto& [depth, row] :
-             reader_->eventLodBuckets(t.id, depths, level, slice.fromBucket, slice.toBucket))
+             reader.eventLodBuckets(t.id, depths, level, slice.fromBucket, slice.toBucket))
             slice.rows[depth].push_back(row);
     }
 }
@@ -157,8 +139,7 @@ HostTraceSession::eventLodWindow(std::int64_t threadId, const std::vector<std::i
             sliceOut(it->second);
         return out;
     }
-    std::lock_guard lock(mutex_);
-    try {
+    reader_.read([&](const report::HostTraceReader& reader) {
         LodSlice& slice = recent_[threadId];
         const bool holdsDepths = std::all_of(
             depths.begin(), depths.end(), [&](std::int32_t d) { return slice.rows.count(d) > 0; });
@@ -166,7 +147,7 @@ HostTraceSession::eventLodWindow(std::int64_t threadId, const std::vector<std::i
             slice.level == level && fromBucket <= slice.toBucket && toBucket >= slice.fromBucket;
         auto read = [&](std::int64_t from, std::int64_t to,
                         std::unordered_map<std::int32_t, std::vector<report::EventLodRow>>& into) {
-            for (auto& [depth, row] : reader_->eventLodBuckets(threadId, depths, level, from, to))
+            for (auto& [depth, row] : reader.eventLodBuckets(threadId, depths, level, from, to))
                 into[depth].push_back(row);
         };
         if (holdsDepths && overlaps) {
@@ -208,13 +189,11 @@ HostTraceSession::eventLodWindow(std::int64_t threadId, const std::vector<std::i
             read(fromBucket, toBucket, slice.rows);
         }
         sliceOut(slice);
-    } catch (...) {
-        rethrowNamingFile();
-    }
+    });
     return out;
 }
 
-void HostTraceSession::readOverview() {
+void HostTraceSession::readOverview(const report::HostTraceReader& reader) {
     overview_.assign(kOverviewColumns, 0.0);
     if (!hasSpan_)
         return;
@@ -250,7 +229,7 @@ void HostTraceSession::readOverview() {
                 add(b, b + width * fill);
             }
         } else {
-            for (const auto& e : reader_->events(t.id, 0, beginNs_, endNs_, 100000))
+            for (const auto& e : reader.events(t.id, 0, beginNs_, endNs_, 100000))
                 add(double(e.startNs - beginNs_), double(e.endNs.value_or(endNs_) - beginNs_));
         }
     }

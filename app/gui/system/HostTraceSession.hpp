@@ -1,12 +1,12 @@
 #pragma once
 
+#include "core/LockedReader.hpp"
 #include "tilescope/report/HostTraceReader.hpp"
 
 #include <QString>
 #include <QStringList>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -80,33 +80,21 @@ public:
     /// Runs `f(const HostTraceReader&)` under the session's lock; worker threads only.
     template <class F>
     auto read(F&& f) const -> decltype(f(std::declval<const report::HostTraceReader&>())) {
-        std::lock_guard lock(mutex_);
-        try {
-            return f(*reader_);
-        } catch (...) {
-            rethrowNamingFile();
-        }
+        return reader_.read(std::forward<F>(f));
     }
 
     /// Like read(), on a second reader of the same file with its own lock, for long scans (call
     /// tree, search) that must not hold up the timeline's window queries.
     template <class F>
     auto readLong(F&& f) const -> decltype(f(std::declval<const report::HostTraceReader&>())) {
-        std::lock_guard lock(longMutex_);
-        try {
-            if (!longReader_)
-                longReader_ = std::make_unique<report::HostTraceReader>(path_);
-            return f(*longReader_);
-        } catch (...) {
-            rethrowNamingFile();
-        }
+        return longReader_.read(std::forward<F>(f));
     }
 
 private:
-    HostTraceSession() = default;
-    [[noreturn]] void rethrowNamingFile() const;
-    void readCoarsestLevel();
-    void readOverview();
+    explicit HostTraceSession(std::string path)
+        : path_(std::move(path)), reader_(path_), longReader_(path_) {}
+    void readCoarsestLevel(const report::HostTraceReader& reader);
+    void readOverview(const report::HostTraceReader& reader);
 
     /// The buckets [fromBucket, toBucket] of one level held for some depths of one thread.
     struct LodSlice {
@@ -116,10 +104,8 @@ private:
     };
 
     std::string path_;
-    std::unique_ptr<report::HostTraceReader> reader_;
-    mutable std::mutex mutex_;
-    mutable std::unique_ptr<report::HostTraceReader> longReader_;
-    mutable std::mutex longMutex_;
+    LockedReader<report::HostTraceReader> reader_;
+    LockedReader<report::HostTraceReader> longReader_;
     std::vector<report::ProcessInfo> processes_;
     std::vector<report::ThreadInfo> threads_;
     std::unordered_map<std::int64_t, std::int32_t> maxDepth_;
@@ -138,7 +124,7 @@ private:
     std::vector<std::int64_t> eventLevels_, sampleLevels_;
     std::vector<double> overview_;
     std::unordered_map<std::int64_t, LodSlice> coarsest_;       ///< by thread, whole trace
-    mutable std::unordered_map<std::int64_t, LodSlice> recent_; ///< by thread; under mutex_
+    mutable std::unordered_map<std::int64_t, LodSlice> recent_; ///< by thread; under reader_'s lock
 };
 
 } // namespace tilescope::gui
