@@ -2,6 +2,7 @@
 
 #include "CompareSession.hpp"
 #include "core/Background.hpp"
+#include "memory/PhysicalTileOrder.hpp"
 #include "tilescope/report/ReportError.hpp"
 
 namespace tilescope::gui {
@@ -20,15 +21,8 @@ struct Loaded {
 /// A report's tile placement, or why it has none usable.
 report::TilePlacement placementOf(const ReportSession& session, const QString& which,
                                   QString* problem) {
-    try {
-        auto p = session.read([](const report::ProfileReader& r) { return r.tilePlacement(); });
-        if (p.empty())
-            *problem = QObject::tr("The %1 report records no tile placement.").arg(which);
-        return p;
-    } catch (const report::ReportError& e) {
-        *problem = QString::fromStdString(e.what());
-        return {};
-    }
+    return session.read(
+        [&](const report::ProfileReader& r) { return readTilePlacement(r, which, problem); });
 }
 
 /// The physical order both reports share, or empty (and why) when they do not share one.

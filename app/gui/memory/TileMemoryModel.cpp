@@ -1,5 +1,6 @@
 #include "TileMemoryModel.hpp"
 
+#include "PhysicalTileOrder.hpp"
 #include "core/Background.hpp"
 #include "core/ReportSession.hpp"
 #include "tilescope/report/ReportError.hpp"
@@ -58,21 +59,12 @@ void TileMemoryModel::load() {
                              std::size_t(r - d->regions.begin())] =
                         reader.tileMemory(row.categoryId, row.regionId);
                 }
-                // A damaged placement only costs the physical order, not the memory figures.
-                try {
-                    d->placement = reader.tilePlacement();
-                } catch (const report::ReportError& e) {
-                    d->placementProblem = QString::fromStdString(e.what());
-                }
+                d->placement = readTilePlacement(reader, QString(), &d->placementProblem);
                 if (!d->placement.empty()) {
                     d->physical = d->placement.physicalOrder(d->tilesPerIpu);
                     d->physicalSlot.resize(d->physical.size());
                     for (std::uint32_t p = 0; p < d->physical.size(); ++p)
                         d->physicalSlot[d->physical[p]] = p;
-                } else if (d->placementProblem.isEmpty()) {
-                    d->placementProblem =
-                        tr("The report records no tile placement (it was written before "
-                           "format version 4, or by a tool that knows none).");
                 }
                 return std::shared_ptr<const Data>(std::move(d));
             });
