@@ -2,72 +2,18 @@
 
 #include "CompareSession.hpp"
 
-#include <QPromise>
-
 namespace tilescope::gui {
 
-CompareLoader::CompareLoader(QObject* parent) : QObject(parent) {}
-
-CompareLoader::~CompareLoader() {
-    if (watcher_)
-        watcher_->future().cancel();
-}
-
 void CompareLoader::start(const QString& source, const QString& target) {
-    if (watcher_)
-        watcher_->future().cancel();
-    auto* watcher = new QFutureWatcher<Result>(this);
-    watcher_ = watcher;
-    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this, watcher](int value) {
-        if (watcher == watcher_)
-            emit progress(value, watcher->progressText());
-    });
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] { finish(watcher); });
-    emit progress(0, tr("Opening %1 and %2").arg(source, target));
     const std::string a = source.toStdString(), b = target.toStdString();
-    watcher->setFuture(QtConcurrent::run([a, b](QPromise<Result>& promise) {
-        promise.setProgressRange(0, 100);
-        Result r;
-        try {
-            r.value = CompareSession::open(
-                a, b,
-                [&](double fraction, const char* stage) {
-                    promise.setProgressValueAndText(static_cast<int>(fraction * 100.0),
-                                                    QString::fromUtf8(stage));
-                },
-                [&] { return !promise.isCanceled(); });
-        } catch (const std::exception& e) {
-            r.error = QString::fromStdString(e.what()).simplified();
-        }
-        promise.addResult(std::move(r));
-    }));
+    startOpening(tr("Opening %1 and %2").arg(source, target),
+                 [a, b](const Progress& progress, const KeepGoing& keepGoing) {
+                     return std::shared_ptr<void>(CompareSession::open(a, b, progress, keepGoing));
+                 });
 }
 
-void CompareLoader::finish(QFutureWatcher<Result>* watcher) {
-    watcher->deleteLater();
-    if (watcher != watcher_)
-        return;
-    watcher_ = nullptr;
-    const QFuture<Result> future = watcher->future();
-    if (future.isCanceled() || future.resultCount() == 0) {
-        emit cancelled();
-        return;
-    }
-    Result r = future.result();
-    if (!r.error.isEmpty())
-        emit failed(r.error);
-    else if (r.value && *r.value)
-        emit loaded(std::move(*r.value));
-    else
-        emit cancelled();
-}
-
-void CompareLoader::cancel() {
-    if (!watcher_)
-        return;
-    watcher_->future().cancel();
-    watcher_ = nullptr;
-    emit cancelled();
+void CompareLoader::opened(std::shared_ptr<void> session) {
+    emit loaded(std::static_pointer_cast<CompareSession>(std::move(session)));
 }
 
 } // namespace tilescope::gui

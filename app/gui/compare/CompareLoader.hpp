@@ -1,40 +1,27 @@
 #pragma once
 
-#include "core/Background.hpp"
+#include "core/SessionLoader.hpp"
 
-#include <QFutureWatcher>
-#include <QObject>
-#include <QString>
 #include <memory>
 
 namespace tilescope::gui {
 
 class CompareSession;
 
-/// Opens two reports for comparison on a worker thread (CompareSession::open) and reports
-/// progress, the result or the error on the UI thread. As ReportLoader: one load at a time, a new
-/// start abandons the previous one silently, cancel() takes effect between stages.
-class CompareLoader : public QObject {
+/// Opens two reports for comparison (CompareSession::open) as a SessionLoader: progress, failure
+/// and Cancel as there, the session in `loaded`.
+class CompareLoader : public SessionLoader {
     Q_OBJECT
 public:
-    explicit CompareLoader(QObject* parent = nullptr);
-    ~CompareLoader() override;
+    explicit CompareLoader(QObject* parent = nullptr) : SessionLoader(parent) {}
 
     void start(const QString& source, const QString& target);
-    void cancel();
-    bool isLoading() const { return watcher_ != nullptr; }
 
 signals:
-    void progress(int percent, const QString& stage);
     void loaded(std::shared_ptr<tilescope::gui::CompareSession> session);
-    void failed(const QString& message);
-    void cancelled();
 
-private:
-    using Result = Outcome<std::shared_ptr<CompareSession>>;
-    void finish(QFutureWatcher<Result>* watcher);
-
-    QFutureWatcher<Result>* watcher_ = nullptr;
+protected:
+    void opened(std::shared_ptr<void> session) override;
 };
 
 } // namespace tilescope::gui
