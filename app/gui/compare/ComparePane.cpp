@@ -8,10 +8,6 @@
 #include "StepCompareView.hpp"
 #include "StructureCompareView.hpp"
 
-#include <QHBoxLayout>
-#include <QListWidget>
-#include <QStackedWidget>
-
 namespace tilescope::gui {
 namespace {
 
@@ -40,31 +36,9 @@ QStringList ComparePane::viewTitles() {
 }
 
 ComparePane::ComparePane(std::shared_ptr<CompareSession> session, QWidget* parent)
-    : QWidget(parent), session_(std::move(session)) {
-    rail_ = new QListWidget;
-    const QStringList names = viewNames(), titles = viewTitles();
-    for (int i = 0; i < names.size(); ++i) {
-        auto* item = new QListWidgetItem(titles[i], rail_);
-        item->setData(Qt::UserRole, names[i]);
-        item->setToolTip(tr("%1 (Ctrl+%2)").arg(titles[i]).arg(i + 1));
-    }
-    rail_->setFixedWidth(rail_->sizeHintForColumn(0) + 40);
-    rail_->setSpacing(2);
-    rail_->setFrameShape(QFrame::NoFrame);
-    rail_->setBackgroundRole(QPalette::Window);
-    stack_ = new QStackedWidget;
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addWidget(rail_);
-    layout->addWidget(stack_, 1);
-    connect(rail_, &QListWidget::currentRowChanged, this, [this](int row) {
-        if (row >= 0)
-            showView(rail_->item(row)->data(Qt::UserRole).toString());
-    });
-}
+    : RailPane(viewNames(), viewTitles(), parent), session_(std::move(session)) {}
 
-CompareView* ComparePane::createView(const QString& name) {
+RailView* ComparePane::createView(const QString& name) {
     if (name == QLatin1String("summary"))
         return new CompareSummaryView(session_);
     if (name == QLatin1String("memory"))
@@ -83,28 +57,11 @@ CompareView* ComparePane::createView(const QString& name) {
 }
 
 CompareView* ComparePane::showView(const QString& name) {
-    CompareView* view = nullptr;
-    if (auto it = views_.find(name); it != views_.end()) {
-        view = it->second;
-    } else {
-        view = createView(name);
-        if (!view)
-            return nullptr;
-        views_[name] = view;
-        stack_->addWidget(view);
-        connect(view, &CompareView::failed, this, &ComparePane::viewFailed);
-    }
-    stack_->setCurrentWidget(view);
-    const int row = int(viewNames().indexOf(name));
-    if (rail_->currentRow() != row) {
-        const QSignalBlocker block(rail_);
-        rail_->setCurrentRow(row);
-    }
-    return view;
+    return static_cast<CompareView*>(RailPane::showView(name));
 }
 
 CompareView* ComparePane::currentView() const {
-    return qobject_cast<CompareView*>(stack_->currentWidget());
+    return static_cast<CompareView*>(RailPane::currentView());
 }
 
 } // namespace tilescope::gui

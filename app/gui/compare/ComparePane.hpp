@@ -1,13 +1,10 @@
 #pragma once
 
+#include "core/RailPane.hpp"
+
 #include <QString>
 #include <QStringList>
-#include <QWidget>
-#include <map>
 #include <memory>
-
-class QListWidget;
-class QStackedWidget;
 
 namespace tilescope::gui {
 
@@ -17,7 +14,7 @@ class CompareView;
 /// Everything shown for two compared reports: a navigation rail of compare views on the left and
 /// the views on the right. As in ReportPane, a view is created the first time it is shown, so
 /// opening a comparison only pays for the Summary.
-class ComparePane : public QWidget {
+class ComparePane : public RailPane {
     Q_OBJECT
 public:
     explicit ComparePane(std::shared_ptr<CompareSession> session, QWidget* parent = nullptr);
@@ -25,22 +22,19 @@ public:
     /// Command-line names of the compare views, in rail order: summary, memory, liveness,
     /// programs, operations, execution.
     static QStringList viewNames();
+    static QStringList viewNames();
+    /// Titles of the views for the rail and the View menu, in the same order.
     static QStringList viewTitles();
     /// Shows the named view (creating it if needed); nullptr for an unknown name.
     CompareView* showView(const QString& name);
     CompareView* currentView() const;
     std::shared_ptr<CompareSession> session() const { return session_; }
 
-signals:
-    void viewFailed(const QString& message);
+protected:
+    RailView* createView(const QString& name) override;
 
 private:
-    CompareView* createView(const QString& name);
-
     std::shared_ptr<CompareSession> session_;
-    QListWidget* rail_;
-    QStackedWidget* stack_;
-    std::map<QString, CompareView*> views_;
 };
 
 } // namespace tilescope::gui

@@ -1,13 +1,10 @@
 #pragma once
 
+#include "core/RailPane.hpp"
+
 #include <QString>
 #include <QStringList>
-#include <QWidget>
-#include <map>
 #include <memory>
-
-class QListWidget;
-class QStackedWidget;
 
 namespace tilescope::gui {
 
@@ -18,7 +15,7 @@ class ReportView;
 /// right. Views are created the first time they are shown (so opening a report only pays for the
 /// Summary) and then kept, with their models and the session's ViewState, while the user
 /// switches between them.
-class ReportPane : public QWidget {
+class ReportPane : public RailPane {
     Q_OBJECT
 public:
     explicit ReportPane(std::shared_ptr<ReportSession> session, QWidget* parent = nullptr);
@@ -27,22 +24,20 @@ public:
     /// programs, execution, operations.
     static QStringList viewNames();
     /// Titles of the views for the rail and the View menu, in the same order.
+    static QStringList viewNames();
+    /// Titles of the views for the rail and the View menu, in the same order.
     static QStringList viewTitles();
     /// Shows the named view (creating it if needed); nullptr for an unknown name.
     ReportView* showView(const QString& name);
     ReportView* currentView() const;
     std::shared_ptr<ReportSession> session() const { return session_; }
 
-signals:
-    void viewFailed(const QString& message);
+protected:
+    RailView* createView(const QString& name) override;
+    void viewShown(const QString& name) override;
 
 private:
-    ReportView* createView(const QString& name);
-
     std::shared_ptr<ReportSession> session_;
-    QListWidget* rail_;
-    QStackedWidget* stack_;
-    std::map<QString, ReportView*> views_;
 };
 
 } // namespace tilescope::gui
