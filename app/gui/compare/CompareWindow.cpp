@@ -7,20 +7,14 @@
 #include "CompareView.hpp"
 
 #include <QApplication>
-#include <QImageWriter>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPixmap>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
 
 namespace tilescope::gui {
-namespace {
-constexpr int kTimeoutMs = 300000; // the structural views align 200k-step runs before their frame
-constexpr int kSettleMs = 100;
-} // namespace
 
 CompareWindow::CompareWindow(QWidget* parent)
     : QMainWindow(parent), loader_(new CompareLoader(this)) {
@@ -111,64 +105,6 @@ void CompareWindow::setLoadingUi(bool loading) {
     cancel_->setVisible(loading);
     if (loading)
         progress_->setValue(0);
-}
-
-CompareScreenshotRunner::CompareScreenshotRunner(CompareWindow& window, QString view,
-                                                 QString output, QSize size, QObject* parent)
-    : QObject(parent), window_(window), view_(std::move(view)), output_(std::move(output)),
-      size_(size) {
-    timeout_.setSingleShot(true);
-    connect(&timeout_, &QTimer::timeout, this, [this] {
-        fail(tr("timed out after %1 s waiting for the %2 compare view")
-                 .arg(kTimeoutMs / 1000)
-                 .arg(view_));
-    });
-}
-
-void CompareScreenshotRunner::start(const QString& source, const QString& target) {
-    window_.setInteractive(false);
-    window_.resize(size_);
-    window_.show();
-    connect(&window_, &CompareWindow::openFailed, this, &CompareScreenshotRunner::fail);
-    connect(&window_, &CompareWindow::comparisonOpened, this, &CompareScreenshotRunner::onOpened);
-    timeout_.start(kTimeoutMs);
-    window_.openComparison(source, target);
-}
-
-void CompareScreenshotRunner::onOpened() {
-    CompareView* view = window_.pane()->showView(view_);
-    if (!view)
-        return fail(tr("unknown compare view '%1'").arg(view_));
-    connect(view, &CompareView::failed, this, &CompareScreenshotRunner::fail);
-    if (view->isReady())
-        QTimer::singleShot(kSettleMs, this, &CompareScreenshotRunner::capture);
-    else
-        connect(view, &CompareView::ready, this,
-                [this] { QTimer::singleShot(kSettleMs, this, &CompareScreenshotRunner::capture); });
-}
-
-void CompareScreenshotRunner::capture() {
-    if (done_)
-        return;
-    const QImage image = window_.grab().toImage();
-    const QSize expected = size_ * window_.devicePixelRatio();
-    if (image.size() != expected)
-        return fail(
-            tr("the window could not be sized to %1x%2").arg(size_.width()).arg(size_.height()));
-    QImageWriter writer(output_, "png");
-    if (!writer.write(image))
-        return fail(tr("cannot write %1: %2").arg(output_, writer.errorString()));
-    done_ = true;
-    timeout_.stop();
-    emit finished(0, {});
-}
-
-void CompareScreenshotRunner::fail(const QString& message) {
-    if (done_)
-        return;
-    done_ = true;
-    timeout_.stop();
-    emit finished(1, message.simplified());
 }
 
 } // namespace tilescope::gui

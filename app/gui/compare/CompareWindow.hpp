@@ -49,30 +49,4 @@ private:
     bool interactive_ = true;
 };
 
-/// Drives `tilescope --compare A B --view NAME --screenshot out.png [--size WxH]`: opens the
-/// comparison in a non-interactive CompareWindow of that size, shows the compare view, waits until
-/// it is ready (never a loading frame), grabs the window with its canvases and writes the PNG.
-/// `finished(exitCode, message)`: 0, or 1 with a one-line reason.
-class CompareScreenshotRunner : public QObject {
-    Q_OBJECT
-public:
-    CompareScreenshotRunner(CompareWindow& window, QString view, QString output, QSize size,
-                            QObject* parent = nullptr);
-    void start(const QString& source, const QString& target);
-
-signals:
-    void finished(int exitCode, const QString& message);
-
-private:
-    void onOpened();
-    void capture();
-    void fail(const QString& message);
-
-    CompareWindow& window_;
-    QString view_, output_;
-    QSize size_;
-    QTimer timeout_;
-    bool done_ = false;
-};
-
 } // namespace tilescope::gui

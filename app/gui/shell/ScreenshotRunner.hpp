@@ -1,22 +1,17 @@
 #pragma once
 
-#include <QObject>
-#include <QSize>
-#include <QString>
-#include <QTimer>
+#include "core/WindowCapture.hpp"
 
 namespace tilescope::gui {
 
 class MainWindow;
-class ReportView;
 
 /// Drives `tilescope --view NAME --screenshot out.png [--size WxH] [--tile-order ORDER] FILE`:
-/// opens the report in a
-/// non-interactive MainWindow of the requested size, shows the view, waits until the view says
-/// its models are ready (never a "Loading…" frame), grabs the window, canvases included, and
-/// writes the PNG. `finished(exitCode, message)` reports the outcome: 0, or 1 with a one-line
-/// reason (file cannot be opened or read, view failed, timeout, cannot write the image).
-class ScreenshotRunner : public QObject {
+/// opens the report in a non-interactive MainWindow of the requested size, shows the view and
+/// captures it as a WindowCapture (ready, grabbed with its canvases, PNG written; exit 1 with a
+/// one-line reason when the file cannot be opened or read, the view fails, time runs out or the
+/// image cannot be written).
+class ScreenshotRunner : public WindowCapture {
     Q_OBJECT
 public:
     ScreenshotRunner(MainWindow& window, QString view, QString output, QSize size,
@@ -31,20 +26,14 @@ public:
 
     void start(const QString& report);
 
-signals:
-    void finished(int exitCode, const QString& message);
+protected:
+    QString problemBeforeCapture() override;
 
 private:
     void onOpened();
-    void capture();
-    void fail(const QString& message);
 
     MainWindow& window_;
     QString view_;
-    QString output_;
-    QSize size_;
-    QTimer timeout_;
-    bool done_ = false;
     int tileOrder_ = -1; // -1: as the view state has it
     int executionMode_ = -1;
 };

@@ -6,11 +6,13 @@
 #include "ReportPane.hpp"
 #include "ScreenshotRunner.hpp"
 #include "compare/ComparePane.hpp"
+#include "compare/CompareScreenshotRunner.hpp"
 #include "compare/CompareWindow.hpp"
 #include "core/ReportSession.hpp"
 #include "remote/QtSshInteraction.hpp"
 #include "system/SystemAnalyserView.hpp"
 #include "system/SystemAnalyserWindow.hpp"
+#include "system/SystemScreenshotRunner.hpp"
 #include "tilescope/report/RemoteStorage.hpp"
 #include "tilescope/report/Version.hpp"
 

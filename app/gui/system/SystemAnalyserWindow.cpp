@@ -7,17 +7,12 @@
 
 #include <QApplication>
 #include <QFileDialog>
-#include <QImageWriter>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPixmap>
 #include <QStatusBar>
 
 namespace tilescope::gui {
 namespace {
-constexpr int kTimeoutMs = 120000;
-constexpr int kPollMs = 50;
-constexpr int kSettleMs = 100;
 struct Sessions {
     std::vector<std::shared_ptr<HostTraceSession>> hosts;
     std::vector<std::shared_ptr<DeviceTraceSession>> devices;
@@ -84,67 +79,6 @@ void SystemAnalyserWindow::openTraces(const QStringList& paths) {
                 QMessageBox::warning(this, tr("Cannot open"), message);
             emit openFailed(message);
         });
-}
-
-SystemScreenshotRunner::SystemScreenshotRunner(SystemAnalyserWindow& window, QString view,
-                                               QString output, QSize size, QObject* parent)
-    : QObject(parent), window_(window), view_(std::move(view)), output_(std::move(output)),
-      size_(size) {
-    timeout_.setSingleShot(true);
-    connect(&timeout_, &QTimer::timeout, this, [this] {
-        fail(tr("timed out after %1 s waiting for the %2 view").arg(kTimeoutMs / 1000).arg(view_));
-    });
-    connect(&poll_, &QTimer::timeout, this, &SystemScreenshotRunner::poll);
-}
-
-void SystemScreenshotRunner::start(const QStringList& paths) {
-    window_.setInteractive(false);
-    window_.resize(size_);
-    window_.show();
-    connect(&window_, &SystemAnalyserWindow::openFailed, this, &SystemScreenshotRunner::fail);
-    connect(&window_, &SystemAnalyserWindow::opened, this, [this] {
-        if (!window_.view()->showView(view_))
-            return fail(tr("unknown view '%1'").arg(view_));
-        // Before the first frame, so no frame of the whole trace is mistaken for the result.
-        if (range_)
-            window_.view()->showRelativeRange(range_->first, range_->second);
-        if (flameMode_)
-            window_.view()->setFlameMode(*flameMode_);
-        if (chartMode_)
-            window_.view()->setChartMode(*chartMode_);
-        poll_.start(kPollMs);
-    });
-    timeout_.start(kTimeoutMs);
-    window_.openTraces(paths);
-}
-
-void SystemScreenshotRunner::poll() {
-
-    if (window_.view() && window_.view()->isReady()) {
-        poll_.stop();
-        QTimer::singleShot(kSettleMs, this, &SystemScreenshotRunner::capture);
-    }
-}
-
-void SystemScreenshotRunner::capture() {
-    if (done_)
-        return;
-    const QImage image = window_.grab().toImage();
-    QImageWriter writer(output_, "png");
-    if (!writer.write(image))
-        return fail(tr("cannot write %1: %2").arg(output_, writer.errorString()));
-    done_ = true;
-    timeout_.stop();
-    emit finished(0, {});
-}
-
-void SystemScreenshotRunner::fail(const QString& message) {
-    if (done_)
-        return;
-    done_ = true;
-    timeout_.stop();
-    poll_.stop();
-    emit finished(1, message.simplified());
 }
 
 } // namespace tilescope::gui

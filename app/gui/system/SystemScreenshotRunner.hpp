@@ -1,0 +1,42 @@
+#pragma once
+
+#include "TimelineCanvas.hpp"
+#include "TimelineModel.hpp"
+#include "core/WindowCapture.hpp"
+
+#include <QStringList>
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+namespace tilescope::gui {
+
+class SystemAnalyserWindow;
+
+/// Drives `tilescope --view timeline|calltree --screenshot OUT.png FILE.pvti...`: opens the
+/// traces in a non-interactive window of the given size, shows the tab, polls until it is ready
+/// and captures it as a WindowCapture (exit 0, or 1 with a one-line reason).
+class SystemScreenshotRunner : public WindowCapture {
+    Q_OBJECT
+public:
+    SystemScreenshotRunner(SystemAnalyserWindow& window, QString view, QString output, QSize size,
+                           QObject* parent = nullptr);
+    void start(const QStringList& paths);
+    /// The timeline window to capture, nanoseconds after the start of the traces.
+    void setRange(std::pair<std::int64_t, std::int64_t> range) { range_ = range; }
+    /// The timeline's flame and graph types, when the command line names them.
+    void setFlameMode(TimelineModel::FlameMode mode) { flameMode_ = mode; }
+    void setChartMode(TimelineCanvas::ChartMode mode) { chartMode_ = mode; }
+
+private:
+    void poll();
+
+    SystemAnalyserWindow& window_;
+    QString view_;
+    std::optional<std::pair<std::int64_t, std::int64_t>> range_;
+    std::optional<TimelineModel::FlameMode> flameMode_;
+    std::optional<TimelineCanvas::ChartMode> chartMode_;
+    QTimer poll_;
+};
+
+} // namespace tilescope::gui
