@@ -39,31 +39,18 @@ CompareWindow::CompareWindow(QWidget* parent)
     placeholder_ = new QLabel(tr("Opening the reports…"));
     placeholder_->setAlignment(Qt::AlignCenter);
     setCentralWidget(placeholder_);
-    progressLabel_ = new QLabel;
-    progress_ = new QProgressBar;
-    progress_->setRange(0, 100);
-    progress_->setMaximumWidth(220);
-    cancel_ = new QPushButton(tr("Cancel"));
-    statusBar()->addPermanentWidget(progressLabel_);
-    statusBar()->addPermanentWidget(progress_);
-    statusBar()->addPermanentWidget(cancel_);
-    setLoadingUi(false);
+    loading_.install(statusBar(), loader_);
 
-    connect(cancel_, &QPushButton::clicked, loader_, &CompareLoader::cancel);
-    connect(loader_, &CompareLoader::progress, this, [this](int percent, const QString& stage) {
-        progress_->setValue(percent);
-        progressLabel_->setText(stage);
-    });
     connect(loader_, &CompareLoader::loaded, this, &CompareWindow::onLoaded);
     connect(loader_, &CompareLoader::failed, this, [this](const QString& message) {
-        setLoadingUi(false);
+        loading_.setLoading(false);
         statusBar()->showMessage(tr("Could not open the comparison"), 8000);
         if (interactive_)
             QMessageBox::critical(this, tr("Cannot compare the reports"), message);
         emit openFailed(message);
     });
     connect(loader_, &CompareLoader::cancelled, this, [this] {
-        setLoadingUi(false);
+        loading_.setLoading(false);
         statusBar()->showMessage(tr("Opening cancelled"), 4000);
     });
     resize(1280, 800);
@@ -76,12 +63,12 @@ bool CompareWindow::isLoading() const {
 }
 
 void CompareWindow::openComparison(const QString& source, const QString& target) {
-    setLoadingUi(true);
+    loading_.setLoading(true);
     loader_->start(source, target);
 }
 
 void CompareWindow::onLoaded(std::shared_ptr<CompareSession> session) {
-    setLoadingUi(false);
+    loading_.setLoading(false);
     auto* pane = new ComparePane(session);
     connect(pane, &ComparePane::viewFailed, this, [this](const QString& message) {
         statusBar()->showMessage(message);
@@ -97,14 +84,6 @@ void CompareWindow::onLoaded(std::shared_ptr<CompareSession> session) {
     setWindowTitle(tr("%1 ↔ %2 — TileScope Compare").arg(a, b));
     statusBar()->showMessage(tr("Comparing %1 (source) with %2 (target)").arg(a, b), 6000);
     emit comparisonOpened();
-}
-
-void CompareWindow::setLoadingUi(bool loading) {
-    progress_->setVisible(loading);
-    progressLabel_->setVisible(loading);
-    cancel_->setVisible(loading);
-    if (loading)
-        progress_->setValue(0);
 }
 
 } // namespace tilescope::gui

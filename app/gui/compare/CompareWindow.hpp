@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/LoadingStatus.hpp"
+
 #include <QMainWindow>
 #include <QSize>
 #include <QString>
@@ -7,8 +9,6 @@
 #include <memory>
 
 class QLabel;
-class QProgressBar;
-class QPushButton;
 
 namespace tilescope::gui {
 
@@ -38,14 +38,11 @@ signals:
 
 private:
     void onLoaded(std::shared_ptr<CompareSession> session);
-    void setLoadingUi(bool loading);
 
     CompareLoader* loader_;
     ComparePane* pane_ = nullptr;
     QLabel* placeholder_;
-    QProgressBar* progress_;
-    QLabel* progressLabel_;
-    QPushButton* cancel_;
+    LoadingStatus loading_;
     bool interactive_ = true;
 };
 

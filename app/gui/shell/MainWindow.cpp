@@ -61,25 +61,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Repor
     buildWelcome();
     buildMenus();
 
-    progressLabel_ = new QLabel;
-    progress_ = new QProgressBar;
-    progress_->setRange(0, 100);
-    progress_->setMaximumWidth(220);
-    cancel_ = new QPushButton(tr("Cancel"));
-    statusBar()->addPermanentWidget(progressLabel_);
-    statusBar()->addPermanentWidget(progress_);
-    statusBar()->addPermanentWidget(cancel_);
-    setLoadingUi(false);
+    loading_.install(statusBar(), loader_);
 
-    connect(cancel_, &QPushButton::clicked, loader_, &ReportLoader::cancel);
-    connect(loader_, &ReportLoader::progress, this, [this](int percent, const QString& stage) {
-        progress_->setValue(percent);
-        progressLabel_->setText(stage);
-    });
     connect(loader_, &ReportLoader::loaded, this, &MainWindow::onLoaded);
     connect(loader_, &ReportLoader::failed, this, &MainWindow::onFailed);
     connect(loader_, &ReportLoader::cancelled, this, [this] {
-        setLoadingUi(false);
+        loading_.setLoading(false);
         statusBar()->showMessage(tr("Opening cancelled"), 4000);
     });
     resize(1280, 800);
@@ -179,7 +166,7 @@ void MainWindow::buildWelcome() {
 
 void MainWindow::openReport(const QString& fileOrFolder) {
     loadingPath_ = fileOrFolder;
-    setLoadingUi(true);
+    loading_.setLoading(true);
     loader_->start(fileOrFolder);
 }
 
@@ -211,7 +198,7 @@ void MainWindow::closeReport() {
 }
 
 void MainWindow::onLoaded(std::shared_ptr<ReportSession> session) {
-    setLoadingUi(false);
+    loading_.setLoading(false);
     // Reloading the same report keeps what the user had set up.
     if (pane_ && pane_->session()->path() == session->path())
         session->state() = pane_->session()->state();
@@ -242,19 +229,11 @@ void MainWindow::onLoaded(std::shared_ptr<ReportSession> session) {
 }
 
 void MainWindow::onFailed(const QString& message) {
-    setLoadingUi(false);
+    loading_.setLoading(false);
     statusBar()->showMessage(tr("Could not open %1").arg(loadingPath_), 8000);
     if (interactive_)
         QMessageBox::critical(this, tr("Cannot open report"), message);
     emit openFailed(message);
-}
-
-void MainWindow::setLoadingUi(bool loading) {
-    progress_->setVisible(loading);
-    progressLabel_->setVisible(loading);
-    cancel_->setVisible(loading);
-    if (loading)
-        progress_->setValue(0);
 }
 
 QStringList MainWindow::recentFiles() {

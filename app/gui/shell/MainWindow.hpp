@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/LoadingStatus.hpp"
+
 #include <QMainWindow>
 #include <QString>
 #include <memory>
@@ -7,8 +9,6 @@
 class QLabel;
 class QListWidget;
 class QMenu;
-class QProgressBar;
-class QPushButton;
 class QStackedWidget;
 
 namespace tilescope::gui {
@@ -64,7 +64,6 @@ private:
     void buildWelcome();
     void onLoaded(std::shared_ptr<ReportSession> session);
     void onFailed(const QString& message);
-    void setLoadingUi(bool loading);
     void addRecent(const QString& path);
     void refreshRecent();
     void updateActions();
@@ -78,9 +77,7 @@ private:
     QMenu* recentMenu_ = nullptr;
     QAction* reloadAction_ = nullptr;
     QAction* closeAction_ = nullptr;
-    QProgressBar* progress_;
-    QLabel* progressLabel_;
-    QPushButton* cancel_;
+    LoadingStatus loading_;
     QString loadingPath_;
     QString openPath_;
     bool interactive_ = true;
