@@ -22,7 +22,6 @@ public:
     /// Command-line names of the compare views, in rail order: summary, memory, liveness,
     /// programs, operations, execution.
     static QStringList viewNames();
-    static QStringList viewNames();
     /// Titles of the views for the rail and the View menu, in the same order.
     static QStringList viewTitles();
     /// Shows the named view (creating it if needed); nullptr for an unknown name.

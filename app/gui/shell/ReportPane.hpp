@@ -24,8 +24,6 @@ public:
     /// programs, execution, operations.
     static QStringList viewNames();
     /// Titles of the views for the rail and the View menu, in the same order.
-    static QStringList viewNames();
-    /// Titles of the views for the rail and the View menu, in the same order.
     static QStringList viewTitles();
     /// Shows the named view (creating it if needed); nullptr for an unknown name.
     ReportView* showView(const QString& name);
