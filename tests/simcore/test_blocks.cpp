@@ -27,6 +27,7 @@ using namespace poplar::program;
 using tilescope::capture::BlockExecutionRecord;
 using tilescope::capture::BlockKind;
 using tilescope::capture::RunRecord;
+using tilescope::sim::kBlockEdgeCodeBytes;
 using tilescope::sim::kBlockEdgeCycles;
 using tilescope::sim::kBlockRecordBytes;
 
@@ -341,6 +342,63 @@ TEST_CASE("blocks no option selects cost nothing", "[blocks]") {
     CHECK(std::count_if(programs.begin(), programs.end(), [](const auto& p) {
               return p.kind == tilescope::capture::ProgramKind::Block;
           }) == 2);
+}
+
+namespace {
+/// Bytes of memory category `c` on `tile`, all regions together.
+std::uint64_t categoryBytes(const Engine& e, tilescope::capture::MemoryCategory c, unsigned tile) {
+    std::uint64_t sum = 0;
+    for (const auto& region : e.compileRecords().memory.bytes[static_cast<std::size_t>(c)])
+        sum += region.at(tile);
+    return sum;
+}
+} // namespace
+
+TEST_CASE("block buffers are instrumentation results and block edges control code, only on the "
+          "recording tiles",
+          "[blocks][memory]") {
+    using tilescope::capture::MemoryCategory;
+    IPUModel model;
+    model.numIPUs = 2;
+    model.tilesPerIPU = 4;
+    model.compileIPUCode = true;
+    Device device = model.createDevice();
+    Graph g(device.getTarget());
+    g.addCodelets(kCodelets);
+    Tensor in = g.addVariable(FLOAT, {16}, "in");
+    g.setTileMapping(in, 3);
+    auto stream = g.addHostToDeviceFIFO("in", FLOAT, 16);
+    // Stage 1 on IPU 0 (tile 1), stage 2 nested in it runs on IPU 1 (tile 5).
+    Program prog = Sequence{Copy(stream, in),
+                            Block(Sequence{addOne(g, "a", 1, 8), Block(addOne(g, "b", 5, 8), "s2")},
+                                  "s1")};
+    const unsigned numTiles = 8;
+    Engine bare(g, prog);
+    Engine unselected(g, prog, {{"profiler.blocks.filter", "nothing"}});
+    Engine blocks(g, prog, {{"profiler.blocks.filter", "s."},
+                            {"profiler.blocks.tile", "2"},
+                            {"profiler.blocks.bufferSize", "500"}});
+    Engine streams(g, prog, {{"debug.instrumentExternalExchange", "true"},
+                             {"profiler.blocks.bufferSize", "500"}});
+    const std::uint64_t buffer = (500 / kBlockRecordBytes) * kBlockRecordBytes; // 480
+    for (unsigned t = 0; t < numTiles; ++t) {
+        INFO("tile " << t);
+        CHECK(categoryBytes(bare, MemoryCategory::Instrumentation, t) == 0);
+        CHECK(categoryBytes(unselected, MemoryCategory::Instrumentation, t) == 0);
+        CHECK(categoryBytes(unselected, MemoryCategory::ControlCode, t) ==
+              categoryBytes(bare, MemoryCategory::ControlCode, t));
+        // Tile 2 of each IPU records: s1 on IPU 0 (it holds s2, so both IPUs), s2 on IPU 1.
+        const bool recording = t == 2 || t == 6;
+        CHECK(categoryBytes(blocks, MemoryCategory::Instrumentation, t) == (recording ? buffer : 0));
+        const std::uint64_t edges = t == 2 ? 2 : t == 6 ? 4 : 0; // s1; s1 and s2
+        CHECK(categoryBytes(blocks, MemoryCategory::ControlCode, t) ==
+              categoryBytes(bare, MemoryCategory::ControlCode, t) + edges * kBlockEdgeCodeBytes);
+        // The stream copy's three phases are recorded on the tile receiving its data.
+        CHECK(categoryBytes(streams, MemoryCategory::Instrumentation, t) == (t == 3 ? buffer : 0));
+        CHECK(categoryBytes(streams, MemoryCategory::ControlCode, t) ==
+              categoryBytes(bare, MemoryCategory::ControlCode, t) +
+                  (t == 3 ? 3 * 2 * kBlockEdgeCodeBytes : 0));
+    }
 }
 
 TEST_CASE("bad lightweight-profiling options are invalid_option naming the option", "[blocks]") {
