@@ -372,6 +372,22 @@ void TimelineModel::buildRows() {
             r.label = track == DeviceTraceSession::Runs ? tr("engine runs") : tr("steps");
             add(r);
         }
+        // Lightweight-profiling blocks: a track per recording tile, nested blocks below.
+        const auto& blockTracks = device.blockTracks();
+        for (std::size_t i = 0; i < blockTracks.size(); ++i) {
+            Row r;
+            r.kind = RowKind::DeviceTrack;
+            r.file = d;
+            r.parent = headerIndex;
+            r.indent = blockTracks[i].depth == 0 ? 1 : 2;
+            r.depth = DeviceTraceSession::FirstBlockTrack + std::int32_t(i);
+            r.label = blockTracks[i].depth == 0
+                          ? tr("blocks, tile %1").arg(blockTracks[i].tile)
+                          : tr("blocks, tile %1, nested %2")
+                                .arg(blockTracks[i].tile)
+                                .arg(blockTracks[i].depth);
+            add(r);
+        }
     }
 }
 
