@@ -21,17 +21,21 @@ using Kind = TimelineModel::RowKind;
 
 /// The small report with blocks as the engine writes them: on tile 0 a block over cycles
 /// [q, 6q) of run 0 holding one over [2q, 3q); on tile 5 a stream copy's three phases; one block
-/// of a run the report does not hold. The engine was loaded 1000 cycles before run 0 started.
+/// of a run the report does not hold; on tile 0 a block over [q, 2q) of run 1. The engine was
+/// loaded 1000 cycles before run 0 started, and run 1 follows run 0 on the device's counter.
 std::filesystem::path reportWithBlocks(std::uint64_t& q) {
     const auto dir = test::scratchDir("joint-blocks");
     const auto path = dir / "blocks.pop";
     std::filesystem::copy_file(test::smallReport(), path,
                                std::filesystem::copy_options::overwrite_existing);
     const report::ProfileReader reader(path.string());
-    REQUIRE(reader.runs().size() == 1);
+    REQUIRE(reader.runs().size() == 2);
     q = reader.runs()[0].totalCycles / 10;
     REQUIRE(q > 10);
+    REQUIRE(reader.runs()[1].totalCycles > 2 * q);
     const auto at = [&](std::uint64_t k) { return std::to_string(1000 + k * q); };
+    const std::uint64_t run1 = 1000 + reader.runs()[0].totalCycles;
+    const auto at1 = [&](std::uint64_t k) { return std::to_string(run1 + k * q); };
     const std::string sql =
         "INSERT INTO block(run_index, run_start, tile, kind, program_id, step_id, cycles_from, "
         "cycles_to, dropped) VALUES "
@@ -40,6 +44,8 @@ std::filesystem::path reportWithBlocks(std::uint64_t& q) {
         "(0, 1000, 5, 1, NULL, NULL, " + at(6) + ", " + at(7) + ", 0),"
         "(0, 1000, 5, 2, NULL, NULL, " + at(7) + ", " + at(8) + ", 0),"
         "(0, 1000, 5, 3, NULL, NULL, " + at(8) + ", " + at(9) + ", 0),"
+        "(1, " + std::to_string(run1) + ", 0, 0, (SELECT min(id) FROM program), NULL, " + at1(1) +
+        ", " + at1(2) + ", 0),"
         "(3, 99000, 0, 0, (SELECT min(id) FROM program), NULL, 99000, 99100, 0)";
     sqlite3* db = nullptr;
     REQUIRE(sqlite3_open(path.string().c_str(), &db) == SQLITE_OK);
@@ -129,6 +135,18 @@ TEST_CASE("Joint timeline: blocks as tracks per tile and depth on the steps' clo
     REQUIRE(far.tracks.at(blockRows[2]).size() == 1);
     CHECK(far.tracks.at(blockRows[2])[0].count == 3);
     CHECK(far.tracks.at(blockRows[2])[0].cycles == 3 * q);
+
+    // Run 1's block sits at its run-relative cycles after run 1's own host start.
+    const auto run1 = reader.runs()[1];
+    const auto second = TimelineModel::fetchWindow(
+        model.files(), rows, run1.hostStartNs,
+        run1.hostStartNs + std::llround(double(run1.totalCycles) * nsPerCycle), 10000,
+        {blockRows[0]}, model.devices());
+    REQUIRE(second.tracks.at(blockRows[0]).size() == 1);
+    const auto& b = second.tracks.at(blockRows[0])[0];
+    CHECK(b.startNs == run1.hostStartNs + std::llround(double(q) * nsPerCycle));
+    CHECK(b.endNs == run1.hostStartNs + std::llround(double(2 * q) * nsPerCycle));
+    CHECK(b.cycles == q);
 }
 
 TEST_CASE("Joint timeline: a report without blocks adds no block track") {
