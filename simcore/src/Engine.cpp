@@ -215,7 +215,6 @@ void Engine::configure(const std::vector<std::pair<std::string, std::string>>& o
         startCapture();
 }
 
-
 void Engine::adopt(std::shared_ptr<const sim::CompiledGraph> compiled) {
     impl_->compiled = std::move(compiled);
     // Lightweight-profiling options are checked against the graph now, not at the first load().
@@ -289,7 +288,8 @@ void Engine::load(const Device& device) {
     impl_->bsp->setStepRecordRuns(impl_->options.storedRuns);
     impl_->bsp->setStreamPrefetch(impl_->options.streamPrefetch);
     if (const auto blocks = sim::blockSettingsOf(impl_->options); blocks.enabled())
-        impl_->bsp->setBlockRecorder(std::make_unique<sim::BlockRecorder>(*impl_->compiled, blocks));
+        impl_->bsp->setBlockRecorder(
+            std::make_unique<sim::BlockRecorder>(*impl_->compiled, blocks));
     for (const auto& b : impl_->streamBindings)
         impl_->bind(b);
 }

@@ -36,6 +36,7 @@ std::filesystem::path reportWithBlocks(std::uint64_t& q) {
     const auto at = [&](std::uint64_t k) { return std::to_string(1000 + k * q); };
     const std::uint64_t run1 = 1000 + reader.runs()[0].totalCycles;
     const auto at1 = [&](std::uint64_t k) { return std::to_string(run1 + k * q); };
+    // clang-format off
     const std::string sql =
         "INSERT INTO block(run_index, run_start, tile, kind, program_id, step_id, cycles_from, "
         "cycles_to, dropped) VALUES "
@@ -47,6 +48,7 @@ std::filesystem::path reportWithBlocks(std::uint64_t& q) {
         "(1, " + std::to_string(run1) + ", 0, 0, (SELECT min(id) FROM program), NULL, " + at1(1) +
         ", " + at1(2) + ", 0),"
         "(3, 99000, 0, 0, (SELECT min(id) FROM program), NULL, 99000, 99100, 0)";
+    // clang-format on
     sqlite3* db = nullptr;
     REQUIRE(sqlite3_open(path.string().c_str(), &db) == SQLITE_OK);
     char* message = nullptr;
@@ -97,8 +99,8 @@ TEST_CASE("Joint timeline: blocks as tracks per tile and depth on the steps' clo
     CHECK(rows[std::size_t(blockRows[2])].label == QStringLiteral("blocks, tile 5"));
 
     // The whole run at 10,000 pixels: every block on its own, at its cycles converted to time.
-    const auto w = TimelineModel::fetchWindow(model.files(), rows, run.hostStartNs,
-                                              nsAt(10) + 1, 10000, blockRows, model.devices());
+    const auto w = TimelineModel::fetchWindow(model.files(), rows, run.hostStartNs, nsAt(10) + 1,
+                                              10000, blockRows, model.devices());
     const auto& outer = w.tracks.at(blockRows[0]);
     const auto& inner = w.tracks.at(blockRows[1]);
     const auto& copies = w.tracks.at(blockRows[2]);
@@ -125,8 +127,8 @@ TEST_CASE("Joint timeline: blocks as tracks per tile and depth on the steps' clo
     CHECK(model.describeBox(blockRows[0], outer[0]).contains(QStringLiteral("Common block")));
 
     // A window after the blocks holds none; zoomed far out, the copies share one box.
-    const auto after = TimelineModel::fetchWindow(model.files(), rows, nsAt(9) + 10, nsAt(10),
-                                                  1000, blockRows, model.devices());
+    const auto after = TimelineModel::fetchWindow(model.files(), rows, nsAt(9) + 10, nsAt(10), 1000,
+                                                  blockRows, model.devices());
     for (const int r : blockRows)
         CHECK(after.tracks.at(r).empty());
     const auto far = TimelineModel::fetchWindow(model.files(), rows, run.hostStartNs,

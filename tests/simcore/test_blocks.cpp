@@ -369,17 +369,19 @@ TEST_CASE("block buffers are instrumentation results and block edges control cod
     g.setTileMapping(in, 3);
     auto stream = g.addHostToDeviceFIFO("in", FLOAT, 16);
     // Stage 1 on IPU 0 (tile 1), stage 2 nested in it runs on IPU 1 (tile 5).
-    Program prog = Sequence{Copy(stream, in),
-                            Block(Sequence{addOne(g, "a", 1, 8), Block(addOne(g, "b", 5, 8), "s2")},
-                                  "s1")};
+    Program prog =
+        Sequence{Copy(stream, in),
+                 Block(Sequence{addOne(g, "a", 1, 8), Block(addOne(g, "b", 5, 8), "s2")}, "s1")};
     const unsigned numTiles = 8;
     Engine bare(g, prog);
     Engine unselected(g, prog, {{"profiler.blocks.filter", "nothing"}});
-    Engine blocks(g, prog, {{"profiler.blocks.filter", "s."},
-                            {"profiler.blocks.tile", "2"},
-                            {"profiler.blocks.bufferSize", "500"}});
-    Engine streams(g, prog, {{"debug.instrumentExternalExchange", "true"},
-                             {"profiler.blocks.bufferSize", "500"}});
+    Engine blocks(g, prog,
+                  {{"profiler.blocks.filter", "s."},
+                   {"profiler.blocks.tile", "2"},
+                   {"profiler.blocks.bufferSize", "500"}});
+    Engine streams(
+        g, prog,
+        {{"debug.instrumentExternalExchange", "true"}, {"profiler.blocks.bufferSize", "500"}});
     const std::uint64_t buffer = (500 / kBlockRecordBytes) * kBlockRecordBytes; // 480
     for (unsigned t = 0; t < numTiles; ++t) {
         INFO("tile " << t);
@@ -389,7 +391,8 @@ TEST_CASE("block buffers are instrumentation results and block edges control cod
               categoryBytes(bare, MemoryCategory::ControlCode, t));
         // Tile 2 of each IPU records: s1 on IPU 0 (it holds s2, so both IPUs), s2 on IPU 1.
         const bool recording = t == 2 || t == 6;
-        CHECK(categoryBytes(blocks, MemoryCategory::Instrumentation, t) == (recording ? buffer : 0));
+        CHECK(categoryBytes(blocks, MemoryCategory::Instrumentation, t) ==
+              (recording ? buffer : 0));
         const std::uint64_t edges = t == 2 ? 2 : t == 6 ? 4 : 0; // s1; s1 and s2
         CHECK(categoryBytes(blocks, MemoryCategory::ControlCode, t) ==
               categoryBytes(bare, MemoryCategory::ControlCode, t) + edges * kBlockEdgeCodeBytes);

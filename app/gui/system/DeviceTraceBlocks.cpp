@@ -4,7 +4,6 @@
 // stream copies and buffer flushes in the stream-copy colour, overflows red, as in the
 // Execution Trace's Blocks mode.
 #include "DeviceTraceSession.hpp"
-
 #include "core/Format.hpp"
 
 #include <QCoreApplication>

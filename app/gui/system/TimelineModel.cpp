@@ -381,11 +381,10 @@ void TimelineModel::buildRows() {
             r.parent = headerIndex;
             r.indent = blockTracks[i].depth == 0 ? 1 : 2;
             r.depth = DeviceTraceSession::FirstBlockTrack + std::int32_t(i);
-            r.label = blockTracks[i].depth == 0
-                          ? tr("blocks, tile %1").arg(blockTracks[i].tile)
-                          : tr("blocks, tile %1, nested %2")
-                                .arg(blockTracks[i].tile)
-                                .arg(blockTracks[i].depth);
+            r.label = blockTracks[i].depth == 0 ? tr("blocks, tile %1").arg(blockTracks[i].tile)
+                                                : tr("blocks, tile %1, nested %2")
+                                                      .arg(blockTracks[i].tile)
+                                                      .arg(blockTracks[i].depth);
             add(r);
         }
     }
