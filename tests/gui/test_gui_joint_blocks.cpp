@@ -93,6 +93,9 @@ TEST_CASE("Joint timeline: blocks as tracks per tile and depth on the steps' clo
             stepsRow = i;
     }
     REQUIRE(blockRows.size() == 3);
+    const auto& header = rows[std::size_t(rows[std::size_t(blockRows[0])].parent)];
+    CHECK(header.kind == Kind::Device);
+    CHECK(header.label.endsWith(QStringLiteral("; 1 blocks of runs the report does not store")));
     CHECK(blockRows[0] == stepsRow + 1);
     CHECK(rows[std::size_t(blockRows[0])].label == QStringLiteral("blocks, tile 0"));
     CHECK(rows[std::size_t(blockRows[1])].label == QStringLiteral("blocks, tile 0, nested 1"));

@@ -4,6 +4,7 @@
 #include "FlameAggregate.hpp"
 #include "HostTraceSession.hpp"
 #include "core/Background.hpp"
+#include "core/Format.hpp"
 
 #include <QHash>
 #include <algorithm>
@@ -361,6 +362,9 @@ void TimelineModel::buildRows() {
                            .arg(device.target().numIpus)
                            .arg(QString::fromStdString(device.target().ipuVersion).toUpper())
                            .arg(device.target().clockHz / 1e9, 0, 'g', 4);
+        if (device.unplacedBlocks() > 0)
+            header.label += tr("; %1 blocks of runs the report does not store")
+                                .arg(formatCount(std::int64_t(device.unplacedBlocks())));
         const int headerIndex = add(header);
         for (const auto track : {DeviceTraceSession::Runs, DeviceTraceSession::Steps}) {
             Row r;
