@@ -465,7 +465,9 @@ TEST_CASE("autoReport stores the blocks of every run in profile.pop; older repor
     const auto report = pva::openReport((dir / "profile.pop").string());
     const auto blocks = report.execution().blocks(0);
     REQUIRE(blocks.size() == 3); // every run, though only one run is stored in full
-    CHECK(report.execution().runs().size() == 1);
+    REQUIRE(report.execution().runs().size() == 1);
+    // The stored run lasts as long as the device took, its block's exit edge included.
+    CHECK(report.execution().runs()[0].cycles() == blocks[0].cyclesTo() - blocks[0].cyclesFrom());
     for (std::size_t i = 0; i < blocks.size(); ++i) {
         CHECK(blocks[i].runIndex() == static_cast<std::int64_t>(i));
         CHECK(blocks[i].program()->name() == "stage");
