@@ -280,7 +280,7 @@ void ProfileCapture::writeRun(const RunRecord& run) {
         }
         w.addRunStep(rec);
     }
-    w.endRun(run.hostEndNs);
+    w.endRun(run.hostEndNs, run.totalCycles);
 }
 
 void ProfileCapture::close() {

@@ -27,6 +27,17 @@ std::string filterName(const ProgramNode& n, const GraphModel& m) {
 
 } // namespace
 
+BlockSettings blockSettingsOf(const capture::EngineOptions& o) {
+    BlockSettings s;
+    s.blocksFilter = o.blocksFilter;
+    s.programsFilter = o.programsFilter;
+    s.tile = o.blocksTile;
+    s.implicitFlush = o.blocksImplicitFlush;
+    s.bufferSize = o.blocksBufferSize;
+    s.externalExchange = o.instrumentExternalExchange;
+    return s;
+}
+
 BlockRecorder::BlockRecorder(const CompiledGraph& graph, const BlockSettings& settings)
     : graph_(graph), settings_(settings) {
     const auto& target = graph_.model->target;
@@ -217,6 +228,26 @@ void BlockRecorder::flush(std::uint64_t& cycle) {
         for (auto tile : recordingTiles_)
             for (int p = 0; p < 3; ++p)
                 store(tile, kinds[p], -1, -1, from[p], to[p]);
+}
+
+BlockMemory BlockRecorder::memory() const {
+    const auto numTiles = graph_.model->target.numTiles();
+    BlockMemory m{capture::PerTile(numTiles, 0), capture::PerTile(numTiles, 0)};
+    const auto edges = [&](std::uint32_t tile, std::uint64_t n) {
+        m.bufferBytes[tile] = capacity_ * kBlockRecordBytes;
+        m.edgeCodeBytes[tile] += n * kBlockEdgeCodeBytes;
+    };
+    for (const auto& [node, scope] : scopes_)
+        for (auto tile : scope.tiles)
+            edges(tile, 2);
+    for (const auto& tiles : streamTiles_)
+        for (auto tile : tiles)
+            edges(tile, 2);
+    // Flushes record their three phases under debug.instrumentExternalExchange.
+    if (settings_.externalExchange && !flushLoops_.empty())
+        for (auto tile : recordingTiles_)
+            edges(tile, 3 * 2);
+    return m;
 }
 
 void BlockRecorder::beginRun(capture::RunRecord& run) {

@@ -172,6 +172,7 @@ Engine::Engine(const Graph& graph, ArrayRef<program::Program> programs, const Op
         nodes.push_back(p.node());
     sim::CompileOptions co;
     co.instrument = impl_->options.instrument;
+    co.blocks = sim::blockSettingsOf(impl_->options);
     co.graphIdentity = graph.model().get();
     if (progressCallBack)
         progressCallBack(0, 1);
@@ -214,23 +215,10 @@ void Engine::configure(const std::vector<std::pair<std::string, std::string>>& o
         startCapture();
 }
 
-namespace {
-sim::BlockSettings blockSettings(const tilescope::capture::EngineOptions& o) {
-    sim::BlockSettings s;
-    s.blocksFilter = o.blocksFilter;
-    s.programsFilter = o.programsFilter;
-    s.tile = o.blocksTile;
-    s.implicitFlush = o.blocksImplicitFlush;
-    s.bufferSize = o.blocksBufferSize;
-    s.externalExchange = o.instrumentExternalExchange;
-    return s;
-}
-} // namespace
-
 void Engine::adopt(std::shared_ptr<const sim::CompiledGraph> compiled) {
     impl_->compiled = std::move(compiled);
     // Lightweight-profiling options are checked against the graph now, not at the first load().
-    if (const auto blocks = blockSettings(impl_->options); blocks.enabled())
+    if (const auto blocks = sim::blockSettingsOf(impl_->options); blocks.enabled())
         sim::BlockRecorder check(*impl_->compiled, blocks);
     // The compile profile is written before an out-of-memory error is raised: a report of a
     // graph that does not fit is what the user needs to see why.
@@ -299,8 +287,9 @@ void Engine::load(const Device& device) {
     impl_->bsp->setRecording(impl_->executionProfiling);
     impl_->bsp->setStepRecordRuns(impl_->options.storedRuns);
     impl_->bsp->setStreamPrefetch(impl_->options.streamPrefetch);
-    if (const auto blocks = blockSettings(impl_->options); blocks.enabled())
-        impl_->bsp->setBlockRecorder(std::make_unique<sim::BlockRecorder>(*impl_->compiled, blocks));
+    if (const auto blocks = sim::blockSettingsOf(impl_->options); blocks.enabled())
+        impl_->bsp->setBlockRecorder(
+            std::make_unique<sim::BlockRecorder>(*impl_->compiled, blocks));
     for (const auto& b : impl_->streamBindings)
         impl_->bind(b);
 }

@@ -2,6 +2,7 @@
 
 #include "EngineErrors.hpp"
 #include "pvti/pvti.hpp"
+#include "tilescope/sim/BlockRecorder.hpp"
 #include "tilescope/sim/EngineOptions.hpp"
 #include "tilescope/sim/ExecutableImage.hpp"
 #include "tilescope/sim/GraphCompiler.hpp"
@@ -25,6 +26,7 @@ compileModel(std::shared_ptr<const sim::GraphModel> model,
              const tilescope::capture::EngineOptions& options) {
     sim::CompileOptions co;
     co.instrument = options.instrument;
+    co.blocks = sim::blockSettingsOf(options);
     co.graphIdentity = graphIdentity;
     pvti::Tracepoint compile(&compileChannel, "compile");
     std::shared_ptr<const sim::CompiledGraph> compiled =

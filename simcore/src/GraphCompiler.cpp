@@ -457,7 +457,18 @@ std::unique_ptr<CompiledGraph> GraphCompiler::compile(std::shared_ptr<const Grap
     for (const auto& [node, record] : lowering.programRecords())
         out->recordOfNode[node] = record;
     const auto vertexData = recordVertices(m, costs, rec);
-    layoutTiles(m, costs, layout, lowering.code(), varTiles, vertexData, rec);
+    if (options.blocks.enabled()) {
+        // The block buffers and edge code exist only on the tiles that record blocks.
+        LoweredCode code = lowering.code();
+        const auto blocks = BlockRecorder(*out, options.blocks).memory();
+        for (std::uint32_t t = 0; t < target.numTiles(); ++t) {
+            code.instrumentation[t] += blocks.bufferBytes[t];
+            code.controlCode[t] += blocks.edgeCodeBytes[t];
+        }
+        layoutTiles(m, costs, layout, code, varTiles, vertexData, rec);
+    } else {
+        layoutTiles(m, costs, layout, lowering.code(), varTiles, vertexData, rec);
+    }
     rec.compileEndNs = nowNs();
     return out;
 }

@@ -4,18 +4,24 @@
 
 #include <QProcess>
 #include <catch2/catch.hpp>
+#include <string>
 
 namespace tilescope::gui::test {
 
-const CapturedExample& capturedTraining() {
-    static const CapturedExample capture = [] {
-        const auto dir = scratchDir("captured-training");
+namespace {
+
+/// Runs the example with autoReport on and `extraOptions` (JSON members) in POPLAR_ENGINE_OPTIONS.
+CapturedExample captureTraining(const std::string& folder, const std::string& extraOptions) {
+    {
+        const auto dir = scratchDir(folder);
         QProcess p;
         p.setProgram(QStringLiteral(TILESCOPE_EXAMPLE_MLP_TRAINING));
         p.setWorkingDirectory(QString::fromStdString(dir.string()));
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("POPLAR_ENGINE_OPTIONS",
-                   R"({"autoReport.all":"true","autoReport.directory":"./report"})");
+        env.insert(
+            "POPLAR_ENGINE_OPTIONS",
+            QString::fromStdString(R"({"autoReport.all":"true","autoReport.directory":"./report")" +
+                                   extraOptions + "}"));
         p.setProcessEnvironment(env);
         p.start();
         REQUIRE(p.waitForStarted(10000));
@@ -34,7 +40,21 @@ const CapturedExample& capturedTraining() {
             }
         REQUIRE(traces == 1);
         return c;
-    }();
+    }
+}
+
+} // namespace
+
+const CapturedExample& capturedTraining() {
+    static const CapturedExample capture = captureTraining("captured-training", "");
+    return capture;
+}
+
+const CapturedExample& capturedTrainingWithBlocks() {
+    static const CapturedExample capture = captureTraining(
+        "captured-training-blocks",
+        R"(,"profiler.programs.filter":".*","debug.instrumentExternalExchange":"true",)"
+        R"("profiler.blocks.bufferSize":"100000")");
     return capture;
 }
 

@@ -15,5 +15,8 @@ struct CapturedExample {
 /// Runs the example (path from TILESCOPE_EXAMPLE_MLP_TRAINING) on first use; fails the test if
 /// it does not exit 0 or does not leave exactly one host trace next to the profile.
 const CapturedExample& capturedTraining();
+/// The same with lightweight profiling: every program wrapped in a block
+/// (profiler.programs.filter ".*") and stream copies recorded (debug.instrumentExternalExchange).
+const CapturedExample& capturedTrainingWithBlocks();
 
 } // namespace tilescope::gui::test

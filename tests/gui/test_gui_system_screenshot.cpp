@@ -133,6 +133,26 @@ TEST_CASE("Screenshot of the joint host and device timeline of a captured exampl
     CHECK(phasePixels(joint) > phasePixels(hostOnly) + 5000);
 }
 
+TEST_CASE("Screenshot of the joint timeline with lightweight-profiling blocks") {
+    const auto& capture = test::capturedTrainingWithBlocks();
+    const report::ProfileReader profile(capture.profile.string());
+    REQUIRE(profile.numBlocks() > 0);
+    const report::HostTraceReader host(capture.hostTrace.string());
+    const auto run = profile.runs().front();
+    const std::int64_t begin = std::min(host.timeSpan()->first, run.hostStartNs);
+    const auto deviceNs = std::int64_t(double(run.totalCycles) * 1e9 / profile.target().clockHz);
+    const std::int64_t from = run.hostStartNs - begin - deviceNs / 10;
+    const std::int64_t to = run.hostStartNs - begin + deviceNs + deviceNs / 5;
+    const QString range = QStringLiteral("%1ns:%2ns").arg(std::max<std::int64_t>(from, 0)).arg(to);
+    const QStringList files{str(capture.hostTrace), str(capture.profile)};
+    const QImage blocks = screenshot("timeline", files, {"--range", range});
+    // Without the report's block tracks (the same capture, host trace only, then joint) the
+    // picture has far fewer event pixels: the block tracks fill the rows below the steps.
+    const QImage hostOnly = screenshot("timeline", {str(capture.hostTrace)}, {"--range", range});
+    CHECK(distinctColours(blocks) > 20);
+    CHECK(eventPixels(blocks) > eventPixels(hostOnly) + 20000);
+}
+
 TEST_CASE("Screenshot of the timeline with flames merged per process and graphs stacked") {
     const QImage perThread = screenshot("timeline", {str(capture().hostTrace)});
     const QImage perProcess =

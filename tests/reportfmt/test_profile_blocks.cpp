@@ -143,3 +143,29 @@ TEST_CASE("Blocks of one run in a window of run-relative cycles come with their 
     CHECK(names == std::vector<std::string>{"Overflow"});
     CHECK(r.blocksOfRun(1, 551, 1000, 100).empty());
 }
+
+TEST_CASE("A run lasts the device's cycle count when block instrumentation follows its last step") {
+    TempDir dir("tilescope-blocks");
+    const fs::path path = dir / "runs.pop";
+    std::uint64_t lastStepEnd[2] = {0, 0};
+    {
+        ProfileWriter w(path);
+        const auto profile = writeCompileProfile(w, 2, 8);
+        for (std::int64_t r = 0; r < 2; ++r) {
+            w.beginRun(0, 1000 + r);
+            const auto step = tilescope::testing::syntheticRunStep(profile, r, 0);
+            const std::uint64_t end = step.startCycle + step.cycles;
+            lastStepEnd[r] = end;
+            w.addRunStep(step);
+            // Run 0: the exit edge of a block 36 cycles past the step; run 1: a count that is
+            // less than the steps' end changes nothing.
+            w.endRun(2000 + r, r == 0 ? end + 36 : end / 2);
+        }
+        w.close();
+    }
+    const ProfileReader r(path.string());
+    const auto runs = r.runs();
+    REQUIRE(runs.size() == 2);
+    CHECK(runs[0].totalCycles == lastStepEnd[0] + 36);
+    CHECK(runs[1].totalCycles == lastStepEnd[1]);
+}

@@ -27,6 +27,7 @@ using namespace poplar::program;
 using tilescope::capture::BlockExecutionRecord;
 using tilescope::capture::BlockKind;
 using tilescope::capture::RunRecord;
+using tilescope::sim::kBlockEdgeCodeBytes;
 using tilescope::sim::kBlockEdgeCycles;
 using tilescope::sim::kBlockRecordBytes;
 
@@ -343,6 +344,66 @@ TEST_CASE("blocks no option selects cost nothing", "[blocks]") {
           }) == 2);
 }
 
+namespace {
+/// Bytes of memory category `c` on `tile`, all regions together.
+std::uint64_t categoryBytes(const Engine& e, tilescope::capture::MemoryCategory c, unsigned tile) {
+    std::uint64_t sum = 0;
+    for (const auto& region : e.compileRecords().memory.bytes[static_cast<std::size_t>(c)])
+        sum += region.at(tile);
+    return sum;
+}
+} // namespace
+
+TEST_CASE("block buffers are instrumentation results and block edges control code, only on the "
+          "recording tiles",
+          "[blocks][memory]") {
+    using tilescope::capture::MemoryCategory;
+    IPUModel model;
+    model.numIPUs = 2;
+    model.tilesPerIPU = 4;
+    model.compileIPUCode = true;
+    Device device = model.createDevice();
+    Graph g(device.getTarget());
+    g.addCodelets(kCodelets);
+    Tensor in = g.addVariable(FLOAT, {16}, "in");
+    g.setTileMapping(in, 3);
+    auto stream = g.addHostToDeviceFIFO("in", FLOAT, 16);
+    // Stage 1 on IPU 0 (tile 1), stage 2 nested in it runs on IPU 1 (tile 5).
+    Program prog =
+        Sequence{Copy(stream, in),
+                 Block(Sequence{addOne(g, "a", 1, 8), Block(addOne(g, "b", 5, 8), "s2")}, "s1")};
+    const unsigned numTiles = 8;
+    Engine bare(g, prog);
+    Engine unselected(g, prog, {{"profiler.blocks.filter", "nothing"}});
+    Engine blocks(g, prog,
+                  {{"profiler.blocks.filter", "s."},
+                   {"profiler.blocks.tile", "2"},
+                   {"profiler.blocks.bufferSize", "500"}});
+    Engine streams(
+        g, prog,
+        {{"debug.instrumentExternalExchange", "true"}, {"profiler.blocks.bufferSize", "500"}});
+    const std::uint64_t buffer = (500 / kBlockRecordBytes) * kBlockRecordBytes; // 480
+    for (unsigned t = 0; t < numTiles; ++t) {
+        INFO("tile " << t);
+        CHECK(categoryBytes(bare, MemoryCategory::Instrumentation, t) == 0);
+        CHECK(categoryBytes(unselected, MemoryCategory::Instrumentation, t) == 0);
+        CHECK(categoryBytes(unselected, MemoryCategory::ControlCode, t) ==
+              categoryBytes(bare, MemoryCategory::ControlCode, t));
+        // Tile 2 of each IPU records: s1 on IPU 0 (it holds s2, so both IPUs), s2 on IPU 1.
+        const bool recording = t == 2 || t == 6;
+        CHECK(categoryBytes(blocks, MemoryCategory::Instrumentation, t) ==
+              (recording ? buffer : 0));
+        const std::uint64_t edges = t == 2 ? 2 : t == 6 ? 4 : 0; // s1; s1 and s2
+        CHECK(categoryBytes(blocks, MemoryCategory::ControlCode, t) ==
+              categoryBytes(bare, MemoryCategory::ControlCode, t) + edges * kBlockEdgeCodeBytes);
+        // The stream copy's three phases are recorded on the tile receiving its data.
+        CHECK(categoryBytes(streams, MemoryCategory::Instrumentation, t) == (t == 3 ? buffer : 0));
+        CHECK(categoryBytes(streams, MemoryCategory::ControlCode, t) ==
+              categoryBytes(bare, MemoryCategory::ControlCode, t) +
+                  (t == 3 ? 3 * 2 * kBlockEdgeCodeBytes : 0));
+    }
+}
+
 TEST_CASE("bad lightweight-profiling options are invalid_option naming the option", "[blocks]") {
     IPUModel model;
     model.tilesPerIPU = 4;
@@ -404,7 +465,9 @@ TEST_CASE("autoReport stores the blocks of every run in profile.pop; older repor
     const auto report = pva::openReport((dir / "profile.pop").string());
     const auto blocks = report.execution().blocks(0);
     REQUIRE(blocks.size() == 3); // every run, though only one run is stored in full
-    CHECK(report.execution().runs().size() == 1);
+    REQUIRE(report.execution().runs().size() == 1);
+    // The stored run lasts as long as the device took, its block's exit edge included.
+    CHECK(report.execution().runs()[0].cycles() == blocks[0].cyclesTo() - blocks[0].cyclesFrom());
     for (std::size_t i = 0; i < blocks.size(); ++i) {
         CHECK(blocks[i].runIndex() == static_cast<std::int64_t>(i));
         CHECK(blocks[i].program()->name() == "stage");

@@ -74,6 +74,7 @@ std::shared_ptr<DeviceTraceSession> DeviceTraceSession::open(const std::string& 
             s->endNs_ = first ? s->runEndNs(run) : std::max(s->endNs_, s->runEndNs(run));
             first = false;
         }
+        s->loadBlocks();
     } catch (...) {
         rethrowNamingFile(s->path_);
     }
@@ -119,6 +120,8 @@ QString DeviceTraceSession::describe(std::int32_t track, const Box& box) const {
                                .arg(formatDuration(double(box.cycles) * nsPerCycle_))
                                .arg(formatCycles(box.cycles, 0))
                                .arg(target_.clockHz / 1e9, 0, 'g', 4);
+    if (track >= FirstBlockTrack)
+        return describeBlock(std::size_t(track - FirstBlockTrack), box);
     if (track == Runs) {
         for (const auto& run : runs_)
             if (run.id == box.eventId) {
@@ -144,6 +147,8 @@ std::vector<Box> DeviceTraceSession::boxes(std::int32_t track, std::int64_t from
                                            std::int64_t toNs, int widthPx) const {
     if (track == Runs)
         return runBoxes(fromNs, toNs);
+    if (track >= FirstBlockTrack)
+        return blockBoxes(std::size_t(track - FirstBlockTrack), fromNs, toNs, widthPx);
     std::vector<Box> out;
     const double nsPerPixel = double(std::max<std::int64_t>(toNs - fromNs, 1)) / widthPx;
     for (std::size_t i = 0; i < runs_.size(); ++i) {

@@ -23,10 +23,19 @@ namespace tilescope::gui {
 /// open() reads the target and the runs; windows are read on demand through the reader (behind a
 /// lock: a ProfileReader is not thread-safe), from the run pyramid when zoomed out, so a window
 /// costs at most a few queries per visible run whatever the run's length.
+/// Lightweight-profiling blocks (format v5) add one track per recording tile and nesting depth,
+/// on the same clock as the steps (DeviceTraceBlocks.cpp): they are read once at open(), as the
+/// device's bounded block buffers keep them few.
 class DeviceTraceSession {
 public:
     /// Rows the session contributes to the timeline under its header row.
-    enum Track : std::int32_t { Runs = 0, Steps = 1 };
+    /// Block tracks follow: FirstBlockTrack + i is blockTracks()[i].
+    enum Track : std::int32_t { Runs = 0, Steps = 1, FirstBlockTrack = 2 };
+    /// One block track: the blocks of `tile` at nesting `depth` (0: outermost).
+    struct BlockTrack {
+        std::uint32_t tile = 0;
+        std::uint32_t depth = 0;
+    };
     /// Colours (TimelineModel palette indices) of the BSP phases, fixed so they read as a key.
     static std::uint8_t phaseColour(const std::string& phase);
 
@@ -44,6 +53,10 @@ public:
     bool empty() const { return runs_.empty(); }
     std::int64_t beginNs() const { return beginNs_; }
     std::int64_t endNs() const { return endNs_; }
+
+    const std::vector<BlockTrack>& blockTracks() const { return blockTracks_; }
+    /// Blocks of runs the report does not hold (so without a host time): not drawn.
+    std::uint64_t unplacedBlocks() const { return unplacedBlocks_; }
 
     /// Text of a name id of this session's boxes (run labels, program names, phases).
     const QString& name(std::int64_t nameId) const;
@@ -64,12 +77,28 @@ private:
     void stepBoxesOfRun(const report::RunRecord& run, std::int64_t fromNs, std::int64_t toNs,
                         double nsPerPixel, std::vector<TimelineModel::Box>& out) const;
     std::int64_t programName(std::int64_t programId) const; // under mutex_
+    /// A block placed on the host clock.
+    struct PlacedBlock {
+        std::int64_t startNs = 0, endNs = 0;
+        std::uint64_t cycles = 0;
+        std::uint64_t dropped = 0;
+        std::int64_t nameId = 0;
+        std::uint8_t colour = 0;
+        report::BlockKind kind = report::BlockKind::Common;
+    };
+    void loadBlocks(); // at open()
+    std::vector<TimelineModel::Box> blockBoxes(std::size_t track, std::int64_t fromNs,
+                                               std::int64_t toNs, int widthPx) const;
+    QString describeBlock(std::size_t track, const TimelineModel::Box& box) const;
 
     std::string path_;
     std::unique_ptr<report::ProfileReader> reader_;
     report::TargetInfo target_;
     std::vector<report::RunRecord> runs_;
     std::vector<std::int64_t> runLabel_; ///< name id per run
+    std::vector<BlockTrack> blockTracks_;
+    std::vector<std::vector<PlacedBlock>> blocks_; ///< per block track, by time (disjoint)
+    std::uint64_t unplacedBlocks_ = 0;
     double nsPerCycle_ = 1;
     std::int64_t beginNs_ = 0, endNs_ = 1;
     mutable std::mutex mutex_;

@@ -4,6 +4,7 @@
 #include "FlameAggregate.hpp"
 #include "HostTraceSession.hpp"
 #include "core/Background.hpp"
+#include "core/Format.hpp"
 
 #include <QHash>
 #include <algorithm>
@@ -361,6 +362,9 @@ void TimelineModel::buildRows() {
                            .arg(device.target().numIpus)
                            .arg(QString::fromStdString(device.target().ipuVersion).toUpper())
                            .arg(device.target().clockHz / 1e9, 0, 'g', 4);
+        if (device.unplacedBlocks() > 0)
+            header.label += tr("; %1 blocks of runs the report does not store")
+                                .arg(formatCount(std::int64_t(device.unplacedBlocks())));
         const int headerIndex = add(header);
         for (const auto track : {DeviceTraceSession::Runs, DeviceTraceSession::Steps}) {
             Row r;
@@ -370,6 +374,21 @@ void TimelineModel::buildRows() {
             r.indent = 1;
             r.depth = track;
             r.label = track == DeviceTraceSession::Runs ? tr("engine runs") : tr("steps");
+            add(r);
+        }
+        // Lightweight-profiling blocks: a track per recording tile, nested blocks below.
+        const auto& blockTracks = device.blockTracks();
+        for (std::size_t i = 0; i < blockTracks.size(); ++i) {
+            Row r;
+            r.kind = RowKind::DeviceTrack;
+            r.file = d;
+            r.parent = headerIndex;
+            r.indent = blockTracks[i].depth == 0 ? 1 : 2;
+            r.depth = DeviceTraceSession::FirstBlockTrack + std::int32_t(i);
+            r.label = blockTracks[i].depth == 0 ? tr("blocks, tile %1").arg(blockTracks[i].tile)
+                                                : tr("blocks, tile %1, nested %2")
+                                                      .arg(blockTracks[i].tile)
+                                                      .arg(blockTracks[i].depth);
             add(r);
         }
     }

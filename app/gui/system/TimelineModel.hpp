@@ -26,7 +26,8 @@ class HostTraceSession;
 /// replace queued ones.
 /// Profile reports opened with the traces (the joint view) add, after the files, a Device row per
 /// report with two tracks on the same axis: its engine runs, and their executed steps coloured by
-/// BSP phase (see DeviceTraceSession). Async tracks (Chrome b/e/n, S/T/F) follow a process's
+/// BSP phase (see DeviceTraceSession), then a track per tile and nesting depth of its
+/// lightweight-profiling blocks, if any. Async tracks (Chrome b/e/n, S/T/F) follow a process's
 /// threads, one row per nesting depth; flow arrows are looked up by flowsAt() for the canvas.
 class TimelineModel : public QObject {
     Q_OBJECT

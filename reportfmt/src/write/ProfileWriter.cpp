@@ -531,12 +531,13 @@ void ProfileWriter::addRunStep(const RunStepRecord& s) {
     im.session.countRows(row.endRow());
 }
 
-void ProfileWriter::endRun(std::int64_t hostEndNs) {
+void ProfileWriter::endRun(std::int64_t hostEndNs, std::uint64_t deviceCycles) {
     auto& im = *impl_;
     if (!im.run)
         im.misuse("endRun() without beginRun()");
     im.session.countRows(im.runSteps.flush());
     im.writeRunLod();
+    im.run->totalCycles = std::max(im.run->totalCycles, deviceCycles);
     im.session.db()
         .prepare("UPDATE run SET host_end_ns = ?, num_steps = ?, total_cycles = ? WHERE id = ?")
         .bind(1, hostEndNs)

@@ -58,8 +58,10 @@ public:
     /// Steps must come in execution order (non-decreasing startCycle). Computes active tiles and
     /// tile balance from perTile when given.
     void addRunStep(const RunStepRecord& step);
-    /// Commit point; writes the run's level-of-detail pyramid.
-    void endRun(std::int64_t hostEndNs);
+    /// Commit point; writes the run's level-of-detail pyramid. The run lasts until its last step
+    /// ends, or `deviceCycles` when that is later: the device's own count, which includes the
+    /// lightweight-profiling instrumentation (block exits, buffer flushes) after its last step.
+    void endRun(std::int64_t hostEndNs, std::uint64_t deviceCycles = 0);
 
     /// Lightweight-profiling blocks recorded during Engine::run call `runIndex` (0-based; the
     /// run's steps need not be stored). Any time after setTarget(); committed with the next

@@ -16,7 +16,13 @@
 //   that hold selected blocks and empties the buffers; the host also reads every buffer when a run
 //   ends (no cycles: the device is idle).
 // Cycles are absolute: they count from the engine's load, like the IPU's cycle counter.
+//
+// Memory model (compile time, only when an option selects blocks): every tile that stores records
+// holds its buffer (the whole records that fit in profiler.blocks.bufferSize) in the
+// "instrumentation results" category, and kBlockEdgeCodeBytes of control code per block edge it
+// runs (two per selected program or instrumented stream copy phase).
 
+#include "tilescope/capture/EngineOptions.hpp"
 #include "tilescope/capture/ProfileRecords.hpp"
 #include "tilescope/sim/CompiledGraph.hpp"
 #include "tilescope/sim/CostModel.hpp"
@@ -34,6 +40,9 @@ namespace tilescope::sim {
 inline constexpr std::uint64_t kBlockEdgeCycles = 36;
 /// Buffer bytes of one stored record: two edges of a 32-bit block id and a 64-bit counter.
 inline constexpr std::uint64_t kBlockRecordBytes = 24;
+/// Code bytes of one block edge on its tile (a dozen instructions: read the cycle counter, store
+/// the record, advance the buffer pointer, test for a full buffer).
+inline constexpr std::uint64_t kBlockEdgeCodeBytes = 48;
 
 /// The engine options of lightweight profiling.
 struct BlockSettings {
@@ -47,6 +56,15 @@ struct BlockSettings {
     bool enabled() const {
         return !blocksFilter.empty() || !programsFilter.empty() || externalExchange;
     }
+};
+
+/// The lightweight-profiling part of the engine options.
+BlockSettings blockSettingsOf(const capture::EngineOptions& options);
+
+/// Bytes lightweight profiling adds to each tile's memory (see the memory model above).
+struct BlockMemory {
+    capture::PerTile bufferBytes;   ///< the record buffer: instrumentation results
+    capture::PerTile edgeCodeBytes; ///< the block edges' code: control code
 };
 
 /// Records block executions for one loaded engine. The BSP engine asks scopeOf() for each
@@ -89,6 +107,9 @@ public:
     bool flushesAfter(const ProgramNode& n) const { return flushLoops_.count(&n) != 0; }
     /// Runs a flush: advances `cycle` by its cost and empties the buffers.
     void flush(std::uint64_t& cycle);
+
+    /// The buffers and edge code this recorder needs on each tile; empty on tiles storing nothing.
+    BlockMemory memory() const;
 
     /// Starts recording a run into `run` (its blocks and blocksDropped).
     void beginRun(capture::RunRecord& run);

@@ -2,6 +2,7 @@
 // Compiles a graph and its programs: checks mappings and connections, lowers programs to BSP
 // steps, runs liveness, lays out every tile's memory and fills the compile records.
 
+#include "tilescope/sim/BlockRecorder.hpp"
 #include "tilescope/sim/CompiledGraph.hpp"
 #include "tilescope/sim/CostModel.hpp"
 
@@ -12,6 +13,8 @@ namespace tilescope::sim {
 
 struct CompileOptions {
     bool instrument = false; ///< debug.instrument: account cycle-counter memory per step
+    /// Lightweight profiling: the block buffers and edge code are accounted when it selects any.
+    BlockSettings blocks;
     CostModel costs;
     /// The model programs were built against, when compiling a snapshot of it: program nodes
     /// refer to their graph by this address.
