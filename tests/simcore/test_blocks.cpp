@@ -35,7 +35,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kCodelets = std::string(SIMCORE_TEST_CODELETS_DIR) + "/block_codelets.cpp";
+// The lightweight-profiling example's own vertices: the tests check what its users see.
+const std::string kCodelets = std::string(SIMCORE_EXAMPLE_CODELETS_DIR) + "/profiling_codelets.cpp";
 constexpr unsigned kTilesPerIpu = 8;
 
 /// Two simulated IPUs of kTilesPerIpu tiles each, attached, with a lock folder of this test's own.
