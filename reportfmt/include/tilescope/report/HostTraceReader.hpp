@@ -96,6 +96,16 @@ public:
     /// Like eventLodLevelFor, for the sample pyramid.
     std::int64_t sampleLodLevelFor(double nsPerBucket) const;
 
+    /// libpvti heatmaps (format v3; none in older files), by id, with their bucket edges.
+    std::vector<HeatmapInfo> heatmaps() const;
+    /// Values added to one heatmap in [fromNs, toNs], at most `limit`, in time order.
+    std::vector<HeatmapSample> heatmapSamples(std::int64_t heatmapId, std::int64_t fromNs,
+                                              std::int64_t toNs, std::int64_t limit) const;
+    /// Counts per time bin and bucket of one heatmap over [fromNs, toNs) in `bins` equal bins
+    /// (one grouped query; the samples are not copied out).
+    HeatmapBins heatmapBins(std::int64_t heatmapId, std::int64_t fromNs, std::int64_t toNs,
+                            std::size_t bins) const;
+
 private:
     std::vector<std::int64_t> storedLevels(const char* table, const char* key) const;
 
