@@ -58,6 +58,17 @@ std::vector<HeatmapSample> HostTraceReader::heatmapSamples(std::int64_t heatmapI
     return out;
 }
 
+std::optional<std::pair<std::int64_t, std::int64_t>>
+HostTraceReader::heatmapTimeSpan(std::int64_t heatmapId) const {
+    auto st = file_.database().prepare(
+        "SELECT (SELECT t_ns FROM heatmap_sample WHERE heatmap_id = ?1 ORDER BY t_ns LIMIT 1), "
+        "(SELECT t_ns FROM heatmap_sample WHERE heatmap_id = ?1 ORDER BY t_ns DESC LIMIT 1)");
+    st.bind(1, heatmapId);
+    if (!st.step() || st.isNull(0))
+        return std::nullopt;
+    return std::make_pair(st.int64(0), st.int64(1));
+}
+
 HeatmapBins HostTraceReader::heatmapBins(std::int64_t heatmapId, std::int64_t fromNs,
                                          std::int64_t toNs, std::size_t bins) const {
     HeatmapBins out;

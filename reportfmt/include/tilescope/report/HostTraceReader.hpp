@@ -101,6 +101,9 @@ public:
     /// Values added to one heatmap in [fromNs, toNs], at most `limit`, in time order.
     std::vector<HeatmapSample> heatmapSamples(std::int64_t heatmapId, std::int64_t fromNs,
                                               std::int64_t toNs, std::int64_t limit) const;
+    /// First and last sample time of one heatmap (index seeks); empty when it has no samples.
+    std::optional<std::pair<std::int64_t, std::int64_t>>
+    heatmapTimeSpan(std::int64_t heatmapId) const;
     /// Counts per time bin and bucket of one heatmap over [fromNs, toNs) in `bins` equal bins
     /// (one grouped query; the samples are not copied out).
     HeatmapBins heatmapBins(std::int64_t heatmapId, std::int64_t fromNs, std::int64_t toNs,
