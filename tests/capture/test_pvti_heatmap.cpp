@@ -88,6 +88,11 @@ TEST_CASE("heatmap values land in the buckets their edges define, outer buckets 
     CHECK(bucketsOf(lat) == std::vector<std::int32_t>{0, 0, 1, 1, 2, 2, 3, 3});
     CHECK(lat[1].value == -5.0);
     CHECK(lat[7].value == 1e9);
+    // The trace's time span covers heatmap samples (this trace has no events).
+    const auto span = r.timeSpan();
+    REQUIRE(span);
+    CHECK(span->first == lat.front().tNs);
+    CHECK(span->second >= lat.back().tNs);
     // Integer buckets are decided on the exact values, not their nearest doubles.
     CHECK(bucketsOf(r.heatmapSamples(heatmaps[1].id, 0, kForever, 100)) ==
           std::vector<std::int32_t>{0, 1, 2, 2});

@@ -41,7 +41,8 @@ public:
     std::int64_t lodBaseNs() const { return lodBaseNs_; }
 
     HostTraceCounts counts() const;
-    /// Earliest start and latest end over all events and samples; empty for an empty trace.
+    /// Earliest start and latest end over all events, samples and heatmap samples; empty for an
+    /// empty trace.
     /// Index seeks per track and series (the last-starting event of a track is its last to end,
     /// as events on a track do not overlap; an unfinished event counts with its start). Without
     /// the indexes (a killed writer's file) it scans the event and sample tables once.
