@@ -116,6 +116,19 @@ struct HostTracer::Session {
         double value;
     };
     std::vector<Sample> samples;
+    struct HeatmapDef {
+        std::string name, unit;
+        bool integerValues;
+        std::vector<std::string> edges;
+    };
+    struct HeatmapValue {
+        std::uint32_t heatmap;
+        std::int32_t bucket;
+        std::uint64_t ticks;
+        double value;
+    };
+    std::vector<HeatmapDef> heatmaps;
+    std::vector<HeatmapValue> heatmapValues;
 
     // --- threads (registration under threadsMutex; events lock-free) ---
     std::shared_ptr<ChunkBudget> budget;
@@ -139,7 +152,7 @@ struct HostTracer::Session {
         std::uint64_t droppedWritten = 0;
     };
     std::unordered_map<std::uint64_t, ThreadState> threads; // by buffer serial
-    std::vector<std::int64_t> channelRows, labelRows, graphRows, seriesRows;
+    std::vector<std::int64_t> channelRows, labelRows, graphRows, seriesRows, heatmapRows;
     HostTracerStats stats;
     std::uint32_t generation;
 
@@ -180,6 +193,9 @@ struct HostTracer::Session {
             graphRows.push_back(writer.addGraph(process, graphs[i].name, graphs[i].unit));
         for (std::size_t i = seriesRows.size(); i < series.size(); ++i)
             seriesRows.push_back(writer.addSeries(graphRows[series[i].graph], series[i].name));
+        for (std::size_t i = heatmapRows.size(); i < heatmaps.size(); ++i)
+            heatmapRows.push_back(writer.addHeatmap(process, heatmaps[i].name, heatmaps[i].unit,
+                                                    heatmaps[i].integerValues, heatmaps[i].edges));
     }
 
     void emit(ThreadState& t, const OpenEvent& e, std::uint64_t endTicks, std::int32_t depth) {
@@ -261,14 +277,21 @@ struct HostTracer::Session {
             std::erase_if(buffers, [](const auto& b) { return b.use_count() == 2 && b->empty(); });
         }
         std::vector<Sample> pending;
+        std::vector<HeatmapValue> pendingHeatmap;
         {
             std::lock_guard lock(namesMutex);
             pending.swap(samples);
+            pendingHeatmap.swap(heatmapValues);
         }
-        syncNames(); // the series of every pending sample is registered by now
+        syncNames(); // the series (heatmap) of every pending sample is registered by now
         for (const auto& s : pending) {
             writer.addSample(seriesRows[s.series], clock.wallNs(s.ticks), s.value);
             ++stats.samplesWritten;
+        }
+        for (const auto& v : pendingHeatmap) {
+            writer.addHeatmapSample(heatmapRows[v.heatmap], clock.wallNs(v.ticks), v.value,
+                                    v.bucket);
+            ++stats.heatmapSamplesWritten;
         }
         writer.commit();
         return drained;
@@ -424,6 +447,28 @@ void HostTracer::sample(std::uint32_t series, double value) {
     std::lock_guard lock(session_->namesMutex);
     if (series < session_->series.size())
         session_->samples.push_back({series, CycleClock::now(), value});
+}
+
+std::uint32_t HostTracer::addHeatmap(std::string_view name, std::string_view unit,
+                                     bool integerValues, std::vector<std::string> edges) {
+    if (!session_)
+        return 0;
+    std::lock_guard lock(session_->namesMutex);
+    session_->heatmaps.push_back(
+        {std::string(name), std::string(unit), integerValues, std::move(edges)});
+    return static_cast<std::uint32_t>(session_->heatmaps.size() - 1);
+}
+
+void HostTracer::heatmapSamples(std::uint32_t heatmap, const double* values,
+                                const std::int32_t* buckets, std::size_t count) {
+    if (!session_)
+        return;
+    const std::uint64_t ticks = CycleClock::now();
+    std::lock_guard lock(session_->namesMutex);
+    if (heatmap >= session_->heatmaps.size())
+        return;
+    for (std::size_t i = 0; i < count; ++i)
+        session_->heatmapValues.push_back({heatmap, buckets[i], ticks, values[i]});
 }
 
 void HostTracer::flush() {

@@ -17,9 +17,10 @@ is written.
 import functools as _functools
 
 from . import _libpvti
-from ._libpvti import Graph, Series, TraceChannel
+from ._libpvti import Graph, HeatmapDouble, HeatmapUInt64, Series, TraceChannel
 
-__all__ = ["TraceChannel", "Tracepoint", "Graph", "Series", "createTraceChannel", "instrument",
+__all__ = ["TraceChannel", "Tracepoint", "Graph", "Series", "HeatmapDouble", "HeatmapUInt64",
+           "createTraceChannel", "instrument",
            "tilescope"]
 
 

@@ -5,8 +5,26 @@
 #include "tilescope/capture/HostTracer.hpp"
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 namespace py = pybind11;
+
+namespace {
+
+template <typename T> void bindHeatmap(py::module_& m, const char* name) {
+    using H = pvti::Heatmap<T>;
+    py::class_<H>(m, name)
+        .def(py::init<const std::string&, const std::vector<T>&, const std::string&,
+                      pvti::TraceChannel*>(),
+             py::arg("name"), py::arg("buckets"), py::arg("units") = "",
+             py::arg("channel") = nullptr, py::keep_alive<1, 5>())
+        .def("add", py::overload_cast<const std::vector<T>&>(&H::add), py::arg("values"))
+        .def("add", py::overload_cast<T>(&H::add), py::arg("value"))
+        .def_property_readonly("name", &H::name)
+        .def_property_readonly("buckets", &H::edges);
+}
+
+} // namespace
 
 PYBIND11_MODULE(_libpvti, m) {
     m.doc() = "Native tracepoints behind the libpvti Python module";
@@ -30,6 +48,11 @@ PYBIND11_MODULE(_libpvti, m) {
     py::class_<pvti::Graph>(m, "Graph")
         .def(py::init<const std::string&, const std::string&>(), py::arg("name"), py::arg("unit"))
         .def("addSeries", &pvti::Graph::addSeries, py::arg("name"));
+
+    // Heatmaps: values counted per bucket over time; values outside the edges land in the outer
+    // buckets (see pvti/Heatmap.hpp).
+    bindHeatmap<double>(m, "HeatmapDouble");
+    bindHeatmap<std::uint64_t>(m, "HeatmapUInt64");
 
     using tilescope::capture::HostTracer;
     m.def(

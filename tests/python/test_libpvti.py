@@ -2,6 +2,7 @@
 read back with pva.openTrace; without PVTI_OPTIONS nothing is written."""
 import glob
 import os
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -114,3 +115,38 @@ def test_no_options_no_file(tmp_path):
     printed = run_program(str(tmp_path), None)
     assert printed == ""
     assert glob.glob(str(tmp_path / "**" / "*.pvti"), recursive=True) == []
+
+
+HEATMAP_PROGRAM = textwrap.dedent("""
+    import libpvti as pvti
+
+    latency = pvti.HeatmapDouble("latency", [1.0, 10.0], "ms")
+    latency.add(0.5)
+    latency.add([5.0, 50.0, 10.0])
+    sizes = pvti.HeatmapUInt64("sizes", [2 ** 60])
+    sizes.add(2 ** 60 + 1)
+    try:
+        pvti.HeatmapDouble("bad", [2.0, 1.0])
+    except ValueError as e:
+        print("refused:", e)
+    print(pvti.tilescope.traceFile())
+""")
+
+
+def test_heatmaps_recorded_with_their_buckets(tmp_path):
+    env = dict(os.environ, PVTI_OPTIONS='{"enable":"true","directory":"./trace"}')
+    script = tmp_path / "heatmaps.py"
+    script.write_text(HEATMAP_PROGRAM)
+    out = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, check=True,
+                         capture_output=True, text=True).stdout.strip().splitlines()
+    assert "strictly ascending" in out[0]
+    with sqlite3.connect(os.path.join(tmp_path, out[-1])) as db:
+        heatmaps = db.execute("SELECT h.id, n.text, h.unit, h.integer_values, h.edges FROM heatmap h "
+                              "JOIN name n ON n.id = h.name_id ORDER BY h.id").fetchall()
+        assert [h[1:] for h in heatmaps] == [("latency", "ms", 0, "1 10"),
+                                            ("sizes", "", 1, str(2 ** 60))]
+        buckets = db.execute("SELECT heatmap_id, value, bucket FROM heatmap_sample "
+                             "ORDER BY id").fetchall()
+    latency, sizes = heatmaps[0][0], heatmaps[1][0]
+    assert buckets == [(latency, 0.5, 0), (latency, 5.0, 1), (latency, 50.0, 2),
+                       (latency, 10.0, 2), (sizes, float(2 ** 60 + 1), 1)]

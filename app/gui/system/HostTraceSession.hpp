@@ -1,5 +1,6 @@
 #pragma once
 
+#include "HeatmapTrack.hpp"
 #include "core/LockedReader.hpp"
 #include "tilescope/report/HostTraceReader.hpp"
 
@@ -78,6 +79,9 @@ public:
                    std::int64_t level, std::int64_t fromBucket, std::int64_t toBucket) const;
 
     /// Runs `f(const HostTraceReader&)` under the session's lock; worker threads only.
+    /// Whole-span overviews of the file's heatmaps, built on first use; only under read().
+    HeatmapOverviews& heatmapOverviews() const { return heatmapOverviews_; }
+
     template <class F>
     auto read(F&& f) const -> decltype(f(std::declval<const report::HostTraceReader&>())) {
         return reader_.read(std::forward<F>(f));
@@ -125,6 +129,7 @@ private:
     std::vector<double> overview_;
     std::unordered_map<std::int64_t, LodSlice> coarsest_;       ///< by thread, whole trace
     mutable std::unordered_map<std::int64_t, LodSlice> recent_; ///< by thread; under reader_'s lock
+    mutable HeatmapOverviews heatmapOverviews_;                 ///< under reader_'s lock
 };
 
 } // namespace tilescope::gui

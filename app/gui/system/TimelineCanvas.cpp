@@ -180,6 +180,7 @@ float TimelineCanvas::rowHeight(int row) const {
     case Kind::AsyncTrack:
         return kTrackHeight;
     case Kind::Counter:
+    case Kind::Heatmap:
         return kChartHeight;
     default:
         return kHeaderHeight;
@@ -323,7 +324,7 @@ void TimelineCanvas::drawRows(ImDrawList& list) {
         list.AddLine(ImVec2(0, p.bottom - 0.5f), ImVec2(float(plot_.right()), p.bottom - 0.5f),
                      line);
         QString label = row.label;
-        if (row.kind == Kind::Counter && !row.unit.isEmpty())
+        if ((row.kind == Kind::Counter || row.kind == Kind::Heatmap) && !row.unit.isEmpty())
             label += QStringLiteral(" [%1]").arg(row.unit);
         const float x = 6 + float(row.indent) * 12;
         const float mid = (p.top + p.bottom) / 2;
@@ -348,6 +349,8 @@ void TimelineCanvas::drawRows(ImDrawList& list) {
             drawTrack(list, p.row, r);
         else if (row.kind == Kind::Counter)
             drawChart(list, p.row, r);
+        else if (row.kind == Kind::Heatmap)
+            drawHeatmap(list, p.row, r);
     }
     if (selection_) {
         const float x0 = float(pixelAtTime(selection_->first));
@@ -555,6 +558,8 @@ void TimelineCanvas::drawTooltip(int row, double ns) {
             ImGui::EndTooltip();
             return;
         }
+    } else if (rowInfo.kind == Kind::Heatmap) {
+        drawHeatmapTooltip(row, ns);
     } else if (rowInfo.kind == Kind::Counter) {
         const auto it = window.charts.find(row);
         if (it == window.charts.end())

@@ -88,6 +88,9 @@ private:
                           const std::vector<std::vector<TimelineModel::Point>>& bands);
     void drawChartScale(ImDrawList& list, int row, const QRectF& r, double hi);
     void drawTooltip(int row, double ns);
+    /// Heatmap rows (TimelineCanvasHeatmap.cpp): cells, legend, and the tooltip of a cell.
+    void drawHeatmap(ImDrawList& list, int row, const QRectF& r);
+    void drawHeatmapTooltip(int row, double ns);
     void drawFlows(ImDrawList& list);
     /// Vertical centre of the shown track of (file, thread) that has an event at `ns` (the
     /// deepest), else of its first shown track or its thread row; empty when none is shown.

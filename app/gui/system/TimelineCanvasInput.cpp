@@ -91,7 +91,8 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent* event) {
             const auto& row = model_.rows()[std::size_t(placed->row)];
             if (p.x() >= kLabelWidth - kPinWidth - 2)
                 model_.setPinned(placed->row, !row.pinned);
-            else if (!TimelineModel::isTrack(row.kind) && row.kind != Kind::Counter)
+            else if (!TimelineModel::isTrack(row.kind) && row.kind != Kind::Counter &&
+                     row.kind != Kind::Heatmap)
                 model_.setExpanded(placed->row, !row.expanded);
         }
     } else if (plot_.contains(p)) {

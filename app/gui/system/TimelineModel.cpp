@@ -278,6 +278,8 @@ void TimelineModel::buildRows() {
         fileRow.file = f;
         fileRow.label = file.fileName();
         const int fileIndex = add(fileRow);
+        const auto heatmaps =
+            file.read([](const report::HostTraceReader& reader) { return reader.heatmaps(); });
         for (const auto& p : file.processes()) {
             Row pr;
             pr.kind = RowKind::Process;
@@ -350,6 +352,21 @@ void TimelineModel::buildRows() {
                 c.unit = QString::fromStdString(g.unit);
                 add(c);
             }
+            for (const auto& h : heatmaps) {
+                if (h.processId != p.id)
+                    continue;
+                Row c;
+                c.kind = RowKind::Heatmap;
+                c.file = f;
+                c.parent = processIndex;
+                c.indent = 2;
+                c.processId = p.id;
+                c.heatmapId = h.id;
+                c.label = QString::fromStdString(h.name);
+                c.unit = QString::fromStdString(h.unit);
+                c.buckets = heatmapBucketLabels(h);
+                add(c);
+            }
         }
     }
     for (int d = 0; d < int(devices_.size()); ++d) {
@@ -420,7 +437,7 @@ void TimelineModel::setExpanded(int row, bool expanded) {
 
 void TimelineModel::setAllExpanded(bool expanded) {
     for (Row& r : rows_)
-        if (!isTrack(r.kind) && r.kind != RowKind::Counter)
+        if (!isTrack(r.kind) && r.kind != RowKind::Counter && r.kind != RowKind::Heatmap)
             // Collapsing all keeps files and processes open: threads are what there are many of.
             r.expanded = expanded || (r.kind != RowKind::Thread && r.kind != RowKind::Async);
     emit rowsChanged();
@@ -525,6 +542,11 @@ TimelineModel::Window TimelineModel::fetchWindow(const HostFiles& files,
         } else if (row.kind == RowKind::Counter) {
             w.charts[index] = file.read([&](const report::HostTraceReader& reader) {
                 return fetchChart(file, reader, row, w.fromNs, w.toNs, w.widthPx);
+            });
+        } else if (row.kind == RowKind::Heatmap) {
+            w.heatmaps[index] = file.read([&](const report::HostTraceReader& reader) {
+                return HeatmapCells::fetch(reader, file.heatmapOverviews(), row.heatmapId,
+                                           w.fromNs, w.toNs, w.widthPx);
             });
         }
     }

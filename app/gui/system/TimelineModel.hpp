@@ -1,5 +1,6 @@
 #pragma once
 
+#include "HeatmapTrack.hpp"
 #include "tilescope/report/HostTraceTypes.hpp"
 
 #include <QObject>
@@ -29,6 +30,8 @@ class HostTraceSession;
 /// BSP phase (see DeviceTraceSession), then a track per tile and nesting depth of its
 /// lightweight-profiling blocks, if any. Async tracks (Chrome b/e/n, S/T/F) follow a process's
 /// threads, one row per nesting depth; flow arrows are looked up by flowsAt() for the canvas.
+/// A process's libpvti heatmaps follow its counters, one Heatmap row each, binned by the worker
+/// into counts per time bin and bucket (HeatmapCells).
 class TimelineModel : public QObject {
     Q_OBJECT
 public:
@@ -39,6 +42,7 @@ public:
         Thread,
         Track,
         Counter,
+        Heatmap,
         Device,
         DeviceTrack,
         Async,
@@ -55,7 +59,9 @@ public:
         std::int64_t graphId = 0;
         std::int64_t asyncTrackId = 0; ///< Async and AsyncTrack rows
         QString label;
-        QString unit; ///< counters
+        QString unit; ///< counters and heatmaps
+        std::int64_t heatmapId = 0;   ///< Heatmap rows
+        std::vector<QString> buckets; ///< Heatmap rows: what each bucket holds, bucket 0 first
         bool expanded = true;
         bool pinned = false;
     };
@@ -94,6 +100,7 @@ public:
         std::vector<int> rows;
         std::map<int, std::vector<Box>> tracks;    ///< by row index
         std::map<int, std::vector<Series>> charts; ///< by row index
+        std::map<int, HeatmapCells> heatmaps;      ///< by row index
         bool readRawEvents = false;                ///< any track of the window from raw events
         double fetchMs = 0; ///< how long the worker took to compute this window
     };

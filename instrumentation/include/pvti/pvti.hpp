@@ -4,6 +4,7 @@
 // recorded and a tracepoint costs one load and one branch. Enabled, a tracepoint is inline (see
 // TraceBuffer.hpp): a channel check, a clock read and a 16-byte store into the thread's chunk.
 
+#include "pvti/Heatmap.hpp"
 #include "pvti/TraceBuffer.hpp"
 
 #include <atomic>

@@ -87,6 +87,7 @@ ChromeTraceStats exportChromeTrace(const std::filesystem::path& input,
                                   nlohmann::json(samples.real(4)).dump()));
             ++stats.samples;
         }
+        stats.heatmapBins = detail::exportHeatmapCounters(db, out);
         // Device processes get ids above every host pid, so they never merge with one.
         std::int64_t devicePid = 0;
         auto maxPid = db.prepare("SELECT coalesce(max(pid), 0) FROM process");

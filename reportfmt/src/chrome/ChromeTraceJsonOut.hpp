@@ -2,6 +2,7 @@
 // Streaming JSON output shared by the Chrome trace exports: buffered writes that fail loudly,
 // and the number formats the trace-event format needs.
 
+#include "sqlite/Sqlite.hpp"
 #include "tilescope/report/ReportError.hpp"
 
 #include <cerrno>
@@ -71,5 +72,9 @@ private:
 /// exportChromeTrace); returns the number of events written.
 std::uint64_t exportDeviceEvents(const std::filesystem::path& profile, std::int64_t pid,
                                  JsonOut& out);
+
+/// Writes the heatmaps of a host trace as counters, one series per bucket, the values added per
+/// time bin (ChromeTraceHeatmapExport.cpp); returns the number of counter events written.
+std::uint64_t exportHeatmapCounters(const sql::Database& db, JsonOut& out);
 
 } // namespace tilescope::report::detail

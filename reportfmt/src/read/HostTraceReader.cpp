@@ -206,6 +206,11 @@ std::optional<std::pair<std::int64_t, std::int64_t>> HostTraceReader::timeSpan()
         if (st.step() && !st.isNull(0))
             span.add(st.int64(0), st.int64(1));
     }
+    // Heatmap samples (format v3): two index seeks per heatmap.
+    auto heatmapIds = db.prepare("SELECT id FROM heatmap");
+    while (heatmapIds.step())
+        if (const auto s = heatmapTimeSpan(heatmapIds.int64(0)))
+            span.add(s->first, s->second);
     if (!span.lo)
         return std::nullopt;
     return std::pair{*span.lo, *span.hi};

@@ -205,6 +205,20 @@ constexpr SchemaObject kHostTrace[] = {
      "from_thread_id INTEGER NOT NULL, from_ns INTEGER NOT NULL, to_thread_id INTEGER NOT NULL, "
      "to_ns INTEGER NOT NULL)",
      false, 2},
+    // v3: libpvti heatmaps. `edges` is the ascending bucket edges as decimal text separated by
+    // spaces (exact for 64-bit integers); `integer_values` is 1 for HeatmapUInt64. A sample's
+    // bucket is computed when it is recorded, with the heatmap's own value type.
+    {"table", "heatmap",
+     "CREATE TABLE heatmap(id INTEGER PRIMARY KEY, process_id INTEGER NOT NULL, "
+     "name_id INTEGER NOT NULL, unit TEXT NOT NULL, integer_values INTEGER NOT NULL, "
+     "edges TEXT NOT NULL)",
+     false, 3},
+    {"table", "heatmap_sample",
+     "CREATE TABLE heatmap_sample(id INTEGER PRIMARY KEY, heatmap_id INTEGER NOT NULL, "
+     "t_ns INTEGER NOT NULL, value REAL NOT NULL, bucket INTEGER NOT NULL)",
+     false, 3},
+    {"index", "heatmap_sample_by_heatmap",
+     "CREATE INDEX heatmap_sample_by_heatmap ON heatmap_sample(heatmap_id, t_ns)", true, 3},
 };
 
 } // namespace

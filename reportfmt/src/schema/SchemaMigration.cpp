@@ -37,6 +37,10 @@ void upgradeInTemp(sql::Database& db, FileKind kind, int version) {
         if (version < 2)
             for (const char* table : {"async_track", "async_slice", "flow"})
                 createInTemp(db, table, FileKind::HostTrace);
+        // v2 -> v3: no heatmaps were recorded (empty tables).
+        if (version < 3)
+            for (const char* table : {"heatmap", "heatmap_sample"})
+                createInTemp(db, table, FileKind::HostTrace);
         return;
     }
     // v1 -> v2: liveness_lod did not exist; the same routine the writer uses computes it.

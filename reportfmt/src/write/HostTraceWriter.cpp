@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <span>
 #include <vector>
 
@@ -76,7 +77,7 @@ struct HostTraceWriter::Impl {
     detail::WriterSession session;
     HostTraceWriterOptions options;
     // The hot paths: multi-row inserts, flushed before every commit.
-    detail::RowBatch events, samples;
+    detail::RowBatch events, samples, heatmapSamples;
 
     // Pyramids are accumulated as rows arrive (see LodAccumulator) and stored by close().
     detail::LodAccumulator<detail::EventLodValue> eventLod;
@@ -96,6 +97,8 @@ struct HostTraceWriter::Impl {
             detail::RowBatch(session.db(), "event",
                              "thread_id, channel_id, name_id, kind, start_ns, end_ns, depth", 7);
         samples = detail::RowBatch(session.db(), "sample", "series_id, t_ns, value", 3);
+        heatmapSamples =
+            detail::RowBatch(session.db(), "heatmap_sample", "heatmap_id, t_ns, value, bucket", 4);
         session.setMetadata("lod_base_ns", std::to_string(o.lodBaseNs));
         if (o.scratchFile && o.eventsInTrackOrder)
             for (const SchemaObject& obj : Schema::hostTrace())
@@ -149,6 +152,7 @@ struct HostTraceWriter::Impl {
         eventRuns.drain([this](const auto& run) { writeEvents(run); });
         session.countRows(events.flush());
         session.countRows(samples.flush());
+        session.countRows(heatmapSamples.flush());
     }
 };
 
@@ -319,6 +323,32 @@ void HostTraceWriter::addSample(std::int64_t seriesId, std::int64_t tNs, double 
     im.sampleLod.add(seriesId << kDepthBits, tNs, {1, value, value, value});
     ++im.sampleRows;
     im.session.countRows(im.samples.endRow());
+}
+
+std::int64_t HostTraceWriter::addHeatmap(std::int64_t processId, std::string_view name,
+                                         std::string_view unit, bool integerValues,
+                                         const std::vector<std::string>& edges) {
+    if (edges.empty())
+        throw ReportError(path(), fmt::format("writer: heatmap '{}' has no bucket edges", name));
+    auto& s = impl_->session;
+    const std::string edgeText = fmt::format("{}", fmt::join(edges, " "));
+    s.db()
+        .prepare("INSERT INTO heatmap(process_id, name_id, unit, integer_values, edges) "
+                 "VALUES(?,?,?,?,?)")
+        .bind(1, processId)
+        .bind(2, s.intern(name))
+        .bind(3, unit)
+        .bind(4, std::int64_t{integerValues ? 1 : 0})
+        .bind(5, edgeText)
+        .run();
+    return s.db().lastInsertRowid();
+}
+
+void HostTraceWriter::addHeatmapSample(std::int64_t heatmapId, std::int64_t tNs, double value,
+                                       std::int32_t bucket) {
+    auto& im = *impl_;
+    im.heatmapSamples.value(heatmapId).value(tNs).value(value).value(std::int64_t{bucket});
+    im.session.countRows(im.heatmapSamples.endRow());
 }
 
 void HostTraceWriter::setDroppedEvents(std::int64_t threadId, std::int64_t events) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 namespace tilescope::capture {
 
@@ -23,6 +24,7 @@ struct HostTracerStats {
     std::uint64_t eventsWritten = 0;  ///< rows written to the trace file
     std::uint64_t unmatchedEnds = 0;  ///< ends with no open begin of that label on the thread
     std::uint64_t samplesWritten = 0;
+    std::uint64_t heatmapSamplesWritten = 0;
     std::uint64_t eventsDropped = 0; ///< records dropped because the writer fell behind the bound
 };
 
@@ -82,6 +84,14 @@ public:
     std::uint32_t addGraph(std::string_view name, std::string_view unit);
     std::uint32_t addSeries(std::uint32_t graph, std::string_view name);
     void sample(std::uint32_t series, double value);
+
+    /// A libpvti heatmap (pvti::Heatmap): its bucket edges as exact decimal text.
+    std::uint32_t addHeatmap(std::string_view name, std::string_view unit, bool integerValues,
+                             std::vector<std::string> edges);
+    /// Values added to a heatmap now, with the bucket each falls in (computed by the caller,
+    /// which knows the value type).
+    void heatmapSamples(std::uint32_t heatmap, const double* values, const std::int32_t* buckets,
+                        std::size_t count);
 
     /// Writes everything recorded so far and commits (the background thread does this on its own).
     void flush();

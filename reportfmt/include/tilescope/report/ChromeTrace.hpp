@@ -30,6 +30,7 @@ struct ChromeTraceRepairs {
 struct ChromeTraceStats {
     std::uint64_t events = 0;      ///< events written (complete, instant, unfinished)
     std::uint64_t samples = 0;     ///< counter samples written
+    std::uint64_t heatmapBins = 0; ///< heatmap counter events written (export; one per time bin)
     std::uint64_t asyncSlices = 0; ///< async slices written (b/e/n, S/T/F), on async tracks
     std::uint64_t flows = 0;       ///< flow arrows written (s/t/f)
     std::uint64_t bytes = 0;       ///< JSON bytes read or written
@@ -81,12 +82,13 @@ ChromeTraceStats importChromeTrace(const std::filesystem::path& input,
 
 /// Writes a host-trace file as Chrome trace-event JSON (object form) that Perfetto and
 /// chrome://tracing open: M events name processes and threads, complete events become X,
-/// instants i, unfinished events B, samples C. Importing the result gives back the same events,
-/// names, nesting and timestamps.
-/// `profiles`: profile reports of the same run to join on the same time axis (the joint view):
-/// each becomes a process "device: FILE" with a thread of engine runs and a thread of executed
-/// steps, placed at each run's host start with cycles converted at the target's clock; a step's
-/// category is its BSP phase and its args hold its cycles.
+/// instants i, unfinished events B, samples C, heatmaps C with one series per bucket (the values
+/// added per time bin, at most 1000 bins per heatmap). Importing the result gives back the same
+/// events, names, nesting and timestamps. `profiles`: profile reports of the same run to join on
+/// the same time axis (the joint view): each becomes a process "device: FILE" with a thread of
+/// engine runs and a thread of executed steps, placed at each run's host start with cycles
+/// converted at the target's clock; a step's category is its BSP phase and its args hold its
+/// cycles.
 ChromeTraceStats exportChromeTrace(const std::filesystem::path& input,
                                    const std::filesystem::path& output,
                                    const std::vector<std::filesystem::path>& profiles = {});

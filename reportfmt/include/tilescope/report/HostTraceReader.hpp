@@ -41,7 +41,8 @@ public:
     std::int64_t lodBaseNs() const { return lodBaseNs_; }
 
     HostTraceCounts counts() const;
-    /// Earliest start and latest end over all events and samples; empty for an empty trace.
+    /// Earliest start and latest end over all events, samples and heatmap samples; empty for an
+    /// empty trace.
     /// Index seeks per track and series (the last-starting event of a track is its last to end,
     /// as events on a track do not overlap; an unfinished event counts with its start). Without
     /// the indexes (a killed writer's file) it scans the event and sample tables once.
@@ -95,6 +96,19 @@ public:
                                         std::int64_t fromNs, std::int64_t toNs) const;
     /// Like eventLodLevelFor, for the sample pyramid.
     std::int64_t sampleLodLevelFor(double nsPerBucket) const;
+
+    /// libpvti heatmaps (format v3; none in older files), by id, with their bucket edges.
+    std::vector<HeatmapInfo> heatmaps() const;
+    /// Values added to one heatmap in [fromNs, toNs], at most `limit`, in time order.
+    std::vector<HeatmapSample> heatmapSamples(std::int64_t heatmapId, std::int64_t fromNs,
+                                              std::int64_t toNs, std::int64_t limit) const;
+    /// First and last sample time of one heatmap (index seeks); empty when it has no samples.
+    std::optional<std::pair<std::int64_t, std::int64_t>>
+    heatmapTimeSpan(std::int64_t heatmapId) const;
+    /// Counts per time bin and bucket of one heatmap over [fromNs, toNs) in `bins` equal bins
+    /// (one grouped query; the samples are not copied out).
+    HeatmapBins heatmapBins(std::int64_t heatmapId, std::int64_t fromNs, std::int64_t toNs,
+                            std::size_t bins) const;
 
 private:
     std::vector<std::int64_t> storedLevels(const char* table, const char* key) const;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tilescope::report {
 
@@ -96,6 +97,41 @@ struct SeriesInfo {
     std::int64_t id = 0;
     std::int64_t graphId = 0;
     std::string name;
+};
+
+/// A libpvti heatmap (host-trace format v3): a distribution of values over time. Its ascending
+/// `edges` split values into edges.size() + 1 buckets: bucket 0 holds values below edges[0],
+/// bucket i (0 < i < edges.size()) values in [edges[i-1], edges[i]), and the last bucket values
+/// at or above the last edge, so values outside the edges land in the outer buckets.
+/// `integerValues` is true for a HeatmapUInt64 (its edges and values are exact up to 2^53 here).
+struct HeatmapInfo {
+    std::int64_t id = 0;
+    std::int64_t processId = 0;
+    std::string name;
+    std::string unit;
+    bool integerValues = false;
+    std::vector<double> edges;
+    std::size_t buckets() const { return edges.size() + 1; }
+};
+
+/// One value added to a heatmap, with the bucket it fell in when it was recorded.
+struct HeatmapSample {
+    std::int64_t tNs = 0;
+    double value = 0;
+    std::int32_t bucket = 0;
+};
+
+/// Counts per time bin and bucket of one heatmap over [fromNs, toNs): `counts[bin * buckets +
+/// bucket]`, bins of equal width `binNs` (the last one may be cut short).
+struct HeatmapBins {
+    std::int64_t fromNs = 0;
+    std::int64_t binNs = 1;
+    std::size_t bins = 0;
+    std::size_t buckets = 0;
+    std::vector<std::uint64_t> counts;
+    std::uint64_t at(std::size_t bin, std::size_t bucket) const {
+        return counts[bin * buckets + bucket];
+    }
 };
 
 /// Aggregate of one track's events in one time bucket (level-of-detail pyramid).

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 namespace tilescope::report {
 
@@ -75,6 +76,14 @@ public:
     std::int64_t addGraph(std::int64_t processId, std::string_view name, std::string_view unit);
     std::int64_t addSeries(std::int64_t graphId, std::string_view name);
     void addSample(std::int64_t seriesId, std::int64_t tNs, double value);
+
+    /// A libpvti heatmap (format v3). `edges` are its ascending bucket edges as decimal text
+    /// (exact for 64-bit integers); see HeatmapInfo for the buckets they define.
+    std::int64_t addHeatmap(std::int64_t processId, std::string_view name, std::string_view unit,
+                            bool integerValues, const std::vector<std::string>& edges);
+    /// A value added to a heatmap at tNs, and the bucket (0 .. edges) it fell in.
+    void addHeatmapSample(std::int64_t heatmapId, std::int64_t tNs, double value,
+                          std::int32_t bucket);
 
     /// Events a thread's tracer dropped (the writer had fallen behind its bound), as a running
     /// total: each call replaces the thread's previous count. Stored in metadata under

@@ -24,9 +24,9 @@ struct Schema {
     /// Version history of profile.pop: 1 initial; 2 adds liveness_lod; 3 adds run_ipu_lod; 4
     /// adds tile_placement; 5 adds block (lightweight
     /// profiling) and operation_debug. Of *.pvti: 1 initial; 2 adds
-    /// async_track, async_slice and flow.
+    /// async_track, async_slice and flow; 3 adds heatmap and heatmap_sample (libpvti heatmaps).
     static constexpr int kProfileVersion = 5;
-    static constexpr int kHostTraceVersion = 2;
+    static constexpr int kHostTraceVersion = 3;
     static constexpr std::string_view kProfileFormat = "tilescope-profile";
     static constexpr std::string_view kHostTraceFormat = "tilescope-hosttrace";
 
