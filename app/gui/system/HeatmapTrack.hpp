@@ -37,9 +37,11 @@ struct HeatmapCells {
                               std::int64_t heatmapId, std::int64_t fromNs, std::int64_t toNs,
                               int widthPx);
     /// Bins of the overview, built once per heatmap over its whole time span.
-    static constexpr std::size_t kOverviewBins = 16384;
+    /// 65,536 bins keep a window that the overview is too coarse for under about 1/400 of the
+    /// samples (about 15 K of 1 M), so binning it directly stays within the frame budget.
+    static constexpr std::size_t kOverviewBins = 65536;
     /// A window with at most this many values is binned from the samples.
-    static constexpr std::uint64_t kDirectSamples = 50'000;
+    static constexpr std::uint64_t kDirectSamples = 20'000;
 };
 
 /// Whole-span overviews of a file's heatmaps, by heatmap id (HostTraceSession holds one).

@@ -89,18 +89,20 @@ HeatmapBins HostTraceReader::heatmapBins(std::int64_t heatmapId, std::int64_t fr
                                               static_cast<std::int64_t>(bins));
     out.bins = static_cast<std::size_t>((span + out.binNs - 1) / out.binNs);
     out.counts.assign(out.bins * buckets, 0);
+    // Rows come in index order from the covering index; binning here rather than with GROUP BY
+    // spares SQLite a temporary b-tree per window.
     auto st = file_.database().prepare(
-        "SELECT (t_ns - ?1) / ?2 AS bin, bucket, COUNT(*) FROM heatmap_sample "
-        "WHERE heatmap_id = ?3 AND t_ns >= ?1 AND t_ns < ?4 GROUP BY bin, bucket");
-    st.bind(1, fromNs).bind(2, out.binNs).bind(3, heatmapId).bind(4, toNs);
+        "SELECT t_ns, bucket FROM heatmap_sample "
+        "WHERE heatmap_id = ?1 AND t_ns >= ?2 AND t_ns < ?3");
+    st.bind(1, heatmapId).bind(2, fromNs).bind(3, toNs);
+    const auto numBuckets = static_cast<std::int64_t>(buckets);
     while (st.step()) {
-        const std::int64_t bin = st.int64(0), bucket = st.int64(1);
+        const std::int64_t bin = (st.int64(0) - fromNs) / out.binNs, bucket = st.int64(1);
         if (bin < 0 || bin >= static_cast<std::int64_t>(out.bins) || bucket < 0 ||
-            bucket >= static_cast<std::int64_t>(buckets))
+            bucket >= numBuckets)
             throw ReportError(path(), fmt::format("heatmap {} has a sample in bucket {} of {}",
                                                   heatmapId, bucket, buckets));
-        out.counts[static_cast<std::size_t>(bin) * buckets + static_cast<std::size_t>(bucket)] +=
-            static_cast<std::uint64_t>(st.int64(2));
+        ++out.counts[static_cast<std::size_t>(bin) * buckets + static_cast<std::size_t>(bucket)];
     }
     return out;
 }
