@@ -1,11 +1,11 @@
 // Operations nested by debug path and their totals including descendants (OperationRollup,
 // OperationsModel's inclusive columns), on a hand-written report with known figures.
+#include "SmallReport.hpp"
 #include "TestReports.hpp"
 #include "core/ReportSession.hpp"
 #include "operations/OperationRollup.hpp"
 #include "operations/OperationsModel.hpp"
 #include "tilescope/report/ProfileReader.hpp"
-#include "tilescope/report/ProfileWriter.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -14,17 +14,9 @@ using namespace tilescope::gui;
 
 namespace {
 
-/// One operation of the nested report: its path and what its single program and variable cost.
-struct NestedOp {
-    const char* name;
-    const char* path;
-    std::uint64_t cycles, code, bytes;
-    std::optional<std::uint64_t> flops;
-};
-
 // "encoder/attention/head0" is no operation: "scores" nests directly in "attention". The two
 // "encoder/ffn" are siblings, and "encoder2" only shares a prefix with "encoder".
-const NestedOp kOps[] = {
+const std::vector<testing::NestedOperation> kOps = {
     {"encoder", "encoder", 10, 100, 64, std::nullopt},
     {"attention", "encoder/attention", 200, 400, 256, 1000},
     {"matMul", "encoder/attention/head0/scores", 3000, 1200, 1024, 50000},
@@ -37,46 +29,7 @@ const NestedOp kOps[] = {
 std::filesystem::path nestedReport() {
     static const std::filesystem::path path = [] {
         const auto p = gui::test::scratchDir("nested-operations") / "profile.pop";
-        report::ProfileWriter w(p);
-        report::TargetInfo target;
-        target.numIpus = 1;
-        target.tilesPerIpu = 4;
-        target.bytesPerTile = 64 * 1024;
-        target.regions = {{1, "interleaved", true, 0, 64 * 1024}};
-        w.setTarget(target);
-        report::ProgramRecord root;
-        root.kind = "Sequence";
-        root.name = "main";
-        const auto main = w.addProgram(root);
-        w.addControlProgram({0, main, false, "main"});
-        std::int64_t position = 0;
-        for (const NestedOp& op : kOps) {
-            report::ProgramRecord p;
-            p.parentId = main;
-            p.position = position++;
-            p.kind = "Execute";
-            p.name = std::string(op.path) + "/cs";
-            p.codeBytes = op.code;
-            const auto program = w.addProgram(p);
-            report::StepRecord s;
-            s.programId = program;
-            s.kind = "OnTileExecute";
-            s.estimatedCycles = op.cycles;
-            w.addStep(s);
-            report::VariableRecord v;
-            v.name = std::string(op.path) + "/out";
-            v.elementType = "float";
-            v.perTile = {op.bytes, 0, 0, 0};
-            v.bytes = op.bytes;
-            v.numElements = op.bytes / 4;
-            v.categoryId = report::memoryCategoryId("always_live_variables");
-            v.regionId = 1;
-            v.alwaysLive = true;
-            const auto variable = w.addVariable(v);
-            w.addOperation({0, op.name, op.path, "model", op.flops, {program}, {variable}});
-        }
-        w.finishCompilation();
-        w.close();
+        testing::writeNestedOperationsReport(p, kOps, 4);
         return p;
     }();
     return path;

@@ -338,4 +338,50 @@ SyntheticSpec formatFixtureSpec() {
     return s;
 }
 
+void writeNestedOperationsReport(const std::filesystem::path& path,
+                                 const std::vector<NestedOperation>& ops,
+                                 std::uint32_t tilesPerIpu) {
+    ProfileWriter w(path);
+    TargetInfo target;
+    target.numIpus = 1;
+    target.tilesPerIpu = tilesPerIpu;
+    target.bytesPerTile = 64 * 1024;
+    target.regions = {{1, "interleaved", true, 0, 64 * 1024}};
+    w.setTarget(target);
+    ProgramRecord root;
+    root.kind = "Sequence";
+    root.name = "main";
+    const auto main = w.addProgram(root);
+    w.addControlProgram({0, main, false, "main"});
+    std::int64_t position = 0;
+    for (const NestedOperation& op : ops) {
+        ProgramRecord p;
+        p.parentId = main;
+        p.position = position++;
+        p.kind = "Execute";
+        p.name = std::string(op.path) + "/cs";
+        p.codeBytes = op.code;
+        const auto program = w.addProgram(p);
+        StepRecord s;
+        s.programId = program;
+        s.kind = "OnTileExecute";
+        s.estimatedCycles = op.cycles;
+        w.addStep(s);
+        VariableRecord v;
+        v.name = std::string(op.path) + "/out";
+        v.elementType = "float";
+        v.perTile.assign(tilesPerIpu, 0);
+        v.perTile[0] = op.bytes;
+        v.bytes = op.bytes;
+        v.numElements = op.bytes / 4;
+        v.categoryId = memoryCategoryId("always_live_variables");
+        v.regionId = 1;
+        v.alwaysLive = true;
+        const auto variable = w.addVariable(v);
+        w.addOperation({0, op.name, op.path, "model", op.flops, {program}, {variable}});
+    }
+    w.finishCompilation();
+    w.close();
+}
+
 } // namespace tilescope::testing

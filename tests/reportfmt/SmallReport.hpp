@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +34,22 @@ struct CompileProfile {
     std::vector<VariableRecord> variables;
     std::vector<OperationRecord> operations;
 };
+
+/// One operation of a nested-operations report: its debug path and what its single program (one
+/// step) and its single always-live variable cost.
+struct NestedOperation {
+    const char* name;
+    const char* path;
+    std::uint64_t cycles, code, bytes;
+    std::optional<std::uint64_t> flops;
+};
+
+/// Writes a closed report of one IPU with `tilesPerIpu` tiles whose operations are `ops`, in
+/// order, each owning one Execute program under "main" and one variable on tile 0: the
+/// operations roll-up tests check their nesting and totals against these figures.
+void writeNestedOperationsReport(const std::filesystem::path& path,
+                                 const std::vector<NestedOperation>& ops,
+                                 std::uint32_t tilesPerIpu);
 
 /// Writes metadata, target and a compile profile with every record kind (not finishCompilation).
 CompileProfile writeCompileProfile(ProfileWriter& writer, std::uint32_t ipus = 2,

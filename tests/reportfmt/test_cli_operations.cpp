@@ -3,13 +3,14 @@
 // descendants', and the command prints exactly what the library computes.
 
 #include "CliProcess.hpp"
+#include "SmallReport.hpp"
 #include "tilescope/report/OperationRollup.hpp"
 #include "tilescope/report/ProfileReader.hpp"
-#include "tilescope/report/ProfileWriter.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <vector>
 
 using nlohmann::json;
 using tilescope::testing::runCli;
@@ -18,16 +19,8 @@ namespace report = tilescope::report;
 
 namespace {
 
-/// One operation: its path and what its single program (one step) and variable cost.
-struct NestedOp {
-    const char* name;
-    const char* path;
-    std::uint64_t cycles, code, bytes;
-    std::optional<std::uint64_t> flops;
-};
-
 // "model/block/head0" is no operation: "scores" nests directly in "block".
-const NestedOp kOps[] = {
+const std::vector<tilescope::testing::NestedOperation> kOps = {
     {"model", "model", 5, 50, 32, std::nullopt},
     {"block", "model/block", 100, 200, 64, 10},
     {"matMul", "model/block/head0/scores", 1000, 400, 256, 5000},
@@ -37,46 +30,7 @@ const NestedOp kOps[] = {
 
 std::filesystem::path writeNestedReport(const ScratchDir& dir) {
     const auto path = dir / "profile.pop";
-    report::ProfileWriter w(path);
-    report::TargetInfo target;
-    target.numIpus = 1;
-    target.tilesPerIpu = 2;
-    target.bytesPerTile = 64 * 1024;
-    target.regions = {{1, "interleaved", true, 0, 64 * 1024}};
-    w.setTarget(target);
-    report::ProgramRecord root;
-    root.kind = "Sequence";
-    root.name = "main";
-    const auto main = w.addProgram(root);
-    w.addControlProgram({0, main, false, "main"});
-    std::int64_t position = 0;
-    for (const NestedOp& op : kOps) {
-        report::ProgramRecord p;
-        p.parentId = main;
-        p.position = position++;
-        p.kind = "Execute";
-        p.name = std::string(op.path) + "/cs";
-        p.codeBytes = op.code;
-        const auto program = w.addProgram(p);
-        report::StepRecord s;
-        s.programId = program;
-        s.kind = "OnTileExecute";
-        s.estimatedCycles = op.cycles;
-        w.addStep(s);
-        report::VariableRecord v;
-        v.name = std::string(op.path) + "/out";
-        v.elementType = "float";
-        v.perTile = {op.bytes, 0};
-        v.bytes = op.bytes;
-        v.numElements = op.bytes / 4;
-        v.categoryId = report::memoryCategoryId("always_live_variables");
-        v.regionId = 1;
-        v.alwaysLive = true;
-        const auto variable = w.addVariable(v);
-        w.addOperation({0, op.name, op.path, "model", op.flops, {program}, {variable}});
-    }
-    w.finishCompilation();
-    w.close();
+    tilescope::testing::writeNestedOperationsReport(path, kOps, 2);
     return path;
 }
 
