@@ -253,16 +253,7 @@ constexpr const char* kStepColumns =
     "not_always_live_bytes, max_tile_not_always_live_bytes, estimated_per_tile FROM step ";
 
 StepRecord stepFrom(const sql::Statement& st, bool withPerTile) {
-    StepRecord s;
-    s.id = st.int64(0);
-    s.programId = st.int64(1);
-    s.kind = st.text(2);
-    s.phase = st.text(3);
-    s.computeSetId = optionalInt(st, 4);
-    s.exchangeBytes = u64(st, 5);
-    s.estimatedCycles = u64(st, 6);
-    s.notAlwaysLiveBytes = u64(st, 7);
-    s.maxTileNotAlwaysLiveBytes = u64(st, 8);
+    StepRecord s = detail::stepColumnsFrom(st);
     if (withPerTile && !st.isNull(9)) {
         const auto b = st.blob(9);
         s.estimatedPerTile = TileSeries::decode(b.data(), b.size());
@@ -496,6 +487,5 @@ std::vector<OperationRecord> ProfileReader::operations(std::int64_t offset,
     }
     return out;
 }
-
 
 } // namespace tilescope::report
