@@ -11,14 +11,9 @@
 namespace tilescope::report {
 namespace {
 
-constexpr const char* kOperationColumns =
-    "SELECT o.id, n.text, d.text, o.layer, o.flops, g.info FROM operation o "
-    "LEFT JOIN name n ON n.id = o.name_id LEFT JOIN name d ON d.id = o.debug_path_id "
-    "LEFT JOIN operation_debug g ON g.operation_id = o.id ";
-
 std::vector<OperationRecord> operationsWhere(const sql::Database& db, const std::string& where,
                                              std::int64_t id) {
-    auto st = db.prepare(std::string(kOperationColumns) + where + " ORDER BY o.id");
+    auto st = db.prepare(std::string(detail::kOperationColumns) + where + " ORDER BY o.id");
     st.bind(1, id);
     std::vector<OperationRecord> out;
     while (st.step())

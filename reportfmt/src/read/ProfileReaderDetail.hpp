@@ -46,6 +46,12 @@ inline StepRecord stepColumnsFrom(const sql::Statement& st) {
     return s;
 }
 
+/// The operation query up to its WHERE: the columns operationColumnsFrom reads.
+inline constexpr const char* kOperationColumns =
+    "SELECT o.id, n.text, d.text, o.layer, o.flops, g.info FROM operation o "
+    "LEFT JOIN name n ON n.id = o.name_id LEFT JOIN name d ON d.id = o.debug_path_id "
+    "LEFT JOIN operation_debug g ON g.operation_id = o.id ";
+
 /// An operation from columns 0 to 5: o.id, its name, its debug path, o.layer, o.flops and its
 /// DebugInfo JSON (operation_debug.info), the last two possibly NULL.
 inline OperationRecord operationColumnsFrom(const sql::Statement& st) {
