@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tilescope::report {
@@ -67,16 +68,20 @@ inline OperationRecord operationColumnsFrom(const sql::Statement& st) {
     return o;
 }
 
-/// Rows of `run`'s steps in time order from step `firstSeq` (the one running at a window's first
-/// cycle): `select` (columns FROM run_step r, joined as needed) is read row by row through `read`
-/// until a row starts at or after `toCycle` or `limit` rows are read.
-template <typename Read>
-auto runStepsUntilCycle(const sql::Database& db, const RunRecord& run, std::int64_t firstSeq,
-                        const char* select, std::uint64_t toCycle, std::int64_t limit, Read read) {
+/// Rows of `run`'s steps in time order over cycles [fromCycle, toCycle), at most `limit`, from
+/// the step running at `fromCycle` (`stepAtCycle(fromCycle)`, asked only when there is a window to
+/// read): `select` (columns FROM run_step r, joined as needed) is read row by row through `read`
+/// until a row starts at or after `toCycle`.
+template <typename StepAtCycle, typename Read>
+auto runStepsInCycleWindow(const sql::Database& db, const RunRecord& run, std::uint64_t fromCycle,
+                           std::uint64_t toCycle, std::int64_t limit, StepAtCycle stepAtCycle,
+                           const char* select, Read read) {
+    std::vector<decltype(read(std::declval<const sql::Statement&>()))> out;
+    if (run.numSteps == 0 || toCycle <= fromCycle || limit <= 0)
+        return out;
     auto st = db.prepare(std::string(select) + " WHERE r.id >= ? AND r.id < ? ORDER BY r.id");
-    st.bind(1, run.firstRow + firstSeq)
+    st.bind(1, run.firstRow + stepAtCycle(fromCycle))
         .bind(2, run.firstRow + static_cast<std::int64_t>(run.numSteps));
-    std::vector<decltype(read(st))> out;
     while (st.step() && static_cast<std::int64_t>(out.size()) < limit) {
         auto row = read(st);
         if (row.startCycle >= toCycle)

@@ -97,13 +97,12 @@ std::int64_t ProfileReader::runStepAtCycle(const RunRecord& run, std::uint64_t c
 std::vector<RunStepSpan> ProfileReader::runStepSpans(const RunRecord& run, std::uint64_t fromCycle,
                                                      std::uint64_t toCycle,
                                                      std::int64_t limit) const {
-    if (run.numSteps == 0 || toCycle <= fromCycle || limit <= 0)
-        return {};
-    return detail::runStepsUntilCycle(
-        file_.database(), run, runStepAtCycle(run, fromCycle),
+    return detail::runStepsInCycleWindow(
+        file_.database(), run, fromCycle, toCycle, limit,
+        [&](std::uint64_t cycle) { return runStepAtCycle(run, cycle); },
         "SELECT r.id, r.step_id, r.start_cycle, r.cycles, r.tile_balance, s.phase, s.program_id "
         "FROM run_step r LEFT JOIN step s ON s.id = r.step_id",
-        toCycle, limit, [&](const sql::Statement& row) {
+        [&](const sql::Statement& row) {
             return RunStepSpan{row.int64(0) - run.firstRow,
                                row.int64(1),
                                u64(row, 2),
