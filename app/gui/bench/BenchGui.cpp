@@ -51,22 +51,6 @@ using namespace tilescope::gui;
 
 namespace {
 
-/// Milliseconds from asking the window to open `report` until the Summary has been painted.
-double openToFirstPaint(MainWindow& window, const std::filesystem::path& report) {
-    window.closeReport();
-    QSignalSpy opened(&window, &MainWindow::reportOpened);
-    QSignalSpy failed(&window, &MainWindow::openFailed);
-    QElapsedTimer timer;
-    timer.start();
-    window.openReport(QString::fromStdString(report.string()));
-    waitUntil([&] { return !opened.isEmpty() || !failed.isEmpty(); }, "the report to open");
-    if (!failed.isEmpty())
-        throw std::runtime_error(failed.front().front().toString().toStdString());
-    window.pane()->showView(QStringLiteral("summary"));
-    window.repaint(); // synchronous for widgets: returns once the Summary is painted
-    return double(timer.nsecsElapsed()) / 1e6;
-}
-
 double worstMemoryFrame(MainWindow& window) {
     auto* view = static_cast<MemoryView*>(window.pane()->showView(QStringLiteral("memory")));
     waitUntil([&] { return view->isReady(); }, "the Memory view");
@@ -321,7 +305,7 @@ int benchIpuRows(const std::filesystem::path& work) {
     window.setInteractive(false);
     window.resize(1600, 1000);
     window.show();
-    openToFirstPaint(window, big);
+    openReportToFirstPaint(window, big);
     worstExecutionFrame(window); // warms up the run's pages as a user's first look would
     std::vector<IpuFrames> passes(3);
     for (IpuFrames& pass : passes)
@@ -403,11 +387,11 @@ int main(int argc, char** argv) {
         window.resize(1600, 1000);
         window.show();
         // Warm the page cache and Qt's one-time setup so both figures measure the same thing.
-        openToFirstPaint(window, small);
+        openReportToFirstPaint(window, small);
         double firstSmall = 1e300, firstBig = 1e300;
         for (int i = 0; i < 3; ++i) {
-            firstSmall = std::min(firstSmall, openToFirstPaint(window, small));
-            firstBig = std::min(firstBig, openToFirstPaint(window, big));
+            firstSmall = std::min(firstSmall, openReportToFirstPaint(window, small));
+            firstBig = std::min(firstBig, openReportToFirstPaint(window, big));
         }
         double groupBuildMs = 0;
         double livenessGroupFrame = -1; // -1: the per-IPU series did not arrive

@@ -11,12 +11,10 @@
 #include "shell/DisplayCheck.hpp"
 #include "system/SystemAnalyserView.hpp"
 #include "system/SystemAnalyserWindow.hpp"
-#include "system/TimelineCanvas.hpp"
 #include "system/TimelineModel.hpp"
 #include "tilescope/report/HostTraceWriter.hpp"
 
 #include <QApplication>
-#include <QSignalSpy>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -85,47 +83,18 @@ int main(int argc, char** argv) {
         window.setInteractive(false);
         window.resize(1600, 1000);
         window.show();
-        QSignalSpy opened(&window, &SystemAnalyserWindow::opened);
-        QSignalSpy failed(&window, &SystemAnalyserWindow::openFailed);
-        window.openTraces({QString::fromStdString(trace.string())});
-        waitUntil([&] { return !opened.isEmpty() || !failed.isEmpty(); }, "the trace to open");
-        if (!failed.isEmpty())
-            throw std::runtime_error(failed.front().front().toString().toStdString());
-        SystemAnalyserView& view = *window.view();
-        view.showView(QStringLiteral("timeline"));
-        waitUntil([&] { return view.isReady(); }, "the first window");
-        renderFrame(view.canvas());
-
-        TimelineCanvas& canvas = view.canvas();
-        TimelineModel& model = view.timelineModel();
-        const double span = double(model.endNs() - model.beginNs());
-        double worst = 0, worstDraw = 0, worstQuery = 0;
+        SystemAnalyserView& view = openTraceTimeline(window, trace);
+        const TimelineModel& model = view.timelineModel();
         std::size_t heatmapRows = 0;
-        for (double width = span; width >= 2000; width /= 8) {
-            for (double at : {0.0, 0.5, 1.0}) {
-                const auto from = model.beginNs() + std::int64_t((span - width) * at);
-                canvas.showRange(from, from + std::int64_t(width));
-                renderFrame(canvas);
-                const auto f = canvas.visibleFromNs(), t = canvas.visibleToNs();
-                waitUntil(
-                    [&] {
-                        return model.isIdle() && model.window().fromNs == f &&
-                               model.window().toNs == std::max(t, f + 1);
-                    },
-                    "a timeline window");
-                heatmapRows = std::max(heatmapRows, model.window().heatmaps.size());
-                const double queryMs = model.window().fetchMs;
-                const double draw = renderFrame(canvas);
-                worstDraw = std::max(worstDraw, draw);
-                worstQuery = std::max(worstQuery, queryMs);
-                worst = std::max(worst, queryMs + draw);
-            }
-        }
+        const TimelineSweep sweep = sweepTimelineZoom(view, [&](double) {
+            heatmapRows = std::max(heatmapRows, model.window().heatmaps.size());
+        });
         if (heatmapRows == 0)
             throw std::runtime_error("no heatmap row was fetched");
         std::printf("{\n  \"worst_frame_prep_ms\": %.2f,\n  \"worst_draw_ms\": %.2f,\n"
                     "  \"worst_window_query_ms\": %.2f,\n  \"heatmap_samples\": %lld\n}\n",
-                    worst, worstDraw, worstQuery, static_cast<long long>(kSamples));
+                    sweep.worstFramePrepMs, sweep.worstDrawMs, sweep.worstQueryMs,
+                    static_cast<long long>(kSamples));
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "tilescope-bench-heatmap: %s\n", e.what());

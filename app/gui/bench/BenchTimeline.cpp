@@ -16,7 +16,6 @@
 #include "system/HostTraceSession.hpp"
 #include "system/SystemAnalyserView.hpp"
 #include "system/SystemAnalyserWindow.hpp"
-#include "system/TimelineCanvas.hpp"
 #include "system/TimelineModel.hpp"
 #include "tilescope/report/ChromeTrace.hpp"
 #include "tilescope/report/SyntheticReport.hpp"
@@ -24,7 +23,6 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QSignalSpy>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -136,48 +134,18 @@ int main(int argc, char** argv) {
         window.setInteractive(false);
         window.resize(1600, 1000);
         window.show();
-        QSignalSpy opened(&window, &SystemAnalyserWindow::opened);
-        QSignalSpy failed(&window, &SystemAnalyserWindow::openFailed);
         QElapsedTimer timer;
         timer.start();
-        window.openTraces({QString::fromStdString(trace.string())});
-        waitUntil([&] { return !opened.isEmpty() || !failed.isEmpty(); }, "the trace to open");
-        if (!failed.isEmpty())
-            throw std::runtime_error(failed.front().front().toString().toStdString());
-        SystemAnalyserView& view = *window.view();
-        view.showView(QStringLiteral("timeline"));
-        waitUntil([&] { return view.isReady(); }, "the first window");
-        renderFrame(view.canvas()); // the frame that shows it
+        SystemAnalyserView& view = openTraceTimeline(window, trace);
         const double firstPaint = double(timer.nsecsElapsed()) / 1e6;
 
-        TimelineCanvas& canvas = view.canvas();
-        TimelineModel& model = view.timelineModel();
+        const TimelineModel& model = view.timelineModel();
         const double span = double(model.endNs() - model.beginNs());
-        double worst = 0, worstDraw = 0, worstQuery = 0;
         bool zoomedOutRaw = false;
-        for (double width = span; width >= 2000; width /= 8) {
-            for (double at : {0.0, 0.5, 1.0}) {
-                const auto from = model.beginNs() + std::int64_t((span - width) * at);
-                canvas.showRange(from, from + std::int64_t(width));
-                renderFrame(canvas); // asks for the window
-                const auto f = canvas.visibleFromNs(), t = canvas.visibleToNs();
-                waitUntil(
-                    [&] {
-                        return model.isIdle() && model.window().fromNs == f &&
-                               model.window().toNs == std::max(t, f + 1);
-                    },
-                    "a timeline window");
-                // The worker's own time for this window, cold: each window is new to its caches
-                // except for what an earlier, overlapping window left there (as when panning).
-                const double queryMs = model.window().fetchMs;
-                if (width == span)
-                    zoomedOutRaw = zoomedOutRaw || model.window().readRawEvents;
-                const double draw = renderFrame(canvas);
-                worstDraw = std::max(worstDraw, draw);
-                worstQuery = std::max(worstQuery, queryMs);
-                worst = std::max(worst, queryMs + draw);
-            }
-        }
+        const TimelineSweep sweep = sweepTimelineZoom(view, [&](double width) {
+            if (width == span)
+                zoomedOutRaw = zoomedOutRaw || model.window().readRawEvents;
+        });
         const double rss = residentMemoryMb().first;
 
         const auto imported = work / "json" / "imported.pvti";
@@ -193,8 +161,8 @@ int main(int argc, char** argv) {
                     "  \"json_import_events_per_s\": %.0f,\n  \"json_import_events\": %llu,\n"
                     "  \"json_import_interleaved_events_per_s\": %.0f,\n"
                     "  \"events\": %lld,\n  \"threads\": %zu\n}\n",
-                    firstPaint, worst, sessionMs, worstDraw, worstQuery,
-                    zoomedOutRaw ? "true" : "false", rss, importRateSorted,
+                    firstPaint, sweep.worstFramePrepMs, sessionMs, sweep.worstDrawMs,
+                    sweep.worstQueryMs, zoomedOutRaw ? "true" : "false", rss, importRateSorted,
                     static_cast<unsigned long long>(importedEvents), importRateInterleaved,
                     static_cast<long long>(model.files()[0]->counts().events),
                     model.files()[0]->threads().size());

@@ -11,28 +11,18 @@
 namespace tilescope::gui {
 namespace {
 
-struct ViewEntry {
-    const char* name;
-    const char* title;
-};
-const ViewEntry kViews[] = {{"summary", "Summary"},       {"memory", "Memory"},
-                            {"liveness", "Liveness"},     {"programs", "Program Tree"},
-                            {"operations", "Operations"}, {"execution", "Execution Trace"}};
+const RailPane::Entry kViews[] = {{"summary", "Summary"},       {"memory", "Memory"},
+                                  {"liveness", "Liveness"},     {"programs", "Program Tree"},
+                                  {"operations", "Operations"}, {"execution", "Execution Trace"}};
 
 } // namespace
 
 QStringList ComparePane::viewNames() {
-    QStringList names;
-    for (const ViewEntry& v : kViews)
-        names << QLatin1String(v.name);
-    return names;
+    return entryNames(kViews);
 }
 
 QStringList ComparePane::viewTitles() {
-    QStringList titles;
-    for (const ViewEntry& v : kViews)
-        titles << tr(v.title);
-    return titles;
+    return entryTitles(kViews, staticMetaObject.className());
 }
 
 ComparePane::ComparePane(std::shared_ptr<CompareSession> session, QWidget* parent)

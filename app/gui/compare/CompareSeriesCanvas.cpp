@@ -1,5 +1,7 @@
 #include "CompareSeriesCanvas.hpp"
 
+#include "canvas/ColumnLookup.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -85,14 +87,9 @@ void CompareSeriesCanvas::prepareFrame(const QRectF& plot) {
 }
 
 int CompareSeriesCanvas::columnAt(double plotX) const {
-    const double x = viewport().toDomain(plotX, plotRect().width());
-    const auto& cols = columns_.columns;
-    auto it = std::upper_bound(cols.begin(), cols.end(), x,
-                               [](double v, const auto& c) { return v < double(c.first); });
-    if (it == cols.begin())
-        return -1;
-    --it;
-    return x < double(it->end) ? int(it - cols.begin()) : -1;
+    return columnContaining(
+        columns_.columns, viewport().toDomain(plotX, plotRect().width()),
+        [](const auto& c) { return c.first; }, [](const auto& c) { return c.end; });
 }
 
 void CompareSeriesCanvas::drawChart(ImDrawList& list, const QRectF& plot) {

@@ -2,11 +2,26 @@
 
 #include "RailView.hpp"
 
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QListWidget>
 #include <QStackedWidget>
 
 namespace tilescope::gui {
+
+QStringList RailPane::entryNames(std::span<const Entry> entries) {
+    QStringList names;
+    for (const Entry& e : entries)
+        names << QLatin1String(e.name);
+    return names;
+}
+
+QStringList RailPane::entryTitles(std::span<const Entry> entries, const char* context) {
+    QStringList titles;
+    for (const Entry& e : entries)
+        titles << QCoreApplication::translate(context, e.title);
+    return titles;
+}
 
 RailPane::RailPane(const QStringList& names, const QStringList& titles, QWidget* parent)
     : QWidget(parent), names_(names) {

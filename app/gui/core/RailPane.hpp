@@ -4,6 +4,7 @@
 #include <QStringList>
 #include <QWidget>
 #include <map>
+#include <span>
 
 class QListWidget;
 class QStackedWidget;
@@ -20,6 +21,16 @@ class RailView;
 class RailPane : public QWidget {
     Q_OBJECT
 public:
+    /// A view of a rail: its command-line name and its rail title (source text for tr()).
+    struct Entry {
+        const char* name;
+        const char* title;
+    };
+    /// The names of `entries`, in rail order.
+    static QStringList entryNames(std::span<const Entry> entries);
+    /// The titles of `entries` translated in the pane class `context` (as its tr() does).
+    static QStringList entryTitles(std::span<const Entry> entries, const char* context);
+
     /// `names` are the views' command-line names, `titles` their rail entries, in rail order.
     RailPane(const QStringList& names, const QStringList& titles, QWidget* parent = nullptr);
 

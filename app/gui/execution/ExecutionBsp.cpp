@@ -23,20 +23,8 @@ BspBands BspBands::fetch(const report::ProfileReader& reader, const report::RunR
     // Only the range's tiles of each step's series are decoded (not all of a big target's).
     const auto cycles = reader.runStepTileCycles(run, spans.front().seq, std::int64_t(spans.size()),
                                                  b.firstTile, b.tileCount);
-    b.steps.reserve(spans.size());
-    for (std::size_t i = 0; i < spans.size(); ++i) {
-        const auto& s = spans[i];
-        Step step{s.seq, s.stepId, s.startCycle, s.cycles, s.phase, {}};
-        const std::size_t at = std::size_t(s.seq - spans.front().seq);
-        if (at < cycles.size() && !cycles[at].empty()) {
-            step.tileCycles = cycles[at];
-            for (auto& c : step.tileCycles)
-                c = std::min(c, s.cycles);
-        } else {
-            b.perTileRecorded = false;
-        }
-        b.steps.push_back(std::move(step));
-    }
+    b.perTileRecorded =
+        appendExecutedSteps(b.steps, spans, cycles, std::nullopt, &Step::tileCycles);
     return b;
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "ExecutedStep.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 namespace tilescope::gui {
@@ -14,12 +14,7 @@ namespace tilescope::gui {
 /// window holds at most `maxSteps` steps (zoomed in); otherwise `tooManySteps` is set and nothing
 /// is read, since there is no per-tile level-of-detail data to show zoomed out.
 struct BspBands {
-    struct Step {
-        std::int64_t seq = 0;
-        std::int64_t stepId = 0;
-        std::uint64_t startCycle = 0;
-        std::uint64_t cycles = 0;
-        std::string phase;
+    struct Step : ExecutedStep {
         std::vector<std::uint64_t> tileCycles; // one per tile of the range; empty: not recorded
     };
 

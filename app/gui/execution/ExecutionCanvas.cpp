@@ -1,6 +1,7 @@
 #include "ExecutionCanvas.hpp"
 
 #include "ExecutionModel.hpp"
+#include "canvas/ColumnLookup.hpp"
 #include "canvas/SeriesColours.hpp"
 #include "core/Format.hpp"
 
@@ -139,14 +140,9 @@ void ExecutionCanvas::prepareFrame(const QRectF& plot) {
 }
 
 int ExecutionCanvas::columnAt(double cycle) const {
-    const auto& cols = model_.window().columns;
-    auto it = std::upper_bound(cols.begin(), cols.end(), cycle, [](double c, const auto& col) {
-        return c < double(col.firstCycle);
-    });
-    if (it == cols.begin())
-        return -1;
-    --it;
-    return cycle < double(it->endCycle) ? int(it - cols.begin()) : -1;
+    return columnContaining(
+        model_.window().columns, cycle, [](const auto& c) { return c.firstCycle; },
+        [](const auto& c) { return c.endCycle; });
 }
 
 void ExecutionCanvas::drawChart(ImDrawList& list, const QRectF& plot) {

@@ -11,20 +11,9 @@ namespace {
 IpuRows fetchSteps(IpuRows rows, const report::ProfileReader& reader, const report::RunRecord& run,
                    const std::vector<report::RunStepSpan>& spans) {
     const auto cycles = reader.runStepIpuCycles(run, spans.front().seq, std::int64_t(spans.size()));
-    rows.steps.reserve(spans.size());
-    for (const auto& s : spans) {
-        IpuRows::Step step{s.seq, s.stepId, s.startCycle, s.cycles, s.phase, {}};
-        const auto at = std::size_t(s.seq - spans.front().seq);
-        if (at < cycles.size() && !cycles[at].empty()) {
-            step.ipuCycles = cycles[at];
-            step.ipuCycles.resize(rows.ipus, 0);
-            for (auto& c : step.ipuCycles)
-                c = std::min(c, s.cycles);
-        } else {
-            rows.recorded = false;
-        }
-        rows.steps.push_back(std::move(step));
-    }
+    const bool allRecorded = appendExecutedSteps(rows.steps, spans, cycles, std::size_t(rows.ipus),
+                                                 &IpuRows::Step::ipuCycles);
+    rows.recorded = rows.recorded && allRecorded;
     return rows;
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "ExecutedStep.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 namespace tilescope::gui {
@@ -16,12 +16,7 @@ namespace tilescope::gui {
 /// busy cycles, pyramid buckets shared out between the columns they overlap, so a window reads a
 /// few thousand bucket rows at any zoom.
 struct IpuRows {
-    struct Step {
-        std::int64_t seq = 0;
-        std::int64_t stepId = 0;
-        std::uint64_t startCycle = 0;
-        std::uint64_t cycles = 0;
-        std::string phase;
+    struct Step : ExecutedStep {
         std::vector<std::uint64_t> ipuCycles; // one per IPU; empty: not recorded
     };
     /// Zoomed out: a pixel column of the window.

@@ -7,7 +7,7 @@
 #include "core/DebugInfoPane.hpp"
 #include "core/Format.hpp"
 #include "core/ReportSession.hpp"
-#include "tables/TableExport.hpp"
+#include "tables/SortableTable.hpp"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -45,21 +45,12 @@ LivenessView::LivenessView(std::shared_ptr<ReportSession> session, QWidget* pare
     filter_->setClearButtonEnabled(true);
     filter_->setText(this->session().state().variableFilter);
 
-    proxy_ = new QSortFilterProxyModel(this);
-    proxy_->setSourceModel(variables_);
-    proxy_->setSortRole(Qt::UserRole);
+    table_ = newSortableTable(*variables_, this);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    proxy_ = static_cast<QSortFilterProxyModel*>(table_->model());
     proxy_->setFilterKeyColumn(0);
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     proxy_->setFilterFixedString(filter_->text());
-    table_ = new QTableView;
-    table_->setModel(proxy_);
-    table_->setSortingEnabled(true);
-    table_->sortByColumn(-1, Qt::AscendingOrder);
-    table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setStretchLastSection(true);
-    table_->setAlternatingRowColors(true);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    addTableActions(table_);
 
     auto* live = new QWidget;
     auto* lowerLayout = new QVBoxLayout(live);
@@ -76,18 +67,8 @@ LivenessView::LivenessView(std::shared_ptr<ReportSession> session, QWidget* pare
     compareLabel_ = new QLabel(tr("Click a step, then shift-click another to compare them."));
     compareLabel_->setWordWrap(true);
     compareLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* compareProxy = new QSortFilterProxyModel(this);
-    compareProxy->setSourceModel(compare_);
-    compareProxy->setSortRole(Qt::UserRole);
-    auto* compareTable = new QTableView;
-    compareTable->setModel(compareProxy);
-    compareTable->setSortingEnabled(true);
-    compareTable->sortByColumn(-1, Qt::AscendingOrder);
-    compareTable->verticalHeader()->hide();
+    auto* compareTable = newSortableTable(*compare_, this);
     compareTable->horizontalHeader()->setStretchLastSection(true);
-    compareTable->setAlternatingRowColors(true);
-    compareTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    addTableActions(compareTable);
     auto* comparePage = new QWidget;
     auto* compareLayout = new QVBoxLayout(comparePage);
     compareLayout->setContentsMargins(0, 0, 0, 0);

@@ -11,7 +11,6 @@
 #include "tables/ReportTableModel.hpp"
 #include "tables/SortableTable.hpp"
 #include "tables/TableControls.hpp"
-#include "tables/TableExport.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -19,7 +18,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -90,23 +88,13 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
     canvas_->setSelection(state.selectedTiles);
 
     selectionLabel_ = new QLabel;
-    detailsTable_ = new QTableView;
-    auto* proxy = new QSortFilterProxyModel(this);
-    proxy->setSourceModel(details_);
-    proxy->setSortRole(Qt::UserRole);
-    detailsTable_->setModel(proxy);
-    detailsTable_->setSortingEnabled(true);
-    detailsTable_->sortByColumn(-1, Qt::AscendingOrder); // report order until the user sorts
-    detailsTable_->verticalHeader()->hide();
+    detailsTable_ = newSortableTable(*details_, this); // report order until the user sorts
     detailsTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     // The category names take the spare width; sections exist only once the model has columns.
     connect(details_, &QAbstractItemModel::modelReset, this, [this] {
         if (details_->columnCount() > 0)
             detailsTable_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     });
-    detailsTable_->setAlternatingRowColors(true);
-    detailsTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    addTableActions(detailsTable_);
 
     auto* detailsPane = new QWidget;
     auto* detailsLayout = new QVBoxLayout(detailsPane);

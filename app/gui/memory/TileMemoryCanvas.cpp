@@ -1,5 +1,6 @@
 #include "TileMemoryCanvas.hpp"
 
+#include "canvas/ColumnLookup.hpp"
 #include "canvas/SeriesColours.hpp"
 #include "core/Format.hpp"
 
@@ -113,13 +114,9 @@ void TileMemoryCanvas::prepareFrame(const QRectF& plot) {
 }
 
 int TileMemoryCanvas::columnAt(double x) const {
-    const auto& cols = columns_.columns;
-    auto it = std::upper_bound(cols.begin(), cols.end(), x,
-                               [](double v, const auto& c) { return v < double(c.first); });
-    if (it == cols.begin())
-        return -1;
-    --it;
-    return x < double(it->end) ? int(it - cols.begin()) : -1;
+    return columnContaining(
+        columns_.columns, x, [](const auto& c) { return c.first; },
+        [](const auto& c) { return c.end; });
 }
 
 void TileMemoryCanvas::drawChart(ImDrawList& list, const QRectF& plot) {

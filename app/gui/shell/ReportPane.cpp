@@ -12,29 +12,19 @@
 namespace tilescope::gui {
 namespace {
 
-struct ViewEntry {
-    const char* name;
-    const char* title;
-};
-const ViewEntry kViews[] = {{"summary", "Summary"},       {"insights", "Insights"},
-                            {"memory", "Memory"},         {"liveness", "Liveness"},
-                            {"programs", "Program Tree"}, {"execution", "Execution Trace"},
-                            {"operations", "Operations"}};
+const RailPane::Entry kViews[] = {{"summary", "Summary"},       {"insights", "Insights"},
+                                  {"memory", "Memory"},         {"liveness", "Liveness"},
+                                  {"programs", "Program Tree"}, {"execution", "Execution Trace"},
+                                  {"operations", "Operations"}};
 
 } // namespace
 
 QStringList ReportPane::viewNames() {
-    QStringList names;
-    for (const ViewEntry& v : kViews)
-        names << QLatin1String(v.name);
-    return names;
+    return entryNames(kViews);
 }
 
 QStringList ReportPane::viewTitles() {
-    QStringList titles;
-    for (const ViewEntry& v : kViews)
-        titles << tr(v.title);
-    return titles;
+    return entryTitles(kViews, staticMetaObject.className());
 }
 
 ReportPane::ReportPane(std::shared_ptr<ReportSession> session, QWidget* parent)

@@ -101,25 +101,11 @@ std::vector<Box> DeviceTraceSession::blockBoxes(std::size_t track, std::int64_t 
         b.eventId = std::int64_t(it - blocks.begin());
         b.colour = it->colour;
         b.cycles = it->cycles;
-        // Neighbours narrower than a pixel share a box named after its longest block.
-        if (!out.empty() && double(b.endNs - b.startNs) < nsPerPixel) {
-            Box& last = out.back();
-            if (double(last.endNs - last.startNs) < nsPerPixel &&
-                double(b.startNs - last.startNs) < nsPerPixel) {
-                last.endNs = std::max(last.endNs, b.endNs);
-                ++last.count;
-                last.aggregated = true;
-                last.cycles += b.cycles;
-                if (it->cycles > longest || it->kind == report::BlockKind::Overflow) {
-                    longest = it->kind == report::BlockKind::Overflow ? ~0ull : it->cycles;
-                    last.colour = b.colour;
-                    last.nameId = b.nameId;
-                }
-                continue;
-            }
-        }
-        longest = it->kind == report::BlockKind::Overflow ? ~0ull : it->cycles;
-        out.push_back(b);
+        // Neighbours narrower than a pixel share a box named after its longest block; an
+        // overflow stays visible in it.
+        const bool overflow = it->kind == report::BlockKind::Overflow;
+        appendOrMergeNarrow(out, 0, b, overflow ? ~0ull : it->cycles, overflow, nsPerPixel,
+                            longest);
     }
     return out;
 }

@@ -278,27 +278,31 @@ void DeviceTraceSession::stepBoxesOfRun(const report::RunRecord& run, std::int64
         b.eventId = run.firstRow + s.seq;
         b.colour = phaseColour(s.phase);
         b.cycles = s.cycles;
-        // Neighbours narrower than a pixel share a box, as host events do; it takes the colour
-        // and name of its longest step.
-        if (out.size() > firstOfRun && double(b.endNs - b.startNs) < nsPerPixel) {
-            Box& last = out.back();
-            if (double(last.endNs - last.startNs) < nsPerPixel &&
-                double(b.startNs - last.startNs) < nsPerPixel) {
-                last.endNs = std::max(last.endNs, b.endNs);
-                ++last.count;
-                last.aggregated = true;
-                last.cycles += b.cycles;
-                if (s.cycles > longest) {
-                    longest = s.cycles;
-                    last.colour = b.colour;
-                    last.nameId = b.nameId;
-                }
-                continue;
-            }
-        }
-        longest = s.cycles;
-        out.push_back(b);
+        appendOrMergeNarrow(out, firstOfRun, b, s.cycles, false, nsPerPixel, longest);
     }
+}
+
+void DeviceTraceSession::appendOrMergeNarrow(std::vector<Box>& out, std::size_t firstMergeable,
+                                             const Box& box, std::uint64_t weight, bool overrides,
+                                             double nsPerPixel, std::uint64_t& longest) {
+    if (out.size() > firstMergeable && double(box.endNs - box.startNs) < nsPerPixel) {
+        Box& last = out.back();
+        if (double(last.endNs - last.startNs) < nsPerPixel &&
+            double(box.startNs - last.startNs) < nsPerPixel) {
+            last.endNs = std::max(last.endNs, box.endNs);
+            ++last.count;
+            last.aggregated = true;
+            last.cycles += box.cycles;
+            if (weight > longest || overrides) {
+                longest = weight;
+                last.colour = box.colour;
+                last.nameId = box.nameId;
+            }
+            return;
+        }
+    }
+    longest = weight;
+    out.push_back(box);
 }
 
 } // namespace tilescope::gui

@@ -77,6 +77,14 @@ private:
     void stepBoxesOfRun(const report::RunRecord& run, std::int64_t fromNs, std::int64_t toNs,
                         double nsPerPixel, std::vector<TimelineModel::Box>& out) const;
     std::int64_t programName(std::int64_t programId) const; // under mutex_
+    /// Appends `box`, or, when it and the last box (from `firstMergeable` on) are both narrower
+    /// than a pixel and start within one, merges it into that box, as host events are merged. A
+    /// merged box takes the name and colour of its longest member: `weight` (cycles) above
+    /// `longest`, the weight of the last box's longest so far, or `overrides` (an overflow block).
+    static void appendOrMergeNarrow(std::vector<TimelineModel::Box>& out,
+                                    std::size_t firstMergeable, const TimelineModel::Box& box,
+                                    std::uint64_t weight, bool overrides, double nsPerPixel,
+                                    std::uint64_t& longest);
     /// A block placed on the host clock.
     struct PlacedBlock {
         std::int64_t startNs = 0, endNs = 0;

@@ -240,6 +240,28 @@ void TimelineModel::buildRows() {
         rows_.push_back(std::move(r));
         return int(rows_.size()) - 1;
     };
+    // A row of a file's process (a thread, an async track, a counter or a heatmap), one level in.
+    auto processChild = [](RowKind kind, int f, std::int64_t processId, int processIndex) {
+        Row r;
+        r.kind = kind;
+        r.file = f;
+        r.parent = processIndex;
+        r.indent = 2;
+        r.processId = processId;
+        return r;
+    };
+    // Under a Thread or Async row, a track per nesting depth from 0 to `deepest`.
+    auto addDepthTracks = [&](int headerIndex, RowKind trackKind, std::int32_t deepest) {
+        for (std::int32_t d = 0; d <= deepest; ++d) {
+            Row track = rows_[std::size_t(headerIndex)];
+            track.kind = trackKind;
+            track.parent = headerIndex;
+            track.indent = 3;
+            track.depth = d;
+            track.label = tr("depth %1").arg(d);
+            add(track);
+        }
+    };
     // One Thread row for all threads of a process, with a track per depth up to the deepest.
     auto addAggregatedThreads = [&](const HostTraceSession& file, int f, std::int64_t processId,
                                     int processIndex) {
@@ -252,24 +274,10 @@ void TimelineModel::buildRows() {
             }
         if (threads == 0)
             return;
-        Row all;
-        all.kind = RowKind::Thread;
-        all.file = f;
-        all.parent = processIndex;
-        all.indent = 2;
-        all.processId = processId;
+        Row all = processChild(RowKind::Thread, f, processId, processIndex);
         all.threadId = kAllThreads;
         all.label = tr("all %1 threads (aggregated)").arg(threads);
-        const int allIndex = add(all);
-        for (std::int32_t d = 0; d <= deepest; ++d) {
-            Row track = rows_[std::size_t(allIndex)];
-            track.kind = RowKind::Track;
-            track.parent = allIndex;
-            track.indent = 3;
-            track.depth = d;
-            track.label = tr("depth %1").arg(d);
-            add(track);
-        }
+        addDepthTracks(add(all), RowKind::Track, deepest);
     };
     for (int f = 0; f < int(files_.size()); ++f) {
         const HostTraceSession& file = *files_[std::size_t(f)];
@@ -294,59 +302,26 @@ void TimelineModel::buildRows() {
             for (const auto& t : file.threads()) {
                 if (t.processId != p.id || flameMode_ == FlameMode::PerProcess)
                     continue;
-                Row tr_;
-                tr_.kind = RowKind::Thread;
-                tr_.file = f;
-                tr_.parent = processIndex;
-                tr_.indent = 2;
-                tr_.processId = p.id;
-                tr_.threadId = t.id;
-                tr_.label = tr("%1 (tid %2)").arg(QString::fromStdString(t.name)).arg(t.tid);
-                const int threadIndex = add(tr_);
-                for (std::int32_t d = 0; d <= file.maxDepth(t.id); ++d) {
-                    Row track = rows_[std::size_t(threadIndex)];
-                    track.kind = RowKind::Track;
-                    track.parent = threadIndex;
-                    track.indent = 3;
-                    track.depth = d;
-                    track.label = tr("depth %1").arg(d);
-                    add(track);
-                }
+                Row thread = processChild(RowKind::Thread, f, p.id, processIndex);
+                thread.threadId = t.id;
+                thread.label = tr("%1 (tid %2)").arg(QString::fromStdString(t.name)).arg(t.tid);
+                addDepthTracks(add(thread), RowKind::Track, file.maxDepth(t.id));
             }
             for (const auto& a : file.asyncTracks()) {
                 if (a.processId != p.id)
                     continue;
-                Row header;
-                header.kind = RowKind::Async;
-                header.file = f;
-                header.parent = processIndex;
-                header.indent = 2;
-                header.processId = p.id;
+                Row header = processChild(RowKind::Async, f, p.id, processIndex);
                 header.asyncTrackId = a.id;
                 header.label =
                     tr("%1 (async %2 %3)")
                         .arg(QString::fromStdString(a.name), QString::fromStdString(a.category),
                              QString::fromStdString(a.asyncId));
-                const int headerIndex = add(header);
-                for (std::int32_t d = 0; d <= a.maxDepth; ++d) {
-                    Row track = rows_[std::size_t(headerIndex)];
-                    track.kind = RowKind::AsyncTrack;
-                    track.parent = headerIndex;
-                    track.indent = 3;
-                    track.depth = d;
-                    track.label = tr("depth %1").arg(d);
-                    add(track);
-                }
+                addDepthTracks(add(header), RowKind::AsyncTrack, a.maxDepth);
             }
             for (const auto& g : file.graphs()) {
                 if (g.processId != p.id)
                     continue;
-                Row c;
-                c.kind = RowKind::Counter;
-                c.file = f;
-                c.parent = processIndex;
-                c.indent = 2;
-                c.processId = p.id;
+                Row c = processChild(RowKind::Counter, f, p.id, processIndex);
                 c.graphId = g.id;
                 c.label = QString::fromStdString(g.name);
                 c.unit = QString::fromStdString(g.unit);
@@ -355,12 +330,7 @@ void TimelineModel::buildRows() {
             for (const auto& h : heatmaps) {
                 if (h.processId != p.id)
                     continue;
-                Row c;
-                c.kind = RowKind::Heatmap;
-                c.file = f;
-                c.parent = processIndex;
-                c.indent = 2;
-                c.processId = p.id;
+                Row c = processChild(RowKind::Heatmap, f, p.id, processIndex);
                 c.heatmapId = h.id;
                 c.label = QString::fromStdString(h.name);
                 c.unit = QString::fromStdString(h.unit);
@@ -545,8 +515,8 @@ TimelineModel::Window TimelineModel::fetchWindow(const HostFiles& files,
             });
         } else if (row.kind == RowKind::Heatmap) {
             w.heatmaps[index] = file.read([&](const report::HostTraceReader& reader) {
-                return HeatmapCells::fetch(reader, file.heatmapOverviews(), row.heatmapId,
-                                           w.fromNs, w.toNs, w.widthPx);
+                return HeatmapCells::fetch(reader, file.heatmapOverviews(), row.heatmapId, w.fromNs,
+                                           w.toNs, w.widthPx);
             });
         }
     }

@@ -336,6 +336,39 @@ std::string StructureComparison::keyLabel(std::int32_t key) const {
            t[static_cast<std::size_t>(k.computeSet)] + " | " + t[static_cast<std::size_t>(k.kind)];
 }
 
+namespace {
+
+/// A figure only one side has: in the source for a removed row, in the target for an added one.
+ComparedValue oneSided(MatchStatus status, std::uint64_t value) {
+    const bool source = status == MatchStatus::Removed;
+    return {source ? value : 0, source ? 0 : value, source, !source};
+}
+
+/// The row of program `i` of `s` as one side alone has it (Removed for the source, Added for the
+/// target; a source row becomes Matched when the target has it too). `rowOf` gives the rows of
+/// the side's programs already made, its parent's among them (pre-order).
+ProgramDelta oneSidedProgramRow(const Side& s, std::size_t i, MatchStatus status,
+                                std::uint64_t estimated, std::uint64_t executed,
+                                const std::vector<std::size_t>& rowOf) {
+    const auto& p = s.programs[i];
+    ProgramDelta d;
+    d.path = s.path[i];
+    d.name = p.name;
+    d.debugPath = p.debugPath;
+    d.kind = p.kind;
+    d.status = status;
+    (status == MatchStatus::Removed ? d.sourceId : d.targetId) = p.id;
+    if (s.parent[i])
+        d.parentRow = rowOf[*s.parent[i]];
+    d.depth = s.depth[i];
+    d.codeBytes = oneSided(status, p.codeBytes);
+    d.estimatedCycles = oneSided(status, estimated);
+    d.executedCycles = oneSided(status, executed);
+    return d;
+}
+
+} // namespace
+
 const ProgramComparison& StructureComparison::programs() {
     if (state_->programs)
         return *state_->programs;
@@ -355,20 +388,8 @@ const ProgramComparison& StructureComparison::programs() {
     c.rows.reserve(src.programs.size());
     std::vector<std::size_t> rowOfSource(src.programs.size(), 0);
     for (const std::size_t i : src.preorder) {
-        const auto& p = src.programs[i];
-        ProgramDelta d;
-        d.path = src.path[i];
-        d.name = p.name;
-        d.debugPath = p.debugPath;
-        d.kind = p.kind;
-        d.status = MatchStatus::Removed;
-        d.sourceId = p.id;
-        if (src.parent[i])
-            d.parentRow = rowOfSource[*src.parent[i]];
-        d.depth = src.depth[i];
-        d.codeBytes = {p.codeBytes, 0, true, false};
-        d.estimatedCycles = {srcEstimated[i], 0, true, false};
-        d.executedCycles = {srcExecuted[i], 0, true, false};
+        ProgramDelta d = oneSidedProgramRow(src, i, MatchStatus::Removed, srcEstimated[i],
+                                            srcExecuted[i], rowOfSource);
         rowOfSource[i] = c.rows.size();
         rowOfKey.emplace(src.key[i], c.rows.size());
         c.rows.push_back(std::move(d));
@@ -388,19 +409,8 @@ const ProgramComparison& StructureComparison::programs() {
             rowOfTarget[i] = it->second;
             continue;
         }
-        ProgramDelta d;
-        d.path = tgt.path[i];
-        d.name = p.name;
-        d.debugPath = p.debugPath;
-        d.kind = p.kind;
-        d.status = MatchStatus::Added;
-        d.targetId = p.id;
-        if (tgt.parent[i])
-            d.parentRow = rowOfTarget[*tgt.parent[i]];
-        d.depth = tgt.depth[i];
-        d.codeBytes = {0, p.codeBytes, false, true};
-        d.estimatedCycles = {0, tgtEstimated[i], false, true};
-        d.executedCycles = {0, tgtExecuted[i], false, true};
+        ProgramDelta d = oneSidedProgramRow(tgt, i, MatchStatus::Added, tgtEstimated[i],
+                                            tgtExecuted[i], rowOfTarget);
         rowOfTarget[i] = c.rows.size();
         c.rows.push_back(std::move(d));
     }

@@ -253,16 +253,7 @@ constexpr const char* kStepColumns =
     "not_always_live_bytes, max_tile_not_always_live_bytes, estimated_per_tile FROM step ";
 
 StepRecord stepFrom(const sql::Statement& st, bool withPerTile) {
-    StepRecord s;
-    s.id = st.int64(0);
-    s.programId = st.int64(1);
-    s.kind = st.text(2);
-    s.phase = st.text(3);
-    s.computeSetId = optionalInt(st, 4);
-    s.exchangeBytes = u64(st, 5);
-    s.estimatedCycles = u64(st, 6);
-    s.notAlwaysLiveBytes = u64(st, 7);
-    s.maxTileNotAlwaysLiveBytes = u64(st, 8);
+    StepRecord s = detail::stepColumnsFrom(st);
     if (withPerTile && !st.isNull(9)) {
         const auto b = st.blob(9);
         s.estimatedPerTile = TileSeries::decode(b.data(), b.size());
@@ -466,24 +457,13 @@ std::vector<OperationRecord> ProfileReader::operations(std::int64_t offset,
                                                        std::int64_t limit) const {
     std::vector<OperationRecord> out;
     auto& db = file_.database();
-    auto st = db.prepare("SELECT o.id, n.text, d.text, o.layer, o.flops, g.info FROM operation o "
-                         "LEFT JOIN name n ON n.id = o.name_id "
-                         "LEFT JOIN name d ON d.id = o.debug_path_id "
-                         "LEFT JOIN operation_debug g ON g.operation_id = o.id "
-                         "WHERE o.id > ? ORDER BY o.id LIMIT ?");
+    auto st =
+        db.prepare(std::string(detail::kOperationColumns) + "WHERE o.id > ? ORDER BY o.id LIMIT ?");
     auto progs = db.prepare("SELECT program_id FROM operation_program WHERE operation_id = ?");
     auto vars = db.prepare("SELECT variable_id FROM operation_variable WHERE operation_id = ?");
     st.bind(1, offset).bind(2, limit);
     while (st.step()) {
-        OperationRecord o;
-        o.id = st.int64(0);
-        o.name = st.text(1);
-        o.debugPath = st.text(2);
-        o.layer = st.text(3);
-        if (!st.isNull(4))
-            o.flops = u64(st, 4);
-        if (!st.isNull(5))
-            o.debugJson = st.text(5);
+        OperationRecord o = detail::operationColumnsFrom(st);
         progs.bind(1, o.id);
         while (progs.step())
             o.programIds.push_back(progs.int64(0));
@@ -496,6 +476,5 @@ std::vector<OperationRecord> ProfileReader::operations(std::int64_t offset,
     }
     return out;
 }
-
 
 } // namespace tilescope::report

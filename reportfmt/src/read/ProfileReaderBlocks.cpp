@@ -23,6 +23,24 @@ BlockKind kindAt(const sql::Statement& st, int col, const std::string& path) {
     return static_cast<BlockKind>(k);
 }
 
+/// A block from columns 0 to 8: id, tile, kind, program_id, step_id, cycles_from, cycles_to,
+/// dropped and run_start; the caller sets the run.
+BlockRecord blockColumnsFrom(const sql::Statement& st, const std::string& path) {
+    BlockRecord b;
+    b.id = st.int64(0);
+    b.tile = static_cast<std::uint32_t>(u64(st, 1));
+    b.kind = kindAt(st, 2, path);
+    if (!st.isNull(3))
+        b.programId = st.int64(3);
+    if (!st.isNull(4))
+        b.stepId = st.int64(4);
+    b.cyclesFrom = u64(st, 5);
+    b.cyclesTo = u64(st, 6);
+    b.dropped = u64(st, 7);
+    b.runStartCycle = u64(st, 8);
+    return b;
+}
+
 } // namespace
 
 std::string_view blockKindName(BlockKind kind) {
@@ -53,25 +71,14 @@ std::vector<BlockRecord> ProfileReader::blocks(std::optional<std::uint32_t> tile
     std::vector<BlockRecord> out;
     // Outer blocks before the blocks they contain: by start, then longest first.
     auto st = file_.database().prepare(
-        std::string("SELECT id, run_index, tile, kind, program_id, step_id, cycles_from, "
-                    "cycles_to, dropped, run_start FROM block") +
+        std::string("SELECT id, tile, kind, program_id, step_id, cycles_from, cycles_to, "
+                    "dropped, run_start, run_index FROM block") +
         (tile ? " WHERE tile = ?" : "") + " ORDER BY tile, cycles_from, cycles_to DESC, id");
     if (tile)
         st.bind(1, static_cast<std::int64_t>(*tile));
     while (st.step()) {
-        BlockRecord b;
-        b.id = st.int64(0);
-        b.runIndex = st.int64(1);
-        b.tile = static_cast<std::uint32_t>(u64(st, 2));
-        b.kind = kindAt(st, 3, path());
-        if (!st.isNull(4))
-            b.programId = st.int64(4);
-        if (!st.isNull(5))
-            b.stepId = st.int64(5);
-        b.cyclesFrom = u64(st, 6);
-        b.cyclesTo = u64(st, 7);
-        b.dropped = u64(st, 8);
-        b.runStartCycle = u64(st, 9);
+        BlockRecord b = blockColumnsFrom(st, path());
+        b.runIndex = st.int64(9);
         out.push_back(b);
     }
     return out;
@@ -89,19 +96,8 @@ std::vector<BlockRecord> ProfileReader::blocksOfRun(std::int64_t runIndex, std::
         "ORDER BY b.tile, b.cycles_from, b.cycles_to DESC, b.id LIMIT ?");
     st.bind(1, runIndex).bind(2, fromCycle).bind(3, toCycle).bind(4, limit);
     while (st.step()) {
-        BlockRecord b;
-        b.id = st.int64(0);
+        BlockRecord b = blockColumnsFrom(st, path());
         b.runIndex = runIndex;
-        b.tile = static_cast<std::uint32_t>(u64(st, 1));
-        b.kind = kindAt(st, 2, path());
-        if (!st.isNull(3))
-            b.programId = st.int64(3);
-        if (!st.isNull(4))
-            b.stepId = st.int64(4);
-        b.cyclesFrom = u64(st, 5);
-        b.cyclesTo = u64(st, 6);
-        b.dropped = u64(st, 7);
-        b.runStartCycle = u64(st, 8);
         if (names)
             names->push_back(st.isNull(9) ? std::string(blockKindName(b.kind)) : st.text(9));
         out.push_back(b);

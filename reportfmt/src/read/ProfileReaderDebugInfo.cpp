@@ -1,6 +1,7 @@
 // ProfileReader's queries for debug information: one operation, and the operations that created
 // a program or a variable, each with its DebugInfo values (operation_debug, format v5).
 
+#include "ProfileReaderDetail.hpp"
 #include "sqlite/Sqlite.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/ReportError.hpp"
@@ -10,31 +11,13 @@
 namespace tilescope::report {
 namespace {
 
-constexpr const char* kOperationColumns =
-    "SELECT o.id, n.text, d.text, o.layer, o.flops, g.info FROM operation o "
-    "LEFT JOIN name n ON n.id = o.name_id LEFT JOIN name d ON d.id = o.debug_path_id "
-    "LEFT JOIN operation_debug g ON g.operation_id = o.id ";
-
-OperationRecord operationFrom(const sql::Statement& st) {
-    OperationRecord o;
-    o.id = st.int64(0);
-    o.name = st.text(1);
-    o.debugPath = st.text(2);
-    o.layer = st.text(3);
-    if (!st.isNull(4))
-        o.flops = static_cast<std::uint64_t>(st.int64(4));
-    if (!st.isNull(5))
-        o.debugJson = st.text(5);
-    return o;
-}
-
 std::vector<OperationRecord> operationsWhere(const sql::Database& db, const std::string& where,
                                              std::int64_t id) {
-    auto st = db.prepare(std::string(kOperationColumns) + where + " ORDER BY o.id");
+    auto st = db.prepare(std::string(detail::kOperationColumns) + where + " ORDER BY o.id");
     st.bind(1, id);
     std::vector<OperationRecord> out;
     while (st.step())
-        out.push_back(operationFrom(st));
+        out.push_back(detail::operationColumnsFrom(st));
     return out;
 }
 

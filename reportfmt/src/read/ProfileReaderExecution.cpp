@@ -42,23 +42,15 @@ std::vector<RunStepProgram> ProfileReader::runStepPrograms(const RunRecord& run,
                                                            std::uint64_t fromCycle,
                                                            std::uint64_t toCycle,
                                                            std::int64_t limit) const {
-    std::vector<RunStepProgram> out;
-    if (run.numSteps == 0 || toCycle <= fromCycle || limit <= 0)
-        return out;
-    const std::int64_t first = runStepAtCycle(run, fromCycle);
-    auto st = file_.database().prepare(
+    return detail::runStepsInCycleWindow(
+        file_.database(), run, fromCycle, toCycle, limit,
+        [&](std::uint64_t cycle) { return runStepAtCycle(run, cycle); },
         "SELECT r.id, r.step_id, s.program_id, r.start_cycle, r.cycles FROM run_step r "
-        "LEFT JOIN step s ON s.id = r.step_id WHERE r.id >= ? AND r.id < ? ORDER BY r.id");
-    st.bind(1, run.firstRow + first)
-        .bind(2, run.firstRow + static_cast<std::int64_t>(run.numSteps));
-    while (st.step() && static_cast<std::int64_t>(out.size()) < limit) {
-        RunStepProgram s{st.int64(0) - run.firstRow, st.int64(1), st.isNull(2) ? -1 : st.int64(2),
-                         u64(st, 3), u64(st, 4)};
-        if (s.startCycle >= toCycle)
-            break;
-        out.push_back(s);
-    }
-    return out;
+        "LEFT JOIN step s ON s.id = r.step_id",
+        [&](const sql::Statement& row) {
+            return RunStepProgram{row.int64(0) - run.firstRow, row.int64(1),
+                                  row.isNull(2) ? -1 : row.int64(2), u64(row, 3), u64(row, 4)};
+        });
 }
 
 std::vector<RunLodProgram> ProfileReader::runLodPrograms(const RunRecord& run, std::int64_t level,

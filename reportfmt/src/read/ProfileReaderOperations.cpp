@@ -27,19 +27,7 @@ constexpr const char* kNamedStepColumns =
     "FROM step s LEFT JOIN program p ON p.id = s.program_id LEFT JOIN name n ON n.id = p.name_id ";
 
 NamedStep namedStepFrom(const sql::Statement& st) {
-    NamedStep out;
-    StepRecord& s = out.step;
-    s.id = st.int64(0);
-    s.programId = st.int64(1);
-    s.kind = st.text(2);
-    s.phase = st.text(3);
-    s.computeSetId = optionalInt(st, 4);
-    s.exchangeBytes = u64(st, 5);
-    s.estimatedCycles = u64(st, 6);
-    s.notAlwaysLiveBytes = u64(st, 7);
-    s.maxTileNotAlwaysLiveBytes = u64(st, 8);
-    out.program = st.text(9);
-    return out;
+    return {detail::stepColumnsFrom(st), st.text(9)};
 }
 
 std::vector<VariableRecord> variableRows(const std::string& path, sql::Statement& st,
@@ -59,6 +47,7 @@ std::vector<OperationTotals> ProfileReader::operationTotals(std::int64_t offset,
     std::vector<OperationTotals> out;
     auto st = file_.database().prepare(
         "SELECT o.id, n.text, d.text, o.layer, o.flops, "
+        "(SELECT info FROM operation_debug g WHERE g.operation_id = o.id), "
         "(SELECT count(*) FROM operation_program op JOIN step s ON s.program_id = op.program_id "
         " WHERE op.operation_id = o.id), "
         "(SELECT coalesce(sum(s.estimated_cycles), 0) FROM operation_program op "
@@ -66,25 +55,17 @@ std::vector<OperationTotals> ProfileReader::operationTotals(std::int64_t offset,
         "(SELECT coalesce(sum(p.code_bytes), 0) FROM operation_program op "
         " JOIN program p ON p.id = op.program_id WHERE op.operation_id = o.id), "
         "(SELECT coalesce(sum(v.bytes), 0) FROM operation_variable ov "
-        " JOIN variable v ON v.id = ov.variable_id WHERE ov.operation_id = o.id), "
-        "(SELECT info FROM operation_debug g WHERE g.operation_id = o.id) "
+        " JOIN variable v ON v.id = ov.variable_id WHERE ov.operation_id = o.id) "
         "FROM operation o LEFT JOIN name n ON n.id = o.name_id "
         "LEFT JOIN name d ON d.id = o.debug_path_id WHERE o.id > ? ORDER BY o.id LIMIT ?");
     st.bind(1, offset).bind(2, limit);
     while (st.step()) {
         OperationTotals t;
-        t.operation.id = st.int64(0);
-        t.operation.name = st.text(1);
-        t.operation.debugPath = st.text(2);
-        t.operation.layer = st.text(3);
-        if (!st.isNull(4))
-            t.operation.flops = u64(st, 4);
-        t.steps = u64(st, 5);
-        t.estimatedCycles = u64(st, 6);
-        t.codeBytes = u64(st, 7);
-        t.variableBytes = u64(st, 8);
-        if (!st.isNull(9))
-            t.operation.debugJson = st.text(9);
+        t.operation = detail::operationColumnsFrom(st);
+        t.steps = u64(st, 6);
+        t.estimatedCycles = u64(st, 7);
+        t.codeBytes = u64(st, 8);
+        t.variableBytes = u64(st, 9);
         out.push_back(std::move(t));
     }
     return out;

@@ -1,9 +1,8 @@
 // ProfileReader's queries of engine runs: the runs, their executed steps (by sequence, by cycle,
 // as spans of a cycle window) and the execution-trace pyramids run_lod and run_ipu_lod.
-#include "tilescope/report/ProfileReader.hpp"
-
 #include "ProfileReaderDetail.hpp"
 #include "lod/RunPyramid.hpp"
+#include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/TileSeries.hpp"
 
 #include <algorithm>
@@ -98,29 +97,20 @@ std::int64_t ProfileReader::runStepAtCycle(const RunRecord& run, std::uint64_t c
 std::vector<RunStepSpan> ProfileReader::runStepSpans(const RunRecord& run, std::uint64_t fromCycle,
                                                      std::uint64_t toCycle,
                                                      std::int64_t limit) const {
-    std::vector<RunStepSpan> out;
-    if (run.numSteps == 0 || toCycle <= fromCycle || limit <= 0)
-        return out;
-    const std::int64_t first = runStepAtCycle(run, fromCycle);
-    auto st = file_.database().prepare(
+    return detail::runStepsInCycleWindow(
+        file_.database(), run, fromCycle, toCycle, limit,
+        [&](std::uint64_t cycle) { return runStepAtCycle(run, cycle); },
         "SELECT r.id, r.step_id, r.start_cycle, r.cycles, r.tile_balance, s.phase, s.program_id "
-        "FROM run_step r LEFT JOIN step s ON s.id = r.step_id WHERE r.id >= ? AND r.id < ? "
-        "ORDER BY r.id");
-    st.bind(1, run.firstRow + first)
-        .bind(2, run.firstRow + static_cast<std::int64_t>(run.numSteps));
-    while (st.step() && static_cast<std::int64_t>(out.size()) < limit) {
-        RunStepSpan s{st.int64(0) - run.firstRow,
-                      st.int64(1),
-                      u64(st, 2),
-                      u64(st, 3),
-                      st.real(4),
-                      st.text(5),
-                      st.isNull(6) ? -1 : st.int64(6)};
-        if (s.startCycle >= toCycle)
-            break;
-        out.push_back(std::move(s));
-    }
-    return out;
+        "FROM run_step r LEFT JOIN step s ON s.id = r.step_id",
+        [&](const sql::Statement& row) {
+            return RunStepSpan{row.int64(0) - run.firstRow,
+                               row.int64(1),
+                               u64(row, 2),
+                               u64(row, 3),
+                               row.real(4),
+                               row.text(5),
+                               row.isNull(6) ? -1 : row.int64(6)};
+        });
 }
 
 std::optional<std::pair<std::int64_t, std::int64_t>>

@@ -82,41 +82,43 @@ Header readHeader(const void* data, std::size_t size) {
     return {static_cast<TileSeries::Encoding>(tag), static_cast<std::size_t>(count), c};
 }
 
-template <typename Sink> void walk(const Header& h, Sink&& sink) {
+template <typename Word, typename Sink>
+void walkPacked(const Header& h, std::size_t first, std::size_t end, Sink& sink) {
+    for (std::size_t i = first; i < end; ++i) {
+        Word v;
+        std::memcpy(&v, h.payload.p + i * sizeof(Word), sizeof(Word));
+        sink(i, v);
+    }
+}
+
+/// Calls `sink(i, value)` for the elements i in [first, end) of a blob (end <= h.count), in order
+/// of i for the packed and run-length forms and only for the non-zero ones in the sparse form.
+/// Reading stops at `end`, so the rest of a blob is checked only when `end` is its last element.
+/// Packed sizes were checked by readHeader.
+template <typename Sink>
+void walkRange(const Header& h, std::size_t first, std::size_t end, Sink&& sink) {
     Cursor c = h.payload;
-    const std::size_t bytesLeft = static_cast<std::size_t>(c.end - c.p);
     switch (h.encoding) {
-    case TileSeries::Encoding::Packed32: {
-        if (bytesLeft != h.count * 4)
-            bad("packed32 payload size mismatch");
-        for (std::size_t i = 0; i < h.count; ++i) {
-            std::uint32_t v;
-            std::memcpy(&v, c.p + i * 4, 4);
-            sink(i, v);
-        }
+    case TileSeries::Encoding::Packed32:
+        walkPacked<std::uint32_t>(h, first, end, sink);
         return;
-    }
-    case TileSeries::Encoding::Packed64: {
-        if (bytesLeft != h.count * 8)
-            bad("packed64 payload size mismatch");
-        for (std::size_t i = 0; i < h.count; ++i) {
-            std::uint64_t v;
-            std::memcpy(&v, c.p + i * 8, 8);
-            sink(i, v);
-        }
+    case TileSeries::Encoding::Packed64:
+        walkPacked<std::uint64_t>(h, first, end, sink);
         return;
-    }
     case TileSeries::Encoding::RunLength: {
+        const bool toLast = end == h.count;
         std::size_t i = 0;
-        while (c.p != c.end) {
+        while (c.p != c.end && (i < end || toLast)) {
             const std::uint64_t run = c.varint();
             const std::uint64_t v = c.varint();
             if (run == 0 || run > h.count - i)
                 bad("run length out of range");
-            for (std::uint64_t k = 0; k < run; ++k)
-                sink(i++, v);
+            const std::size_t runEnd = i + static_cast<std::size_t>(run);
+            for (std::size_t k = std::max(i, first); k < std::min(runEnd, end); ++k)
+                sink(k, v);
+            i = runEnd;
         }
-        if (i != h.count)
+        if (i < end)
             bad("runs do not cover all elements");
         return;
     }
@@ -130,12 +132,19 @@ template <typename Sink> void walk(const Header& h, Sink&& sink) {
             const std::size_t idx = next + static_cast<std::size_t>(delta);
             if (idx >= h.count)
                 bad("sparse index out of range");
-            sink(idx, v);
+            if (idx >= end)
+                return;
+            if (idx >= first)
+                sink(idx, v);
             next = idx + 1;
         }
         return;
     }
     }
+}
+
+template <typename Sink> void walk(const Header& h, Sink&& sink) {
+    walkRange(h, 0, h.count, sink);
 }
 
 } // namespace
@@ -256,53 +265,7 @@ void TileSeries::decodeRange(const void* data, std::size_t size, std::size_t fir
     const std::size_t end = std::min(h.count, first + n);
     if (first >= end)
         return;
-    Cursor c = h.payload;
-    switch (h.encoding) {
-    case Encoding::Packed32: // sizes checked by readHeader
-        for (std::size_t i = first; i < end; ++i) {
-            std::uint32_t v;
-            std::memcpy(&v, c.p + i * 4, 4);
-            out[i - first] = v;
-        }
-        return;
-    case Encoding::Packed64:
-        std::memcpy(out.data(), c.p + first * 8, (end - first) * 8);
-        return;
-    case Encoding::RunLength: {
-        std::size_t i = 0;
-        while (c.p != c.end && i < end) {
-            const std::uint64_t run = c.varint();
-            const std::uint64_t v = c.varint();
-            if (run == 0 || run > h.count - i)
-                bad("run length out of range");
-            const std::size_t runEnd = i + static_cast<std::size_t>(run);
-            for (std::size_t k = std::max(i, first); k < std::min(runEnd, end); ++k)
-                out[k - first] = v;
-            i = runEnd;
-        }
-        if (i < end)
-            bad("runs do not cover all elements");
-        return;
-    }
-    case Encoding::Sparse: {
-        std::size_t next = 0;
-        while (c.p != c.end) {
-            const std::uint64_t delta = c.varint();
-            const std::uint64_t v = c.varint();
-            if (delta > h.count - next)
-                bad("sparse index out of range");
-            const std::size_t idx = next + static_cast<std::size_t>(delta);
-            if (idx >= h.count)
-                bad("sparse index out of range");
-            if (idx >= end)
-                return;
-            if (idx >= first)
-                out[idx - first] = v;
-            next = idx + 1;
-        }
-        return;
-    }
-    }
+    walkRange(h, first, end, [&](std::size_t i, std::uint64_t v) { out[i - first] = v; });
 }
 
 void TileSeries::accumulate(const void* data, std::size_t size, std::vector<std::uint64_t>& acc) {
