@@ -204,7 +204,8 @@ ChromeTraceStats importMapped(detail::MappedFile& file, const std::string& input
     detail::TraceEventImporter importer(writer, inputName,
                                         options.maxHeldEvents > 0
                                             ? static_cast<std::size_t>(options.maxHeldEvents)
-                                            : std::size_t{8} << 20);
+                                            : std::size_t{8} << 20,
+                                        !options.discardEventRows);
     detail::ChromeTraceScanner scanner(file, inputName);
     BatchPipe pipe;
     std::thread scanning([&] { scanInto(scanner, pipe, inputName); });

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <limits>
+#include <thread>
 
 namespace tilescope::report::detail {
 namespace {
@@ -82,8 +83,9 @@ SlotHints SlotResolver::resolve(const ScannedTraceEvent& e) {
 }
 
 TraceEventImporter::TraceEventImporter(HostTraceWriter& writer, std::string inputName,
-                                       std::size_t maxHeldEvents)
-    : w_(writer), input_(std::move(inputName)), maxHeld_(std::max<std::size_t>(maxHeldEvents, 1)) {}
+                                       std::size_t maxHeldEvents, bool writeEvents)
+    : w_(writer), input_(std::move(inputName)), maxHeld_(std::max<std::size_t>(maxHeldEvents, 1)),
+      writeEvents_(writeEvents) {}
 
 bool TraceEventImporter::before(const Pending& a, const Pending& b) {
     if (a.ts != b.ts)
@@ -377,10 +379,7 @@ void TraceEventImporter::noteDocumentRepair(std::size_t offset, std::string why)
 }
 
 void TraceEventImporter::finish() {
-    for (auto& [key, th] : threads_) {
-        nest(th);
-        std::vector<Pending>().swap(th.events);
-    }
+    nestAndWriteThreads();
     for (auto& [key, track] : asyncTracks_) {
         nestAsync(track);
         std::vector<Pending>().swap(track.seq.events);
@@ -397,6 +396,57 @@ void TraceEventImporter::finish() {
     }
 }
 
+// Threads are sorted and nested on a second thread while this one writes the rows nested so far
+// (the writer is the larger half; a few chunks in flight bound the memory). During the hand-off
+// the nesting thread alone touches the held events, stats and first repair; this one the writer.
+void TraceEventImporter::nestAndWriteThreads() {
+    RowChunkQueue<RowChunk> queue(2);
+    rowQueue_ = &queue;
+    std::thread nesting([&] {
+        try {
+            for (auto& [key, th] : threads_) {
+                nest(th);
+                std::vector<Pending>().swap(th.events);
+            }
+            queue.close();
+        } catch (const RowChunkQueueCancelled&) {
+            queue.close(); // the writing side failed and reports its own error
+        } catch (...) {
+            queue.close(std::current_exception());
+        }
+    });
+    try {
+        while (auto chunk = queue.pop()) {
+            if (writeEvents_)
+                writeRows(*chunk);
+            queue.recycle(std::move(*chunk));
+        }
+    } catch (...) {
+        queue.cancel();
+        nesting.join();
+        rowQueue_ = nullptr;
+        throw;
+    }
+    nesting.join();
+    rowQueue_ = nullptr;
+    if (auto error = queue.error())
+        std::rethrow_exception(error);
+}
+
+void TraceEventImporter::writeRows(const RowChunk& chunk) {
+    for (const WriteRow& r : chunk.rows)
+        switch (r.kind) {
+        case EventKind::Complete:
+            w_.addEvent(chunk.thread, r.channel, r.name, r.start, r.end, r.depth);
+            break;
+        case EventKind::Instant:
+            w_.addInstant(chunk.thread, r.channel, r.name, r.start, r.depth);
+            break;
+        default:
+            w_.addUnfinished(chunk.thread, r.channel, r.name, r.start, r.depth);
+        }
+}
+
 // Nesting over one thread's events in time order. The stack holds what may still enclose the next
 // event; its index is the depth row. A slice closed out of order (an E for a B below the top)
 // stays on the stack as closed until it is on top, so its row is not reused while it runs.
@@ -411,13 +461,13 @@ void TraceEventImporter::nest(Thread& th) {
         std::size_t offset;
     };
     std::vector<Open> stack;
-    // Rows are written in track order (see writeNested), in bounded chunks for huge threads.
+    // Rows are written in track order (see handOverNested), in bounded runs for huge threads.
     constexpr std::size_t kMaxNested = std::size_t{1} << 20;
     nested_.clear();
     auto emit = [&](const Nested& n) {
         nested_.push_back(n);
         if (nested_.size() >= kMaxNested)
-            writeNested(th);
+            handOverNested(th);
     };
     auto step = [&](const Pending& e) {
         while (!stack.empty() && !stack.back().open && stack.back().end <= e.ts)
@@ -485,7 +535,7 @@ void TraceEventImporter::nest(Thread& th) {
             ++stats.repairs.unfinished;
             note(stack[d].offset, &th, "a \"B\" event is never closed (kept as unfinished)");
         }
-    writeNested(th);
+    handOverNested(th);
 }
 
 // Nesting yields rows in time order over all depths; the writer indexes them by (thread, depth,
@@ -493,7 +543,7 @@ void TraceEventImporter::nest(Thread& th) {
 // comes out at its E, but slices of one depth do not overlap, so each depth already comes out in
 // start order: a stable counting sort by depth is enough, checked, with a stable sort by start
 // for a depth that is not (overlap repairs can leave one so).
-void TraceEventImporter::writeNested(const Thread& th) {
+void TraceEventImporter::handOverNested(const Thread& th) {
     std::size_t depths = 0;
     for (const Nested& n : nested_)
         depths = std::max(depths, static_cast<std::size_t>(n.depth) + 1);
@@ -515,19 +565,20 @@ void TraceEventImporter::writeNested(const Thread& th) {
         if (!std::is_sorted(begin, end, byStart))
             std::stable_sort(begin, end, byStart);
     }
-    for (const Nested& n : ordered_) {
-        const std::int64_t channel = channelIds_[static_cast<std::size_t>(n.channel)];
-        const std::int64_t name = nameIds_[static_cast<std::size_t>(n.name)];
-        switch (n.kind) {
-        case EventKind::Complete:
-            w_.addEvent(th.row, channel, name, n.start, n.end, n.depth);
-            break;
-        case EventKind::Instant:
-            w_.addInstant(th.row, channel, name, n.start, n.depth);
-            break;
-        default:
-            w_.addUnfinished(th.row, channel, name, n.start, n.depth);
+    // Chunks small enough that writing overlaps nesting within a large thread too.
+    constexpr std::size_t kRowsPerChunk = std::size_t{1} << 15;
+    for (std::size_t from = 0; from < ordered_.size(); from += kRowsPerChunk) {
+        RowChunk chunk = rowQueue_->spare();
+        chunk.thread = th.row;
+        const std::size_t to = std::min(ordered_.size(), from + kRowsPerChunk);
+        chunk.rows.reserve(kRowsPerChunk);
+        for (std::size_t i = from; i < to; ++i) {
+            const Nested& n = ordered_[i];
+            chunk.rows.push_back({n.start, n.end, nameIds_[static_cast<std::size_t>(n.name)],
+                                  channelIds_[static_cast<std::size_t>(n.channel)], n.depth,
+                                  n.kind});
         }
+        rowQueue_->push(std::move(chunk));
     }
     nested_.clear();
 }

@@ -6,6 +6,7 @@
 // in the file is remembered for --strict.
 
 #include "ChromeTraceScanner.hpp"
+#include "RowChunkQueue.hpp"
 #include "SortedRunFile.hpp"
 #include "tilescope/report/ChromeTrace.hpp"
 #include "tilescope/report/HostTraceWriter.hpp"
@@ -59,11 +60,14 @@ struct FirstRepair {
 /// Collects scanned events (add), then nests and writes them (finish). An interval event costs
 /// 40 bytes until finish(): a million-event file holds about 40 MB. Past `maxHeldEvents` held
 /// events, every thread's events are sorted and spilled as a run to a scratch file; finish()
-/// merges each thread's runs with what is still in memory (an external merge sort).
+/// merges each thread's runs with what is still in memory (an external merge sort). finish()
+/// sorts and nests on a second thread while the calling thread writes the rows already nested;
+/// with `writeEvents` false those rows are dropped instead (a benchmark's diagnostic of
+/// everything but the writer's event work).
 class TraceEventImporter {
 public:
     TraceEventImporter(HostTraceWriter& writer, std::string inputName,
-                       std::size_t maxHeldEvents = std::size_t{8} << 20);
+                       std::size_t maxHeldEvents = std::size_t{8} << 20, bool writeEvents = true);
     ~TraceEventImporter();
 
     ChromeTraceStats stats;
@@ -114,6 +118,17 @@ private:
         std::int32_t name, channel; // local numbers
         std::int64_t start, end;
     };
+    /// A nested row with the writer's ids, as handed to the writing thread.
+    struct WriteRow {
+        std::int64_t start, end, name, channel;
+        std::int32_t depth;
+        EventKind kind;
+    };
+    struct RowChunk {
+        std::int64_t thread = 0;
+        std::vector<WriteRow> rows;
+        void clear() { rows.clear(); }
+    };
     struct Sample {
         std::int64_t t;
         double value;
@@ -139,8 +154,10 @@ private:
               std::int32_t name, std::int32_t channel);
     void async(const ScannedTraceEvent& e, char ph);
     void flow(const ScannedTraceEvent& e);
+    void nestAndWriteThreads();
     void nest(Thread& th);
-    void writeNested(const Thread& th);
+    void handOverNested(const Thread& th);
+    void writeRows(const RowChunk& chunk);
     void spillAll();
     static bool before(const Pending& a, const Pending& b);
     void nestAsync(AsyncTrack& track);
@@ -176,6 +193,8 @@ private:
     SortedRunFile<Pending> spill_;
     std::vector<Nested> nested_;  // of the thread being nested, in nesting (time) order
     std::vector<Nested> ordered_; // the same in track order, as written
+    RowChunkQueue<RowChunk>* rowQueue_ = nullptr; // to the writing thread, during finish()
+    bool writeEvents_;
 };
 
 } // namespace tilescope::report::detail

@@ -56,6 +56,10 @@ struct ChromeTraceImportOptions {
     /// Interval events held in memory (40 bytes each) before every thread's are sorted and
     /// spilled as runs to a scratch file, merged at the end; 0: 8 M (320 MB).
     std::uint64_t maxHeldEvents = 0;
+    /// Diagnostic for benchmarks only: scan, order and nest every event but write no event rows
+    /// (the output holds processes, threads, names and metadata), so that the import's own work
+    /// can be timed apart from the writer's.
+    bool discardEventRows = false;
 };
 
 /// Imports a Chrome trace-event JSON file, plain or gzip-compressed (.json.gz), into a host-trace
