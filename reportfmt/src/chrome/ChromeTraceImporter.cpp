@@ -28,7 +28,7 @@ std::int64_t rank(char ph, std::int64_t dur) {
 
 } // namespace
 
-std::optional<std::int64_t> microsToNanos(std::string_view text, double value) {
+std::optional<std::int64_t> microsToNanos(std::string_view text) {
     constexpr std::int64_t limit = std::numeric_limits<std::int64_t>::max() / 1000 - 1;
     const char* p = text.data();
     const char* const end = p + text.size();
@@ -53,7 +53,7 @@ std::optional<std::int64_t> microsToNanos(std::string_view text, double value) {
             ns *= 10;
         return negative ? -(whole * 1000 + ns) : whole * 1000 + ns;
     }
-    const double nanos = value * 1000.0;
+    const double nanos = parseJsonNumber(text) * 1000.0;
     if (!std::isfinite(nanos) || std::fabs(nanos) > 9.0e18)
         return std::nullopt;
     return static_cast<std::int64_t>(std::llround(nanos));
@@ -160,20 +160,18 @@ const std::string& TraceEventImporter::requireString(const TraceScalar& s,
 }
 
 std::int64_t TraceEventImporter::requireTime(const TraceScalar& s, const char* field) const {
-    double value = s.number;
     if (s.type == TraceScalar::Type::String) { // "ts":"12.5", as some producers write
+        double value = 0;
         const char* const b = s.text.data();
         const char* const e = b + s.text.size();
         const auto [next, ec] = std::from_chars(b, e, value);
         if (s.text.empty() || next != e ||
             (ec != std::errc() && ec != std::errc::result_out_of_range))
             fail(fmt::format("event field \"{}\" must be a number (microseconds)", field));
-        if (ec == std::errc::result_out_of_range)
-            value = std::strtod(s.text.c_str(), nullptr);
     } else if (s.type != TraceScalar::Type::Number) {
         fail(fmt::format("event field \"{}\" must be a number (microseconds)", field));
     }
-    const auto ns = microsToNanos(s.text, value);
+    const auto ns = microsToNanos(s.text);
     if (!ns)
         fail(fmt::format("event field \"{}\" is out of range ({})", field, s.text));
     return *ns;
@@ -298,7 +296,7 @@ void TraceEventImporter::counter(const ScannedTraceEvent& e) {
                      fmt::format("counter \"{}\" sample at {} ns comes after one at {} ns",
                                  graphName, t, series.samples.back().t));
         }
-        series.samples.push_back({t, v.number});
+        series.samples.push_back({t, v.numberValue()});
     }
 }
 

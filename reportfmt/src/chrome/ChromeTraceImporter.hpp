@@ -22,9 +22,10 @@
 
 namespace tilescope::report::detail {
 
-/// Microseconds as written ("12.345", "1.7e3") to whole nanoseconds, exactly when the text has no
-/// exponent; digits past the third decimal are dropped. Empty when out of range.
-std::optional<std::int64_t> microsToNanos(std::string_view text, double value);
+/// Microseconds as written ("12.345", "1.7e3"; validated number text) to whole nanoseconds,
+/// exactly when the text has no exponent; digits past the third decimal are dropped. Empty when
+/// out of range.
+std::optional<std::int64_t> microsToNanos(std::string_view text);
 
 /// Small numbers the scanning thread gives an event's thread (pid, tid) and name, in order of
 /// first appearance; -1 where the event has none.
