@@ -1,6 +1,6 @@
 // `summary` of a host trace. Events per thread come from the coarsest level of the event pyramid
 // (at most ~1024 rows per track whatever the number of events); only a file without pyramids (a
-// killed writer's, or one too small to need them) is counted from the raw events.
+// killed writer's, or one too small to need them) is counted from the event blocks' counts.
 
 #include "HostTraceSummary.hpp"
 
@@ -46,7 +46,7 @@ eventsPerThread(const report::HostTraceReader& reader,
         return counts;
     }
     reader.file().query(
-        "SELECT thread_id, count(*) FROM event GROUP BY thread_id",
+        "SELECT thread_id, sum(events) FROM event_block GROUP BY thread_id",
         [](const std::vector<std::string>&) {},
         [&](const report::ReportFile::Row& row) {
             if (row.size() == 2 && row[0] && row[1])

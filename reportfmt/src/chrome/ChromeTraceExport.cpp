@@ -1,15 +1,18 @@
-// Export of a host trace as Chrome trace-event JSON, streamed row by row from SQLite.
+// Export of a host trace as Chrome trace-event JSON, streamed thread by thread from SQLite.
 
 #include "ChromeTraceJsonOut.hpp"
+#include "read/EventBlocks.hpp"
 #include "sqlite/Sqlite.hpp"
 #include "tilescope/report/ChromeTrace.hpp"
 #include "tilescope/report/HostTraceTypes.hpp"
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/ReportFile.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 
 namespace tilescope::report {
 
@@ -43,31 +46,56 @@ ChromeTraceStats exportChromeTrace(const std::filesystem::path& input,
                 R"({{"ph":"M","name":"thread_name","pid":{},"tid":{},"args":{{"name":{}}}}})",
                 threads.int64(0), threads.int64(1), quoted(threads.text(2))));
         // Per thread in time order, parents before the children starting with them: the order an
-        // importer needs to rebuild the nesting.
-        auto events = db.prepare(
-            "SELECT e.kind, e.start_ns, e.end_ns, p.pid, t.tid, n.text, cn.text FROM event e "
-            "JOIN thread t ON t.id = e.thread_id JOIN process p ON p.id = t.process_id "
-            "JOIN name n ON n.id = e.name_id JOIN channel c ON c.id = e.channel_id "
-            "JOIN name cn ON cn.id = c.name_id ORDER BY e.thread_id, e.start_ns, e.depth");
-        while (events.step()) {
-            const auto kind = static_cast<EventKind>(events.int64(0));
-            const std::int64_t start = events.int64(1);
-            const std::string common = fmt::format(
-                R"("name":{},"cat":{},"pid":{},"tid":{},"ts":{})", quoted(events.text(5)),
-                quoted(events.text(6)), events.int64(3), events.int64(4), micros(start));
-            switch (kind) {
-            case EventKind::Complete:
-                out.event(fmt::format(R"({{"ph":"X",{},"dur":{}}})", common,
-                                      micros(events.int64(2) - start)));
-                break;
-            case EventKind::Instant:
-                out.event(fmt::format(R"({{"ph":"i","s":"t",{}}})", common));
-                break;
-            case EventKind::Unfinished:
-                out.event(fmt::format(R"({{"ph":"B",{}}})", common));
-                break;
+        // importer needs to rebuild the nesting. A thread's blocks are decoded (by depth, then
+        // start) and its events put in (start, depth) order.
+        std::unordered_map<std::int64_t, std::string> names;
+        auto nameOf = [&, lookup = db.prepare("SELECT text FROM name WHERE id = ?")](
+                          std::int64_t id) mutable -> const std::string& {
+            auto [it, inserted] = names.try_emplace(id);
+            if (inserted) {
+                lookup.reset();
+                it->second = quoted(lookup.bind(1, id).step() ? lookup.text(0) : std::string());
             }
-            ++stats.events;
+            return it->second;
+        };
+        std::unordered_map<std::int64_t, std::int64_t> channelNames;
+        auto channels = db.prepare("SELECT id, name_id FROM channel");
+        while (channels.step())
+            channelNames[channels.int64(0)] = channels.int64(1);
+        auto tracks = db.prepare("SELECT t.id, p.pid, t.tid FROM thread t JOIN process p ON "
+                                 "p.id = t.process_id ORDER BY t.id");
+        auto blocks = db.prepare(std::string(detail::kBlockColumns) +
+                                 "WHERE thread_id = ? ORDER BY depth, start_ns, id");
+        std::vector<HostEvent> events;
+        while (tracks.step()) {
+            events.clear();
+            blocks.reset();
+            blocks.bind(1, tracks.int64(0));
+            while (blocks.step())
+                detail::decodeBlockRow(blocks, events, file.path());
+            std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
+                return a.startNs != b.startNs ? a.startNs < b.startNs : a.depth < b.depth;
+            });
+            for (const HostEvent& e : events) {
+                const auto channel = channelNames.find(e.channelId);
+                const std::string common = fmt::format(
+                    R"("name":{},"cat":{},"pid":{},"tid":{},"ts":{})", nameOf(e.nameId),
+                    nameOf(channel == channelNames.end() ? 0 : channel->second), tracks.int64(1),
+                    tracks.int64(2), micros(e.startNs));
+                switch (e.kind) {
+                case EventKind::Complete:
+                    out.event(fmt::format(R"({{"ph":"X",{},"dur":{}}})", common,
+                                          micros(*e.endNs - e.startNs)));
+                    break;
+                case EventKind::Instant:
+                    out.event(fmt::format(R"({{"ph":"i","s":"t",{}}})", common));
+                    break;
+                case EventKind::Unfinished:
+                    out.event(fmt::format(R"({{"ph":"B",{}}})", common));
+                    break;
+                }
+                ++stats.events;
+            }
         }
         auto units = db.prepare("SELECT p.pid, n.text, g.unit FROM graph g JOIN process p ON "
                                 "p.id = g.process_id JOIN name n ON n.id = g.name_id");

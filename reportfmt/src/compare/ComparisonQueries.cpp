@@ -1,7 +1,9 @@
 #include "ComparisonQueries.hpp"
 
+#include "read/EventBlocks.hpp"
 #include "sqlite/Sqlite.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace tilescope::report::compare {
@@ -86,15 +88,27 @@ std::vector<OperationRow> readOperations(const ProfileReader& reader) {
 }
 
 std::vector<EventNameRow> readEventStatistics(const HostTraceReader& reader) {
+    // Per name: events, complete events and their total duration, from every decoded block.
+    std::unordered_map<std::int64_t, EventNameRow> byName;
+    auto blocks = reader.file().database().prepare(detail::kBlockColumns);
+    detail::forEachBlockEvent(blocks, reader.path(), [&](const HostEvent& e) {
+        EventNameRow& row = byName[e.nameId];
+        ++row.count;
+        if (e.kind == EventKind::Complete) {
+            ++row.timedCount;
+            row.totalNs += static_cast<std::uint64_t>(*e.endNs - e.startNs);
+        }
+    });
+    auto names = reader.file().database().prepare("SELECT text FROM name WHERE id = ?");
     std::vector<EventNameRow> out;
-    // kind 0 is a complete event (EventKind::Complete); only those have a duration.
-    auto st = reader.file().database().prepare(
-        "SELECT n.text, count(*), sum(e.kind = 0), "
-        "sum(CASE WHEN e.kind = 0 AND e.end_ns >= e.start_ns THEN e.end_ns - e.start_ns "
-        "ELSE 0 END) FROM event e LEFT JOIN name n ON n.id = e.name_id "
-        "GROUP BY e.name_id ORDER BY n.text");
-    while (st.step())
-        out.push_back({st.text(0), u64(st, 1), u64(st, 2), u64(st, 3)});
+    out.reserve(byName.size());
+    for (auto& [nameId, row] : byName) {
+        names.reset();
+        row.name = names.bind(1, nameId).step() ? names.text(0) : std::string();
+        out.push_back(std::move(row));
+    }
+    std::sort(out.begin(), out.end(),
+              [](const EventNameRow& a, const EventNameRow& b) { return a.name < b.name; });
     return out;
 }
 

@@ -1,11 +1,14 @@
-// Reading a host trace. Cost model: counts and the time span are index seeks (O(tracks x log n));
-// window queries are index range scans; zoomed-out views read the pyramids. A file whose writer
-// was killed has neither the track index nor the pyramids: the same calls then scan the event
-// table once each, which is the price of a trace that was never finished.
+// Reading a host trace. Cost model: events are stored in blocks of up to 4096 per track
+// (event_block, indexed by track and start as they are written): counts and the time span read
+// the block rows only (a few hundred per million events), window queries seek the blocks
+// overlapping the window and decode those, keeping the last few decoded for the next frame;
+// zoomed-out views read the pyramids, which a killed writer's file lacks.
 
 #include "tilescope/report/HostTraceReader.hpp"
 
+#include "EventBlocks.hpp"
 #include "sqlite/Sqlite.hpp"
+#include "types/EventBlockCodec.hpp"
 #include "tilescope/report/ReportError.hpp"
 
 #include <algorithm>
@@ -51,34 +54,6 @@ std::uint64_t u64(const sql::Statement& st, int col) {
     return v < 0 ? 0 : static_cast<std::uint64_t>(v);
 }
 
-constexpr const char* kEventColumns =
-    "SELECT id, thread_id, channel_id, name_id, kind, start_ns, end_ns, depth FROM event ";
-
-HostEvent eventFrom(const sql::Statement& st, const std::string& path) {
-    HostEvent e;
-    e.id = st.int64(0);
-    e.threadId = st.int64(1);
-    e.channelId = st.int64(2);
-    e.nameId = st.int64(3);
-    const std::int64_t kind = st.int64(4);
-    if (kind < 0 || kind > static_cast<std::int64_t>(EventKind::Unfinished))
-        throw ReportError(
-            path, fmt::format("file is damaged (event {} has unknown kind {})", e.id, kind));
-    e.kind = static_cast<EventKind>(kind);
-    e.startNs = st.int64(5);
-    if (!st.isNull(6))
-        e.endNs = st.int64(6);
-    if (e.kind == EventKind::Complete && (!e.endNs || *e.endNs < e.startNs))
-        throw ReportError(path,
-                          fmt::format("file is damaged (event {} ends before it starts)", e.id));
-    const std::int64_t depth = st.int64(7);
-    if (depth < 0 || depth > std::numeric_limits<std::int32_t>::max())
-        throw ReportError(path,
-                          fmt::format("file is damaged (event {} has depth {})", e.id, depth));
-    e.depth = static_cast<std::int32_t>(depth);
-    return e;
-}
-
 /// Running [min, max] over values that may be absent.
 struct Span {
     std::optional<std::int64_t> lo, hi;
@@ -90,8 +65,52 @@ struct Span {
 
 } // namespace
 
+// Blocks a window query decoded recently: the timeline asks for the same windows frame after
+// frame, and decoding a block costs more than its index seek.
+constexpr std::size_t kDecodedBlocks = 32;
+
 struct HostTraceReader::CachedStatements {
     std::optional<sql::Statement> eventLod;
+    std::optional<sql::Statement> blockBefore, blocksInside, blockData;
+    struct Decoded {
+        std::int64_t blockId = 0;
+        std::uint64_t lastUse = 0;
+        std::vector<HostEvent> events;
+    };
+    std::vector<Decoded> decoded;
+    std::uint64_t uses = 0;
+
+    /// The events of the block with this id (its row's first_event_id and events given), decoded
+    /// or from the cache.
+    const std::vector<HostEvent>& block(const sql::Database& db, const std::string& path,
+                                        std::int64_t id) {
+        ++uses;
+        for (Decoded& d : decoded)
+            if (d.blockId == id) {
+                d.lastUse = uses;
+                return d.events;
+            }
+        Decoded* slot = nullptr;
+        if (decoded.size() < kDecodedBlocks) {
+            slot = &decoded.emplace_back();
+        } else {
+            slot = &decoded.front();
+            for (Decoded& d : decoded)
+                if (d.lastUse < slot->lastUse)
+                    slot = &d;
+        }
+        slot->blockId = 0; // not valid until decoded (a damaged block throws below)
+        slot->events.clear();
+        if (!blockData)
+            blockData.emplace(db.prepare(std::string(detail::kBlockColumns) + "WHERE id = ?"));
+        blockData->reset();
+        if (blockData->bind(1, id).step())
+            detail::decodeBlockRow(*blockData, slot->events, path);
+        blockData->reset();
+        slot->blockId = id;
+        slot->lastUse = uses;
+        return slot->events;
+    }
 };
 
 HostTraceReader::HostTraceReader(const std::string& path) : HostTraceReader(ReportFile(path)) {}
@@ -112,12 +131,11 @@ HostTraceReader::HostTraceReader(ReportFile file) : file_(std::move(file)) {
         throw ReportError(file_.path(),
                           fmt::format("file is damaged (invalid lod_base_ns '{}')", base));
     }
-    hasTrackIndex_ = hasIndex(file_.database(), "event_by_track");
     hasSeriesIndex_ = hasIndex(file_.database(), "sample_by_series");
 }
 
 bool HostTraceReader::hasLevelOfDetail() const {
-    return hasTrackIndex_ && file_.complete();
+    return file_.complete();
 }
 
 HostTraceCounts HostTraceReader::counts() const {
@@ -128,55 +146,21 @@ HostTraceCounts HostTraceReader::counts() const {
     c.processes = scalarOr(db, "SELECT max(id) FROM process", 0);
     c.threads = scalarOr(db, "SELECT max(id) FROM thread", 0);
     c.channels = scalarOr(db, "SELECT max(id) FROM channel", 0);
-    c.events = scalarOr(db, "SELECT max(id) FROM event", 0);
+    c.events = scalarOr(db, "SELECT sum(events) FROM event_block", 0);
     c.graphs = scalarOr(db, "SELECT max(id) FROM graph", 0);
     c.series = scalarOr(db, "SELECT max(id) FROM series", 0);
     c.samples = scalarOr(db, "SELECT max(id) FROM sample", 0);
     return c;
 }
 
-// With the track index, the span is exact at O(tracks x log n): the earliest start of a track is
-// the first index entry of the track, and because events on one track (thread, depth) never
-// overlap, the last-starting event of a track is also the last to end. Tracks are enumerated by
-// seeking from one to the next in the index. An unfinished event counts with its start. Without
-// the index (writer killed) one scan of each table gives the same figures.
+// Events: the blocks' bounds (events on a track do not overlap, so a block's end is its last
+// event's end; an unfinished event counts with its start), one pass over the block rows, which
+// reads none of their data. Samples: two index seeks per series.
 std::optional<std::pair<std::int64_t, std::int64_t>> HostTraceReader::timeSpan() const {
     const auto& db = file_.database();
     Span span;
-    if (hasTrackIndex_) {
-        // Written as ">= (t, d + 1)" rather than "> (t, d)": SQLite turns the former into one index
-        // seek, the latter into a walk over every entry of the current track.
-        auto next = db.prepare("SELECT thread_id, depth FROM event WHERE (thread_id, depth) >= "
-                               "(?1, ?2 + 1) ORDER BY thread_id, depth LIMIT 1");
-        auto first = db.prepare("SELECT min(start_ns) FROM event WHERE thread_id = ? AND "
-                                "depth = ?");
-        auto last = db.prepare("SELECT coalesce(end_ns, start_ns) FROM event WHERE thread_id = ? "
-                               "AND depth = ? ORDER BY start_ns DESC LIMIT 1");
-        std::int64_t thread = std::numeric_limits<std::int64_t>::min(), depth = 0;
-        for (;;) {
-            next.bind(1, thread).bind(2, depth);
-            const bool found = next.step();
-            if (found) {
-                // Keys must advance: in a damaged file a non-integer key (or a corrupt index)
-                // would make this seek return the same track forever.
-                const std::pair key{next.int64(0), next.int64(1)};
-                if (next.columnType(0) != SQLITE_INTEGER || next.columnType(1) != SQLITE_INTEGER ||
-                    key <= std::pair{thread, depth})
-                    throw ReportError(path(), "file is damaged (invalid event track keys)");
-                std::tie(thread, depth) = key;
-            }
-            next.reset();
-            if (!found)
-                break;
-            first.bind(1, thread).bind(2, depth);
-            last.bind(1, thread).bind(2, depth);
-            if (first.step() && !first.isNull(0) && last.step())
-                span.add(first.int64(0), last.int64(0));
-            first.reset();
-            last.reset();
-        }
-    } else {
-        auto st = db.prepare("SELECT min(start_ns), max(coalesce(end_ns, start_ns)) FROM event");
+    {
+        auto st = db.prepare("SELECT min(start_ns), max(end_ns) FROM event_block");
         if (st.step() && !st.isNull(0))
             span.add(st.int64(0), st.int64(1));
     }
@@ -249,8 +233,8 @@ std::vector<ChannelInfo> HostTraceReader::channels() const {
 }
 
 std::int32_t HostTraceReader::maxDepth(std::int64_t threadId) const {
-    // With the index this is one seek to the end of the thread's range.
-    auto st = file_.database().prepare("SELECT max(depth) FROM event WHERE thread_id = ?");
+    // One seek to the end of the thread's range of the block index.
+    auto st = file_.database().prepare("SELECT max(depth) FROM event_block WHERE thread_id = ?");
     if (!st.bind(1, threadId).step() || st.isNull(0))
         return -1;
     const std::int64_t depth = st.int64(0);
@@ -267,34 +251,39 @@ std::vector<HostEvent> HostTraceReader::events(std::int64_t threadId, std::int32
     if (limit <= 0 || toNs < fromNs)
         return out;
     const auto& db = file_.database();
-    if (!hasTrackIndex_) {
-        // No index: one scan with the full overlap condition (no reliance on track order).
-        auto st = db.prepare(std::string(kEventColumns) +
-                             "WHERE thread_id = ? AND depth = ? AND start_ns <= ? AND "
-                             "(end_ns IS NULL OR end_ns >= ?) ORDER BY start_ns, id LIMIT ?");
-        st.bind(1, threadId).bind(2, depth).bind(3, toNs).bind(4, fromNs).bind(5, limit);
-        while (st.step())
-            out.push_back(eventFrom(st, path()));
-        return out;
+    if (!cached_)
+        cached_ = std::make_unique<CachedStatements>();
+    auto& c = *cached_;
+    // Blocks of a track hold consecutive runs of its events, which do not overlap: of the blocks
+    // starting before the window only the last can reach into it (one backward seek), then the
+    // blocks starting inside it, in order.
+    if (!c.blockBefore) {
+        c.blockBefore.emplace(db.prepare("SELECT id FROM event_block WHERE thread_id = ? AND "
+                                         "depth = ? AND start_ns < ? "
+                                         "ORDER BY start_ns DESC, id DESC LIMIT 1"));
+        c.blocksInside.emplace(db.prepare("SELECT id FROM event_block WHERE thread_id = ? AND "
+                                          "depth = ? AND start_ns BETWEEN ? AND ? "
+                                          "ORDER BY start_ns, id"));
     }
-    // Events on one track do not overlap, so of the events starting before the window only the
-    // last one can reach into it: one backward seek finds it.
-    auto before = db.prepare(std::string(kEventColumns) +
-                             "WHERE thread_id = ? AND depth = ? AND start_ns < ? "
-                             "ORDER BY start_ns DESC, id DESC LIMIT 1");
-    before.bind(1, threadId).bind(2, depth).bind(3, fromNs);
-    if (before.step()) {
-        HostEvent e = eventFrom(before, path());
-        if (!e.endNs || *e.endNs >= fromNs)
+    std::vector<std::int64_t> blocks;
+    c.blockBefore->reset();
+    if (c.blockBefore->bind(1, threadId).bind(2, depth).bind(3, fromNs).step())
+        blocks.push_back(c.blockBefore->int64(0));
+    c.blockBefore->reset();
+    auto& inside = *c.blocksInside;
+    inside.reset();
+    inside.bind(1, threadId).bind(2, depth).bind(3, fromNs).bind(4, toNs);
+    while (inside.step())
+        blocks.push_back(inside.int64(0));
+    inside.reset();
+    for (const std::int64_t block : blocks)
+        for (const HostEvent& e : c.block(db, path(), block)) {
+            if (e.startNs > toNs || (e.endNs && *e.endNs < fromNs))
+                continue;
             out.push_back(e);
-    }
-    auto st = db.prepare(std::string(kEventColumns) +
-                         "WHERE thread_id = ? AND depth = ? AND start_ns BETWEEN ? AND ? "
-                         "ORDER BY start_ns, id LIMIT ?");
-    st.bind(1, threadId).bind(2, depth).bind(3, fromNs).bind(4, toNs);
-    st.bind(5, limit - static_cast<std::int64_t>(out.size()));
-    while (st.step())
-        out.push_back(eventFrom(st, path()));
+            if (static_cast<std::int64_t>(out.size()) == limit)
+                return out;
+        }
     return out;
 }
 

@@ -1,5 +1,6 @@
 #include "tilescope/report/HostTraceScan.hpp"
 
+#include "EventBlocks.hpp"
 #include "sqlite/Sqlite.hpp"
 #include "tilescope/report/ReportError.hpp"
 
@@ -12,10 +13,9 @@
 namespace tilescope::report {
 namespace {
 
-/// Puts a thread's columns in track order. Writers store rows either in runs of one track or in
-/// completion order (children before their parents), and either way each depth is in start order:
-/// a stable counting sort by depth, then a check of each depth, is linear; a depth found out of
-/// order (rows from some other writer) is sorted.
+/// Puts a thread's columns in track order. Blocks come in track order and writers store each
+/// track in start order, so this is a linear check; a depth found out of order (events from
+/// some other writer) is sorted.
 void orderByTrack(ThreadEventColumns& c) {
     const std::size_t n = c.size();
     std::int32_t maxDepth = 0;
@@ -71,50 +71,30 @@ void orderByTrack(ThreadEventColumns& c) {
 std::vector<ThreadEventColumns> scanThreadEvents(const HostTraceReader& reader,
                                                  const std::vector<std::int64_t>& threads) {
     std::vector<ThreadEventColumns> out(threads.size());
-    std::unordered_map<std::int64_t, std::size_t> slot;
-    for (std::size_t i = 0; i < threads.size(); ++i)
-        slot.emplace(threads[i], i);
-    auto st = reader.file().database().prepare(
-        "SELECT id, thread_id, channel_id, name_id, kind, start_ns, end_ns, depth FROM event");
-    const std::string& path = reader.path();
-    // Rows come in runs of one thread: remember the last one instead of hashing every row.
-    std::int64_t lastThread = std::numeric_limits<std::int64_t>::min();
-    ThreadEventColumns* last = nullptr;
-    while (st.step()) {
-        const std::int64_t thread = st.int64(1);
-        if (thread != lastThread || lastThread == std::numeric_limits<std::int64_t>::min()) {
-            const auto it = slot.find(thread);
-            last = it == slot.end() ? nullptr : &out[it->second];
-            lastThread = thread;
+    // Each thread's blocks in track order (the block index): events come out by depth, then
+    // start, decoded straight into the thread's columns.
+    auto st = reader.file().database().prepare(std::string(detail::kBlockColumns) +
+                                               "WHERE thread_id = ? ORDER BY depth, start_ns, id");
+    std::vector<HostEvent> block;
+    for (std::size_t i = 0; i < threads.size(); ++i) {
+        ThreadEventColumns& c = out[i];
+        st.reset();
+        st.bind(1, threads[i]);
+        while (st.step()) {
+            block.clear();
+            detail::decodeBlockRow(st, block, reader.path());
+            for (const HostEvent& e : block) {
+                c.id.push_back(e.id);
+                c.channelId.push_back(e.channelId);
+                c.nameId.push_back(e.nameId);
+                c.startNs.push_back(e.startNs);
+                c.endNs.push_back(e.endNs.value_or(e.startNs));
+                c.depth.push_back(e.depth);
+                c.kind.push_back(e.kind);
+            }
         }
-        if (!last)
-            continue;
-        const std::int64_t id = st.int64(0);
-        const std::int64_t kind = st.int64(4);
-        if (kind < 0 || kind > static_cast<std::int64_t>(EventKind::Unfinished))
-            throw ReportError(
-                path, fmt::format("file is damaged (event {} has unknown kind {})", id, kind));
-        const std::int64_t start = st.int64(5);
-        const bool hasEnd = !st.isNull(6);
-        const std::int64_t end = hasEnd ? st.int64(6) : start;
-        if (static_cast<EventKind>(kind) == EventKind::Complete && (!hasEnd || end < start))
-            throw ReportError(path,
-                              fmt::format("file is damaged (event {} ends before it starts)", id));
-        const std::int64_t depth = st.int64(7);
-        if (depth < 0 || depth > std::numeric_limits<std::int32_t>::max())
-            throw ReportError(path,
-                              fmt::format("file is damaged (event {} has depth {})", id, depth));
-        ThreadEventColumns& c = *last;
-        c.id.push_back(id);
-        c.channelId.push_back(st.int64(2));
-        c.nameId.push_back(st.int64(3));
-        c.startNs.push_back(start);
-        c.endNs.push_back(end);
-        c.depth.push_back(static_cast<std::int32_t>(depth));
-        c.kind.push_back(static_cast<EventKind>(kind));
-    }
-    for (auto& c : out)
         orderByTrack(c);
+    }
     return out;
 }
 

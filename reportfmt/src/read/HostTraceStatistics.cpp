@@ -1,10 +1,11 @@
 // Call tree, statistics and name search over a host trace. The call tree is built track by track
-// in index order (thread, depth, start): events on one track never overlap, so the parent of an
-// event at depth d is found by walking the depth d-1 events of the same thread alongside it, one
-// merge per track instead of a lookup per event.
+// (thread, depth) from HostTraceReader::events: events on one track never overlap, so the parent
+// of an event at depth d is found by walking the depth d-1 events of the same thread alongside
+// it, one merge per track instead of a lookup per event.
 
 #include "tilescope/report/HostTraceStatistics.hpp"
 
+#include "EventBlocks.hpp"
 #include "sqlite/Sqlite.hpp"
 #include "tilescope/report/ReportError.hpp"
 
@@ -12,6 +13,7 @@
 #include <fmt/format.h>
 #include <limits>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace tilescope::report {
 namespace {
@@ -80,15 +82,6 @@ HostCallTree buildCallTree(const HostTraceReader& reader, std::int64_t fromNs, s
     TreeBuilder builder(tree);
     if (toNs < fromNs)
         return tree;
-    const auto& db = reader.file().database();
-    // As HostTraceReader::events: the one event that starts before the range and may reach into
-    // it, then the events starting inside it.
-    auto before = db.prepare("SELECT name_id, kind, start_ns, end_ns FROM event WHERE "
-                             "thread_id = ? AND depth = ? AND start_ns < ? "
-                             "ORDER BY start_ns DESC, id DESC LIMIT 1");
-    auto inside = db.prepare("SELECT name_id, kind, start_ns, end_ns FROM event WHERE "
-                             "thread_id = ? AND depth = ? AND start_ns BETWEEN ? AND ? "
-                             "ORDER BY start_ns, id");
     std::vector<Enclosing> previous, current;
     for (const ThreadInfo& thread : reader.threads()) {
         const std::int32_t maxDepth = reader.maxDepth(thread.id);
@@ -96,19 +89,12 @@ HostCallTree buildCallTree(const HostTraceReader& reader, std::int64_t fromNs, s
         for (std::int32_t depth = 0; depth <= maxDepth; ++depth) {
             current.clear();
             std::size_t cursor = 0;
-            auto take = [&](sql::Statement& st) {
-                const std::int64_t kind = st.int64(1);
-                const std::int64_t start = st.int64(2);
-                std::int64_t end = st.isNull(3) ? toNs : st.int64(3);
-                if (kind == static_cast<std::int64_t>(EventKind::Instant))
-                    end = start;
-                else if (kind == static_cast<std::int64_t>(EventKind::Unfinished))
-                    end = std::max(end, toNs);
-                if (end < start || kind < 0 || kind > 2)
-                    throw ReportError(reader.path(), "file is damaged (an event ends before it "
-                                                     "starts or has an unknown kind)");
-                if (end < fromNs || start > toNs)
-                    return;
+            for (const HostEvent& e : reader.events(thread.id, depth, fromNs, toNs,
+                                                    std::numeric_limits<std::int64_t>::max())) {
+                const std::int64_t start = e.startNs;
+                // An unfinished event runs to the end of the range.
+                const std::int64_t end =
+                    e.kind == EventKind::Unfinished ? std::max(start, toNs) : e.endNs.value_or(start);
                 const std::int64_t ns = std::min(end, toNs) - std::max(start, fromNs);
                 while (cursor + 1 < previous.size() && previous[cursor + 1].startNs <= start)
                     ++cursor;
@@ -116,18 +102,10 @@ HostCallTree buildCallTree(const HostTraceReader& reader, std::int64_t fromNs, s
                 if (!previous.empty() && previous[cursor].startNs <= start &&
                     start <= previous[cursor].endNs)
                     parent = previous[cursor].node;
-                const std::int32_t node = builder.child(parent, st.int64(0));
-                builder.add(node, ns);
+                const std::int32_t node = builder.child(parent, e.nameId);
+                builder.add(node, std::max<std::int64_t>(ns, 0));
                 current.push_back({start, end, node});
-            };
-            before.bind(1, thread.id).bind(2, depth).bind(3, fromNs);
-            if (before.step())
-                take(before);
-            before.reset();
-            inside.bind(1, thread.id).bind(2, depth).bind(3, fromNs).bind(4, toNs);
-            while (inside.step())
-                take(inside);
-            inside.reset();
+            }
             std::swap(previous, current);
         }
     }
@@ -170,38 +148,21 @@ std::vector<HostEvent> findEventsByName(const HostTraceReader& reader,
         *truncated = false;
     if (nameIds.empty() || limit <= 0)
         return out;
-    // The ids travel as one JSON array parameter: any number of names, no SQL built from data.
-    std::string ids = "[";
-    for (std::size_t i = 0; i < nameIds.size(); ++i)
-        ids += (i ? "," : "") + std::to_string(nameIds[i]);
-    ids += "]";
-    auto st = reader.file().database().prepare(
-        "SELECT id, thread_id, channel_id, name_id, kind, start_ns, end_ns, depth FROM event "
-        "WHERE name_id IN (SELECT value FROM json_each(?)) ORDER BY start_ns, id LIMIT ?");
-    st.bind(1, std::string_view(ids)).bind(2, limit + 1);
-    while (st.step()) {
-        if (static_cast<std::int64_t>(out.size()) == limit) {
-            if (truncated)
-                *truncated = true;
-            break;
-        }
-        HostEvent e;
-        e.id = st.int64(0);
-        e.threadId = st.int64(1);
-        e.channelId = st.int64(2);
-        e.nameId = st.int64(3);
-        const std::int64_t kind = st.int64(4);
-        const std::int64_t depth = st.int64(7);
-        if (kind < 0 || kind > 2 || depth < 0 || depth > std::numeric_limits<std::int32_t>::max())
-            throw ReportError(reader.path(),
-                              fmt::format("file is damaged (event {} has kind {} and depth {})",
-                                          e.id, kind, depth));
-        e.kind = static_cast<EventKind>(kind);
-        e.startNs = st.int64(5);
-        if (!st.isNull(6))
-            e.endNs = st.int64(6);
-        e.depth = static_cast<std::int32_t>(depth);
-        out.push_back(e);
+    // Every block is decoded (names are not indexed inside blocks); only matches are kept, then
+    // ordered by start as the search lists them.
+    const std::unordered_set<std::int64_t> wanted(nameIds.begin(), nameIds.end());
+    auto st = reader.file().database().prepare(detail::kBlockColumns);
+    detail::forEachBlockEvent(st, reader.path(), [&](const HostEvent& e) {
+        if (wanted.count(e.nameId))
+            out.push_back(e);
+    });
+    std::sort(out.begin(), out.end(), [](const HostEvent& a, const HostEvent& b) {
+        return a.startNs != b.startNs ? a.startNs < b.startNs : a.id < b.id;
+    });
+    if (static_cast<std::int64_t>(out.size()) > limit) {
+        out.resize(static_cast<std::size_t>(limit));
+        if (truncated)
+            *truncated = true;
     }
     return out;
 }

@@ -156,13 +156,26 @@ constexpr SchemaObject kHostTrace[] = {
      false},
     {"table", "channel",
      "CREATE TABLE channel(id INTEGER PRIMARY KEY, name_id INTEGER NOT NULL UNIQUE)", false},
+    // v1-v3: one row per event; v4 files hold event_block instead (upgraded at open).
     {"table", "event",
      "CREATE TABLE event(id INTEGER PRIMARY KEY, thread_id INTEGER NOT NULL, "
      "channel_id INTEGER NOT NULL, name_id INTEGER NOT NULL, kind INTEGER NOT NULL, "
      "start_ns INTEGER NOT NULL, end_ns INTEGER, depth INTEGER NOT NULL)",
-     false},
+     false, 1, 3},
     {"index", "event_by_track", "CREATE INDEX event_by_track ON event(thread_id, depth, start_ns)",
-     true},
+     true, 1, 3},
+    // v4: a track's events (thread, depth) in packed blocks of up to 4096 (EventBlockCodec.hpp);
+    // start_ns is the block's earliest start, end_ns its latest end (instants and unfinished
+    // events count with their start); event i of a block has id first_event_id + i, unless the
+    // blob stores ids (blocks upgraded from v1-v3 files). Indexed as blocks arrive (they are few),
+    // so a killed writer's file has the index too.
+    {"table", "event_block",
+     "CREATE TABLE event_block(id INTEGER PRIMARY KEY, thread_id INTEGER NOT NULL, "
+     "depth INTEGER NOT NULL, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, "
+     "first_event_id INTEGER NOT NULL, events INTEGER NOT NULL, data BLOB NOT NULL)",
+     false, 4},
+    {"index", "event_block_by_track",
+     "CREATE INDEX event_block_by_track ON event_block(thread_id, depth, start_ns)", false, 4},
     {"table", "event_lod",
      "CREATE TABLE event_lod(thread_id INTEGER NOT NULL, depth INTEGER NOT NULL, "
      "level INTEGER NOT NULL, bucket INTEGER NOT NULL, events INTEGER NOT NULL, "

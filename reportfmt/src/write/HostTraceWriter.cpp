@@ -1,9 +1,10 @@
 #include "tilescope/report/HostTraceWriter.hpp"
 
 #include "RowBatch.hpp"
-#include "TrackRunBuffer.hpp"
+#include "TrackBlocks.hpp"
 #include "WriterSession.hpp"
 #include "lod/LodAccumulator.hpp"
+#include "schema/EventBlockRows.hpp"
 #include "tilescope/report/ReportError.hpp"
 
 #include <algorithm>
@@ -76,69 +77,58 @@ void storePyramid(const detail::LodAccumulator<Value>& acc, std::size_t rawRows,
 struct HostTraceWriter::Impl {
     detail::WriterSession session;
     HostTraceWriterOptions options;
-    // The hot paths: multi-row inserts, flushed before every commit.
-    detail::RowBatch events, samples, heatmapSamples;
+    // Events go to their track's block (event_block rows); samples are multi-row inserts. Both
+    // are flushed before every commit.
+    detail::TrackBlocks blocks;
+    detail::EventBlockInserter blockRows;
+    detail::RowBatch samples, heatmapSamples;
+    std::int64_t nextEventId = 1;          // ids are first_event_id + index: 1, 2, 3... in blocks
+    std::size_t eventsSinceCommit = 0;     // events held in partial blocks count toward a batch
 
     // Pyramids are accumulated as rows arrive (see LodAccumulator) and stored by close().
     detail::LodAccumulator<detail::EventLodValue> eventLod;
     detail::LodAccumulator<detail::SampleLodValue> sampleLod;
     std::size_t eventRows = 0, sampleRows = 0;
-    detail::TrackRunBuffer eventRuns;
-    // Indexes created with the tables because rows arrive in their order (eventsInTrackOrder).
-    std::vector<std::string_view> indexedEarly;
 
     Impl(const std::filesystem::path& path, HostTraceWriterOptions o)
         : session(path, FileKind::HostTrace, o.replaceExisting, o.rowsPerTransaction,
                   o.scratchFile ? detail::WriteMode::Scratch : detail::WriteMode::Shared),
           options(o), eventLod(std::max<std::int64_t>(o.lodBaseNs, 1), kLodBudget),
-          sampleLod(std::max<std::int64_t>(o.lodBaseNs, 1), kLodBudget),
-          eventRuns(o.rowsPerTransaction) {
-        events =
-            detail::RowBatch(session.db(), "event",
-                             "thread_id, channel_id, name_id, kind, start_ns, end_ns, depth", 7);
+          sampleLod(std::max<std::int64_t>(o.lodBaseNs, 1), kLodBudget) {
+        blockRows = detail::EventBlockInserter(session.db(), "event_block");
         samples = detail::RowBatch(session.db(), "sample", "series_id, t_ns, value", 3);
         heatmapSamples =
             detail::RowBatch(session.db(), "heatmap_sample", "heatmap_id, t_ns, value, bucket", 4);
         session.setMetadata("lod_base_ns", std::to_string(o.lodBaseNs));
-        if (o.scratchFile && o.eventsInTrackOrder)
-            for (const SchemaObject& obj : Schema::hostTrace())
-                if (obj.createdAtClose && obj.name == "event_by_track") {
-                    session.db().exec(obj.sql);
-                    indexedEarly.push_back(obj.name);
-                }
     }
 
     void event(std::int64_t thread, std::int64_t channel, std::int64_t name, EventKind kind,
-               std::int64_t start, std::optional<std::int64_t> end, std::int32_t depth) {
+               std::int64_t start, std::int64_t end, std::int32_t depth) {
         if (depth < 0 || depth >= (1 << kDepthBits) || thread < 0 || thread >= (1ll << 38))
             throw ReportError(session.path(),
                               fmt::format("writer: event nesting depth {} or thread row {} is out "
                                           "of range",
                                           depth, thread));
-        const std::int64_t duration = end ? *end - start : 0;
+        const std::int64_t duration = kind == EventKind::Complete ? end - start : 0;
         const std::int64_t track = (thread << kDepthBits) | depth;
         eventLod.add(track, start, {1, duration, duration, name});
         ++eventRows;
-        const detail::BufferedEvent e{thread, channel, name, static_cast<int>(kind),
-                                      start,  end,     depth};
-        // A scratch file is deleted unless it closes, so only it can hold rows back for runs;
-        // a shared file keeps call order, and a killed writer's rows are a prefix of the calls.
-        if (options.scratchFile && indexedEarly.empty())
-            eventRuns.add(e, [this](const auto& run) { writeEvents(run); });
-        else
-            writeEvents({&e, 1});
+        detail::TrackBlock& block = blocks.at(thread, depth);
+        block.encoder.add(channel, name, kind, start, end);
+        if (block.encoder.full())
+            store(block);
+        // Events in partial blocks are not in the file yet: a batch's worth of them is stored
+        // and committed, so a killed writer loses at most one batch, as with rows.
+        if (++eventsSinceCommit >= options.rowsPerTransaction) {
+            flush();
+            session.commit();
+        }
     }
 
-    void writeEvents(std::span<const detail::BufferedEvent> run) {
-        for (const detail::BufferedEvent& e : run) {
-            events.value(e.thread).value(e.channel).value(e.name).value(e.kind).value(e.start);
-            if (e.end)
-                events.value(*e.end);
-            else
-                events.null();
-            events.value(std::int64_t{e.depth});
-            session.countRows(events.endRow());
-        }
+    void store(detail::TrackBlock& block) {
+        const auto events = static_cast<std::int64_t>(block.encoder.events());
+        blockRows.store(block.threadId, block.depth, nextEventId, block.encoder);
+        nextEventId += events;
     }
 
     ~Impl() {
@@ -149,8 +139,9 @@ struct HostTraceWriter::Impl {
     }
 
     void flush() {
-        eventRuns.drain([this](const auto& run) { writeEvents(run); });
-        session.countRows(events.flush());
+        for (detail::TrackBlock& block : blocks.all())
+            store(block);
+        eventsSinceCommit = 0;
         session.countRows(samples.flush());
         session.countRows(heatmapSamples.flush());
     }
@@ -243,7 +234,7 @@ void HostTraceWriter::addInstant(std::int64_t threadId, std::int64_t channelId, 
 
 void HostTraceWriter::addUnfinished(std::int64_t threadId, std::int64_t channelId,
                                     std::int64_t nameId, std::int64_t startNs, std::int32_t depth) {
-    impl_->event(threadId, channelId, nameId, EventKind::Unfinished, startNs, std::nullopt, depth);
+    impl_->event(threadId, channelId, nameId, EventKind::Unfinished, startNs, startNs, depth);
 }
 
 std::int64_t HostTraceWriter::addAsyncTrack(std::int64_t processId, std::string_view name,
@@ -370,9 +361,8 @@ void HostTraceWriter::close() {
     auto& db = im.session.db();
     im.flush();
     im.session.commit();
-    const auto& early = im.indexedEarly;
     for (const SchemaObject& o : Schema::hostTrace())
-        if (o.createdAtClose && std::find(early.begin(), early.end(), o.name) == early.end())
+        if (o.createdAtClose && o.inVersion(Schema::kHostTraceVersion))
             db.exec(o.sql);
     {
         detail::RowBatch rows(db, "event_lod",

@@ -55,7 +55,7 @@ WriterSession::WriterSession(const std::filesystem::path& path, FileKind kind, b
     db_.exec("BEGIN");
     for (const SchemaObject& o :
          kind == FileKind::Profile ? Schema::profile() : Schema::hostTrace())
-        if (!o.createdAtClose)
+        if (!o.createdAtClose && o.inVersion(Schema::currentVersion(kind)))
             db_.exec(o.sql);
     db_.exec(fmt::format("PRAGMA user_version={}", Schema::currentVersion(kind)));
     insertName_ = db_.prepare("INSERT INTO name(text) VALUES(?)");

@@ -11,7 +11,7 @@
 
 namespace tilescope::report {
 
-/// Counts and time span of a host trace, each read in O(log n) (rowid bounds and the track index).
+/// Counts of a host trace: rowid bounds, and for events the block rows (a few per 4096 events).
 struct HostTraceCounts {
     std::int64_t processes = 0;
     std::int64_t threads = 0;
@@ -24,8 +24,10 @@ struct HostTraceCounts {
 
 /// Typed, lazy reader of a host-trace file (*.pvti). Opening validates the file (see ReportFile)
 /// and reads only the small tables on demand; event and sample queries are windowed by time and
-/// served from the level-of-detail pyramids when zoomed out. A file whose writer was killed has
-/// no track index or pyramids: window queries then scan and `hasLevelOfDetail()` is false.
+/// served from the level-of-detail pyramids when zoomed out. Events are stored in packed blocks
+/// per track (format v4; older files are upgraded at open): a window query decodes only the
+/// blocks overlapping it. A file whose writer was killed has no pyramids: `hasLevelOfDetail()` is
+/// false.
 /// Not thread-safe: one reader per thread. Failures are ReportErrors naming the file.
 class HostTraceReader {
 public:
@@ -43,9 +45,8 @@ public:
     HostTraceCounts counts() const;
     /// Earliest start and latest end over all events, samples and heatmap samples; empty for an
     /// empty trace.
-    /// Index seeks per track and series (the last-starting event of a track is its last to end,
-    /// as events on a track do not overlap; an unfinished event counts with its start). Without
-    /// the indexes (a killed writer's file) it scans the event and sample tables once.
+    /// Events from the block rows' bounds (an unfinished event counts with its start), samples
+    /// from index seeks per series (a scan of the sample table in a killed writer's file).
     std::optional<std::pair<std::int64_t, std::int64_t>> timeSpan() const;
     std::string name(std::int64_t nameId) const;
 
@@ -119,7 +120,6 @@ private:
     struct CachedStatements;
     mutable std::unique_ptr<CachedStatements> cached_;
     std::int64_t lodBaseNs_ = 1000;
-    bool hasTrackIndex_ = false;  // event_by_track, built by the writer's close()
     bool hasSeriesIndex_ = false; // sample_by_series, likewise
 };
 

@@ -56,7 +56,7 @@ HostCallTree buildCallTree(const HostTraceReader& reader, std::int64_t fromNs, s
 std::vector<std::pair<std::int64_t, std::string>> hostTraceNames(const HostTraceReader& reader);
 
 /// Events whose name is one of `nameIds`, in start order, at most `limit`; `truncated` is set
-/// when more matched. Scans the event table once (there is no index by name).
+/// when more matched. Decodes every event block once (there is no index by name).
 std::vector<HostEvent> findEventsByName(const HostTraceReader& reader,
                                         const std::vector<std::int64_t>& nameIds,
                                         std::int64_t limit, bool* truncated = nullptr);

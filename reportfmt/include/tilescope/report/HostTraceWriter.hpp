@@ -17,26 +17,23 @@ struct HostTraceWriterOptions {
     /// The file is private until close(): its owner writes it under a temporary name, renames it
     /// once closed and deletes it on failure (as the Chrome trace import does). It is then written
     /// without journal or syncs (one sync at close); readers must not open it before close(), and
-    /// a killed writer leaves an unusable file instead of its committed rows. Events are also held
-    /// back per track and written in runs of one track (the index built at close then sorts
-    /// presorted runs, a fifth of an import's time saved), so event ids follow that order, not
-    /// the order of the calls.
+    /// a killed writer leaves an unusable file instead of its committed rows.
     bool scratchFile = false;
-    /// With scratchFile: the caller adds events track by track ((thread, depth) after
-    /// (thread, depth)), each track in start order, as an importer that holds the whole trace
-    /// can. The track index then grows as rows arrive, each entry appended to its end, instead of
-    /// being sorted at close (half of an import's SQLite time). Rows in another order are still
-    /// stored and indexed correctly, only more slowly. Ignored without scratchFile, whose killed
-    /// writer must leave a file without the index.
+    /// Kept for callers that add events track by track; since format v4 stores each track's
+    /// events in blocks as they arrive, call order no longer changes the cost, and this has no
+    /// effect.
     bool eventsInTrackOrder = false;
 };
 
 /// Writes one host-trace file (`*.pvti`): processes, threads, channels, nested events and counter
 /// series. Events are appended as they complete (the pvti front end pairs begin/end on each thread
-/// and knows the nesting depth). Commits every `rowsPerTransaction` rows and on commit(); close()
-/// builds the indexes and the level-of-detail tables, so a zoomed-out timeline never reads raw
-/// events. A killed writer leaves a file that opens with every committed row (without the indexes
-/// and pyramids, which readers then do without). Throws ReportError on failure.
+/// and knows the nesting depth); each track (thread, depth) must receive its events in start
+/// order, as events on a track do not overlap. They are packed per track into event blocks
+/// (format v4), stored when full and on every commit; event ids are 1, 2, 3... in the order blocks
+/// are stored. Commits every `rowsPerTransaction` rows or events and on commit(); close() builds
+/// the remaining indexes and the level-of-detail tables, so a zoomed-out timeline never reads raw
+/// events. A killed writer leaves a file that opens with every committed row and block (without
+/// the pyramids, which readers then do without). Throws ReportError on failure.
 class HostTraceWriter {
 public:
     explicit HostTraceWriter(const std::filesystem::path& path,

@@ -18,15 +18,19 @@ struct SchemaObject {
     std::string_view sql; // exact CREATE statement, as SQLite stores it in sqlite_schema
     bool createdAtClose; // indexes built when the writer finishes; absent in a killed writer's file
     int sinceVersion = 1; // first format version that has the object
+    int untilVersion = 1 << 30; // last format version that has it (replaced in later versions)
+    bool inVersion(int version) const { return sinceVersion <= version && version <= untilVersion; }
 };
 
 struct Schema {
     /// Version history of profile.pop: 1 initial; 2 adds liveness_lod; 3 adds run_ipu_lod; 4
     /// adds tile_placement; 5 adds block (lightweight
     /// profiling) and operation_debug. Of *.pvti: 1 initial; 2 adds
-    /// async_track, async_slice and flow; 3 adds heatmap and heatmap_sample (libpvti heatmaps).
+    /// async_track, async_slice and flow; 3 adds heatmap and heatmap_sample (libpvti heatmaps);
+    /// 4 replaces the event table (a row per event) with event_block (packed blocks of a track's
+    /// events, EventBlockCodec.hpp).
     static constexpr int kProfileVersion = 5;
-    static constexpr int kHostTraceVersion = 3;
+    static constexpr int kHostTraceVersion = 4;
     static constexpr std::string_view kProfileFormat = "tilescope-profile";
     static constexpr std::string_view kHostTraceFormat = "tilescope-hosttrace";
 
