@@ -78,10 +78,10 @@ ChromeTraceStats exportChromeTrace(const std::filesystem::path& input,
             });
             for (const HostEvent& e : events) {
                 const auto channel = channelNames.find(e.channelId);
-                const std::string common = fmt::format(
-                    R"("name":{},"cat":{},"pid":{},"tid":{},"ts":{})", nameOf(e.nameId),
-                    nameOf(channel == channelNames.end() ? 0 : channel->second), tracks.int64(1),
-                    tracks.int64(2), micros(e.startNs));
+                const std::string common =
+                    fmt::format(R"("name":{},"cat":{},"pid":{},"tid":{},"ts":{})", nameOf(e.nameId),
+                                nameOf(channel == channelNames.end() ? 0 : channel->second),
+                                tracks.int64(1), tracks.int64(2), micros(e.startNs));
                 switch (e.kind) {
                 case EventKind::Complete:
                     out.event(fmt::format(R"({{"ph":"X",{},"dur":{}}})", common,

@@ -87,11 +87,11 @@ TraceEventImporter::TraceEventImporter(HostTraceWriter& writer, std::string inpu
     : w_(writer), input_(std::move(inputName)), maxHeld_(std::max<std::size_t>(maxHeldEvents, 1)),
       writeEvents_(writeEvents) {}
 
-bool TraceEventImporter::before(const Pending& a, const Pending& b) {
+inline bool TraceEventImporter::Before::operator()(const Pending& a, const Pending& b) const {
     if (a.ts != b.ts)
         return a.ts < b.ts;
-    const std::int64_t ra = rank(a.ph, a.dur), rb = rank(b.ph, b.dur);
-    return ra != rb ? ra < rb : a.offset < b.offset;
+    const std::int64_t ra = rank(a.ph(), a.dur), rb = rank(b.ph(), b.dur);
+    return ra != rb ? ra < rb : a.offset() < b.offset();
 }
 
 // Every thread's held events, sorted, become one run each in the scratch file.
@@ -100,7 +100,7 @@ void TraceEventImporter::spillAll() {
         if (th.events.empty())
             continue;
         if (!th.sorted)
-            std::sort(th.events.begin(), th.events.end(), before);
+            std::sort(th.events.begin(), th.events.end(), Before{});
         th.runs.push_back(spill_.append(th.events));
         std::vector<Pending>().swap(th.events);
     }
@@ -332,7 +332,8 @@ void TraceEventImporter::hold(Thread& th, const ScannedTraceEvent& e, char ph, s
     th.any = true;
     th.lastTs = t;
     th.lastRank = r;
-    th.events.push_back({t, dur, e.startOffset, name, ch, ph});
+    th.events.push_back(
+        {t, dur, std::uint64_t{e.startOffset} << 8 | static_cast<unsigned char>(ph), name, ch});
 }
 
 void TraceEventImporter::async(const ScannedTraceEvent& e, char ph) {
@@ -451,7 +452,7 @@ void TraceEventImporter::writeRows(const RowChunk& chunk) {
 void TraceEventImporter::nest(Thread& th) {
     auto& events = th.events;
     if (!th.sorted)
-        std::sort(events.begin(), events.end(), before);
+        std::sort(events.begin(), events.end(), Before{});
     struct Open {
         bool open; // a B waiting for its E
         std::int64_t start, end;
@@ -471,16 +472,16 @@ void TraceEventImporter::nest(Thread& th) {
         while (!stack.empty() && !stack.back().open && stack.back().end <= e.ts)
             stack.pop_back();
         const auto depth = static_cast<std::int32_t>(stack.size());
-        switch (e.ph) {
+        switch (e.ph()) {
         case 'B':
-            stack.push_back({true, e.ts, 0, e.name, e.channel, e.offset});
+            stack.push_back({true, e.ts, 0, e.name, e.channel, e.offset()});
             break;
         case 'E': {
             auto open =
                 std::find_if(stack.rbegin(), stack.rend(), [](const Open& o) { return o.open; });
             if (open == stack.rend()) {
                 ++stats.repairs.unmatchedEnds;
-                note(e.offset, &th, "an \"E\" event has no open \"B\" event (dropped)");
+                note(e.offset(), &th, "an \"E\" event has no open \"B\" event (dropped)");
                 break;
             }
             const auto at = static_cast<std::int32_t>(stack.rend() - open - 1);
@@ -490,8 +491,8 @@ void TraceEventImporter::nest(Thread& th) {
                 stack.pop_back();
             } else { // slices above it started inside it and run past its end
                 ++stats.repairs.overlapping;
-                if (wouldNote(e.offset))
-                    note(e.offset, &th,
+                if (wouldNote(e.offset()))
+                    note(e.offset(), &th,
                          "an \"E\" event closes a \"B\" event while slices started inside it "
                          "still run (overlapping slices placed on their own rows)");
                 open->open = false;
@@ -503,15 +504,15 @@ void TraceEventImporter::nest(Thread& th) {
             const std::int64_t end = e.ts + e.dur;
             if (!stack.empty() && !stack.back().open && stack.back().end < end) {
                 ++stats.repairs.overlapping;
-                if (wouldNote(e.offset))
-                    note(e.offset, &th,
+                if (wouldNote(e.offset()))
+                    note(e.offset(), &th,
                          "an \"X\" event overlaps the slice it starts in without nesting (placed "
                          "on its own row)");
             }
             emit({depth, EventKind::Complete, e.name, e.channel, e.ts, end});
             ++stats.events;
             if (e.dur > 0)
-                stack.push_back({false, e.ts, end, e.name, e.channel, e.offset});
+                stack.push_back({false, e.ts, end, e.name, e.channel, e.offset()});
             break;
         }
         default:
@@ -523,7 +524,7 @@ void TraceEventImporter::nest(Thread& th) {
         for (const Pending& e : events)
             step(e);
     else // spilled: merge the sorted runs with what is still held
-        spill_.merge(th.runs, events, before, step);
+        spill_.merge(th.runs, events, Before{}, step);
     // Still open when the trace ended: never finished.
     for (std::size_t d = 0; d < stack.size(); ++d)
         if (stack[d].open) {
@@ -588,7 +589,7 @@ void TraceEventImporter::nestAsync(AsyncTrack& track) {
     auto& events = seq.events;
     if (!seq.sorted)
         std::sort(events.begin(), events.end(), [](const Pending& a, const Pending& b) {
-            return a.ts != b.ts ? a.ts < b.ts : a.offset < b.offset;
+            return a.ts != b.ts ? a.ts < b.ts : a.offset() < b.offset();
         });
     const std::string name =
         track.name.empty() ? fmt::format("{} {}", track.category, track.asyncId) : track.name;
@@ -608,9 +609,9 @@ void TraceEventImporter::nestAsync(AsyncTrack& track) {
         while (!stack.empty() && !stack.back().open && stack.back().end <= e.ts)
             stack.pop_back();
         const auto depth = static_cast<std::int32_t>(stack.size());
-        if (e.ph == 'B') {
-            stack.push_back({true, e.ts, 0, e.name, e.offset});
-        } else if (e.ph == 'E') {
+        if (e.ph() == 'B') {
+            stack.push_back({true, e.ts, 0, e.name, e.offset()});
+        } else if (e.ph() == 'E') {
             auto open = std::find_if(stack.rbegin(), stack.rend(), [&](const Open& o) {
                 return o.open && (e.name < 0 || o.name == e.name);
             });
@@ -619,7 +620,7 @@ void TraceEventImporter::nestAsync(AsyncTrack& track) {
                                     [](const Open& o) { return o.open; });
             if (open == stack.rend()) {
                 ++stats.repairs.unmatchedEnds;
-                note(e.offset, &seq, "an async end event has no open begin (dropped)");
+                note(e.offset(), &seq, "an async end event has no open begin (dropped)");
                 continue;
             }
             w_.addAsyncSlice(row, nameId(open->name), EventKind::Complete, open->start, e.ts,
