@@ -59,8 +59,35 @@ std::optional<std::int64_t> microsToNanos(std::string_view text) {
     return static_cast<std::int64_t>(std::llround(nanos));
 }
 
+namespace {
+
+/// A pid or tid written as a small non-negative integer ("tid":7), or -1.
+std::int64_t smallId(const TraceScalar& s) {
+    if (s.type != TraceScalar::Type::Number || s.text.empty() || s.text.size() > 9)
+        return -1;
+    std::int64_t v = 0;
+    for (const char c : s.text) {
+        if (c < '0' || c > '9')
+            return -1;
+        v = v * 10 + (c - '0');
+    }
+    return v;
+}
+
+} // namespace
+
 SlotHints SlotResolver::resolve(const ScannedTraceEvent& e) {
     SlotHints h;
+    // Most producers write pid and tid as small integers: one integer key, no string to build.
+    // A thread written both ways gets two slots, which lead to the same thread (slots are hints).
+    if (const std::int64_t pid = smallId(e.pid), tid = smallId(e.tid); pid >= 0 && tid >= 0) {
+        const auto key = static_cast<std::uint64_t>(pid) << 32 | static_cast<std::uint64_t>(tid);
+        auto [it, added] = numericThreads_.try_emplace(key, nextThread_);
+        nextThread_ += added ? 1 : 0;
+        h.thread = it->second;
+        h.name = nameSlot(e);
+        return h;
+    }
     const std::string& pid = idText(e.pid);
     const std::string& tid = idText(e.tid);
     key_.assign(pid);
@@ -71,15 +98,19 @@ SlotHints SlotResolver::resolve(const ScannedTraceEvent& e) {
     } else {
         auto it = threads_.find(key_);
         if (it == threads_.end())
-            it = threads_.emplace(key_, std::int32_t(threads_.size())).first;
+            it = threads_.emplace(key_, nextThread_++).first;
         last_ = &*it;
         h.thread = it->second;
     }
-    if (e.name.type == TraceScalar::Type::String) {
-        auto [it, added] = names_.try_emplace(e.name.text, std::int32_t(names_.size()));
-        h.name = it->second;
-    }
+    h.name = nameSlot(e);
     return h;
+}
+
+std::int32_t SlotResolver::nameSlot(const ScannedTraceEvent& e) {
+    if (e.name.type != TraceScalar::Type::String)
+        return -1;
+    auto [it, added] = names_.try_emplace(e.name.text, std::int32_t(names_.size()));
+    return it->second;
 }
 
 TraceEventImporter::TraceEventImporter(HostTraceWriter& writer, std::string inputName,

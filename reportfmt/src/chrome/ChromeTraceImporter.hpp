@@ -42,6 +42,10 @@ public:
     SlotHints resolve(const ScannedTraceEvent& e);
 
 private:
+    std::int32_t nameSlot(const ScannedTraceEvent& e);
+
+    std::unordered_map<std::uint64_t, std::int32_t> numericThreads_; // pid << 32 | tid
+    std::int32_t nextThread_ = 0;
     // Keyed by pid, a NUL, then tid, built in key_ (no allocation once grown): producers that
     // interleave threads miss the last-thread cache on every event, and a map of string pairs
     // then cost two string copies and several compares per event.
