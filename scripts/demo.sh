@@ -39,7 +39,7 @@ if [[ -x "$GUI" ]]; then
     done
     # The joint view: the host timeline with the report's device steps on the same axis, zoomed
     # on the first engine run (from just before its host call starts to past its device time).
-    TRACE_START=$("$CLI" sql --format csv demo/report/*.pvti "SELECT min(start_ns) FROM event" | tail -1 | tr -d "\r")
+    TRACE_START=$("$CLI" sql --format csv demo/report/*.pvti "SELECT min(start_ns) FROM event_block" | tail -1 | tr -d "\r")
     IFS=, read -r RUN_START RUN_NS < <("$CLI" sql --format csv "$REPORT" \
         "SELECT r.host_start_ns, CAST(r.total_cycles * 1e9 / t.clock_hz AS INTEGER)
          FROM run r, target t ORDER BY r.id LIMIT 1" | tail -1 | tr -d "\r")

@@ -118,8 +118,16 @@ private:
         if (anchors_.size() >= 2 && within(segment_)) {
             const Anchor& a = anchors_[segment_];
             const Anchor& b = anchors_[segment_ + 1];
-            const double f =
-                static_cast<double>(ticks - a.ticks) / static_cast<double>(b.ticks - a.ticks);
+            // The writer converts every event's two times here: the segment's reciprocal span is
+            // kept (a multiply, not a divide, per call), and the offsets, far below 2^63, are
+            // converted as signed values (cheaper than unsigned 64-bit to double).
+            if (spanSegment_ != segment_ || spanAnchors_ != anchors_.size()) {
+                inverseSpan_ = 1.0 / static_cast<double>(b.ticks - a.ticks);
+                spanSegment_ = segment_;
+                spanAnchors_ = anchors_.size();
+            }
+            const double f = static_cast<double>(static_cast<std::int64_t>(ticks - a.ticks)) *
+                             inverseSpan_;
             return a.steadyNs +
                    static_cast<std::int64_t>(f * static_cast<double>(b.steadyNs - a.steadyNs));
         }
@@ -135,6 +143,8 @@ private:
     double ticksPerNs_ = 1.0;
     std::vector<Anchor> anchors_;
     mutable std::size_t segment_ = 0;
+    mutable std::size_t spanSegment_ = ~std::size_t{0}, spanAnchors_ = 0;
+    mutable double inverseSpan_ = 0;
 };
 
 } // namespace tilescope::capture

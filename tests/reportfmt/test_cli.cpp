@@ -261,7 +261,7 @@ TEST_CASE("summary of a host trace counts events per thread") {
     const report::HostTraceReader reader(r.hostTrace());
     std::map<std::int64_t, std::uint64_t> expected;
     reader.file().query(
-        "SELECT thread_id, count(*) FROM event GROUP BY thread_id", [](const auto&) {},
+        "SELECT thread_id, sum(events) FROM event_block GROUP BY thread_id", [](const auto&) {},
         [&](const report::ReportFile::Row& row) {
             expected[std::stoll(*row[0])] = std::stoull(*row[1]);
             return true;
@@ -379,8 +379,8 @@ TEST_CASE("export writes whole tables that parse back") {
     // Host traces export the same way.
     const report::ReportFile trace(r.hostTrace());
     const json events =
-        json::parse(runOk(r, {"export", r.hostTrace(), "-t", "event", "--format", "json"}).out);
-    CHECK(static_cast<std::int64_t>(events.size()) == countRows(trace, "event"));
+        json::parse(runOk(r, {"export", r.hostTrace(), "-t", "event_block", "--format", "json"}).out);
+    CHECK(static_cast<std::int64_t>(events.size()) == countRows(trace, "event_block"));
     CHECK(events[0]["start_ns"].is_number_integer());
 }
 

@@ -35,8 +35,8 @@ std::map<Track, std::vector<HostEvent>> byTrack(const std::vector<HostEvent>& ev
     return tracks;
 }
 
-// A scratch writer numbers events in the order it writes them (runs of one track), not in the
-// order of the calls: `sameIds` is false there.
+// Writers number events in the order they store their blocks (format v4), not in the order of
+// the calls: `sameIds` is false for events of a v4 writer (ids are checked for uniqueness).
 void checkEvent(const HostEvent& got, const HostEvent& want, bool sameIds = true) {
     INFO("event " << want.id);
     if (sameIds)
@@ -86,13 +86,21 @@ TEST_CASE("a host trace reads back as written") {
     CHECK(channels[0].name == "poplar");
 
     SECTION("every track holds its events in start order, with kinds and names") {
+        std::vector<std::int64_t> ids;
         for (const auto& [track, want] : byTrack(c.events)) {
             INFO("thread " << track.first << " depth " << track.second);
             const auto got = r.events(track.first, track.second, kMin, kMax, 1'000'000);
             REQUIRE(got.size() == want.size());
-            for (std::size_t i = 0; i < got.size(); ++i)
-                checkEvent(got[i], want[i]);
+            for (std::size_t i = 0; i < got.size(); ++i) {
+                checkEvent(got[i], want[i], false);
+                ids.push_back(got[i].id);
+            }
         }
+        // Ids are 1..n, each once: first_event_id + index over the stored blocks.
+        std::sort(ids.begin(), ids.end());
+        for (std::size_t i = 0; i < ids.size(); ++i)
+            REQUIRE(ids[i] == static_cast<std::int64_t>(i) + 1);
+        CHECK(std::ssize(ids) == n.events);
         for (const auto thread : c.threadIds)
             CHECK(r.maxDepth(thread) == 3); // instants sit inside the depth-2 events
         CHECK(r.maxDepth(999) == -1);

@@ -8,6 +8,7 @@
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/ReportError.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <fcntl.h>
@@ -253,20 +254,33 @@ void checkHostTrace(const fs::path& dir, const Progress& progress) {
     const auto thread = r.threads()[0].id;
     const HostTraceCounts counts = r.counts();
     REQUIRE(counts.events >= progress.hostEventsCommitted);
-    std::int64_t seen = 0;
+    // Event ids follow the order blocks were stored in, not the calls: each event's call index
+    // is recovered from its start and depth (syntheticHostEvent's layout), and the committed
+    // events must be exactly the first calls (every commit stores the partial blocks).
+    std::vector<std::int64_t> calls;
     for (std::int32_t depth = 0; depth < 3; ++depth) {
         constexpr auto lo = std::numeric_limits<std::int64_t>::min();
         constexpr auto hi = std::numeric_limits<std::int64_t>::max();
         for (const HostEvent& e : r.events(thread, depth, lo, hi, 1'000'000)) {
+            const std::int64_t frame =
+                (e.startNs - e.depth * 1000 - tilescope::testing::syntheticHostEvent(thread, 0, 0, 0)
+                                                  .startNs) /
+                10'000;
+            const std::int64_t call = frame * 3 + e.depth;
             const auto want =
-                tilescope::testing::syntheticHostEvent(thread, e.channelId, e.nameId, e.id - 1);
+                tilescope::testing::syntheticHostEvent(thread, e.channelId, e.nameId, call);
             REQUIRE(e.startNs == want.startNs);
             REQUIRE(e.endNs == want.endNs);
             REQUIRE(e.depth == want.depth);
-            ++seen;
+            REQUIRE(e.id >= 1);
+            REQUIRE(e.id <= counts.events);
+            calls.push_back(call);
         }
     }
-    REQUIRE(seen == counts.events);
+    REQUIRE(static_cast<std::int64_t>(calls.size()) == counts.events);
+    std::sort(calls.begin(), calls.end());
+    for (std::size_t i = 0; i < calls.size(); ++i)
+        REQUIRE(calls[i] == static_cast<std::int64_t>(i));
 }
 
 } // namespace

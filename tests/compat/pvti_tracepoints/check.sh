@@ -14,11 +14,39 @@ files=(trace/*.pvti)
 ((${#files[@]} == 1)) || fail "expected one trace/*.pvti file, found: ${files[*]:-none}"
 
 # Events of the channel "compat" in time order: name, depth and kind (0 interval, 1 instant).
-events=$(sqlite3 -readonly "${files[0]}" "
-  SELECT n.text || ' ' || e.depth || ' ' || e.kind FROM event e
-  JOIN channel c ON c.id = e.channel_id JOIN name cn ON cn.id = c.name_id
-  JOIN name n ON n.id = e.name_id
-  WHERE cn.text = 'compat' ORDER BY e.start_ns, e.depth") || fail "cannot read ${files[0]}"
+# Format v4 packs a track's events into event_block blobs (layout in the README); decoded here
+# independently of the library.
+events=$(python3 - "${files[0]}" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
+names = dict(db.execute("SELECT id, text FROM name"))
+channels = {c: names[n] for c, n in db.execute("SELECT id, name_id FROM channel")}
+def varints(data, pos):
+    while True:
+        value, shift = 0, 0
+        while True:
+            byte = data[pos]; pos += 1
+            value |= (byte & 0x7F) << shift; shift += 7
+            if byte < 0x80: break
+        yield value
+unzig = lambda v: (v >> 1) ^ -(v & 1)
+rows = []
+for depth, events, data in db.execute("SELECT depth, events, data FROM event_block"):
+    assert data[0] == 1, "v4 writer blocks have implicit ids"
+    values = varints(data, 1)
+    assert next(values) == events
+    start = 0
+    for _ in range(events):
+        start += unzig(next(values))
+        code = next(values)
+        if code == 3: next(values)
+        name, channel = unzig(next(values)), unzig(next(values))
+        kind = code if code in (1, 2) else 0
+        if channels[channel] == "compat":
+            rows.append((start, depth, f"{names[name]} {depth} {kind}"))
+print("\n".join(r[2] for r in sorted(rows)))
+PY
+) || fail "cannot read ${files[0]}"
 expected='outer 0 0
 work 1 0
 work 1 0
