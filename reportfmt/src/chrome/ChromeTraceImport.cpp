@@ -1,7 +1,8 @@
-// Streaming import of Chrome trace-event JSON into a host trace. Two threads share the work: one
-// scans the memory-mapped JSON into batches of events (ChromeTraceScanner), the calling thread
-// hands them to the TraceEventImporter, which holds interval events per thread and nests and
-// writes them at the end (events come in no promised order). Gzip input is inflated into a
+// Streaming import of Chrome trace-event JSON into a host trace. While reading, two threads share
+// the work: one scans the memory-mapped JSON into batches of events (ChromeTraceScanner), the
+// calling thread hands them to the TraceEventImporter, which holds interval events per thread
+// (events come in no promised order); at the end the importer nests on a second thread while the
+// calling thread writes. Gzip input is inflated into a
 // scratch file next to the output first, so that the scanner still reads a mapping.
 
 #include "ChromeTraceImporter.hpp"
