@@ -2,7 +2,7 @@
 // order, recycling, cancellation and error passing, and a trace large enough to need many chunks
 // imported exactly (every event, on its depth row, each row in time order).
 
-#include "chrome/RowChunkQueue.hpp"
+#include "chrome/ChunkQueue.hpp"
 #include "tilescope/report/ChromeTrace.hpp"
 #include "tilescope/report/HostTraceReader.hpp"
 
@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 namespace fs = std::filesystem;
-using tilescope::report::detail::RowChunkQueue;
-using tilescope::report::detail::RowChunkQueueCancelled;
+using tilescope::report::detail::ChunkQueue;
+using tilescope::report::detail::ChunkQueueCancelled;
 
 namespace {
 
@@ -39,7 +39,7 @@ fs::path scratch(const std::string& name) {
 } // namespace
 
 TEST_CASE("row chunks arrive in order, and their buffers come back for reuse") {
-    RowChunkQueue<Chunk> queue(2);
+    ChunkQueue<Chunk> queue(2);
     std::thread producer([&] {
         for (int i = 0; i < 100; ++i) {
             Chunk c = queue.spare();
@@ -67,13 +67,13 @@ TEST_CASE("row chunks arrive in order, and their buffers come back for reuse") {
 }
 
 TEST_CASE("a consumer that fails stops a producer blocked on a full queue") {
-    RowChunkQueue<Chunk> queue(1);
+    ChunkQueue<Chunk> queue(1);
     bool stopped = false;
     std::thread producer([&] {
         try {
             for (;;)
                 queue.push(Chunk{{1, 2, 3}});
-        } catch (const RowChunkQueueCancelled&) {
+        } catch (const ChunkQueueCancelled&) {
             stopped = true;
         }
     });
@@ -84,7 +84,7 @@ TEST_CASE("a consumer that fails stops a producer blocked on a full queue") {
 }
 
 TEST_CASE("a producer's error reaches the consumer after the chunks before it") {
-    RowChunkQueue<Chunk> queue(4);
+    ChunkQueue<Chunk> queue(4);
     std::thread producer([&] {
         queue.push(Chunk{{7}});
         queue.close(std::make_exception_ptr(std::runtime_error("nesting failed")));

@@ -430,7 +430,7 @@ void TraceEventImporter::finish() {
 // (the writer is the larger half; a few chunks in flight bound the memory). During the hand-off
 // the nesting thread alone touches the held events, stats and first repair; this one the writer.
 void TraceEventImporter::nestAndWriteThreads() {
-    RowChunkQueue<RowChunk> queue(2);
+    ChunkQueue<RowChunk> queue(2);
     rowQueue_ = &queue;
     std::thread nesting([&] {
         try {
@@ -439,7 +439,7 @@ void TraceEventImporter::nestAndWriteThreads() {
                 std::vector<Pending>().swap(th.events);
             }
             queue.close();
-        } catch (const RowChunkQueueCancelled&) {
+        } catch (const ChunkQueueCancelled&) {
             queue.close(); // the writing side failed and reports its own error
         } catch (...) {
             queue.close(std::current_exception());

@@ -6,7 +6,7 @@
 // in the file is remembered for --strict.
 
 #include "ChromeTraceScanner.hpp"
-#include "RowChunkQueue.hpp"
+#include "ChunkQueue.hpp"
 #include "SortedRunFile.hpp"
 #include "tilescope/report/ChromeTrace.hpp"
 #include "tilescope/report/HostTraceWriter.hpp"
@@ -205,7 +205,7 @@ private:
     SortedRunFile<Pending> spill_;
     std::vector<Nested> nested_;  // of the thread being nested, in nesting (time) order
     std::vector<Nested> ordered_; // the same in track order, as written
-    RowChunkQueue<RowChunk>* rowQueue_ = nullptr; // to the writing thread, during finish()
+    ChunkQueue<RowChunk>* rowQueue_ = nullptr; // to the writing thread, during finish()
     bool writeEvents_;
 };
 

@@ -1,7 +1,8 @@
 #pragma once
-// A bounded hand-off of row chunks from one producing thread to one consuming thread, with the
-// chunks' buffers recycled (a chunk is megabytes: allocating each anew costs page faults). The
-// Chrome import nests threads on one thread while the other writes the rows already nested.
+// A bounded hand-off of chunks (batches of scanned events, runs of nested rows) from one producing
+// thread to one consuming thread, with the chunks' buffers recycled (a chunk is up to megabytes:
+// allocating each anew costs page faults). The Chrome import scans on one thread while the other
+// holds events, then nests on one thread while the other writes the rows already nested.
 
 #include <condition_variable>
 #include <cstddef>
@@ -16,14 +17,15 @@ namespace tilescope::report::detail {
 
 /// Thrown to the producer by push() once the consumer has cancelled (it failed): the producer
 /// stops; the consumer reports its own error.
-struct RowChunkQueueCancelled {};
+struct ChunkQueueCancelled {};
 
-/// One producer, one consumer; at most `capacity` full chunks wait. The producer ends the stream
+/// One producer, one consumer; at most `capacity` full chunks wait. A chunk has clear(), which
+/// empties it and keeps its buffers. The producer ends the stream
 /// with close(error); the consumer may cancel() it, after which push() throws
-/// RowChunkQueueCancelled.
-template <class Chunk> class RowChunkQueue {
+/// ChunkQueueCancelled.
+template <class Chunk> class ChunkQueue {
 public:
-    explicit RowChunkQueue(std::size_t capacity) : capacity_(capacity) {}
+    explicit ChunkQueue(std::size_t capacity) : capacity_(capacity) {}
 
     /// Producer: a chunk to fill, recycled when one was given back (cleared, capacity kept).
     Chunk spare() {
@@ -39,7 +41,7 @@ public:
         std::unique_lock lock(m_);
         cv_.wait(lock, [&] { return cancelled_ || full_.size() < capacity_; });
         if (cancelled_)
-            throw RowChunkQueueCancelled{};
+            throw ChunkQueueCancelled{};
         full_.push_back(std::move(chunk));
         cv_.notify_all();
     }
