@@ -12,6 +12,7 @@
 #include "tilescope/report/HostTraceWriter.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -167,10 +168,21 @@ private:
     void handOverNested(const Thread& th);
     void writeRows(const RowChunk& chunk);
     void spillAll();
+    /// Order among events of one thread with the same timestamp: B, E and instants first, in
+    /// input order (an E at t closes before an X at t opens; a B at t encloses an X at t), then X
+    /// events, longer first, so that a parent precedes the children that start with it.
+    static std::int64_t rank(char ph, std::int64_t dur) {
+        return ph == 'X' ? -dur : std::numeric_limits<std::int64_t>::min();
+    }
     /// Time order of a thread's events (see rank()); a type, not a function, so that sorts and
     /// merges inline it (through a function pointer it was a third of a shuffled file's sort).
     struct Before {
-        bool operator()(const Pending& a, const Pending& b) const;
+        bool operator()(const Pending& a, const Pending& b) const {
+            if (a.ts != b.ts)
+                return a.ts < b.ts;
+            const std::int64_t ra = rank(a.ph(), a.dur), rb = rank(b.ph(), b.dur);
+            return ra != rb ? ra < rb : a.offset() < b.offset();
+        }
     };
     void nestAsync(AsyncTrack& track);
     void writeFlows();
