@@ -126,8 +126,8 @@ private:
                 spanSegment_ = segment_;
                 spanAnchors_ = anchors_.size();
             }
-            const double f = static_cast<double>(static_cast<std::int64_t>(ticks - a.ticks)) *
-                             inverseSpan_;
+            const double f =
+                static_cast<double>(static_cast<std::int64_t>(ticks - a.ticks)) * inverseSpan_;
             return a.steadyNs +
                    static_cast<std::int64_t>(f * static_cast<double>(b.steadyNs - a.steadyNs));
         }

@@ -72,7 +72,7 @@ TEST_CASE("heatmap values land in the buckets their edges define, outer buckets 
     CHECK(tracer.stats().heatmapSamplesWritten == 12);
 
     report::HostTraceReader r(file.string());
-    CHECK(r.file().formatVersion() == 3);
+    CHECK(r.file().formatVersion() == report::Schema::kHostTraceVersion);
     const auto heatmaps = r.heatmaps();
     REQUIRE(heatmaps.size() == 2);
     CHECK(heatmaps[0].name == "Latency");

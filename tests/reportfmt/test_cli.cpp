@@ -378,8 +378,8 @@ TEST_CASE("export writes whole tables that parse back") {
 
     // Host traces export the same way.
     const report::ReportFile trace(r.hostTrace());
-    const json events =
-        json::parse(runOk(r, {"export", r.hostTrace(), "-t", "event_block", "--format", "json"}).out);
+    const json events = json::parse(
+        runOk(r, {"export", r.hostTrace(), "-t", "event_block", "--format", "json"}).out);
     CHECK(static_cast<std::int64_t>(events.size()) == countRows(trace, "event_block"));
     CHECK(events[0]["start_ns"].is_number_integer());
 }
@@ -507,7 +507,8 @@ TEST_CASE("summary lists block statistics and compare matches blocks by name") {
     CHECK_THAT(runOk(r, {"summary", r.profile()}).out,
                !Catch::Contains("Blocks (cycles per execution)"));
 
-    const json c = json::parse(runOk(r, {"compare", r.profile(), withBlocks, "--format", "json"}).out);
+    const json c =
+        json::parse(runOk(r, {"compare", r.profile(), withBlocks, "--format", "json"}).out);
     REQUIRE(c["blocks"].size() == 1);
     CHECK(c["blocks"][0]["count"]["source"].is_null());
     CHECK(c["blocks"][0]["count"]["target"] == 2);

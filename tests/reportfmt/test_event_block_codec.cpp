@@ -1,9 +1,8 @@
 // The event block codec of host-trace format v4 (src/types/EventBlockCodec.hpp): round trips of
 // ordinary and extreme events, and damaged blobs refused with a ReportError naming the file.
 
-#include "types/EventBlockCodec.hpp"
-
 #include "tilescope/report/ReportError.hpp"
+#include "types/EventBlockCodec.hpp"
 
 #include <catch2/catch.hpp>
 #include <limits>
@@ -104,15 +103,20 @@ TEST_CASE("random blocks round-trip and clear() starts a new block") {
         std::vector<HostEvent> events;
         const std::size_t n = 1 + random() % 500;
         for (std::size_t i = 0; i < n; ++i) {
-            HostEvent e{static_cast<std::int64_t>(random()), 1, static_cast<std::int64_t>(random()),
-                        static_cast<std::int64_t>(random()), EventKind::Complete,
-                        static_cast<std::int64_t>(random()), std::nullopt, 4};
+            HostEvent e{static_cast<std::int64_t>(random()),
+                        1,
+                        static_cast<std::int64_t>(random()),
+                        static_cast<std::int64_t>(random()),
+                        EventKind::Complete,
+                        static_cast<std::int64_t>(random()),
+                        std::nullopt,
+                        4};
             const auto kind = random() % 3;
             if (kind == 0) {
-                const auto room = static_cast<std::uint64_t>(kMax - std::max<std::int64_t>(e.startNs, 0));
+                const auto room =
+                    static_cast<std::uint64_t>(kMax - std::max<std::int64_t>(e.startNs, 0));
                 e.endNs = e.startNs + static_cast<std::int64_t>(random() % (room + 1));
-            }
-            else if (kind == 1)
+            } else if (kind == 1)
                 e.kind = EventKind::Instant, e.endNs = e.startNs;
             else
                 e.kind = EventKind::Unfinished;

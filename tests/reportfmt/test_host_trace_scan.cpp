@@ -85,15 +85,16 @@ TEST_CASE("scanThreadEvents refuses a damaged event block naming the file") {
     sqlite3* db = nullptr;
     REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
     // The last byte of the first block's blob cut off: its last event is truncated.
-    REQUIRE(sqlite3_exec(db, "UPDATE event_block SET data = substr(data, 1, length(data) - 1) "
-                             "WHERE id = 1",
+    REQUIRE(sqlite3_exec(db,
+                         "UPDATE event_block SET data = substr(data, 1, length(data) - 1) "
+                         "WHERE id = 1",
                          nullptr, nullptr, nullptr) == SQLITE_OK);
     sqlite3_close(db);
     HostTraceReader reader(path.string());
     std::vector<std::int64_t> threads;
     for (const auto& t : reader.threads())
         threads.push_back(t.id);
-    CHECK_THROWS_WITH(scanThreadEvents(reader, threads),
-                      Catch::Contains("damaged.pvti") && Catch::Contains("event block 1") &&
-                          Catch::Contains("truncated"));
+    CHECK_THROWS_WITH(scanThreadEvents(reader, threads), Catch::Contains("damaged.pvti") &&
+                                                             Catch::Contains("event block 1") &&
+                                                             Catch::Contains("truncated"));
 }

@@ -263,8 +263,8 @@ void checkHostTrace(const fs::path& dir, const Progress& progress) {
         constexpr auto hi = std::numeric_limits<std::int64_t>::max();
         for (const HostEvent& e : r.events(thread, depth, lo, hi, 1'000'000)) {
             const std::int64_t frame =
-                (e.startNs - e.depth * 1000 - tilescope::testing::syntheticHostEvent(thread, 0, 0, 0)
-                                                  .startNs) /
+                (e.startNs - e.depth * 1000 -
+                 tilescope::testing::syntheticHostEvent(thread, 0, 0, 0).startNs) /
                 10'000;
             const std::int64_t call = frame * 3 + e.depth;
             const auto want =

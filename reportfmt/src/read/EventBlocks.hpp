@@ -16,8 +16,7 @@ constexpr const char* kBlockColumns =
 
 /// Appends the events of the block row `st` is on (selected with kBlockColumns) to `out`,
 /// checking the row and its blob; errors name `path`.
-void decodeBlockRow(const sql::Statement& st, std::vector<HostEvent>& out,
-                    const std::string& path);
+void decodeBlockRow(const sql::Statement& st, std::vector<HostEvent>& out, const std::string& path);
 
 /// Calls `f(const HostEvent&)` for every event of the blocks `st` returns, block by block.
 template <class F> void forEachBlockEvent(sql::Statement& st, const std::string& path, F&& f) {

@@ -8,8 +8,8 @@
 
 #include "EventBlocks.hpp"
 #include "sqlite/Sqlite.hpp"
-#include "types/EventBlockCodec.hpp"
 #include "tilescope/report/ReportError.hpp"
+#include "types/EventBlockCodec.hpp"
 
 #include <algorithm>
 #include <cmath>

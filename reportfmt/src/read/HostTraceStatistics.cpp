@@ -93,8 +93,8 @@ HostCallTree buildCallTree(const HostTraceReader& reader, std::int64_t fromNs, s
                                                     std::numeric_limits<std::int64_t>::max())) {
                 const std::int64_t start = e.startNs;
                 // An unfinished event runs to the end of the range.
-                const std::int64_t end =
-                    e.kind == EventKind::Unfinished ? std::max(start, toNs) : e.endNs.value_or(start);
+                const std::int64_t end = e.kind == EventKind::Unfinished ? std::max(start, toNs)
+                                                                         : e.endNs.value_or(start);
                 const std::int64_t ns = std::min(end, toNs) - std::max(start, fromNs);
                 while (cursor + 1 < previous.size() && previous[cursor + 1].startNs <= start)
                     ++cursor;

@@ -232,8 +232,7 @@ constexpr SchemaObject kHostTrace[] = {
      false, 3},
     // Covering for binning (heatmap, time, bucket): a window is read from the index alone.
     {"index", "heatmap_sample_by_heatmap",
-     "CREATE INDEX heatmap_sample_by_heatmap ON heatmap_sample(heatmap_id, t_ns, bucket)", true,
-     3},
+     "CREATE INDEX heatmap_sample_by_heatmap ON heatmap_sample(heatmap_id, t_ns, bucket)", true, 3},
 };
 
 } // namespace

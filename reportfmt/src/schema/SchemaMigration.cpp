@@ -2,7 +2,6 @@
 
 #include "EventBlockRows.hpp"
 #include "lod/LivenessPyramid.hpp"
-
 #include "tilescope/report/ReportError.hpp"
 
 #include <fmt/format.h>

@@ -40,8 +40,8 @@ std::uint8_t* putVarint(std::uint8_t* out, std::uint64_t v) {
 }
 
 std::uint64_t delta(std::int64_t now, std::int64_t before) {
-    return zigzag(
-        static_cast<std::int64_t>(static_cast<std::uint64_t>(now) - static_cast<std::uint64_t>(before)));
+    return zigzag(static_cast<std::int64_t>(static_cast<std::uint64_t>(now) -
+                                            static_cast<std::uint64_t>(before)));
 }
 
 /// Reads varints from a blob, every byte bounds-checked; errors name the file and block.
@@ -188,9 +188,8 @@ void decodeEventBlock(std::span<const std::uint8_t> blob, std::int64_t firstEven
             break;
         }
         if (e.kind == EventKind::Complete) {
-            const std::uint64_t room = static_cast<std::uint64_t>(
-                                           std::numeric_limits<std::int64_t>::max()) -
-                                       start;
+            const std::uint64_t room =
+                static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) - start;
             if (duration > room)
                 in.fail("an event ends past the largest time");
             e.endNs = static_cast<std::int64_t>(start + duration);

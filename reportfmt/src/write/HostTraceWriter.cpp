@@ -82,8 +82,8 @@ struct HostTraceWriter::Impl {
     detail::TrackBlocks blocks;
     detail::EventBlockInserter blockRows;
     detail::RowBatch samples, heatmapSamples;
-    std::int64_t nextEventId = 1;          // ids are first_event_id + index: 1, 2, 3... in blocks
-    std::size_t eventsSinceCommit = 0;     // events held in partial blocks count toward a batch
+    std::int64_t nextEventId = 1;      // ids are first_event_id + index: 1, 2, 3... in blocks
+    std::size_t eventsSinceCommit = 0; // events held in partial blocks count toward a batch
 
     // Pyramids are accumulated as rows arrive (see LodAccumulator) and stored by close().
     detail::LodAccumulator<detail::EventLodValue> eventLod;

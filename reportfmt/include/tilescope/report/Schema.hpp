@@ -17,7 +17,7 @@ struct SchemaObject {
     std::string_view name;
     std::string_view sql; // exact CREATE statement, as SQLite stores it in sqlite_schema
     bool createdAtClose; // indexes built when the writer finishes; absent in a killed writer's file
-    int sinceVersion = 1; // first format version that has the object
+    int sinceVersion = 1;       // first format version that has the object
     int untilVersion = 1 << 30; // last format version that has it (replaced in later versions)
     bool inVersion(int version) const { return sinceVersion <= version && version <= untilVersion; }
 };
