@@ -8,6 +8,9 @@
 //                                 larger of the two)
 //   import_events_per_cpu_s       the same imports per second of process CPU time (both threads),
 //   import_shuffled_events_per_cpu_s  which a machine shared with other sessions disturbs less
+//   scan_events_per_s             DIAGNOSTIC, not the target: the same imports with
+//   scan_shuffled_events_per_s    ChromeTraceImportOptions::discardEventRows (scanning, ordering,
+//                                 nesting; no event rows written), the import side's own speed
 //   baseline_sqlite_rows_per_s    the floor any import pays, measured in the same run: the same
 //                                 number of event rows inserted into the host-trace event table
 //                                 with one reused prepared statement in one transaction, without
@@ -163,13 +166,14 @@ struct Rate {
     std::uint64_t reordered = 0;
 };
 
-Rate measure(const fs::path& json, const fs::path& out) {
+Rate measure(const fs::path& json, const fs::path& out,
+             const tilescope::report::ChromeTraceImportOptions& options = {}) {
     Rate r;
     for (int run = 0; run < 2; ++run) {
         resetPeakRss();
         const double cpu = processCpuS();
         const auto start = std::chrono::steady_clock::now();
-        const auto stats = importChromeTrace(json, out);
+        const auto stats = importChromeTrace(json, out, options);
         const double s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         r.eventsPerS = std::max(r.eventsPerS, double(stats.events) / s);
@@ -186,17 +190,21 @@ Rate measure(const fs::path& json, const fs::path& out) {
 int main(int argc, char** argv) {
     std::uint64_t events = 1'000'000;
     fs::path dir = fs::temp_directory_path() / "tilescope-bench-import";
+    bool keep = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--events" && i + 1 < argc)
             events = std::strtoull(argv[++i], nullptr, 10);
         else if (a == "--dir" && i + 1 < argc)
             dir = argv[++i];
+        else if (a == "--keep") // leave the generated traces in DIR (for a profiler)
+            keep = true;
         else {
-            std::printf("usage: tilescope-bench-import [--events N] [--dir DIR]\nImports a "
-                        "generated Chrome trace of N events (default 1000000) in producer order "
-                        "and shuffled per thread; prints events/s and peak resident memory as "
-                        "JSON.\n");
+            std::printf(
+                "usage: tilescope-bench-import [--events N] [--dir DIR] [--keep]\nImports a "
+                "generated Chrome trace of N events (default 1000000) in producer order "
+                "and shuffled per thread; prints events/s and peak resident memory as "
+                "JSON.\n");
             return a == "--help" || a == "-h" ? 0 : 2;
         }
     }
@@ -206,19 +214,27 @@ int main(int argc, char** argv) {
         const auto shuffled = writeTrace(dir, events, true);
         const Rate a = measure(ordered, dir / "ordered.pvti");
         const Rate b = measure(shuffled, dir / "shuffled.pvti");
+        tilescope::report::ChromeTraceImportOptions scanOnly;
+        scanOnly.discardEventRows = true;
+        const Rate scanA = measure(ordered, dir / "scan-ordered.pvti", scanOnly);
+        const Rate scanB = measure(shuffled, dir / "scan-shuffled.pvti", scanOnly);
         const double baseline = baselineSqliteRowsPerS(dir, a.events);
         std::printf("{\n  \"import_events\": %llu,\n  \"import_events_per_s\": %.0f,\n"
                     "  \"import_shuffled_events_per_s\": %.0f,\n"
                     "  \"import_events_per_cpu_s\": %.0f,\n"
                     "  \"import_shuffled_events_per_cpu_s\": %.0f,\n"
+                    "  \"scan_events_per_s\": %.0f,\n"
+                    "  \"scan_shuffled_events_per_s\": %.0f,\n"
                     "  \"baseline_sqlite_rows_per_s\": %.0f,\n"
                     "  \"import_vs_baseline\": %.3f,\n  \"import_shuffled_vs_baseline\": %.3f,\n"
                     "  \"import_shuffled_reordered\": %llu,\n  \"import_peak_rss_mb\": %.1f\n}\n",
                     static_cast<unsigned long long>(a.events), a.eventsPerS, b.eventsPerS,
-                    a.eventsPerCpuS, b.eventsPerCpuS, baseline, a.eventsPerS / baseline,
-                    b.eventsPerS / baseline, static_cast<unsigned long long>(b.reordered),
+                    a.eventsPerCpuS, b.eventsPerCpuS, scanA.eventsPerS, scanB.eventsPerS, baseline,
+                    a.eventsPerS / baseline, b.eventsPerS / baseline,
+                    static_cast<unsigned long long>(b.reordered),
                     std::max(a.peakRssMb, b.peakRssMb));
-        fs::remove_all(dir);
+        if (!keep)
+            fs::remove_all(dir);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "tilescope-bench-import: %s\n", e.what());
         return 1;

@@ -1,24 +1,23 @@
-// Streaming import of Chrome trace-event JSON into a host trace. Two threads share the work: one
-// scans the memory-mapped JSON into batches of events (ChromeTraceScanner), the calling thread
-// hands them to the TraceEventImporter, which holds interval events per thread and nests and
-// writes them at the end (events come in no promised order). Gzip input is inflated into a
+// Streaming import of Chrome trace-event JSON into a host trace. While reading, two threads share
+// the work: one scans the memory-mapped JSON into batches of events (ChromeTraceScanner), the
+// calling thread hands them to the TraceEventImporter, which holds interval events per thread
+// (events come in no promised order); at the end the importer nests on a second thread while the
+// calling thread writes. Gzip input is inflated into a
 // scratch file next to the output first, so that the scanner still reads a mapping.
 
 #include "ChromeTraceImporter.hpp"
 #include "ChromeTraceScanner.hpp"
+#include "ChunkQueue.hpp"
 #include "tilescope/report/ChromeTrace.hpp"
 #include "tilescope/report/HostTraceWriter.hpp"
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/ReportFile.hpp"
 
 #include <algorithm>
-#include <condition_variable>
 #include <cstdio>
-#include <deque>
 #include <exception>
 #include <fmt/format.h>
 #include <fstream>
-#include <mutex>
 #include <thread>
 #include <vector>
 #include <zlib.h>
@@ -31,96 +30,28 @@ using detail::TraceScalar;
 
 /// A batch of scanned events; its vectors keep their capacity from one use to the next.
 struct EventBatch {
-    std::vector<ScannedTraceEvent> events;
+    std::vector<ScannedTraceEvent> events; // the first `count` are this batch's
     std::size_t count = 0;
-};
-
-/// Hands batches from the scanning thread to the writing thread and back. The scanner ends the
-/// stream (with its error, if any); the writer can cancel it when it fails first.
-class BatchPipe {
-public:
-    static constexpr std::size_t kBatches = 4;
-
-    BatchPipe() {
-        for (auto& b : batches_)
-            empty_.push_back(&b);
-    }
-
-    /// Scanner side: an empty batch to fill, or null once cancelled.
-    EventBatch* takeEmpty() {
-        std::unique_lock lock(m_);
-        cv_.wait(lock, [&] { return cancelled_ || !empty_.empty(); });
-        if (cancelled_)
-            return nullptr;
-        EventBatch* b = empty_.front();
-        empty_.pop_front();
-        return b;
-    }
-    void putFull(EventBatch* b) {
-        std::lock_guard lock(m_);
-        full_.push_back(b);
-        cv_.notify_all();
-    }
-    void end(std::exception_ptr error = nullptr) {
-        std::lock_guard lock(m_);
-        ended_ = true;
-        error_ = error;
-        cv_.notify_all();
-    }
-
-    /// Writer side: the next full batch in order, or null at the end of the stream.
-    EventBatch* takeFull() {
-        std::unique_lock lock(m_);
-        cv_.wait(lock, [&] { return ended_ || !full_.empty(); });
-        if (full_.empty())
-            return nullptr;
-        EventBatch* b = full_.front();
-        full_.pop_front();
-        return b;
-    }
-    void giveBack(EventBatch* b) {
-        std::lock_guard lock(m_);
-        empty_.push_back(b);
-        cv_.notify_all();
-    }
-    void cancel() {
-        std::lock_guard lock(m_);
-        cancelled_ = true;
-        cv_.notify_all();
-    }
-    std::exception_ptr error() {
-        std::lock_guard lock(m_);
-        return error_;
-    }
-
-private:
-    std::mutex m_;
-    std::condition_variable cv_;
-    EventBatch batches_[kBatches];
-    std::deque<EventBatch*> empty_, full_;
-    bool ended_ = false, cancelled_ = false;
-    std::exception_ptr error_;
+    void clear() { count = 0; }
 };
 
 constexpr std::size_t kEventsPerBatch = 4096;
 
-void scanInto(detail::ChromeTraceScanner& scanner, BatchPipe& pipe, const std::string& path) {
+void scanInto(detail::ChromeTraceScanner& scanner, detail::ChunkQueue<EventBatch>& queue,
+              const std::string& path) {
     try {
         for (bool more = true; more;) {
-            EventBatch* b = pipe.takeEmpty();
-            if (!b)
-                return pipe.end();
-            b->count = 0;
-            while (b->count < kEventsPerBatch) {
-                if (b->count == b->events.size())
-                    b->events.emplace_back();
-                if (!scanner.next(b->events[b->count])) {
+            EventBatch b = queue.spare();
+            while (b.count < kEventsPerBatch) {
+                if (b.count == b.events.size())
+                    b.events.emplace_back();
+                if (!scanner.next(b.events[b.count])) {
                     more = false;
                     break;
                 }
-                ++b->count;
+                ++b.count;
             }
-            pipe.putFull(b);
+            queue.push(std::move(b));
         }
         // Checked after the last events are handed over, so errors come in input order.
         if (!scanner.foundEventArray())
@@ -129,9 +60,11 @@ void scanInto(detail::ChromeTraceScanner& scanner, BatchPipe& pipe, const std::s
                                           "events or an object with \"traceEvents\"",
                                           scanner.offset()));
         scanner.finish();
-        pipe.end();
+        queue.close();
+    } catch (const detail::ChunkQueueCancelled&) {
+        queue.close(); // the holding side failed and reports its own error
     } catch (...) {
-        pipe.end(std::current_exception());
+        queue.close(std::current_exception());
     }
 }
 
@@ -204,26 +137,27 @@ ChromeTraceStats importMapped(detail::MappedFile& file, const std::string& input
     detail::TraceEventImporter importer(writer, inputName,
                                         options.maxHeldEvents > 0
                                             ? static_cast<std::size_t>(options.maxHeldEvents)
-                                            : std::size_t{8} << 20);
+                                            : std::size_t{8} << 20,
+                                        !options.discardEventRows);
     detail::ChromeTraceScanner scanner(file, inputName);
-    BatchPipe pipe;
-    std::thread scanning([&] { scanInto(scanner, pipe, inputName); });
+    detail::ChunkQueue<EventBatch> batches(2);
+    std::thread scanning([&] { scanInto(scanner, batches, inputName); });
     try {
         // Slots are resolved here, not on the scanning thread: scanning is the longer of the two
         // while events arrive, this thread waits on it.
         detail::SlotResolver slots;
-        while (EventBatch* b = pipe.takeFull()) {
+        while (auto b = batches.pop()) {
             for (std::size_t i = 0; i < b->count; ++i)
                 importer.add(b->events[i], slots.resolve(b->events[i]));
-            pipe.giveBack(b);
+            batches.recycle(std::move(*b));
         }
     } catch (...) {
-        pipe.cancel();
+        batches.cancel();
         scanning.join();
         throw;
     }
     scanning.join();
-    if (auto error = pipe.error())
+    if (auto error = batches.error())
         std::rethrow_exception(error);
     ChromeTraceStats stats;
     if (scanner.trailingCommas() > 0)

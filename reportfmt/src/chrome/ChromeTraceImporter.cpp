@@ -18,16 +18,9 @@ const std::string& idText(const TraceScalar& s) {
     return s.type == TraceScalar::Type::None ? zero : s.text;
 }
 
-/// Order among events of one thread with the same timestamp: B, E and instants first, in input
-/// order (an E at t closes before an X at t opens; a B at t encloses an X at t), then X events,
-/// longer first, so that a parent precedes the children that start with it.
-std::int64_t rank(char ph, std::int64_t dur) {
-    return ph == 'X' ? -dur : std::numeric_limits<std::int64_t>::min();
-}
-
 } // namespace
 
-std::optional<std::int64_t> microsToNanos(std::string_view text, double value) {
+std::optional<std::int64_t> microsToNanos(std::string_view text) {
     constexpr std::int64_t limit = std::numeric_limits<std::int64_t>::max() / 1000 - 1;
     const char* p = text.data();
     const char* const end = p + text.size();
@@ -52,14 +45,41 @@ std::optional<std::int64_t> microsToNanos(std::string_view text, double value) {
             ns *= 10;
         return negative ? -(whole * 1000 + ns) : whole * 1000 + ns;
     }
-    const double nanos = value * 1000.0;
+    const double nanos = parseJsonNumber(text) * 1000.0;
     if (!std::isfinite(nanos) || std::fabs(nanos) > 9.0e18)
         return std::nullopt;
     return static_cast<std::int64_t>(std::llround(nanos));
 }
 
+namespace {
+
+/// A pid or tid written as a small non-negative integer ("tid":7), or -1.
+std::int64_t smallId(const TraceScalar& s) {
+    if (s.type != TraceScalar::Type::Number || s.text.empty() || s.text.size() > 9)
+        return -1;
+    std::int64_t v = 0;
+    for (const char c : s.text) {
+        if (c < '0' || c > '9')
+            return -1;
+        v = v * 10 + (c - '0');
+    }
+    return v;
+}
+
+} // namespace
+
 SlotHints SlotResolver::resolve(const ScannedTraceEvent& e) {
     SlotHints h;
+    // Most producers write pid and tid as small integers: one integer key, no string to build.
+    // A thread written both ways gets two slots, which lead to the same thread (slots are hints).
+    if (const std::int64_t pid = smallId(e.pid), tid = smallId(e.tid); pid >= 0 && tid >= 0) {
+        const auto key = static_cast<std::uint64_t>(pid) << 32 | static_cast<std::uint64_t>(tid);
+        auto [it, added] = numericThreads_.try_emplace(key, nextThread_);
+        nextThread_ += added ? 1 : 0;
+        h.thread = it->second;
+        h.name = nameSlot(e);
+        return h;
+    }
     const std::string& pid = idText(e.pid);
     const std::string& tid = idText(e.tid);
     key_.assign(pid);
@@ -70,27 +90,25 @@ SlotHints SlotResolver::resolve(const ScannedTraceEvent& e) {
     } else {
         auto it = threads_.find(key_);
         if (it == threads_.end())
-            it = threads_.emplace(key_, std::int32_t(threads_.size())).first;
+            it = threads_.emplace(key_, nextThread_++).first;
         last_ = &*it;
         h.thread = it->second;
     }
-    if (e.name.type == TraceScalar::Type::String) {
-        auto [it, added] = names_.try_emplace(e.name.text, std::int32_t(names_.size()));
-        h.name = it->second;
-    }
+    h.name = nameSlot(e);
     return h;
 }
 
-TraceEventImporter::TraceEventImporter(HostTraceWriter& writer, std::string inputName,
-                                       std::size_t maxHeldEvents)
-    : w_(writer), input_(std::move(inputName)), maxHeld_(std::max<std::size_t>(maxHeldEvents, 1)) {}
-
-bool TraceEventImporter::before(const Pending& a, const Pending& b) {
-    if (a.ts != b.ts)
-        return a.ts < b.ts;
-    const std::int64_t ra = rank(a.ph, a.dur), rb = rank(b.ph, b.dur);
-    return ra != rb ? ra < rb : a.offset < b.offset;
+std::int32_t SlotResolver::nameSlot(const ScannedTraceEvent& e) {
+    if (e.name.type != TraceScalar::Type::String)
+        return -1;
+    auto [it, added] = names_.try_emplace(e.name.text, std::int32_t(names_.size()));
+    return it->second;
 }
+
+TraceEventImporter::TraceEventImporter(HostTraceWriter& writer, std::string inputName,
+                                       std::size_t maxHeldEvents, bool writeEvents)
+    : w_(writer), input_(std::move(inputName)), maxHeld_(std::max<std::size_t>(maxHeldEvents, 1)),
+      writeEvents_(writeEvents) {}
 
 // Every thread's held events, sorted, become one run each in the scratch file.
 void TraceEventImporter::spillAll() {
@@ -98,7 +116,7 @@ void TraceEventImporter::spillAll() {
         if (th.events.empty())
             continue;
         if (!th.sorted)
-            std::sort(th.events.begin(), th.events.end(), before);
+            std::sort(th.events.begin(), th.events.end(), Before{});
         th.runs.push_back(spill_.append(th.events));
         std::vector<Pending>().swap(th.events);
     }
@@ -158,20 +176,18 @@ const std::string& TraceEventImporter::requireString(const TraceScalar& s,
 }
 
 std::int64_t TraceEventImporter::requireTime(const TraceScalar& s, const char* field) const {
-    double value = s.number;
     if (s.type == TraceScalar::Type::String) { // "ts":"12.5", as some producers write
+        double value = 0;
         const char* const b = s.text.data();
         const char* const e = b + s.text.size();
         const auto [next, ec] = std::from_chars(b, e, value);
         if (s.text.empty() || next != e ||
             (ec != std::errc() && ec != std::errc::result_out_of_range))
             fail(fmt::format("event field \"{}\" must be a number (microseconds)", field));
-        if (ec == std::errc::result_out_of_range)
-            value = std::strtod(s.text.c_str(), nullptr);
     } else if (s.type != TraceScalar::Type::Number) {
         fail(fmt::format("event field \"{}\" must be a number (microseconds)", field));
     }
-    const auto ns = microsToNanos(s.text, value);
+    const auto ns = microsToNanos(s.text);
     if (!ns)
         fail(fmt::format("event field \"{}\" is out of range ({})", field, s.text));
     return *ns;
@@ -296,7 +312,7 @@ void TraceEventImporter::counter(const ScannedTraceEvent& e) {
                      fmt::format("counter \"{}\" sample at {} ns comes after one at {} ns",
                                  graphName, t, series.samples.back().t));
         }
-        series.samples.push_back({t, v.number});
+        series.samples.push_back({t, v.numberValue()});
     }
 }
 
@@ -332,7 +348,8 @@ void TraceEventImporter::hold(Thread& th, const ScannedTraceEvent& e, char ph, s
     th.any = true;
     th.lastTs = t;
     th.lastRank = r;
-    th.events.push_back({t, dur, e.startOffset, name, ch, ph});
+    th.events.push_back(
+        {t, dur, std::uint64_t{e.startOffset} << 8 | static_cast<unsigned char>(ph), name, ch});
 }
 
 void TraceEventImporter::async(const ScannedTraceEvent& e, char ph) {
@@ -377,10 +394,7 @@ void TraceEventImporter::noteDocumentRepair(std::size_t offset, std::string why)
 }
 
 void TraceEventImporter::finish() {
-    for (auto& [key, th] : threads_) {
-        nest(th);
-        std::vector<Pending>().swap(th.events);
-    }
+    nestAndWriteThreads();
     for (auto& [key, track] : asyncTracks_) {
         nestAsync(track);
         std::vector<Pending>().swap(track.seq.events);
@@ -395,206 +409,6 @@ void TraceEventImporter::finish() {
         stats.samples += s.samples.size();
         std::vector<Sample>().swap(s.samples);
     }
-}
-
-// Nesting over one thread's events in time order. The stack holds what may still enclose the next
-// event; its index is the depth row. A slice closed out of order (an E for a B below the top)
-// stays on the stack as closed until it is on top, so its row is not reused while it runs.
-void TraceEventImporter::nest(Thread& th) {
-    auto& events = th.events;
-    if (!th.sorted)
-        std::sort(events.begin(), events.end(), before);
-    struct Open {
-        bool open; // a B waiting for its E
-        std::int64_t start, end;
-        std::int32_t name, channel;
-        std::size_t offset;
-    };
-    std::vector<Open> stack;
-    // Rows are written in track order (see writeNested), in bounded chunks for huge threads.
-    constexpr std::size_t kMaxNested = std::size_t{1} << 20;
-    nested_.clear();
-    auto emit = [&](const Nested& n) {
-        nested_.push_back(n);
-        if (nested_.size() >= kMaxNested)
-            writeNested(th);
-    };
-    auto step = [&](const Pending& e) {
-        while (!stack.empty() && !stack.back().open && stack.back().end <= e.ts)
-            stack.pop_back();
-        const auto depth = static_cast<std::int32_t>(stack.size());
-        switch (e.ph) {
-        case 'B':
-            stack.push_back({true, e.ts, 0, e.name, e.channel, e.offset});
-            break;
-        case 'E': {
-            auto open =
-                std::find_if(stack.rbegin(), stack.rend(), [](const Open& o) { return o.open; });
-            if (open == stack.rend()) {
-                ++stats.repairs.unmatchedEnds;
-                note(e.offset, &th, "an \"E\" event has no open \"B\" event (dropped)");
-                break;
-            }
-            const auto at = static_cast<std::int32_t>(stack.rend() - open - 1);
-            emit({at, EventKind::Complete, open->name, open->channel, open->start, e.ts});
-            ++stats.events;
-            if (open == stack.rbegin()) {
-                stack.pop_back();
-            } else { // slices above it started inside it and run past its end
-                ++stats.repairs.overlapping;
-                if (wouldNote(e.offset))
-                    note(e.offset, &th,
-                         "an \"E\" event closes a \"B\" event while slices started inside it "
-                         "still run (overlapping slices placed on their own rows)");
-                open->open = false;
-                open->end = e.ts;
-            }
-            break;
-        }
-        case 'X': {
-            const std::int64_t end = e.ts + e.dur;
-            if (!stack.empty() && !stack.back().open && stack.back().end < end) {
-                ++stats.repairs.overlapping;
-                if (wouldNote(e.offset))
-                    note(e.offset, &th,
-                         "an \"X\" event overlaps the slice it starts in without nesting (placed "
-                         "on its own row)");
-            }
-            emit({depth, EventKind::Complete, e.name, e.channel, e.ts, end});
-            ++stats.events;
-            if (e.dur > 0)
-                stack.push_back({false, e.ts, end, e.name, e.channel, e.offset});
-            break;
-        }
-        default:
-            emit({depth, EventKind::Instant, e.name, e.channel, e.ts, e.ts});
-            ++stats.events;
-        }
-    };
-    if (th.runs.empty())
-        for (const Pending& e : events)
-            step(e);
-    else // spilled: merge the sorted runs with what is still held
-        spill_.merge(th.runs, events, before, step);
-    // Still open when the trace ended: never finished.
-    for (std::size_t d = 0; d < stack.size(); ++d)
-        if (stack[d].open) {
-            emit({static_cast<std::int32_t>(d), EventKind::Unfinished, stack[d].name,
-                  stack[d].channel, stack[d].start, stack[d].start});
-            ++stats.events;
-            ++stats.repairs.unfinished;
-            note(stack[d].offset, &th, "a \"B\" event is never closed (kept as unfinished)");
-        }
-    writeNested(th);
-}
-
-// Nesting yields rows in time order over all depths; the writer indexes them by (thread, depth,
-// start) as they arrive, which is cheapest in that order (see eventsInTrackOrder). A B/E slice
-// comes out at its E, but slices of one depth do not overlap, so each depth already comes out in
-// start order: a stable counting sort by depth is enough, checked, with a stable sort by start
-// for a depth that is not (overlap repairs can leave one so).
-void TraceEventImporter::writeNested(const Thread& th) {
-    std::size_t depths = 0;
-    for (const Nested& n : nested_)
-        depths = std::max(depths, static_cast<std::size_t>(n.depth) + 1);
-    std::vector<std::size_t> first(depths + 1, 0);
-    for (const Nested& n : nested_)
-        ++first[static_cast<std::size_t>(n.depth) + 1];
-    for (std::size_t d = 1; d <= depths; ++d)
-        first[d] += first[d - 1];
-    ordered_.resize(nested_.size());
-    {
-        std::vector<std::size_t> next(first.begin(), first.end() - 1);
-        for (const Nested& n : nested_)
-            ordered_[next[static_cast<std::size_t>(n.depth)]++] = n;
-    }
-    const auto byStart = [](const Nested& a, const Nested& b) { return a.start < b.start; };
-    for (std::size_t d = 0; d < depths; ++d) {
-        const auto begin = ordered_.begin() + static_cast<std::ptrdiff_t>(first[d]);
-        const auto end = ordered_.begin() + static_cast<std::ptrdiff_t>(first[d + 1]);
-        if (!std::is_sorted(begin, end, byStart))
-            std::stable_sort(begin, end, byStart);
-    }
-    for (const Nested& n : ordered_) {
-        const std::int64_t channel = channelIds_[static_cast<std::size_t>(n.channel)];
-        const std::int64_t name = nameIds_[static_cast<std::size_t>(n.name)];
-        switch (n.kind) {
-        case EventKind::Complete:
-            w_.addEvent(th.row, channel, name, n.start, n.end, n.depth);
-            break;
-        case EventKind::Instant:
-            w_.addInstant(th.row, channel, name, n.start, n.depth);
-            break;
-        default:
-            w_.addUnfinished(th.row, channel, name, n.start, n.depth);
-        }
-    }
-    nested_.clear();
-}
-
-// An async track's slices nest like a thread's B/E events, except that an "e" with a name closes
-// the innermost open slice of that name (operations of one id may interleave).
-void TraceEventImporter::nestAsync(AsyncTrack& track) {
-    Thread& seq = track.seq;
-    auto& events = seq.events;
-    if (!seq.sorted)
-        std::sort(events.begin(), events.end(), [](const Pending& a, const Pending& b) {
-            return a.ts != b.ts ? a.ts < b.ts : a.offset < b.offset;
-        });
-    const std::string name =
-        track.name.empty() ? fmt::format("{} {}", track.category, track.asyncId) : track.name;
-    const std::int64_t row =
-        w_.addAsyncTrack(processRow(track.pid), name, track.category, track.asyncId);
-    struct Open {
-        bool open;
-        std::int64_t start, end;
-        std::int32_t name;
-        std::size_t offset;
-    };
-    std::vector<Open> stack;
-    auto nameId = [&](std::int32_t n) {
-        return n >= 0 ? nameIds_[static_cast<std::size_t>(n)] : w_.intern(name);
-    };
-    for (const Pending& e : events) {
-        while (!stack.empty() && !stack.back().open && stack.back().end <= e.ts)
-            stack.pop_back();
-        const auto depth = static_cast<std::int32_t>(stack.size());
-        if (e.ph == 'B') {
-            stack.push_back({true, e.ts, 0, e.name, e.offset});
-        } else if (e.ph == 'E') {
-            auto open = std::find_if(stack.rbegin(), stack.rend(), [&](const Open& o) {
-                return o.open && (e.name < 0 || o.name == e.name);
-            });
-            if (open == stack.rend())
-                open = std::find_if(stack.rbegin(), stack.rend(),
-                                    [](const Open& o) { return o.open; });
-            if (open == stack.rend()) {
-                ++stats.repairs.unmatchedEnds;
-                note(e.offset, &seq, "an async end event has no open begin (dropped)");
-                continue;
-            }
-            w_.addAsyncSlice(row, nameId(open->name), EventKind::Complete, open->start, e.ts,
-                             static_cast<std::int32_t>(stack.rend() - open - 1));
-            ++stats.asyncSlices;
-            if (open == stack.rbegin())
-                stack.pop_back();
-            else {
-                open->open = false;
-                open->end = e.ts;
-            }
-        } else {
-            w_.addAsyncSlice(row, nameId(e.name), EventKind::Instant, e.ts, e.ts, depth);
-            ++stats.asyncSlices;
-        }
-    }
-    for (std::size_t d = 0; d < stack.size(); ++d)
-        if (stack[d].open) {
-            w_.addAsyncSlice(row, nameId(stack[d].name), EventKind::Unfinished, stack[d].start,
-                             std::nullopt, static_cast<std::int32_t>(d));
-            ++stats.asyncSlices;
-            ++stats.repairs.unfinished;
-            note(stack[d].offset, &seq, "an async begin event is never ended (kept as unfinished)");
-        }
 }
 
 // A flow's points (s, then t steps, then f) in time order become arrows between consecutive

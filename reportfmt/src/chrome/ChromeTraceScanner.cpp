@@ -47,12 +47,12 @@ void appendUtf8(std::string& out, std::uint32_t cp) {
 
 /// True when `key` is `word`: a fixed-size memcmp, which the compiler turns into one integer
 /// compare (std::string == const char* measures the literal and calls memcmp for every key).
-template <std::size_t N> bool is(const std::string& key, const char (&word)[N]) {
+template <std::size_t N> bool is(std::string_view key, const char (&word)[N]) {
     return key.size() == N - 1 && std::memcmp(key.data(), word, N - 1) == 0;
 }
 
 /// The event field a key names, or null for fields the importer does not read.
-TraceScalar* fieldNamed(ScannedTraceEvent& e, const std::string& key) {
+TraceScalar* fieldNamed(ScannedTraceEvent& e, std::string_view key) {
     switch (key.size()) {
     case 2:
         return is(key, "ph") ? &e.ph : is(key, "ts") ? &e.ts : is(key, "id") ? &e.id : nullptr;
@@ -70,6 +70,16 @@ TraceScalar* fieldNamed(ScannedTraceEvent& e, const std::string& key) {
 }
 
 } // namespace
+
+double parseJsonNumber(std::string_view text) {
+    double value = 0;
+    const auto [next, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec == std::errc::result_out_of_range) // strtod saturates instead
+        return std::strtod(std::string(text).c_str(), nullptr);
+    if (ec != std::errc() || next != text.data() + text.size())
+        return std::nan("");
+    return value;
+}
 
 void ScannedTraceEvent::clear() {
     for (TraceScalar* f : {&ph, &name, &cat, &pid, &tid, &ts, &dur, &id})
@@ -229,6 +239,22 @@ void ChromeTraceScanner::readString(std::string& out) {
     }
 }
 
+// An event's keys are short plain ASCII: read in place, without a copy, unless escaped.
+std::string_view ChromeTraceScanner::readKey() {
+    if (peek() == '"') {
+        const char* const first = p_ + 1;
+        const char* q = first;
+        while (q != end_ && kPlain[static_cast<unsigned char>(*q)])
+            ++q;
+        if (q != end_ && *q == '"') {
+            p_ = q + 1;
+            return {first, static_cast<std::size_t>(q - first)};
+        }
+    }
+    readString(key_);
+    return key_;
+}
+
 void ChromeTraceScanner::readNumber(TraceScalar& out) {
     const char* start = p_;
     if (p_ != end_ && *p_ == '-')
@@ -258,13 +284,9 @@ void ChromeTraceScanner::readNumber(TraceScalar& out) {
         while (p_ != end_ && isDigit(*p_))
             ++p_;
     }
+    // The grammar above is JSON's, so the text is a valid number; its value is parsed on demand.
     out.type = TraceScalar::Type::Number;
     out.text.assign(start, static_cast<std::size_t>(p_ - start));
-    const auto [next, ec] = std::from_chars(start, p_, out.number);
-    if (ec == std::errc::result_out_of_range) // strtod saturates to +-HUGE_VAL or 0 instead
-        out.number = std::strtod(out.text.c_str(), nullptr);
-    else if (ec != std::errc() || next != p_)
-        failAt(start, "invalid number");
 }
 
 void ChromeTraceScanner::readLiteral(const char* word, std::size_t n) {
@@ -321,7 +343,7 @@ void ChromeTraceScanner::skipValue(int depth) {
         }
         for (;;) {
             if (c == '{') {
-                readString(key_);
+                readKey();
                 expect(':');
             }
             skipValue(depth + 1);
@@ -449,11 +471,11 @@ bool ChromeTraceScanner::next(ScannedTraceEvent& out) {
             ++p_;
         } else {
             for (;;) {
-                readString(key_);
+                const std::string_view key = readKey();
                 expect(':');
-                if (is(key_, "args"))
+                if (is(key, "args"))
                     readArgs(out);
-                else if (TraceScalar* field = fieldNamed(out, key_))
+                else if (TraceScalar* field = fieldNamed(out, key))
                     readScalar(*field);
                 else
                     skipValue(1);
