@@ -2,9 +2,11 @@
 // UNSIGNED_INT loop counters stepped and tested with popops::map expressions (unsigned
 // constants, %, comparisons feeding If), mask blocks from Graph::cloneN, accumulation with
 // poplin::matMulAcc and matMulGroupedAcc, and a cycle count with poplar/SyncType.hpp. Prints
-// every result for check.sh to compare with expected.txt.
+// every result for check.sh to compare with expected.txt. Like many SDK programs it uses
+// std::find_if over DeviceManager's devices without including <algorithm> itself.
 
 #include <poplar/CycleCount.hpp>
+#include <poplar/DeviceManager.hpp>
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
@@ -48,6 +50,14 @@ Tensor counter(Graph &graph, Sequence &prog, const std::string &name) {
 } // namespace
 
 int main() {
+  // Any hardware is only listed here; the program runs on an IPU model.
+  auto devices =
+      DeviceManager::createDeviceManager().getDevices(TargetType::IPU, 1);
+  auto tiny = std::find_if(devices.begin(), devices.end(), [](Device &d) {
+    return d.getTarget().getNumTiles() < 4;
+  });
+  std::cout << "tiny hardware: " << (tiny != devices.end() ? "yes" : "no")
+            << "\n";
   IPUModel ipuModel;
   ipuModel.tilesPerIPU = 4;
   Device device = ipuModel.createDevice();
