@@ -74,7 +74,7 @@ TEST_CASE("popops::sort and sortInPlace match a host sort along each dimension")
         }
 }
 
-TEST_CASE("popops::sortKeyValue carries values stably; the in-place form sorts both") {
+TEST_CASE("popops::sortKeyValue carries values stably and the in-place form sorts both") {
     const std::vector<std::size_t> d = {3, 4, 2};
     for (unsigned dim = 0; dim < 3; ++dim) {
         INFO("dim " << dim);

@@ -24,16 +24,19 @@ void checkAccumulator(const Tensor& C, const Tensor& product, const std::string&
                                      product.shapeToString());
 }
 
-/// The product A x B (grouped or not) in C's type, checked against C.
-Tensor productFor(poplar::Graph& graph, const Tensor& C, const Tensor& A, const Tensor& B,
-                  bool grouped, poplar::program::Sequence& prog, pl::PoplibsOpDebugInfo& di,
-                  const poplar::OptionFlags& options, PlanningCache* cache,
-                  const std::string& api) {
+/// C += k * (A x B), grouped or not, recorded as operation `name`: the product in C's type,
+/// checked against C, then popops::scaledAddTo with `k` a number or a scalar tensor.
+template <typename Scale>
+void accumulate(poplar::Graph& graph, const Tensor& C, const Scale& k, const Tensor& A,
+                const Tensor& B, bool grouped, poplar::program::Sequence& prog,
+                const poplar::DebugContext& debugContext, const poplar::OptionFlags& options,
+                PlanningCache* cache, const std::string& name) {
+    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(C, k, A, B, options), name);
     Tensor product =
         grouped ? matMulGrouped(graph, A, B, prog, C.elementType(), {di, "product"}, options, cache)
                 : matMul(graph, A, B, prog, C.elementType(), {di, "product"}, options, cache);
-    checkAccumulator(C, product, api);
-    return product;
+    checkAccumulator(C, product, "poplin::" + name);
+    popops::scaledAddTo(graph, C, product, k, prog, {di});
 }
 
 } // namespace
@@ -41,40 +44,28 @@ Tensor productFor(poplar::Graph& graph, const Tensor& C, const Tensor& A, const 
 void matMulAcc(poplar::Graph& graph, const Tensor& C, float k, const Tensor& A, const Tensor& B,
                poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
                const poplar::OptionFlags& options, PlanningCache* cache) {
-    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(C, k, A, B, options), "matMulAcc");
-    Tensor product =
-        productFor(graph, C, A, B, false, prog, di, options, cache, "poplin::matMulAcc");
-    popops::scaledAddTo(graph, C, product, k, prog, {di});
+    accumulate(graph, C, k, A, B, false, prog, debugContext, options, cache, "matMulAcc");
 }
 
 void matMulAcc(poplar::Graph& graph, const Tensor& C, const Tensor& k, const Tensor& A,
                const Tensor& B, poplar::program::Sequence& prog,
                const poplar::DebugContext& debugContext, const poplar::OptionFlags& options,
                PlanningCache* cache) {
-    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(C, k, A, B, options), "matMulAcc");
-    Tensor product =
-        productFor(graph, C, A, B, false, prog, di, options, cache, "poplin::matMulAcc");
-    popops::scaledAddTo(graph, C, product, k, prog, {di});
+    accumulate(graph, C, k, A, B, false, prog, debugContext, options, cache, "matMulAcc");
 }
 
 void matMulGroupedAcc(poplar::Graph& graph, const Tensor& C, float k, const Tensor& A,
                       const Tensor& B, poplar::program::Sequence& prog,
                       const poplar::DebugContext& debugContext, const poplar::OptionFlags& options,
                       PlanningCache* cache) {
-    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(C, k, A, B, options), "matMulGroupedAcc");
-    Tensor product =
-        productFor(graph, C, A, B, true, prog, di, options, cache, "poplin::matMulGroupedAcc");
-    popops::scaledAddTo(graph, C, product, k, prog, {di});
+    accumulate(graph, C, k, A, B, true, prog, debugContext, options, cache, "matMulGroupedAcc");
 }
 
 void matMulGroupedAcc(poplar::Graph& graph, const Tensor& C, const Tensor& k, const Tensor& A,
                       const Tensor& B, poplar::program::Sequence& prog,
                       const poplar::DebugContext& debugContext, const poplar::OptionFlags& options,
                       PlanningCache* cache) {
-    pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(C, k, A, B, options), "matMulGroupedAcc");
-    Tensor product =
-        productFor(graph, C, A, B, true, prog, di, options, cache, "poplin::matMulGroupedAcc");
-    popops::scaledAddTo(graph, C, product, k, prog, {di});
+    accumulate(graph, C, k, A, B, true, prog, debugContext, options, cache, "matMulGroupedAcc");
 }
 
 } // namespace poplin
