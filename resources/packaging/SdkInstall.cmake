@@ -24,10 +24,16 @@ endfunction()
 # tilescope_sdk_cmake_package(NAME TARGET [DEPENDS PACKAGE...]): install the CMake package NAME
 # (<libdir>/cmake/NAME/NAME-config.cmake) that defines the imported target NAME, as the SDK names
 # it, over TileScope::TARGET; finding it also finds the packages it DEPENDS on, as the SDK's do.
+# An empty TARGET ("") installs a package that only finds its DEPENDS, as the SDK's `poplibs`
+# package (find_package(poplibs) gives the targets poputil, popops, poplin, ... and no `poplibs`).
 function(tilescope_sdk_cmake_package name target)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "DEPENDS")
   set(TILESCOPE_SDK_PACKAGE ${name})
-  set(TILESCOPE_SDK_TARGET TileScope::${target})
+  if(target STREQUAL "")
+    set(TILESCOPE_SDK_TARGET "")
+  else()
+    set(TILESCOPE_SDK_TARGET TileScope::${target})
+  endif()
   set(TILESCOPE_SDK_DEPENDS "${arg_DEPENDS}")
   set(dir ${CMAKE_INSTALL_LIBDIR}/cmake/${name})
   configure_file(${PROJECT_SOURCE_DIR}/resources/packaging/sdk-package-config.cmake.in

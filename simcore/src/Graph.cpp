@@ -157,18 +157,48 @@ Tensor Graph::clone(const Tensor& t, const DebugContext& debugContext, TensorClo
     return clone(t.elementType(), t, debugContext, method);
 }
 
+namespace {
+
+/// A clone's debug context: the caller's, else "<t's name>/clone" under the caller's operation.
+DebugContext cloneContext(const Tensor& t, const DebugContext& debugContext) {
+    return debugContext.getPathName().empty()
+               ? DebugContext(DebugNameAndId(t.getName() + "/clone", debugContext.getId()))
+               : debugContext;
+}
+
+/// Maps each of the `copies` consecutive blocks of `c` (a new variable) as `t` is mapped.
+void mapCopiesLike(tilescope::sim::GraphModel& model, const Tensor& c, const Tensor& t,
+                   std::size_t copies) {
+    if (copies == 0 || t.numElements() == 0)
+        return;
+    auto& dst = model.variables[c.view().ranges[0].variable];
+    std::size_t i = 0;
+    for (std::size_t copy = 0; copy < copies; ++copy)
+        for (const auto& r : t.view().ranges)
+            for (auto e = r.begin; e < r.end; ++e)
+                dst.tileOf[i++] = model.variables[r.variable].tileOf[e];
+}
+
+} // namespace
+
 Tensor Graph::clone(const Type& type, const Tensor& t, const DebugContext& debugContext,
                     TensorCloneMethod) {
-    Tensor c =
-        addVariable(type, t.shape(),
-                    debugContext.getPathName().empty()
-                        ? DebugContext(DebugNameAndId(t.getName() + "/clone", debugContext.getId()))
-                        : debugContext);
-    auto& dst = model_->variables[c.view().ranges[0].variable];
-    std::size_t i = 0;
-    for (const auto& r : t.view().ranges)
-        for (auto e = r.begin; e < r.end; ++e)
-            dst.tileOf[i++] = model_->variables[r.variable].tileOf[e];
+    Tensor c = addVariable(type, t.shape(), cloneContext(t, debugContext));
+    mapCopiesLike(*model_, c, t, 1);
+    return c;
+}
+
+Tensor Graph::cloneN(const Tensor& t, std::size_t N, const DebugContext& debugContext,
+                     TensorCloneMethod method) {
+    return cloneN(t.elementType(), t, N, debugContext, method);
+}
+
+Tensor Graph::cloneN(const Type& type, const Tensor& t, std::size_t N,
+                     const DebugContext& debugContext, TensorCloneMethod) {
+    std::vector<std::size_t> shape = t.shape();
+    shape.insert(shape.begin(), N);
+    Tensor c = addVariable(type, shape, cloneContext(t, debugContext));
+    mapCopiesLike(*model_, c, t, N);
     return c;
 }
 

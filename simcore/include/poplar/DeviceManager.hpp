@@ -1,6 +1,8 @@
 #pragma once
 #include "poplar/Device.hpp"
 
+// <algorithm>: programs pick a device with std::find_if(devices..., attach) without including it.
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 

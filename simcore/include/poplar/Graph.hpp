@@ -184,6 +184,12 @@ public:
                  TensorCloneMethod method = TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
     Tensor clone(const Type& type, const Tensor& t, const DebugContext& debugContext = {},
                  TensorCloneMethod method = TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
+    /// N clones of `t` as one new variable of shape {N, t's shape...}: slice i is mapped as `t`.
+    Tensor cloneN(const Tensor& t, std::size_t N, const DebugContext& debugContext = {},
+                  TensorCloneMethod method = TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
+    Tensor cloneN(const Type& type, const Tensor& t, std::size_t N,
+                  const DebugContext& debugContext = {},
+                  TensorCloneMethod method = TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
 
     template <typename T> void setInitialValue(const Tensor& t, T value) {
         setTensorInitialValue(t, toBytes(t.elementType(), &value, 1), 1);

@@ -3,6 +3,7 @@
 
 #include "poplar/DebugContext.hpp"
 #include "poplar/GraphElements.hpp"
+#include "poplar/SyncType.hpp"
 #include "poplar/Tensor.hpp"
 
 // SDK programs rely on poplar's main headers bringing in the standard headers they use.
@@ -32,8 +33,6 @@ using ProgramNodePtr = std::shared_ptr<ProgramNode>;
 } // namespace tilescope
 
 namespace poplar {
-
-enum class SyncType { INTERNAL, EXTERNAL, GLOBAL };
 
 namespace program {
 

@@ -35,6 +35,12 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
+/// The planning cache's name in earlier SDKs (`poplin::matmul::PlanningCache`), still used by
+/// programs written for them.
+namespace matmul {
+using PlanningCache = ::poplin::PlanningCache;
+} // namespace matmul
+
 /// A x B into a new tensor of `outputType`. A and B are rank-2 FLOAT or HALF tensors of one type.
 poplar::Tensor matMul(poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B,
                       poplar::program::Sequence& prog, const poplar::Type& outputType,
@@ -54,6 +60,28 @@ poplar::Tensor matMulGrouped(poplar::Graph& graph, const poplar::Tensor& A, cons
                              const poplar::DebugContext& debugContext = {},
                              const poplar::OptionFlags& options = {},
                              PlanningCache* cache = nullptr);
+
+/// C += k * (A x B) for rank-2 A {M, K}, B {K, N} and C {M, N}, the product in C's type; `k` is
+/// a number or a single-element FLOAT/HALF tensor (popops::scaledAddTo's scale).
+void matMulAcc(poplar::Graph& graph, const poplar::Tensor& C, float k, const poplar::Tensor& A,
+               const poplar::Tensor& B, poplar::program::Sequence& prog,
+               const poplar::DebugContext& debugContext = {},
+               const poplar::OptionFlags& options = {}, PlanningCache* cache = nullptr);
+void matMulAcc(poplar::Graph& graph, const poplar::Tensor& C, const poplar::Tensor& k,
+               const poplar::Tensor& A, const poplar::Tensor& B, poplar::program::Sequence& prog,
+               const poplar::DebugContext& debugContext = {},
+               const poplar::OptionFlags& options = {}, PlanningCache* cache = nullptr);
+/// As matMulAcc for the groups of matMulGrouped: C {G, M, N} += k * (A {G, M, K} x B {G, K, N}).
+void matMulGroupedAcc(poplar::Graph& graph, const poplar::Tensor& C, float k,
+                      const poplar::Tensor& A, const poplar::Tensor& B,
+                      poplar::program::Sequence& prog,
+                      const poplar::DebugContext& debugContext = {},
+                      const poplar::OptionFlags& options = {}, PlanningCache* cache = nullptr);
+void matMulGroupedAcc(poplar::Graph& graph, const poplar::Tensor& C, const poplar::Tensor& k,
+                      const poplar::Tensor& A, const poplar::Tensor& B,
+                      poplar::program::Sequence& prog,
+                      const poplar::DebugContext& debugContext = {},
+                      const poplar::OptionFlags& options = {}, PlanningCache* cache = nullptr);
 
 /// A variable for the left operand of a matMul of these shapes, mapped the way the plan reads
 /// it (so the product needs little exchange).

@@ -269,7 +269,7 @@ void addMap(poplar::Graph& graph, const CompiledExpr& ce, const std::vector<Tens
         },
         {{"in", inputs}});
     prog.add(poplar::program::Execute(cs, {di}));
-    if (type != poplar::INT)
+    if (type == poplar::FLOAT || type == poplar::HALF)
         di.addFlops(out.numElements() * (ce.simpleOps + ce.transcendentalOps));
 }
 
@@ -289,15 +289,15 @@ CompiledExpr prepare(const std::string& api, const expr::Expr& e, const std::vec
             "popops::" + api + ": the expression nests too deeply (" + std::to_string(ce.maxDepth) +
             " values live at once, at most " + std::to_string(kMaxStackDepth) + ")");
     const poplar::Type type = ts.front().elementType();
-    if (type != poplar::FLOAT && type != poplar::HALF && type != poplar::INT)
+    const bool integer = type == poplar::INT || type == poplar::UNSIGNED_INT;
+    if (type != poplar::FLOAT && type != poplar::HALF && !integer)
         throw poputil::poplibs_error("popops::" + api + ": tensor '" + ts.front().getName() +
                                      "' has type " + type.toString() +
-                                     "; FLOAT, HALF and INT are supported");
-    if (type == poplar::INT && ce.integerUnsafeOps)
+                                     "; FLOAT, HALF, INT and UNSIGNED_INT are supported");
+    if (integer && ce.integerUnsafeOps)
         throw poputil::poplibs_error(
-            "popops::" + api +
-            ": the expression uses operations INT "
-            "tensors do not support (exp, log, sqrt, rsqrt, inv, tanh, sigmoid, sin, "
+            "popops::" + api + ": the expression uses operations " + type.toString() +
+            " tensors do not support (exp, log, sqrt, rsqrt, inv, tanh, sigmoid, sin, "
             "cos, ceil, floor, round, pow)");
     for (const auto& t : ts)
         if (t.elementType() != type)
@@ -316,9 +316,11 @@ void registerMapExprVertices(poplar::Graph& graph) {
     registerOne<float, float>(graph);
     registerOne<poplar::half, poplar::half>(graph);
     registerOne<int, int>(graph);
+    registerOne<unsigned, unsigned>(graph);
     registerOne<float, bool>(graph);
     registerOne<poplar::half, bool>(graph);
     registerOne<int, bool>(graph);
+    registerOne<unsigned, bool>(graph);
 }
 } // namespace detail
 

@@ -11,6 +11,7 @@
 #include "popops/ElementWiseVertices.hpp"
 #include "popops/Operation.hpp"
 #include "popops/PopopsCodelets.hpp"
+#include "popops/ReductionStages.hpp"
 #include "tilescope/sim/BuiltinVertex.hpp"
 
 #include <algorithm>
@@ -311,11 +312,39 @@ void mapOutputByPartials(poplar::Graph& graph, const poplar::Tensor& in,
         }
 }
 
-/// Adds the compute set reducing `in` over `dims` into `out` and returns it (not yet executed).
-poplar::ComputeSet reduceInto(poplar::Graph& graph, const poplar::Tensor& in,
-                              const poplar::Tensor& out, const std::vector<std::size_t>& dims,
-                              const ReduceParams& params, pl::PoplibsOpDebugInfo& di,
-                              const std::string& api) {
+/// Adds the two-stage form of the reduction of `partials` into `out` when it is needed (see
+/// ReductionStages.hpp); the first stage applies the operation (SQUARE_ADD squares there), the
+/// second combines per-tile values, then updates and scales.
+bool stageReduction(poplar::Graph& graph, const poplar::Tensor& partials, const poplar::Tensor& out,
+                    const ReduceParams& params, pl::PoplibsOpDebugInfo& di,
+                    std::vector<poplar::ComputeSet>& css) {
+    const poplar::Type inType = partials.elementType();
+    detail::ReductionStageVertices v;
+    v.intermediateType = inType == poplar::HALF ? poplar::FLOAT : inType; // as the vertex sums
+    v.firstStage = vertexName(params.op, inType, v.intermediateType);
+    const Operation combine = params.op == Operation::SQUARE_ADD ? Operation::ADD : params.op;
+    v.secondStage = params.useScale
+                        ? scaledVertexName(combine, v.intermediateType, out.elementType(),
+                                           params.scale.elementType())
+                        : vertexName(combine, v.intermediateType, out.elementType());
+    v.update = params.update;
+    if (params.useScale)
+        v.scale = params.scale.reshape({});
+    const auto& target = graph.getTarget();
+    const bool logAdd = params.op == Operation::LOG_ADD;
+    v.cycles = [&target, logAdd](const poplar::Type& type, std::size_t n, bool update) {
+        return pl::cycles::reduceContinuous(target, type, 1, n, update, logAdd);
+    };
+    return detail::addStagedReduction(graph, partials, out, v, di, css);
+}
+
+/// The compute sets reducing `in` over `dims` into `out` (not yet executed): one, or two when
+/// outputs would receive many partials from other tiles (ReductionStages.hpp).
+std::vector<poplar::ComputeSet> reduceInto(poplar::Graph& graph, const poplar::Tensor& in,
+                                           const poplar::Tensor& out,
+                                           const std::vector<std::size_t>& dims,
+                                           const ReduceParams& params, pl::PoplibsOpDebugInfo& di,
+                                           const std::string& api) {
     if (!supportedPair(params.op, in.elementType(), out.elementType()))
         throw poputil::poplibs_error(
             api + ": cannot reduce tensor '" + in.getName() + "' of type " +
@@ -351,8 +380,13 @@ poplar::ComputeSet reduceInto(poplar::Graph& graph, const poplar::Tensor& in,
                                      in.shapeToString() + " gives an empty reduction");
 
     const poplar::Type inType = in.elementType();
-    poplar::ComputeSet cs = graph.addComputeSet({di, "reduce"});
     const auto& target = graph.getTarget();
+    if (inType == poplar::FLOAT || inType == poplar::HALF)
+        di.addFlops((params.op == Operation::SQUARE_ADD ? 2 : 1) * outputs * partialsPerOutput);
+    std::vector<poplar::ComputeSet> css;
+    if (stageReduction(graph, partials, out, params, di, css))
+        return css;
+    poplar::ComputeSet cs = graph.addComputeSet({di, "reduce"});
     const std::string vertexType =
         params.useScale
             ? scaledVertexName(params.op, inType, out.elementType(), params.scale.elementType())
@@ -390,9 +424,8 @@ poplar::ComputeSet reduceInto(poplar::Graph& graph, const poplar::Tensor& in,
             if (params.useScale)
                 graph.connect(v["scale"], scale);
         });
-    if (inType == poplar::FLOAT || inType == poplar::HALF)
-        di.addFlops((params.op == Operation::SQUARE_ADD ? 2 : 1) * outputs * partialsPerOutput);
-    return cs;
+    css.push_back(cs);
+    return css;
 }
 
 /// A new output for reducing `in` over `dims`, mapped where its partials live.
@@ -449,8 +482,8 @@ poplar::Tensor reduce(poplar::Graph& graph, const poplar::Tensor& in, const popl
     pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(in, outType, dims), "reduce");
     di.setValue("operation", operationName(params.op));
     poplar::Tensor out = createReduceOutput(graph, in, outType, dims, params, di);
-    prog.add(poplar::program::Execute(
-        reduceInto(graph, in, out, dims, params, di, "popops::reduce"), {di}));
+    for (const auto& cs : reduceInto(graph, in, out, dims, params, di, "popops::reduce"))
+        prog.add(poplar::program::Execute(cs, {di}));
     di.addOutput(out);
     return out;
 }
@@ -469,8 +502,8 @@ void reduceWithOutput(poplar::Graph& graph, const poplar::Tensor& in, const popl
     pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(in, out, dims), "reduceWithOutput");
     di.setValue("operation", operationName(params.op));
     checkReduceOutput(in, out, dims);
-    prog.add(poplar::program::Execute(
-        reduceInto(graph, in, out, dims, params, di, "popops::reduceWithOutput"), {di}));
+    for (const auto& cs : reduceInto(graph, in, out, dims, params, di, "popops::reduceWithOutput"))
+        prog.add(poplar::program::Execute(cs, {di}));
 }
 
 poplar::Tensor reduce(poplar::Graph& graph, const poplar::Tensor& in, const poplar::Type& outType,
@@ -480,7 +513,8 @@ poplar::Tensor reduce(poplar::Graph& graph, const poplar::Tensor& in, const popl
     pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(in, outType, dims), "reduce");
     di.setValue("operation", operationName(params.op));
     poplar::Tensor out = createReduceOutput(graph, in, outType, dims, params, di);
-    css.push_back(reduceInto(graph, in, out, dims, params, di, "popops::reduce"));
+    for (const auto& cs : reduceInto(graph, in, out, dims, params, di, "popops::reduce"))
+        css.push_back(cs);
     di.addOutput(out);
     return out;
 }
@@ -500,7 +534,8 @@ void reduceWithOutput(poplar::Graph& graph, const poplar::Tensor& in, const popl
     pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(in, out, dims), "reduceWithOutput");
     di.setValue("operation", operationName(params.op));
     checkReduceOutput(in, out, dims);
-    css.push_back(reduceInto(graph, in, out, dims, params, di, "popops::reduceWithOutput"));
+    for (const auto& cs : reduceInto(graph, in, out, dims, params, di, "popops::reduceWithOutput"))
+        css.push_back(cs);
 }
 
 std::ostream& operator<<(std::ostream& os, const Operation& op) {
