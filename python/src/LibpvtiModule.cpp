@@ -73,7 +73,8 @@ PYBIND11_MODULE(_libpvti, m) {
 
     py::class_<pvti::Series>(m, "Series").def("add", &pvti::Series::add, py::arg("value"));
     py::class_<pvti::Graph>(m, "Graph")
-        .def(py::init<const std::string&, const std::string&>(), py::arg("name"), py::arg("unit"))
+        .def(py::init<const std::string&, const std::string&>(), py::arg("name"),
+             py::arg("unit") = "")
         .def("addSeries", &pvti::Graph::addSeries, py::arg("name"));
 
     // Heatmaps: values counted per bucket over time; values outside the edges land in the outer

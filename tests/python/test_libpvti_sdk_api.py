@@ -3,6 +3,7 @@ instrumentation, poplar KGE's instrument_fn, per-thread channels), each traced a
 pva.openTrace; without PVTI_OPTIONS the same program records nothing."""
 import glob
 import os
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -62,6 +63,7 @@ PROGRAM = textwrap.dedent("""
         t.start()
     for t in threads:
         t.join()
+    pvti.Graph("Loss").addSeries("train").add(0.25)  # the unit is optional, as in libpvti
     pvti.closeTrace()
     pvti.Tracepoint.event(kge, "after close")
     print("closed", pvti.checkTraceChannel(kge))
@@ -109,6 +111,10 @@ def test_session_api_and_decorators_traced(tmp_path):
     ]
     assert sorted(tree(e) for t in workers for e in t.events) == [
         ("worker 0", "job 0", []), ("worker 1", "job 1", [])]
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT n.text, g.unit, s.value FROM graph g JOIN name n ON "
+                          "n.id = g.name_id JOIN series r ON r.graph_id = g.id JOIN sample s "
+                          "ON s.series_id = r.id").fetchall() == [("Loss", "", 0.25)]
 
 
 def test_session_api_without_tracing(tmp_path):

@@ -160,7 +160,7 @@ private:
 /// is one line: `auto s = g.addSeries("train"); s.add(1234.0);`.
 class Graph {
 public:
-    Graph(const std::string& name, const std::string& unit);
+    Graph(const std::string& name, const std::string& unit = "");
     Series addSeries(const std::string& name);
 
 private:
