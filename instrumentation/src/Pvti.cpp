@@ -2,10 +2,12 @@
 
 #include "tilescope/capture/HostTracer.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <elf.h>
 #include <link.h>
 #include <memory>
+#include <mutex>
 #include <string_view>
 #include <unordered_map>
 
@@ -111,6 +113,65 @@ std::uint32_t labelOfText(const char* text, std::size_t length) {
 }
 
 } // namespace detail
+
+namespace {
+
+// Every TraceChannel alive, in the order made (listTraceChannel). Never destroyed: channels with
+// static storage in other objects may be destroyed after this file's statics.
+struct ChannelRegistry {
+    std::mutex mutex;
+    std::vector<TraceChannel*> channels;
+};
+
+ChannelRegistry& channelRegistry() {
+    static auto* registry = new ChannelRegistry();
+    return *registry;
+}
+
+} // namespace
+
+TraceChannel traceDrivers("Drivers");
+TraceChannel tracePoplar("Poplar");
+TraceChannel traceFramework("Framework");
+
+void TraceChannel::enlist() {
+    auto& registry = channelRegistry();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    registry.channels.push_back(this);
+}
+
+void TraceChannel::delist() {
+    auto& registry = channelRegistry();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    auto& channels = registry.channels;
+    channels.erase(std::remove(channels.begin(), channels.end(), this), channels.end());
+}
+
+void enableTraceChannel(TraceChannel* channel) {
+    channel->enabled_.store(true, std::memory_order_relaxed);
+}
+
+void disableTraceChannel(TraceChannel* channel) {
+    channel->enabled_.store(false, std::memory_order_relaxed);
+}
+
+bool checkTraceChannel(TraceChannel* channel) {
+    return channel->id() != detail::kDisabledChannel;
+}
+
+std::vector<TraceChannel*> listTraceChannel() {
+    auto& registry = channelRegistry();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    return registry.channels;
+}
+
+std::string getCurrentTraceFilename() {
+    return HostTracer::instance().file().string();
+}
+
+void closeTrace() {
+    HostTracer::instance().close();
+}
 
 std::uint16_t TraceChannel::resolve() const {
     HostTracer& tracer = HostTracer::instance();

@@ -15,13 +15,17 @@ is written.
 """
 
 import functools as _functools
+import types as _types
 
 from . import _libpvti
-from ._libpvti import Graph, HeatmapDouble, HeatmapUInt64, Series, TraceChannel
+from ._libpvti import (Graph, HeatmapDouble, HeatmapUInt64, Series, TraceChannel, checkTraceChannel,
+                       closeTrace, disableTraceChannel, enableTraceChannel, getCurrentTraceFilename,
+                       listTraceChannel, traceDrivers, traceFramework, tracePoplar)
 
 __all__ = ["TraceChannel", "Tracepoint", "Graph", "Series", "HeatmapDouble", "HeatmapUInt64",
-           "createTraceChannel", "instrument",
-           "tilescope"]
+           "createTraceChannel", "instrument", "instrument_fn", "traceDrivers", "tracePoplar",
+           "traceFramework", "enableTraceChannel", "disableTraceChannel", "checkTraceChannel",
+           "listTraceChannel", "getCurrentTraceFilename", "closeTrace", "tilescope"]
 
 
 def createTraceChannel(name):
@@ -74,12 +78,31 @@ class Tracepoint:
         _libpvti.event(channel, label)
 
 
+def instrument_fn(channel):
+    """A decorator tracing every call of the function as an interval on `channel`, labelled with
+    the function's qualified name (`Class.method` for a method)."""
+
+    def decorate(function):
+        return Tracepoint(channel, function.__qualname__)(function)
+
+    return decorate
+
+
 def instrument(obj, methods, channel):
     """Replaces each named method of `obj` (an instance, class or module) by one traced as an
-    interval labelled with the method's name."""
+    interval labelled with the method's name. Python looks special methods (`__len__`,
+    `__getitem__`, ...) up on the type, so for an instance those are installed on a subclass made
+    for that one object, which becomes its class: `len(obj)` and `obj[i]` are traced too."""
+    on_instance = not isinstance(obj, (type, _types.ModuleType))
+    special = [n for n in methods if on_instance and n.startswith("__") and n.endswith("__")]
+    if special:
+        cls = type(obj)
+        members = {n: Tracepoint(channel, n)(getattr(cls, n)) for n in special}
+        members.update(__module__=cls.__module__, __qualname__=cls.__qualname__)
+        obj.__class__ = type(cls.__name__, (cls,), members)
     for name in methods:
-        original = getattr(obj, name)
-        setattr(obj, name, Tracepoint(channel, name)(original))
+        if name not in special:
+            setattr(obj, name, Tracepoint(channel, name)(getattr(obj, name)))
     return obj
 
 

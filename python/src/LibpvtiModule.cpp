@@ -30,10 +30,37 @@ PYBIND11_MODULE(_libpvti, m) {
     m.doc() = "Native tracepoints behind the libpvti Python module";
 
     py::class_<pvti::TraceChannel>(m, "TraceChannel")
-        .def(py::init<std::string>(), py::arg("name"))
+        .def(py::init<std::string, bool>(), py::arg("name"), py::arg("enabled") = true)
         .def_readonly("name", &pvti::TraceChannel::name)
         .def("__repr__",
              [](const pvti::TraceChannel& c) { return "<libpvti.TraceChannel '" + c.name + "'>"; });
+    // libpvti's predefined channels, the C++ objects themselves: disabling one in Python disables
+    // the process's C++ tracepoints on it too.
+    m.attr("traceDrivers") = py::cast(&pvti::traceDrivers, py::return_value_policy::reference);
+    m.attr("tracePoplar") = py::cast(&pvti::tracePoplar, py::return_value_policy::reference);
+    m.attr("traceFramework") = py::cast(&pvti::traceFramework, py::return_value_policy::reference);
+    m.def("enableTraceChannel", &pvti::enableTraceChannel, py::arg("channel"));
+    m.def("disableTraceChannel", &pvti::disableTraceChannel, py::arg("channel"));
+    m.def("checkTraceChannel", &pvti::checkTraceChannel, py::arg("channel"),
+          "True when the channel's tracepoints are recorded (tracing on, channel admitted by "
+          "PVTI_OPTIONS `channels` and not disabled).");
+    m.def(
+        "listTraceChannel",
+        [] {
+            py::list out;
+            for (auto* c : pvti::listTraceChannel()) {
+                py::list entry; // [name, recorded], as libpvti prints it
+                entry.append(c->name);
+                entry.append(pvti::checkTraceChannel(c));
+                out.append(entry);
+            }
+            return out;
+        },
+        "Every channel of the process as [name, recorded] pairs, in the order they were made.");
+    m.def("getCurrentTraceFilename", &pvti::getCurrentTraceFilename,
+          "The trace file of this process, empty when PVTI_OPTIONS does not enable tracing.");
+    m.def("closeTrace", &pvti::closeTrace,
+          "Flushes and closes the trace file (done at exit; later tracepoints are not recorded).");
 
     m.def("begin", [](pvti::TraceChannel* c, const std::string& label) {
         pvti::Tracepoint::begin(c, label);
@@ -46,7 +73,8 @@ PYBIND11_MODULE(_libpvti, m) {
 
     py::class_<pvti::Series>(m, "Series").def("add", &pvti::Series::add, py::arg("value"));
     py::class_<pvti::Graph>(m, "Graph")
-        .def(py::init<const std::string&, const std::string&>(), py::arg("name"), py::arg("unit"))
+        .def(py::init<const std::string&, const std::string&>(), py::arg("name"),
+             py::arg("unit") = "")
         .def("addSeries", &pvti::Graph::addSeries, py::arg("name"));
 
     // Heatmaps: values counted per bucket over time; values outside the edges land in the outer

@@ -34,6 +34,29 @@ private:
 };
 using ContextPtr = std::shared_ptr<ReportContext>;
 
+/// A vertex type as libpva's Python API shows it: `size` is the state bytes of one instance.
+struct PyVertexType {
+    std::string name;
+    std::uint64_t size = 0;
+    std::uint64_t codeSize = 0;
+};
+
+/// The instances of one vertex type in a compute set.
+struct PyVertex {
+    PyVertexType type;
+    std::uint64_t count = 0;
+    std::vector<std::uint64_t> countByTile;
+};
+
+/// pva.ComputeSet, from Compilation.computeSets or an OnTileExecute program's `computeset`.
+struct PyComputeSet {
+    std::int64_t id = 0;
+    std::string name;
+    std::string debugPath;
+    std::uint64_t numVertices = 0;
+    ContextPtr context;
+};
+
 struct PyProgram {
     std::shared_ptr<pva::Program> program;
     ContextPtr context;

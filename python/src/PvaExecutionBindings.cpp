@@ -69,7 +69,12 @@ void bindExecution(py::module_& m) {
         .def_property_readonly("cycles", &pva::IpuExecution::cycles)
         .def_property_readonly("activeTiles", &pva::IpuExecution::activeTiles)
         .def_property_readonly("activeTileBalance", &pva::IpuExecution::activeTileBalance)
-        .def_property_readonly("cyclesByTile", &pva::IpuExecution::cyclesByTile);
+        .def_property_readonly("cyclesByTile", &pva::IpuExecution::cyclesByTile)
+        .def_property_readonly("activeCycles", [](const pva::IpuExecution&) -> py::object {
+            throw pva::error("pva.IpuExecution.activeCycles is not supported: TileScope records "
+                             "the cycles of each tile in a step (cyclesByTile), not spans of "
+                             "active cycles");
+        });
 
     bindStepObjects(m);
     py::class_<StepList>(m, "ExecutionStepList")

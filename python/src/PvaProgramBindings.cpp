@@ -1,34 +1,29 @@
 // pva.Program (name, type, children, accept) and pva.ProgramVisitor, subclassable in Python with
 // one visit<Type> method per program type, as in libpva. An OnTileExecute program also carries
 // its compute set: `p.computeset.name` and `.vertices`, one entry per vertex type with
-// `.type.name`, `.type.size` and `.countByTile` (a list).
+// `.type.name`, `.type.size` and `.countByTile` (a list); so do the compute sets of
+// Compilation.computeSets (one Python type, pva.ComputeSet, whose vertices are read when asked).
 #include "PvaBindings.hpp"
 
 namespace tilescope::python {
 
 namespace {
 
-/// A vertex type as libpva's Python API shows it: `size` is the state bytes of one instance.
-struct PyVertexType {
-    std::string name;
-    std::uint64_t size = 0;
-    std::uint64_t codeSize = 0;
-};
-
-/// The instances of one vertex type in a compute set.
-struct PyVertex {
-    PyVertexType type;
-    std::uint64_t count = 0;
-    std::vector<std::uint64_t> countByTile;
-};
-
-/// The compute set an OnTileExecute program runs.
-struct PyComputeSet {
-    std::int64_t id = 0;
-    std::string name;
-    std::string debugPath;
+/// The instances of a compute set, by vertex type, read when asked for.
+std::vector<PyVertex> verticesOf(const PyComputeSet& cs) {
     std::vector<PyVertex> vertices;
-};
+    const auto& types = cs.context->vertexTypes();
+    for (auto& v : cs.context->reader->vertexInstances(cs.id, true)) {
+        PyVertex vertex;
+        const auto t = types.find(v.vertexTypeId);
+        if (t != types.end())
+            vertex.type = PyVertexType{t->second.name, t->second.stateBytes, t->second.codeBytes};
+        vertex.count = v.count;
+        vertex.countByTile = std::move(v.perTile);
+        vertices.push_back(std::move(vertex));
+    }
+    return vertices;
+}
 
 /// The program's compute set, or None when it runs none (every type but OnTileExecute).
 py::object computeSetOf(const PyProgram& p) {
@@ -38,21 +33,13 @@ py::object computeSetOf(const PyProgram& p) {
     const std::int64_t csId = *record->computeSetId;
     PyComputeSet cs;
     cs.id = csId;
+    cs.context = p.context;
     for (const auto& c : p.context->reader->computeSets(csId - 1, 1))
         if (c.id == csId) {
             cs.name = c.name;
             cs.debugPath = c.debugPath;
+            cs.numVertices = c.numVertices;
         }
-    const auto& types = p.context->vertexTypes();
-    for (auto& v : p.context->reader->vertexInstances(csId, true)) {
-        PyVertex vertex;
-        const auto t = types.find(v.vertexTypeId);
-        if (t != types.end())
-            vertex.type = PyVertexType{t->second.name, t->second.stateBytes, t->second.codeBytes};
-        vertex.count = v.count;
-        vertex.countByTile = std::move(v.perTile);
-        cs.vertices.push_back(std::move(vertex));
-    }
     return py::cast(std::move(cs));
 }
 
@@ -107,11 +94,15 @@ void bindProgram(py::module_& m) {
         .def_readonly("type", &PyVertex::type)
         .def_readonly("count", &PyVertex::count)
         .def_readonly("countByTile", &PyVertex::countByTile);
-    py::class_<PyComputeSet>(m, "ComputeSetWithVertices")
+    py::class_<PyComputeSet>(m, "ComputeSet")
         .def_readonly("id", &PyComputeSet::id)
         .def_readonly("name", &PyComputeSet::name)
         .def_readonly("debugPath", &PyComputeSet::debugPath)
-        .def_readonly("vertices", &PyComputeSet::vertices);
+        .def_readonly("numVertices", &PyComputeSet::numVertices)
+        .def_property_readonly("vertices", &verticesOf,
+                               "The compute set's vertices, one entry per vertex type.")
+        .def("__repr__",
+             [](const PyComputeSet& cs) { return "<pva.ComputeSet '" + cs.name + "'>"; });
 
     auto program = py::class_<PyProgram>(m, "Program");
     auto type = py::enum_<pva::Program::Type>(program, "Type");

@@ -130,12 +130,6 @@ void bindTargetAndGraph(py::module_& m) {
 }
 
 void bindVariablesAndSteps(py::module_& m) {
-    py::class_<pva::ComputeSet>(m, "ComputeSet")
-        .def_property_readonly("id", &pva::ComputeSet::id)
-        .def_property_readonly("name", &pva::ComputeSet::name)
-        .def_property_readonly("debugPath", &pva::ComputeSet::debugPath)
-        .def_property_readonly("numVertices", &pva::ComputeSet::numVertices);
-
     py::class_<pva::DebugContext>(m, "DebugContext")
         .def_property_readonly("id", &pva::DebugContext::id)
         .def_property_readonly("name", &pva::DebugContext::name)
@@ -203,7 +197,14 @@ void bindCompilation(py::module_& m) {
                                    return wrapPrograms(c.compilation.functions(), c.context);
                                })
         .def_property_readonly("computeSets",
-                               [](const PyCompilation& c) { return c.compilation.computeSets(); })
+                               [](const PyCompilation& c) {
+                                   std::vector<PyComputeSet> sets;
+                                   for (const auto& cs : c.compilation.computeSets())
+                                       sets.push_back(PyComputeSet{cs.id(), cs.name(),
+                                                                   cs.debugPath(), cs.numVertices(),
+                                                                   c.context});
+                                   return sets;
+                               })
         .def_property_readonly("variables",
                                [](const PyCompilation& c) { return c.compilation.variables(); })
         .def_property_readonly("debugContexts",

@@ -11,22 +11,36 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace pvti {
 
 /// A named stream of tracepoints (for example one per library or subsystem). Channels are usually
 /// globals: `pvti::TraceChannel channel = {"myapp"};`. Whether a channel is traced is decided the
-/// first time it is used, from PVTI_OPTIONS `channels`.
+/// first time it is used, from PVTI_OPTIONS `channels`, and at any time by
+/// enableTraceChannel/disableTraceChannel. A channel is listed by listTraceChannel() while it
+/// exists.
 class TraceChannel {
 public:
-    TraceChannel(const char* name) : name(name) {}
-    TraceChannel(std::string name) : name(std::move(name)) {}
-    TraceChannel(const TraceChannel& other) : name(other.name) {}
+    TraceChannel(const char* name, bool enabled = true) : name(name), enabled_(enabled) {
+        enlist();
+    }
+    TraceChannel(std::string name, bool enabled = true) : name(std::move(name)), enabled_(enabled) {
+        enlist();
+    }
+    TraceChannel(const TraceChannel& other)
+        : name(other.name), enabled_(other.enabled_.load(std::memory_order_relaxed)) {
+        enlist();
+    }
+    ~TraceChannel() { delist(); }
+    TraceChannel& operator=(const TraceChannel&) = delete;
 
     std::string name;
 
     /// Channel id in the current session, kDisabledChannel when not traced.
     std::uint16_t id() const {
+        if (!enabled_.load(std::memory_order_relaxed))
+            return detail::kDisabledChannel;
         if (resolvedIn_.load(std::memory_order_acquire) ==
             tilescope::capture::detail::traceGeneration.load(std::memory_order_acquire))
             return id_.load(std::memory_order_relaxed);
@@ -34,10 +48,37 @@ public:
     }
 
 private:
+    friend void enableTraceChannel(TraceChannel* channel);
+    friend void disableTraceChannel(TraceChannel* channel);
+    friend bool checkTraceChannel(TraceChannel* channel);
     std::uint16_t resolve() const;
+    void enlist();
+    void delist();
+    std::atomic<bool> enabled_;
     mutable std::atomic<std::uint16_t> id_{detail::kDisabledChannel};
     mutable std::atomic<std::uint32_t> resolvedIn_{0};
 };
+
+/// libpvti's predefined channels ("Drivers", "Poplar", "Framework").
+extern TraceChannel traceDrivers;
+extern TraceChannel tracePoplar;
+extern TraceChannel traceFramework;
+
+/// Turns a channel's tracepoints back on (they are on when the channel is made, unless its
+/// constructor said otherwise); PVTI_OPTIONS still decides whether anything is recorded.
+void enableTraceChannel(TraceChannel* channel);
+/// Turns a channel's tracepoints off: they record nothing until enableTraceChannel.
+void disableTraceChannel(TraceChannel* channel);
+/// True when the channel's tracepoints are recorded: tracing is on (PVTI_OPTIONS), its `channels`
+/// list admits the channel and the channel is not disabled.
+bool checkTraceChannel(TraceChannel* channel);
+/// Every channel that exists in the process, in the order they were made.
+std::vector<TraceChannel*> listTraceChannel();
+/// The trace file of the session (its path as PVTI_OPTIONS `directory` gives it), empty when
+/// tracing is off.
+std::string getCurrentTraceFilename();
+/// Writes everything recorded and closes the trace file; later tracepoints record nothing.
+void closeTrace();
 
 /// A traced interval on the calling thread. As an object it is RAII: constructed at the start and
 /// destroyed at the end of a scope. The static begin/end pair marks intervals that do not follow
@@ -119,7 +160,7 @@ private:
 /// is one line: `auto s = g.addSeries("train"); s.add(1234.0);`.
 class Graph {
 public:
-    Graph(const std::string& name, const std::string& unit);
+    Graph(const std::string& name, const std::string& unit = "");
     Series addSeries(const std::string& name);
 
 private:

@@ -140,9 +140,12 @@ struct ReportState : std::enable_shared_from_this<ReportState> {
     /// The lowered program of a step: the step's kind, the name of the program it came from.
     std::shared_ptr<Program> loweredProgram(std::int64_t programId, const std::string& kind) {
         auto source = program(programId);
-        return std::make_shared<Program>(shared_from_this(), programId,
-                                         source ? source->name() : std::string(), kind,
-                                         source ? source->debugPath() : std::string(), true);
+        // An on-tile Copy runs as an OnTileExecute step with no compute set (the simulator keeps
+        // no copy vertices); libpva's OnTileExecute always has one, so the step is the Copy.
+        const bool onTileCopy = kind == "OnTileExecute" && source && source->kind() == "Copy";
+        return std::make_shared<Program>(
+            shared_from_this(), programId, source ? source->name() : std::string(),
+            onTileCopy ? source->kind() : kind, source ? source->debugPath() : std::string(), true);
     }
 
     std::shared_ptr<Program> stepProgram(std::int64_t stepIndex) {
