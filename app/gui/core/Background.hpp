@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/LatestFetch.hpp"
-#include "core/NewestLoad.hpp"
+#include "LatestFetch.hpp"
+#include "NewestLoad.hpp"
 
 #include <QFutureWatcher>
 #include <QObject>
