@@ -14,6 +14,12 @@ class NewestLoad {
 public:
     bool busy() const { return busy_; }
 
+    /// Drops the answer of any load still running (nothing needs loading any more).
+    void cancel() {
+        ++generation_;
+        busy_ = false;
+    }
+
     /// Runs `job` (returning `T`) in the background as the newest load, on `context`'s thread.
     template <class T, class Job, class Done, class Failed>
     void start(QObject* context, Job job, Done done, Failed failed);
