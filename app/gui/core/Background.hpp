@@ -1,9 +1,13 @@
 #pragma once
 
+#include "LatestFetch.hpp"
+#include "NewestLoad.hpp"
+
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <QtConcurrent/QtConcurrentRun>
+#include <cstdint>
 #include <exception>
 #include <new>
 #include <optional>
@@ -42,6 +46,45 @@ void runInBackground(QObject* context, Job job, Done done, Failed failed) {
             return {std::nullopt, QString::fromStdString(e.what()).simplified()};
         }
     }));
+}
+
+template <class T, class Job, class Done, class Failed>
+void NewestLoad::start(QObject* context, Job job, Done done, Failed failed) {
+    busy_ = true;
+    const std::uint64_t generation = ++generation_;
+    runInBackground<T>(
+        context, std::move(job),
+        [this, generation, done = std::move(done)](T value) mutable {
+            if (generation != generation_)
+                return;
+            busy_ = false;
+            done(std::move(value));
+        },
+        [this, generation, failed = std::move(failed)](const QString& message) mutable {
+            if (generation != generation_)
+                return;
+            busy_ = false;
+            failed(message);
+        });
+}
+
+template <class Request>
+template <class Answer, class Job, class Show, class Fail>
+void LatestFetch<Request>::run(QObject* context, Job job, Show show, Fail fail) {
+    running_ = true;
+    const std::uint64_t generation = generation_;
+    runInBackground<Answer>(
+        context, std::move(job),
+        [this, generation, show = std::move(show)](Answer answer) mutable {
+            running_ = false;
+            if (generation == generation_)
+                show(std::move(answer));
+            startNext();
+        },
+        [this, fail = std::move(fail)](const QString& message) mutable {
+            running_ = false;
+            fail(message);
+        });
 }
 
 } // namespace tilescope::gui

@@ -47,15 +47,14 @@ void DebugInfoPane::showStep(std::int64_t stepId) {
 }
 
 void DebugInfoPane::clear() {
-    ++generation_;
+    load_.cancel();
     display({});
 }
 
 void DebugInfoPane::load(Kind kind, std::int64_t id) {
-    const std::uint64_t generation = ++generation_;
     title_->setText(tr("Debug information: loading…"));
     auto session = session_;
-    runInBackground<std::vector<report::OperationRecord>>(
+    load_.start<std::vector<report::OperationRecord>>(
         this,
         [session, kind, id] {
             return session->read([&](const report::ProfileReader& reader) {
@@ -76,13 +75,8 @@ void DebugInfoPane::load(Kind kind, std::int64_t id) {
                 return reader.operationsOfVariable(id);
             });
         },
-        [this, generation](std::vector<report::OperationRecord> ops) {
-            if (generation == generation_)
-                display(std::move(ops));
-        },
-        [this, generation](const QString& error) {
-            if (generation != generation_)
-                return;
+        [this](std::vector<report::OperationRecord> ops) { display(std::move(ops)); },
+        [this](const QString& error) {
             display({});
             title_->setText(tr("Debug information: %1").arg(error));
         });

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "NewestLoad.hpp"
 #include "tilescope/report/ProfileTypes.hpp"
 
 #include <QWidget>
@@ -46,7 +47,7 @@ private:
     QLabel* title_ = nullptr;
     QTreeWidget* tree_ = nullptr;
     std::vector<report::OperationRecord> operations_;
-    std::uint64_t generation_ = 0;
+    NewestLoad load_; // the operations of what was shown last
 };
 
 } // namespace tilescope::gui

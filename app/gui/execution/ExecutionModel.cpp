@@ -106,7 +106,7 @@ void ExecutionModel::setMode(Mode mode) {
     if (mode == mode_)
         return;
     mode_ = mode;
-    requested_.reset(); // the next frame's request differs in what it fetches
+    fetch_.forgetLatest(); // the next frame's request differs in what it fetches
     emit modeChanged();
 }
 
@@ -116,7 +116,7 @@ void ExecutionModel::setTileRange(std::uint32_t firstTile, std::uint32_t count) 
         return;
     firstTile_ = firstTile;
     tileCount_ = count;
-    requested_.reset();
+    fetch_.forgetLatest();
     emit modeChanged();
 }
 
@@ -136,10 +136,7 @@ void ExecutionModel::load() {
             if (filterRequest_.active())
                 buildFilter();
         },
-        [this](const QString& message) {
-            error_ = message;
-            emit failed(message);
-        });
+        [this](const QString& message) { reportFailure(message); });
 }
 
 void ExecutionModel::setCurrentRun(int index) {
@@ -148,8 +145,7 @@ void ExecutionModel::setCurrentRun(int index) {
     current_ = index;
     ++generation_;
     window_ = {};
-    pending_.reset();
-    requested_.reset();
+    fetch_.dropAnswers();
     filter_.reset();
     loadTotals();
     buildFilter();
@@ -168,7 +164,7 @@ void ExecutionModel::buildFilter() {
     if (!filterRequest_.active() || !current) {
         filterBuilding_ = false;
         filter_.reset();
-        requested_.reset();
+        fetch_.forgetLatest();
         emit filterChanged();
         return;
     }
@@ -190,15 +186,14 @@ void ExecutionModel::buildFilter() {
                 return;
             filterBuilding_ = false;
             filter_ = std::move(index);
-            requested_.reset(); // the next frame fetches its columns' matching share
+            fetch_.forgetLatest(); // the next frame fetches its columns' matching share
             emit filterChanged();
         },
         [this, generation](const QString& message) {
             if (generation != filterGeneration_)
                 return;
             filterBuilding_ = false;
-            error_ = message;
-            emit failed(message);
+            reportFailure(message);
         });
 }
 
@@ -227,10 +222,7 @@ void ExecutionModel::loadTotals() {
                 emit loadedChanged();
             emit runChanged();
         },
-        [this](const QString& message) {
-            error_ = message;
-            emit failed(message);
-        });
+        [this](const QString& message) { reportFailure(message); });
 }
 
 ExecutionModel::Window ExecutionModel::fetchWindow(const ReportSession& session,
@@ -331,9 +323,6 @@ void ExecutionModel::requestWindow(std::uint64_t firstCycle, std::uint64_t endCy
         return;
     endCycle = std::min(endCycle, r->totalCycles);
     firstCycle = std::min(firstCycle, endCycle);
-    if (requested_ && requested_->firstCycle == firstCycle && requested_->endCycle == endCycle &&
-        requested_->widthPx == widthPx)
-        return;
     Window request;
     request.mode = mode_;
     request.firstTile = firstTile_;
@@ -341,45 +330,30 @@ void ExecutionModel::requestWindow(std::uint64_t firstCycle, std::uint64_t endCy
     request.firstCycle = firstCycle;
     request.endCycle = endCycle;
     request.widthPx = widthPx;
-    requested_ = request;
-    pending_ = request;
-    if (!fetching_)
-        startNext();
+    fetch_.ask(std::move(request));
 }
 
-void ExecutionModel::startNext() {
-    if (!pending_ || !run())
-        return;
-    const Window request = *pending_;
-    pending_.reset();
-    fetching_ = true;
+void ExecutionModel::startFetch(const Window& request) {
+    if (!run())
+        return; // unreachable: requestWindow asks only with a run
     auto session = session_;
     auto programs = programs_;
     auto filter = filter_;
     const report::RunRecord r = *run();
-    const std::uint64_t generation = generation_;
-    runInBackground<Window>(
+    fetch_.run<Window>(
         this,
         [session, programs, filter, r, request] {
             return fetchWindow(
                 *session, r, request.firstCycle, request.endCycle, request.widthPx,
                 {request.mode, request.firstTile, request.tileCount, programs.get(), filter.get()});
         },
-        [this, generation](Window w) {
-            fetching_ = false;
-            if (generation == generation_) {
-                window_ = std::move(w);
-                if (!window_.flame.missing.empty())
-                    resolvePrograms(window_);
-                emit windowChanged();
-            }
-            startNext();
+        [this](Window w) {
+            window_ = std::move(w);
+            if (!window_.flame.missing.empty())
+                resolvePrograms(window_);
+            emit windowChanged();
         },
-        [this](const QString& message) {
-            fetching_ = false;
-            error_ = message;
-            emit failed(message);
-        });
+        [this](const QString& message) { reportFailure(message); });
 }
 
 void ExecutionModel::resolvePrograms(const Window& w) {
@@ -411,16 +385,17 @@ void ExecutionModel::resolvePrograms(const Window& w) {
             request.firstCycle = window_.firstCycle;
             request.endCycle = window_.endCycle;
             request.widthPx = window_.widthPx;
-            if (!pending_)
-                pending_ = request;
-            if (!fetching_)
-                startNext();
+            fetch_.askUnlessWaiting(std::move(request));
         },
         [this](const QString& message) {
             resolving_ = false;
-            error_ = message;
-            emit failed(message);
+            reportFailure(message);
         });
+}
+
+void ExecutionModel::reportFailure(const QString& message) {
+    error_ = message;
+    emit failed(message);
 }
 
 } // namespace tilescope::gui

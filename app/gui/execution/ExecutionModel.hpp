@@ -6,6 +6,7 @@
 #include "ExecutionFilter.hpp"
 #include "ExecutionFlame.hpp"
 #include "ExecutionIpuRows.hpp"
+#include "core/LatestFetch.hpp"
 #include "core/LockedReader.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
@@ -146,7 +147,9 @@ signals:
 
 private:
     void loadTotals();
-    void startNext();
+    void startFetch(const Window& request);
+    /// Keeps `message` as the error shown and emits failed.
+    void reportFailure(const QString& message);
     /// Reads the paths the window's flame lacked on the side reader, then fetches it again.
     void resolvePrograms(const Window& w);
     void buildFilter();
@@ -164,11 +167,16 @@ private:
     std::shared_ptr<ProgramPathCache> programs_ = std::make_shared<ProgramPathCache>();
     std::shared_ptr<ExecutionSideReader> sideReader_;
     Window window_;
-    bool fetching_ = false;
     bool resolving_ = false;
-    std::optional<Window> pending_;
-    std::optional<Window> requested_;
-    std::uint64_t generation_ = 0; // bumped when the run changes: older answers are dropped
+    // Repeats are judged by the cycles and width alone: a mode, tile or filter change forgets the
+    // latest request instead.
+    LatestFetch<Window> fetch_{[](const Window& a, const Window& b) {
+                                   return a.firstCycle == b.firstCycle &&
+                                          a.endCycle == b.endCycle && a.widthPx == b.widthPx;
+                               },
+                               [this](const Window& request) { startFetch(request); }};
+    // Bumped when the run changes: totals and program paths of the older run are dropped.
+    std::uint64_t generation_ = 0;
     StepFilter filterRequest_;
     std::shared_ptr<const StepFilterIndex> filter_;
     bool filterBuilding_ = false;

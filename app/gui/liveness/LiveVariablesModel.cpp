@@ -34,10 +34,8 @@ LiveVariablesModel::LiveVariablesModel(std::shared_ptr<ReportSession> session, Q
 
 void LiveVariablesModel::showStep(std::int64_t step) {
     step_ = step;
-    loading_ = true;
-    const std::uint64_t generation = ++generation_;
     auto session = session_;
-    runInBackground<Loaded>(
+    load_.start<Loaded>(
         this,
         [session, step] {
             return session->read([&](const report::ProfileReader& reader) {
@@ -90,19 +88,13 @@ void LiveVariablesModel::showStep(std::int64_t step) {
                 return out;
             });
         },
-        [this, generation](Loaded loaded) {
-            if (generation != generation_)
-                return;
-            loading_ = false;
+        [this](Loaded loaded) {
             info_ = loaded.info;
             variableIds_ = std::move(loaded.variableIds);
             setRows(std::move(loaded.rows));
             emit stepLoaded();
         },
-        [this, generation](const QString& message) {
-            if (generation != generation_)
-                return;
-            loading_ = false;
+        [this](const QString& message) {
             variableIds_.clear();
             setRows({});
             emit failed(message);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/NewestLoad.hpp"
 #include "tables/RecordTableModel.hpp"
 
 #include <cstdint>
@@ -38,7 +39,7 @@ public:
     void showStep(std::int64_t step);
     std::optional<std::int64_t> step() const { return step_; }
     const StepInfo& stepInfo() const { return info_; }
-    bool isLoading() const { return loading_; }
+    bool isLoading() const { return load_.busy(); }
     /// The report's id of the variable in `row` (-1 when out of range).
     std::int64_t variableIdAt(int row) const {
         return row >= 0 && row < int(variableIds_.size()) ? variableIds_[std::size_t(row)] : -1;
@@ -53,8 +54,7 @@ private:
     std::optional<std::int64_t> step_;
     StepInfo info_;
     std::vector<std::int64_t> variableIds_;
-    bool loading_ = false;
-    std::uint64_t generation_ = 0;
+    NewestLoad load_;
 };
 
 } // namespace tilescope::gui

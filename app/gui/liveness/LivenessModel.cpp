@@ -68,10 +68,7 @@ void LivenessModel::load() {
             loaded_ = true;
             emit loadedChanged();
         },
-        [this](const QString& message) {
-            error_ = message;
-            emit failed(message);
-        });
+        [this](const QString& message) { reportFailure(message); });
 }
 
 LivenessModel::Window LivenessModel::fetchWindow(const ReportSession& session,
@@ -176,10 +173,7 @@ void LivenessModel::setGrouping(Grouping grouping, const TileSelection& selectio
             groups_ = std::move(series);
             emit groupsChanged();
         },
-        [this](const QString& message) {
-            error_ = message;
-            emit failed(message);
-        });
+        [this](const QString& message) { reportFailure(message); });
 }
 
 const std::vector<LivenessGroupSeries::Column>&
@@ -200,42 +194,30 @@ LivenessModel::groupWindow(std::int64_t firstStep, std::int64_t endStep, int wid
 void LivenessModel::requestWindow(std::int64_t firstStep, std::int64_t endStep, int widthPx) {
     firstStep = std::clamp<std::int64_t>(firstStep, 0, stepCount_);
     endStep = std::clamp<std::int64_t>(endStep, firstStep, stepCount_);
-    if (requested_ && requested_->firstStep == firstStep && requested_->endStep == endStep &&
-        requested_->widthPx == widthPx)
-        return;
     Window request;
     request.firstStep = firstStep;
     request.endStep = endStep;
     request.widthPx = widthPx;
-    requested_ = request;
-    pending_ = request;
-    if (!fetching_)
-        startNext();
+    fetch_.ask(std::move(request));
 }
 
-void LivenessModel::startNext() {
-    if (!pending_)
-        return;
-    const Window request = *pending_;
-    pending_.reset();
-    fetching_ = true;
+void LivenessModel::startFetch(const Window& request) {
     auto session = session_;
-    runInBackground<Window>(
+    fetch_.run<Window>(
         this,
         [session, request] {
             return fetchWindow(*session, request.firstStep, request.endStep, request.widthPx);
         },
         [this](Window w) {
-            fetching_ = false;
             window_ = std::move(w);
             emit windowChanged();
-            startNext();
         },
-        [this](const QString& message) {
-            fetching_ = false;
-            error_ = message;
-            emit failed(message);
-        });
+        [this](const QString& message) { reportFailure(message); });
+}
+
+void LivenessModel::reportFailure(const QString& message) {
+    error_ = message;
+    emit failed(message);
 }
 
 } // namespace tilescope::gui

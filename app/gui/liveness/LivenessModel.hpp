@@ -1,6 +1,7 @@
 #pragma once
 
 #include "LivenessGroupSeries.hpp"
+#include "core/LatestFetch.hpp"
 #include "core/TileSelection.hpp"
 
 #include <QObject>
@@ -81,7 +82,9 @@ signals:
     void failed(const QString& message);
 
 private:
-    void startNext();
+    void startFetch(const Window& request);
+    /// Keeps `message` as the error shown and emits failed.
+    void reportFailure(const QString& message);
 
     std::shared_ptr<ReportSession> session_;
     bool loaded_ = false;
@@ -90,9 +93,11 @@ private:
     double alwaysLive_ = 0;
     double peak_ = 0;
     Window window_;
-    bool fetching_ = false;
-    std::optional<Window> pending_;   // the latest request not yet started (points empty)
-    std::optional<Window> requested_; // the latest request, started or not
+    LatestFetch<Window> fetch_{[](const Window& a, const Window& b) {
+                                   return a.firstStep == b.firstStep && a.endStep == b.endStep &&
+                                          a.widthPx == b.widthPx;
+                               },
+                               [this](const Window& request) { startFetch(request); }};
     Grouping grouping_ = AllTiles;
     TileSelection groupSelection_;
     std::shared_ptr<const LivenessGroupSeries> groups_;

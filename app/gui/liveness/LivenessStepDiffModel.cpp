@@ -59,20 +59,15 @@ LivenessStepDiffModel::LivenessStepDiffModel(std::shared_ptr<ReportSession> sess
       session_(std::move(session)) {}
 
 void LivenessStepDiffModel::compare(std::int64_t fromStep, std::int64_t toStep) {
-    loading_ = true;
-    const std::uint64_t generation = ++generation_;
     auto session = session_;
-    runInBackground<StepLiveDiff>(
+    load_.start<StepLiveDiff>(
         this,
         [session, fromStep, toStep] {
             return session->read([&](const report::ProfileReader& reader) {
                 return StepLiveDiff::fetch(reader, fromStep, toStep);
             });
         },
-        [this, generation](StepLiveDiff c) {
-            if (generation != generation_)
-                return;
-            loading_ = false;
+        [this](StepLiveDiff c) {
             std::vector<Row> rows;
             auto add = [&rows](const report::VariableRecord& v, const QString& change,
                                qlonglong sign) {
@@ -89,10 +84,7 @@ void LivenessStepDiffModel::compare(std::int64_t fromStep, std::int64_t toStep) 
             setRows(std::move(rows));
             emit compared();
         },
-        [this, generation](const QString& message) {
-            if (generation != generation_)
-                return;
-            loading_ = false;
+        [this](const QString& message) {
             setRows({});
             emit failed(message);
         });

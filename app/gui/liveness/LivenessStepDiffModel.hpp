@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/NewestLoad.hpp"
 #include "tables/RecordTableModel.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
@@ -43,7 +44,7 @@ public:
 
     void compare(std::int64_t fromStep, std::int64_t toStep);
     const StepLiveDiff& comparison() const { return comparison_; }
-    bool isLoading() const { return loading_; }
+    bool isLoading() const { return load_.busy(); }
 
 signals:
     void compared();
@@ -52,8 +53,7 @@ signals:
 private:
     std::shared_ptr<ReportSession> session_;
     StepLiveDiff comparison_;
-    bool loading_ = false;
-    std::uint64_t generation_ = 0;
+    NewestLoad load_;
 };
 
 } // namespace tilescope::gui

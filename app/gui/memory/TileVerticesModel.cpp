@@ -20,10 +20,8 @@ TileVerticesModel::TileVerticesModel(std::shared_ptr<ReportSession> session, QOb
 
 void TileVerticesModel::setSelection(const TileSelection& tiles) {
     tiles_ = tiles;
-    loading_ = true;
-    const std::uint64_t generation = ++generation_;
     auto session = session_;
-    runInBackground<std::vector<Row>>(
+    load_.start<std::vector<Row>>(
         this,
         [session, tiles] {
             return session->read([&](const report::ProfileReader& reader) {
@@ -74,17 +72,11 @@ void TileVerticesModel::setSelection(const TileSelection& tiles) {
                 return rows;
             });
         },
-        [this, generation](std::vector<Row> rows) {
-            if (generation != generation_)
-                return;
-            loading_ = false;
+        [this](std::vector<Row> rows) {
             setRows(std::move(rows));
             emit loaded();
         },
-        [this, generation](const QString& message) {
-            if (generation != generation_)
-                return;
-            loading_ = false;
+        [this](const QString& message) {
             setRows({});
             emit failed(message);
         });

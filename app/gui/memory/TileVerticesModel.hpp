@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/NewestLoad.hpp"
 #include "core/TileSelection.hpp"
 #include "tables/RecordTableModel.hpp"
 
@@ -25,7 +26,7 @@ public:
 
     void setSelection(const TileSelection& tiles);
     const TileSelection& selection() const { return tiles_; }
-    bool isLoading() const { return loading_; }
+    bool isLoading() const { return load_.busy(); }
 
 signals:
     void loaded();
@@ -34,8 +35,7 @@ signals:
 private:
     std::shared_ptr<ReportSession> session_;
     TileSelection tiles_;
-    bool loading_ = false;
-    std::uint64_t generation_ = 0;
+    NewestLoad load_;
 };
 
 } // namespace tilescope::gui

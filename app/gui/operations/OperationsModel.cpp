@@ -5,7 +5,6 @@
 #include "core/ReportSession.hpp"
 #include "tables/VariableRows.hpp"
 
-
 namespace tilescope::gui {
 namespace {
 
@@ -130,10 +129,8 @@ TileSelection OperationsModel::variableTilesAt(int row) const {
 
 void OperationsModel::selectOperation(std::int64_t operationId) {
     selected_ = operationId;
-    loadingOperation_ = true;
-    const std::uint64_t generation = ++generation_;
     auto session = session_;
-    runInBackground<LoadedOperation>(
+    operationLoad_.start<LoadedOperation>(
         this,
         [session, operationId] {
             return session->read([&](const report::ProfileReader& reader) {
@@ -156,20 +153,14 @@ void OperationsModel::selectOperation(std::int64_t operationId) {
                 return out;
             });
         },
-        [this, generation](LoadedOperation loaded) {
-            if (generation != generation_)
-                return;
-            loadingOperation_ = false;
+        [this](LoadedOperation loaded) {
             stepIds_ = std::move(loaded.stepIds);
             variableTiles_ = std::move(loaded.variableTiles);
             steps_.setRows(std::move(loaded.steps));
             variables_.setRows(std::move(loaded.variables));
             emit operationLoaded();
         },
-        [this, generation](const QString& message) {
-            if (generation != generation_)
-                return;
-            loadingOperation_ = false;
+        [this](const QString& message) {
             stepIds_.clear();
             variableTiles_.clear();
             steps_.setRows({});

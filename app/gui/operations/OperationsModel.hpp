@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/NewestLoad.hpp"
 #include "core/TileSelection.hpp"
 #include "tables/RecordTableModel.hpp"
 
@@ -59,7 +60,7 @@ public:
     std::int64_t operationIdAt(int row) const;
     void selectOperation(std::int64_t operationId);
     std::optional<std::int64_t> selectedOperation() const { return selected_; }
-    bool isLoadingOperation() const { return loadingOperation_; }
+    bool isLoadingOperation() const { return operationLoad_.busy(); }
     /// Step id of a row of steps().
     std::int64_t stepIdAt(int row) const;
     /// Program id of a row of steps().
@@ -83,8 +84,7 @@ private:
     std::vector<std::pair<std::int64_t, std::int64_t>> stepIds_; // (step, program) per row
     std::vector<TileSelection> variableTiles_;
     std::optional<std::int64_t> selected_;
-    bool loadingOperation_ = false;
-    std::uint64_t generation_ = 0;
+    NewestLoad operationLoad_;
 };
 
 } // namespace tilescope::gui

@@ -68,42 +68,32 @@ EventSearchModel::find(const std::vector<std::shared_ptr<HostTraceSession>>& fil
 }
 
 void EventSearchModel::search(const QString& pattern, bool regularExpression) {
-    const std::uint64_t generation = ++generation_;
     if (pattern.isEmpty()) {
+        search_.cancel();
         setHits({}, false);
         return;
     }
     if (regularExpression && !QRegularExpression(pattern).isValid()) {
+        search_.cancel();
         setHits({}, false);
         emit failed(
             tr("invalid regular expression: %1").arg(QRegularExpression(pattern).errorString()));
         return;
     }
-    searching_ = true;
     struct Result {
         std::vector<Hit> hits;
         bool truncated = false;
     };
     auto files = files_;
-    runInBackground<Result>(
+    search_.start<Result>(
         this,
         [files, pattern, regularExpression] {
             Result r;
             r.hits = find(files, pattern, regularExpression, &r.truncated);
             return r;
         },
-        [this, generation](Result r) {
-            if (generation != generation_)
-                return;
-            searching_ = false;
-            setHits(std::move(r.hits), r.truncated);
-        },
-        [this, generation](const QString& message) {
-            if (generation != generation_)
-                return;
-            searching_ = false;
-            emit failed(message);
-        });
+        [this](Result r) { setHits(std::move(r.hits), r.truncated); },
+        [this](const QString& message) { emit failed(message); });
 }
 
 void EventSearchModel::setHits(std::vector<Hit> hits, bool truncated) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/NewestLoad.hpp"
 #include "tables/RecordTableModel.hpp"
 #include "tilescope/report/HostTraceTypes.hpp"
 
@@ -32,7 +33,7 @@ public:
     void search(const QString& pattern, bool regularExpression);
     const std::vector<Hit>& hits() const { return hits_; }
     bool truncated() const { return truncated_; }
-    bool isSearching() const { return searching_; }
+    bool isSearching() const { return search_.busy(); }
     int current() const { return current_; }
     void setCurrent(int index);
     void next();
@@ -52,9 +53,8 @@ private:
     std::vector<std::shared_ptr<HostTraceSession>> files_;
     std::vector<Hit> hits_;
     bool truncated_ = false;
-    bool searching_ = false;
     int current_ = -1;
-    std::uint64_t generation_ = 0;
+    NewestLoad search_;
 };
 
 } // namespace tilescope::gui

@@ -228,9 +228,8 @@ void TimelineModel::setFlameMode(FlameMode mode) {
         return;
     flameMode_ = mode;
     buildRows();
-    ++rowsGeneration_;
+    fetch_.dropAnswers(); // a window of the old rows would index other rows
     window_ = Window{};
-    requested_.reset();
     emit rowsChanged();
 }
 
@@ -549,30 +548,19 @@ void TimelineModel::requestWindow(std::int64_t fromNs, std::int64_t toNs, int wi
     if (window_.fromNs == fromNs && window_.toNs == std::max(toNs, fromNs + 1) &&
         window_.widthPx == widthPx && window_.rows == rows)
         return;
-    if (requested_ && requested_->fromNs == fromNs && requested_->toNs == toNs &&
-        requested_->widthPx == widthPx && requested_->rows == rows)
-        return;
     Window r;
     r.fromNs = fromNs;
     r.toNs = toNs;
     r.widthPx = widthPx;
     r.rows = std::move(rows);
-    requested_ = std::move(r);
-    if (!fetching_)
-        startNext();
+    fetch_.ask(std::move(r));
 }
 
-void TimelineModel::startNext() {
-    if (!requested_)
-        return;
-    const Window r = std::move(*requested_);
-    requested_.reset();
-    fetching_ = true;
+void TimelineModel::startFetch(const Window& r) {
     auto files = files_;
     auto devices = devices_;
     auto rows = rows_;
-    const std::uint64_t rowsGeneration = rowsGeneration_;
-    runInBackground<Window>(
+    fetch_.run<Window>(
         this,
         [files, devices, rows, r] {
             const auto started = std::chrono::steady_clock::now();
@@ -582,20 +570,16 @@ void TimelineModel::startNext() {
                             .count();
             return w;
         },
-        [this, rowsGeneration](Window w) {
-            fetching_ = false;
-            // A window of rows since rebuilt (the flame mode changed) would index other rows.
-            if (rowsGeneration == rowsGeneration_) {
-                window_ = std::move(w);
-                emit windowChanged();
-            }
-            startNext();
+        [this](Window w) {
+            window_ = std::move(w);
+            emit windowChanged();
         },
-        [this](const QString& message) {
-            fetching_ = false;
-            error_ = message;
-            emit failed(message);
-        });
+        [this](const QString& message) { reportFailure(message); });
+}
+
+void TimelineModel::reportFailure(const QString& message) {
+    error_ = message;
+    emit failed(message);
 }
 
 } // namespace tilescope::gui

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "HeatmapTrack.hpp"
+#include "core/LatestFetch.hpp"
 #include "tilescope/report/HostTraceTypes.hpp"
 
 #include <QObject>
@@ -59,7 +60,7 @@ public:
         std::int64_t graphId = 0;
         std::int64_t asyncTrackId = 0; ///< Async and AsyncTrack rows
         QString label;
-        QString unit; ///< counters and heatmaps
+        QString unit;                 ///< counters and heatmaps
         std::int64_t heatmapId = 0;   ///< Heatmap rows
         std::vector<QString> buckets; ///< Heatmap rows: what each bucket holds, bucket 0 first
         bool expanded = true;
@@ -143,7 +144,7 @@ public:
     const Window& window() const { return window_; }
     bool hasWindow() const { return window_.widthPx > 0; }
     /// No window query running or queued.
-    bool isIdle() const { return !fetching_ && !requested_; }
+    bool isIdle() const { return fetch_.idle(); }
     QString error() const { return error_; }
     /// What requestWindow's worker computes (public for tests and the benchmark).
     static Window fetchWindow(const HostFiles& files, const std::vector<Row>& rows,
@@ -157,18 +158,22 @@ signals:
 
 private:
     void buildRows();
-    void startNext();
+    void startFetch(const Window& request);
+    /// Keeps `message` as the error shown and emits failed.
+    void reportFailure(const QString& message);
 
     HostFiles files_;
     DeviceFiles devices_;
     std::vector<Row> rows_;
     FlameMode flameMode_ = FlameMode::PerThread;
-    std::uint64_t rowsGeneration_ = 0; ///< bumped when the rows are rebuilt
     std::int64_t beginNs_ = 0, endNs_ = 1;
     bool empty_ = true;
     Window window_;
-    bool fetching_ = false;
-    std::optional<Window> requested_;
+    LatestFetch<Window> fetch_{[](const Window& a, const Window& b) {
+                                   return a.fromNs == b.fromNs && a.toNs == b.toNs &&
+                                          a.widthPx == b.widthPx && a.rows == b.rows;
+                               },
+                               [this](const Window& request) { startFetch(request); }};
     QString error_;
 };
 
