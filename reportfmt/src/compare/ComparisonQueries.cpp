@@ -1,26 +1,15 @@
 #include "ComparisonQueries.hpp"
 
 #include "read/EventBlocks.hpp"
+#include "read/ProfileReaderDetail.hpp"
 #include "sqlite/Sqlite.hpp"
 
 #include <algorithm>
 #include <unordered_map>
 
 namespace tilescope::report::compare {
-namespace {
-
-std::uint64_t u64(const sql::Statement& st, int col) {
-    const std::int64_t v = st.int64(col);
-    return v < 0 ? 0 : static_cast<std::uint64_t>(v);
-}
-
-std::optional<std::int64_t> optionalInt(const sql::Statement& st, int col) {
-    if (st.isNull(col))
-        return std::nullopt;
-    return st.int64(col);
-}
-
-} // namespace
+using detail::optionalInt;
+using detail::u64;
 
 std::vector<ProgramRow> readPrograms(const ProfileReader& reader) {
     std::vector<ProgramRow> out;
@@ -60,17 +49,10 @@ std::vector<OperationRow> readOperations(const ProfileReader& reader) {
     auto& db = reader.file().database();
     std::vector<OperationRow> out;
     std::unordered_map<std::int64_t, std::size_t> row;
-    auto st = db.prepare("SELECT o.id, n.text, d.text, o.layer, o.flops FROM operation o "
-                         "LEFT JOIN name n ON n.id = o.name_id "
-                         "LEFT JOIN name d ON d.id = o.debug_path_id ORDER BY o.id");
+    auto st = db.prepare(std::string(detail::kOperationColumns) + "ORDER BY o.id");
     while (st.step()) {
         OperationRow o;
-        o.id = st.int64(0);
-        o.name = st.text(1);
-        o.debugPath = st.text(2);
-        o.layer = st.text(3);
-        if (!st.isNull(4))
-            o.flops = u64(st, 4);
+        static_cast<OperationRecord&>(o) = detail::operationColumnsFrom(st);
         row[o.id] = out.size();
         out.push_back(std::move(o));
     }

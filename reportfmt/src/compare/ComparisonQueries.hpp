@@ -43,14 +43,9 @@ struct RunStepRow {
 /// Step id and cycles of every executed step of a run, in execution order.
 std::vector<RunStepRow> readRunStepCycles(const ProfileReader& reader, const RunRecord& run);
 
-struct OperationRow {
-    std::int64_t id = 0;
-    std::string name;
-    std::string debugPath;
-    std::string layer;
-    std::optional<std::uint64_t> flops;
+/// An operation as the reader reads it (variableIds left empty), with the bytes of its variables.
+struct OperationRow : OperationRecord {
     std::uint64_t variableBytes = 0;
-    std::vector<std::int64_t> programIds;
 };
 /// Every operation in id order, with its programs and the bytes of its variables.
 std::vector<OperationRow> readOperations(const ProfileReader& reader);
