@@ -378,7 +378,7 @@ void writeNestedOperationsReport(const std::filesystem::path& path,
         v.regionId = 1;
         v.alwaysLive = true;
         const auto variable = w.addVariable(v);
-        w.addOperation({0, op.name, op.path, "model", op.flops, {program}, {variable}});
+        w.addOperation({0, op.name, op.path, "model", op.flops, {program}, {variable}, {}});
     }
     w.finishCompilation();
     w.close();

@@ -63,18 +63,11 @@ TEST_CASE("scanThreadEvents equals the reader's per-track events for every stora
         tilescope::testing::writeSmallHostTrace(dir / "call.pvti", 300);
         checkAgainstReader((dir / "call.pvti").string());
     }
-    SECTION("runs of one track (scratch writer)") {
+    SECTION("scratch writer") {
         HostTraceWriterOptions o;
         o.scratchFile = true;
         tilescope::testing::writeSmallHostTrace(dir / "runs.pvti", 300, o);
         checkAgainstReader((dir / "runs.pvti").string());
-    }
-    SECTION("rows given in any order to a writer told to expect track order") {
-        HostTraceWriterOptions o;
-        o.scratchFile = true;
-        o.eventsInTrackOrder = true; // a promise not kept: still stored and indexed correctly
-        tilescope::testing::writeSmallHostTrace(dir / "promised.pvti", 300, o);
-        checkAgainstReader((dir / "promised.pvti").string());
     }
 }
 

@@ -131,7 +131,6 @@ ChromeTraceStats importMapped(detail::MappedFile& file, const std::string& input
                               const ChromeTraceImportOptions& options) {
     HostTraceWriterOptions writerOptions;
     writerOptions.scratchFile = true; // renamed into place only once complete, deleted otherwise
-    writerOptions.eventsInTrackOrder = true; // finish() writes thread by thread, depth by depth
     HostTraceWriter writer(partial, writerOptions);
     writer.setMetadata("imported_from", shownName);
     detail::TraceEventImporter importer(writer, inputName,

@@ -151,8 +151,8 @@ void TraceEventImporter::nest(Thread& th) {
     handOverNested(th);
 }
 
-// Nesting yields rows in time order over all depths; the writer indexes them by (thread, depth,
-// start) as they arrive, which is cheapest in that order (see eventsInTrackOrder). A B/E slice
+// Nesting yields rows in time order over all depths; the writer packs each track (thread, depth)
+// into blocks in the order its events arrive, which must be start order. A B/E slice
 // comes out at its E, but slices of one depth do not overlap, so each depth already comes out in
 // start order: a stable counting sort by depth is enough, checked, with a stable sort by start
 // for a depth that is not (overlap repairs can leave one so).

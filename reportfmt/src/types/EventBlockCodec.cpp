@@ -60,7 +60,6 @@ public:
         return *p_++;
     }
     std::uint64_t varint() {
-        // Fast path: a whole varint is in the blob when 10 bytes remain.
         std::uint64_t v = 0;
         for (int shift = 0; shift < 70; shift += 7) {
             if (p_ == end_)

@@ -19,10 +19,6 @@ struct HostTraceWriterOptions {
     /// without journal or syncs (one sync at close); readers must not open it before close(), and
     /// a killed writer leaves an unusable file instead of its committed rows.
     bool scratchFile = false;
-    /// Kept for callers that add events track by track; since format v4 stores each track's
-    /// events in blocks as they arrive, call order no longer changes the cost, and this has no
-    /// effect.
-    bool eventsInTrackOrder = false;
 };
 
 /// Writes one host-trace file (`*.pvti`): processes, threads, channels, nested events and counter
