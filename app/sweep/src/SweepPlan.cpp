@@ -23,9 +23,9 @@ bool startsWith(const std::string& s, const std::string& prefix) {
     return s.compare(0, prefix.size(), prefix) == 0;
 }
 
-std::string valueText(const json& v, const std::string& where) {
+template <class Json> std::string valueText(const Json& v, const std::string& where) {
     if (v.is_string())
-        return v.get<std::string>();
+        return v.template get<std::string>();
     if (v.is_number() || v.is_boolean())
         return v.dump();
     throw SweepError(where + ": values must be strings, numbers or booleans, got " + v.type_name());
@@ -143,9 +143,10 @@ std::vector<Variant> readVariantsFile(const std::filesystem::path& file) {
     std::ifstream in(file);
     if (!in)
         throw SweepError(file.string() + ": cannot open the variants file");
-    json j;
+    // Settings keep the file's order (it is the order of the variant's name).
+    nlohmann::ordered_json j;
     try {
-        j = json::parse(in);
+        j = nlohmann::ordered_json::parse(in);
     } catch (const json::exception& e) {
         throw SweepError(file.string() + ": not valid JSON (" + e.what() + ")");
     }
@@ -154,11 +155,11 @@ std::vector<Variant> readVariantsFile(const std::filesystem::path& file) {
     std::vector<Variant> out;
     for (std::size_t i = 0; i < j.size(); ++i) {
         const std::string where = file.string() + ": variant " + std::to_string(i);
-        const json& e = j[i];
+        const auto& e = j[i];
         if (!e.is_object())
             throw SweepError(where + ": expected an object");
         Variant v;
-        const json* settings = &e;
+        const nlohmann::ordered_json* settings = &e;
         if (e.contains("settings")) {
             settings = &e["settings"];
             if (!settings->is_object())
