@@ -63,8 +63,10 @@ void printSweepSummary(const sweep::SweepSummary& s, const std::string& format) 
 
     ComparisonTable t;
     t.columns = {"Variant"};
-    for (const auto& axis : s.axes)
-        t.columns.push_back(axis.substr(axis.find(':') + 1));
+    for (const auto& axis : s.axes) { // the last part of the key, as in variant names
+        const auto cut = axis.find_last_of(":.");
+        t.columns.push_back(cut == std::string::npos ? axis : axis.substr(cut + 1));
+    }
     t.leftColumns = t.columns.size() + 2;
     for (const char* c :
          {"State", "Fits", "Peak tile KiB", "vs base", "Total KiB", "Always-live KiB",
