@@ -235,7 +235,7 @@ TEST_CASE("the Pareto front holds the variants that fit and no other beats in bo
     CHECK(front == std::vector<bool>{true, true, false, false, false, true, false});
 }
 
-TEST_CASE("--slurm without the Slurm client fails at once naming sbatch") {
+TEST_CASE("without the Slurm client the Slurm executor fails at once naming sbatch") {
     const char* path = std::getenv("PATH");
     const std::string saved = path ? path : "";
     ::setenv("PATH", "/nonexistent", 1);
