@@ -16,6 +16,7 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTest>
 #include <catch2/catch.hpp>
 #include <filesystem>
 
@@ -120,7 +121,9 @@ TEST_CASE("the Sweep view lists, sorts, filters and selects variants and draws t
     CHECK_FALSE(compare->isEnabled());
 
     // The scatter drew its points (seven compiled variants).
-    QTRY_VERIFY_WITH_TIMEOUT(view->scatter()->paintedPoints(), 10000);
+    for (int i = 0; i < 200 && !view->scatter()->paintedPoints(); ++i)
+        QTest::qWait(50);
+    REQUIRE(view->scatter()->paintedPoints());
     const QImage image = view->scatter()->grab().toImage();
     bool coloured = false;
     for (int y = 0; y < image.height() && !coloured; y += 2)
