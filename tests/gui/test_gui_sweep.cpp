@@ -8,6 +8,7 @@
 #include "sweep/SweepWindow.hpp"
 #include "tilescope/report/SyntheticReport.hpp"
 #include "tilescope/sweep/SweepPlan.hpp"
+#include "tilescope/sweep/SweepSummary.hpp"
 #include "tilescope/sweep/VariantStatus.hpp"
 
 #include <QImage>
@@ -132,6 +133,26 @@ TEST_CASE("the Sweep view lists, sorts, filters and selects variants and draws t
             coloured = c.saturation() > 100;
         }
     CHECK(coloured);
+}
+
+TEST_CASE("a finished sweep shows its summary.json first, then what its reports say") {
+    QTemporaryDir tmp;
+    const fs::path dir = makeSweep(fs::path(tmp.path().toStdString()) / "sweep", 5);
+    sweep::writeSummaryJson(sweep::summarizeSweep(dir, std::nullopt, {}));
+    const auto stored = sweep::readSummaryJson(dir);
+    REQUIRE(stored);
+    CHECK(stored->rows.size() == 5);
+    CHECK(stored->rows[0].cycles() ==
+          sweep::summarizeSweep(dir, std::nullopt, {}).rows[0].cycles());
+    SweepWindow window;
+    QSignalSpy opened(&window, &SweepWindow::sweepOpened);
+    QSignalSpy read(&window, &SweepWindow::summaryRead);
+    window.openSweep(QString::fromStdString(dir.string()));
+    CHECK(opened.size() == 1); // at once, from summary.json
+    CHECK(window.view()->model()->rowCount() == 5);
+    REQUIRE(read.wait(60000));
+    CHECK(opened.size() == 1);
+    CHECK(window.view()->model()->rowCount() == 5);
 }
 
 TEST_CASE("a folder that is not a sweep shows why") {

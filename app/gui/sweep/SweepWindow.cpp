@@ -28,10 +28,19 @@ SweepWindow::~SweepWindow() {
 
 void SweepWindow::openSweep(const QString& directory) {
     directory_ = directory;
+    shownStored_ = false;
     setWindowTitle(tr("%1 — TileScope sweep").arg(directory));
     placeholder_->setText(tr("Reading the sweep in %1…").arg(directory));
     const std::string dir = directory.toStdString();
-    // The reports are read off the UI thread; an error becomes the placeholder's text.
+    // A finished sweep's summary.json is shown at once (a fraction of a second for thousands of
+    // variants); the reports are then read off the UI thread and the table refreshed from them
+    // (a variant may have been rerun since). An error becomes the placeholder's text.
+    if (auto stored = sweep::readSummaryJson(dir)) {
+        view_->setSummary(std::make_shared<const sweep::SweepSummary>(std::move(*stored)));
+        static_cast<QStackedWidget*>(centralWidget())->setCurrentWidget(view_);
+        shownStored_ = true;
+        emit sweepOpened();
+    }
     watcher_.setFuture(
         QtConcurrent::run([this, dir]() -> std::shared_ptr<const sweep::SweepSummary> {
             try {
@@ -47,6 +56,8 @@ void SweepWindow::openSweep(const QString& directory) {
 void SweepWindow::onLoaded() {
     const auto summary = watcher_.result();
     auto* stack = static_cast<QStackedWidget*>(centralWidget());
+    if (!summary && shownStored_)
+        return; // keep what summary.json said
     if (!summary) {
         placeholder_->setText(tr("Cannot open the sweep: %1").arg(error_));
         stack->setCurrentWidget(placeholder_);
@@ -55,7 +66,9 @@ void SweepWindow::onLoaded() {
     }
     view_->setSummary(summary);
     stack->setCurrentWidget(view_);
-    emit sweepOpened();
+    if (!shownStored_)
+        emit sweepOpened();
+    emit summaryRead();
 }
 
 void SweepWindow::openComparison(const QString& source, const QString& target) {

@@ -13,8 +13,9 @@ namespace tilescope::gui {
 class SweepView;
 
 /// A window over one sweep folder (`tilescope DIR` on a folder holding sweep.json, or `tilescope
-/// --sweep DIR`): the summary is read on a worker (every variant's status and report, as
-/// `tilescope-cli sweep-summary`), then shown in a SweepView. Comparing two variants opens a
+/// --sweep DIR`): the table of summary.json is shown at once when there is one, then every
+/// variant's status and report is read on a worker (as `tilescope-cli sweep-summary`) and the
+/// SweepView shows that. Comparing two variants opens a
 /// CompareWindow of their reports. Failures show the reason in place (and `openFailed`).
 class SweepWindow : public QMainWindow {
     Q_OBJECT
@@ -27,7 +28,10 @@ public:
     bool isLoading() const { return watcher_.isRunning(); }
 
 signals:
+    /// The table is shown: from summary.json when the folder has one, else from the reports.
     void sweepOpened();
+    /// The reports have been read and the table shows what they say.
+    void summaryRead();
     void openFailed(const QString& message);
 
 private:
@@ -39,6 +43,7 @@ private:
     QFutureWatcher<std::shared_ptr<const sweep::SweepSummary>> watcher_;
     QString directory_;
     QString error_;
+    bool shownStored_ = false;
 };
 
 } // namespace tilescope::gui

@@ -281,4 +281,56 @@ void writeSummaryJson(const SweepSummary& summary) {
         throw SweepError(file.string() + ": cannot write (" + ec.message() + ")");
 }
 
+std::optional<SweepSummary> readSummaryJson(const std::filesystem::path& directory) {
+    std::ifstream in(directory / "summary.json");
+    if (!in)
+        return std::nullopt;
+    try {
+        const json j = json::parse(in);
+        if (j.value("format", "") != "tilescope-sweep-summary" || j.value("version", 0) != 1)
+            return std::nullopt;
+        SweepSummary s;
+        s.directory = std::filesystem::absolute(directory);
+        s.command = j.at("command").get<std::vector<std::string>>();
+        s.axes = j.at("axes").get<std::vector<std::string>>();
+        if (j.at("baseline").is_string())
+            s.baseline = j["baseline"].get<std::string>();
+        for (const auto& v : j.at("variants")) {
+            VariantRow r;
+            r.name = v.at("name").get<std::string>();
+            for (const auto& [key, value] : v.at("settings").items())
+                r.settings.push_back(parseSetting(key, value.get<std::string>()));
+            r.state = v.at("state").get<std::string>();
+            r.reason = v.value("reason", "");
+            r.outputTail = v.value("output_tail", "");
+            r.reportProblem = v.value("report_problem", "");
+            r.hasReport = v.at("has_report").get<bool>();
+            r.compiled = v.at("compiled").get<bool>();
+            r.fits = v.at("fits").get<bool>();
+            r.tiles = v.at("tiles").get<std::uint64_t>();
+            r.bytesPerTile = v.at("bytes_per_tile").get<std::uint64_t>();
+            r.totalMemoryBytes = v.at("total_memory_bytes").get<std::uint64_t>();
+            r.peakTileMemoryBytes = v.at("peak_tile_memory_bytes").get<std::uint64_t>();
+            r.alwaysLiveBytes = v.at("always_live_bytes").get<std::uint64_t>();
+            r.peakNotAlwaysLiveBytes = v.at("peak_not_always_live_bytes").get<std::uint64_t>();
+            r.cyclesPerRun = v.at("cycles_per_run").get<std::vector<std::uint64_t>>();
+            for (const auto& [phase, cycles] : v.at("cycles_by_phase").items())
+                r.phases.push_back({phase, cycles.get<std::uint64_t>()});
+            r.clockHz = v.value("clock_hz", 0.0);
+            r.hostSeconds = v.value("host_seconds", 0.0);
+            r.compileSeconds = v.value("compile_seconds", 0.0);
+            r.runSeconds = v.value("run_seconds", 0.0);
+            std::vector<BaselineDelta> deltas;
+            for (const auto& [figure, d] : v.at("baseline_differences").items())
+                deltas.push_back({figure, d.at("baseline").get<std::uint64_t>(),
+                                  d.at("value").get<std::uint64_t>()});
+            s.rows.push_back(std::move(r));
+            s.deltas.push_back(std::move(deltas));
+        }
+        return s;
+    } catch (const std::exception&) { // a damaged or foreign file: read the reports instead
+        return std::nullopt;
+    }
+}
+
 } // namespace tilescope::sweep

@@ -103,6 +103,9 @@ SweepSummary summarizeSweep(const std::filesystem::path& directory,
 std::string summaryJson(const SweepSummary& summary);
 /// Writes DIR/summary.json (temporary file and rename).
 void writeSummaryJson(const SweepSummary& summary);
+/// DIR/summary.json read back (what `sweep` wrote when it ended): the table without opening a
+/// report, for a first look at a large sweep. None when the file is missing or not a summary.
+std::optional<SweepSummary> readSummaryJson(const std::filesystem::path& directory);
 
 /// The variant in row i is on the Pareto front of (cycles, peak tile memory): no other variant
 /// that compiled and fits is at most as slow and at most as large and better in one. Variants
