@@ -11,7 +11,7 @@
 namespace tilescope::gui {
 namespace {
 
-constexpr int kMarginLeft = 80, kMarginBottom = 40, kMarginTop = 24, kMarginRight = 16;
+constexpr int kMarginLeft = 80, kMarginBottom = 40, kMarginTop = 24, kMarginRight = 40;
 
 /// A "nice" upper bound for an axis: 1, 2 or 5 times a power of ten at or above `value`.
 double niceCeiling(double value) {

@@ -25,6 +25,8 @@ SweepView::SweepView(QWidget* parent)
     proxy_->setFilterKeyColumn(-1); // any column: a value of an axis, a state, a name
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     table_->setModel(proxy_);
+    // Plan order until a header is clicked (Qt would sort by the first column, descending).
+    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     table_->setSortingEnabled(true);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
