@@ -3,15 +3,17 @@
 #include "popnn/PopnnCodelets.hpp"
 #include "tilescope/sim/BuiltinLibraries.hpp"
 
+#include <poplin/codelets.hpp>
 #include <popops/codelets.hpp>
 
 namespace popnn {
 
 void addCodelets(poplar::Graph& graph) {
-    popops::addCodelets(graph);
+    poplin::addCodelets(graph);
     detail::registerNonLinearityVertices(graph);
     detail::registerLossVertices(graph);
     detail::registerArgMinMaxVertices(graph);
+    detail::registerPoolingVertices(graph);
 }
 
 } // namespace popnn
