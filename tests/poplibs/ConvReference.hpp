@@ -5,6 +5,7 @@
 // multiply-accumulate is enumerated once (`forEachTap`), so the forward pass, the input gradient
 // (its adjoint) and the weight deltas all come from the same enumeration.
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <poplin/ConvParams.hpp>
@@ -27,7 +28,7 @@ inline std::vector<long> transformedIndices(std::size_t size,
     padded.insert(padded.end(), dilated.begin(), dilated.end());
     padded.insert(padded.end(), t.paddingUpper[d], -1);
     if (t.flip[d])
-        padded.assign(padded.rbegin(), padded.rend());
+        std::reverse(padded.begin(), padded.end());
     return padded;
 }
 

@@ -102,10 +102,10 @@ std::vector<Range> ranges(std::size_t size, std::size_t block) {
 
 Tensor canonical(const Tensor& t, bool weights) {
     const std::size_t lead = weights ? 3 : 2;
-    std::vector<std::size_t> shape(t.shape().begin(), t.shape().begin() + lead);
-    const std::size_t fieldDims = t.rank() - lead;
-    shape.insert(shape.end(), 3 - fieldDims, 1);
-    shape.insert(shape.end(), t.shape().begin() + lead, t.shape().end());
+    const std::vector<std::size_t> given = t.shape();
+    std::vector<std::size_t> shape(given.begin(), given.begin() + lead);
+    shape.insert(shape.end(), 3 - (given.size() - lead), 1);
+    shape.insert(shape.end(), given.begin() + lead, given.end());
     return t.reshape(shape);
 }
 
