@@ -65,8 +65,10 @@ void makeImages(std::size_t n, std::size_t size, std::vector<float>& x, std::vec
         labels[i] = label;
         // The blob's centre anywhere inside the quadrant (at least one pixel from its edges).
         const std::size_t span = half > 2 ? half - 2 : 1;
-        const std::size_t cy = (label / 2) * half + 1 + std::size_t((where[2 * i] + 1) * 0.5f * span) % span;
-        const std::size_t cx = (label % 2) * half + 1 + std::size_t((where[2 * i + 1] + 1) * 0.5f * span) % span;
+        const std::size_t cy =
+            (label / 2) * half + 1 + std::size_t((where[2 * i] + 1) * 0.5f * span) % span;
+        const std::size_t cx =
+            (label % 2) * half + 1 + std::size_t((where[2 * i + 1] + 1) * 0.5f * span) % span;
         for (std::size_t dy = 0; dy < 3; ++dy)
             for (std::size_t dx = 0; dx < 3; ++dx) {
                 const std::size_t y = cy + dy - 1, xx = cx + dx - 1;
@@ -142,8 +144,8 @@ int main(int argc, char** argv) {
             popnn::bn::batchNormStatistics(graph, c, 1e-5f, step, false, false, FLOAT, {di, "bn"});
         auto [normed, whitened] =
             popnn::bn::batchNormalise(graph, c, gamma, beta, mean, invStd, step, {di, "bn"});
-        Tensor r = popnn::nonLinearity(graph, popnn::NonLinearityType::RELU, normed, step,
-                                       {di, "relu"});
+        Tensor r =
+            popnn::nonLinearity(graph, popnn::NonLinearityType::RELU, normed, step, {di, "relu"});
         const popnn::pooling::PoolParams pool(popnn::PoolingType::MAX, {S, S}, {2, 2}, {2, 2},
                                               {0, 0}, {0, 0}, C, B, FLOAT);
         Tensor pooled = popnn::pooling::pool(graph, pool, r, step, {di, "pool"});
@@ -159,17 +161,17 @@ int main(int argc, char** argv) {
                                  {popops::Operation::ADD, true}, step, {di, "sumLoss"});
         // Backward: the fully connected layer, pooling, ReLU, batch norm, convolution weights.
         const float s = rate / float(B);
-        Tensor gwfc = poplin::matMul(graph, features.transpose(), deltas, step, {di, "grad/fc"},
-                                     {}, &cache);
-        Tensor gbfc = popops::reduce(graph, deltas, {0}, popops::Operation::ADD, step,
-                                     {di, "grad/fcBias"});
-        Tensor gFeatures = poplin::matMul(graph, deltas, wfc.transpose(), step,
-                                          {di, "grad/features"}, {}, &cache);
+        Tensor gwfc =
+            poplin::matMul(graph, features.transpose(), deltas, step, {di, "grad/fc"}, {}, &cache);
+        Tensor gbfc =
+            popops::reduce(graph, deltas, {0}, popops::Operation::ADD, step, {di, "grad/fcBias"});
+        Tensor gFeatures =
+            poplin::matMul(graph, deltas, wfc.transpose(), step, {di, "grad/features"}, {}, &cache);
         Tensor gPooled = gFeatures.reshape(pooled.shape());
         Tensor gr = popnn::pooling::poolInputGradient(graph, pool, r, pooled, gPooled, false, step,
                                                       {di, "grad/pool"});
-        Tensor gNormed = popnn::nonLinearityInputGradient(graph, popnn::NonLinearityType::RELU,
-                                                          r, gr, step, {di, "grad/relu"});
+        Tensor gNormed = popnn::nonLinearityInputGradient(graph, popnn::NonLinearityType::RELU, r,
+                                                          gr, step, {di, "grad/relu"});
         auto [gGamma, gBeta] = popnn::bn::batchNormParamGradients(graph, whitened, gNormed, step,
                                                                   FLOAT, {di, "grad/bnParams"});
         Tensor gc = popnn::bn::batchNormGradients(graph, whitened, gNormed, invStd, gamma, step,

@@ -211,7 +211,8 @@ int main(int argc, char** argv) {
     app.add_option("--tiles", tiles, "simulated tiles")->check(CLI::PositiveNumber);
     app.add_option("--batch", batch, "images per step")->check(CLI::PositiveNumber);
     app.add_option("--batches", batches, "steps per epoch")->check(CLI::PositiveNumber);
-    app.add_option("--epochs", epochs, "epochs (the first is not timed)")->check(CLI::Range(2u, 1000u));
+    app.add_option("--epochs", epochs, "epochs (the first is not timed)")
+        ->check(CLI::Range(2u, 1000u));
     app.add_option("--size", size, "image size (even, at least 4)")->check(CLI::Range(4, 4096));
     app.add_option("--native-steps", nativeSteps, "native steps timed")->check(CLI::PositiveNumber);
     CLI11_PARSE(app, argc, argv);
@@ -249,7 +250,8 @@ int main(int argc, char** argv) {
         makeBatch(batch, size, unsigned(i % batches), x, labels);
         const auto start = std::chrono::steady_clock::now();
         const float loss = net.step(x, labels, 0.05f);
-        nativeSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        nativeSeconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (i == 0)
             firstLoss = loss;
         lastLoss = loss;

@@ -228,7 +228,9 @@ std::vector<CalibrationCase> calibrationCases() {
         // 16 = 32; 55 + 13 + 13 + 11 + 6 + 32 + 804 = 934.
         {"conv 1x1 HALF 16->16 channels, 8x8 field, one ipu2 tile (ConvPartial1x1Out)", "cycles",
          934, kConvEstimators,
-         [] { return convolutionCycles(poplin::ConvParams(HALF, 1, {8, 8}, {1, 1}, 16, 16, 1)); }},
+         [] {
+             return convolutionCycles(poplin::ConvParams(HALF, 1, {8, 8}, {1, 1}, 16, 16, 1));
+         }},
         // 3x3 padded, 16 -> 16 HALF, 8x8: 8 rows of 8 (workers 2,2,1,1,1,1); per row 35 + 5 x 4
         // = 55, busiest 6 x (19 + 110) = 774; per kernel position 13 + 32 + 15 + 774 = 834;
         // 3 x (15 + 3 x 834) = 7551; 93 + 15 + 16 + 16 + 7551 = 7691.
@@ -236,8 +238,8 @@ std::vector<CalibrationCase> calibrationCases() {
          "cycles", 7691, kConvEstimators, [] { return convolutionCycles(paddedConv(HALF, 16)); }},
         // The same in FLOAT, 8 -> 8 channels: weight loads 2 x 4 x 8 x 4 / 16 = 16;
         // 3 x (15 + 3 x (13 + 16 + 15 + 774)) = 7407; 93 + 15 + 16 + 16 + 7407 = 7547.
-        {"conv 3x3 FLOAT 8->8 channels, 8x8 field padded, one ipu2 tile (ConvPartialnx1)",
-         "cycles", 7547, kConvEstimators, [] { return convolutionCycles(paddedConv(FLOAT, 8)); }},
+        {"conv 3x3 FLOAT 8->8 channels, 8x8 field padded, one ipu2 tile (ConvPartialnx1)", "cycles",
+         7547, kConvEstimators, [] { return convolutionCycles(paddedConv(FLOAT, 8)); }},
         // 1-D, batch 6, width 3, kernel 3, one channel: one row of one element per worker;
         // per kernel position 16 + 19 + (7 + dot(1) = 5) = 47, 3 x 47 + 16 = 157, x 6 = 942;
         // 62 + 21 + 15 + 10 + 942 = 1050 (the AMP vertex would take 1196).

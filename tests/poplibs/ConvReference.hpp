@@ -14,9 +14,8 @@
 namespace convtest {
 
 /// For one dimension: the untransformed index behind each transformed position, -1 for a zero.
-inline std::vector<long> transformedIndices(std::size_t size,
-                                            const poplin::ConvParams::InputTransform& t,
-                                            unsigned d) {
+inline std::vector<long>
+transformedIndices(std::size_t size, const poplin::ConvParams::InputTransform& t, unsigned d) {
     const long kept = long(size) - t.truncationLower[d] - t.truncationUpper[d];
     std::vector<long> dilated;
     for (long j = 0; j < kept; ++j) {

@@ -122,8 +122,9 @@ TEST_CASE("convolution of linearly mapped tensors and HALF within tolerance") {
     const auto wv = integers(volume(wShape(p)), -2, 2, 4);
     auto x = h.input(HALF, inShape(p), xv, "x");
     auto w = h.input(HALF, wShape(p), wv, "w");
-    h.output(poplin::convolution(h.graph, x, w, p, false, h.prog, "conv", {{"partialsType", "half"}}),
-             "y");
+    h.output(
+        poplin::convolution(h.graph, x, w, p, false, h.prog, "conv", {{"partialsType", "half"}}),
+        "y");
     const auto want = convtest::forward(p, xv, wv);
     const auto got = h.run().at("y");
     REQUIRE(got.size() == want.size());
@@ -145,8 +146,7 @@ TEST_CASE("the input gradient is a convolution with getGradientParams and flippe
         auto w = poplin::createWeights(h.graph, p, "w");
         h.addInput(w, wv, "w");
         h.output(poplin::convolution(h.graph, dy, w, bwd, true, h.prog, "bwd"), "dx");
-        CHECK(h.run().at("dx") ==
-              convtest::inputGradient(p, volume(inShape(p)), dyv, wv));
+        CHECK(h.run().at("dx") == convtest::inputGradient(p, volume(inShape(p)), dyv, wv));
     }
 }
 

@@ -51,7 +51,8 @@ std::vector<std::vector<std::size_t>> windows(const PoolParams& p) {
             bool inside = true;
             for (std::size_t d = 0; d < n; ++d) {
                 // Position in the padded (or truncated) field, back to the input.
-                const long pos = long(o[d] * p.stride[d] + k[d]) - p.inputTruncationOrPaddingLower[d];
+                const long pos =
+                    long(o[d] * p.stride[d] + k[d]) - p.inputTruncationOrPaddingLower[d];
                 inside = inside && pos >= 0 && pos < long(p.inputFieldShape[d]);
                 flat = flat * long(p.inputFieldShape[d]) + pos;
             }
@@ -198,8 +199,8 @@ struct NormReference {
 
 NormReference normReference(const std::vector<double>& x, const std::vector<double>& dy,
                             const std::vector<double>& gamma, const std::vector<double>& beta,
-                            std::size_t N, std::size_t C, std::size_t F, bool batch,
-                            std::size_t G, bool strided, double eps) {
+                            std::size_t N, std::size_t C, std::size_t F, bool batch, std::size_t G,
+                            bool strided, double eps) {
     NormReference r;
     const auto rows = statRows(N, C, F, batch, G, strided);
     r.whitened.assign(x.size(), 0);
@@ -291,19 +292,24 @@ TEST_CASE("batch, group and layer norm statistics, normalisation and gradients")
         } else {
             std::tie(mean, invStd) = popnn::gn::groupNormStatistics(
                 h.graph, x, eps, h.prog, unsigned(k.groups), false, false, FLOAT, {}, opts);
-            std::tie(out, whitened) = popnn::gn::groupNormalise(h.graph, x, gamma, beta, mean,
-                                                                invStd, h.prog, {}, opts);
+            std::tie(out, whitened) =
+                popnn::gn::groupNormalise(h.graph, x, gamma, beta, mean, invStd, h.prog, {}, opts);
             dx = popnn::gn::groupNormGradients(h.graph, x, dy, mean, invStd, gamma, h.prog, FLOAT,
                                                {}, opts);
             std::tie(dGamma, dBeta) = popnn::gn::groupNormParamGradients(
                 h.graph, x, dy, mean, invStd, h.prog, FLOAT, {}, opts);
         }
-        for (const auto& [name, t] : {std::pair{"mean", mean}, {"invStd", invStd}, {"out", out},
-                                      {"whitened", whitened}, {"dx", dx}, {"dGamma", dGamma},
+        for (const auto& [name, t] : {std::pair{"mean", mean},
+                                      {"invStd", invStd},
+                                      {"out", out},
+                                      {"whitened", whitened},
+                                      {"dx", dx},
+                                      {"dGamma", dGamma},
                                       {"dBeta", dBeta}})
             h.output(t, name);
         const auto r = h.run();
-        const auto want = normReference(xv, dyv, gv, bv, N, C, F, k.batch, k.groups, k.strided, eps);
+        const auto want =
+            normReference(xv, dyv, gv, bv, N, C, F, k.batch, k.groups, k.strided, eps);
         checkNear(r.at("mean"), want.mean, 1e-5, "mean");
         checkNear(r.at("invStd"), want.invStd, 1e-4, "invStdDev");
         checkNear(r.at("whitened"), want.whitened, 1e-4, "whitened");

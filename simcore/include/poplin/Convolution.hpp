@@ -48,8 +48,7 @@ poplar::Tensor createBiases(poplar::Graph& graph, const poplar::Tensor& activati
 /// An input variable {B, G * Ci, F...} mapped where the plan of `params` reads it.
 poplar::Tensor createInput(poplar::Graph& graph, const ConvParams& params,
                            const poplar::DebugContext& debugContext,
-                           const poplar::OptionFlags& options = {},
-                           PlanningCache* cache = nullptr);
+                           const poplar::OptionFlags& options = {}, PlanningCache* cache = nullptr);
 
 /// Convolves `in` {B, G * Ci, F...} with `weights` {G, Co, Ci, K...} into a new tensor
 /// {B, G * Co, O...} of params.outputType. With `transposeAndFlipWeights` the weights are given
@@ -59,14 +58,12 @@ poplar::Tensor convolution(poplar::Graph& graph, const poplar::Tensor& in,
                            const poplar::Tensor& weights, const ConvParams& params,
                            bool transposeAndFlipWeights, poplar::program::Sequence& prog,
                            const poplar::DebugContext& debugContext = {},
-                           const poplar::OptionFlags& options = {},
-                           PlanningCache* cache = nullptr);
+                           const poplar::OptionFlags& options = {}, PlanningCache* cache = nullptr);
 
 /// Copies `weightsIn` {G, Co, Ci, K...} into `weightsOut` {G, Ci, Co, K...} with the channel
 /// axes swapped and every spatial axis reversed.
 void weightsTransposeChansFlipXY(poplar::Graph& graph, const poplar::Tensor& weightsIn,
-                                 const poplar::Tensor& weightsOut,
-                                 poplar::program::Sequence& prog,
+                                 const poplar::Tensor& weightsOut, poplar::program::Sequence& prog,
                                  const poplar::DebugContext& debugContext = {});
 
 /// The gradient of the loss with respect to the weights {G, Co, Ci, K...}, given the gradient

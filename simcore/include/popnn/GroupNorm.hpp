@@ -38,19 +38,15 @@ groupNormalise(poplar::Graph& graph, const poplar::Tensor& acts, const poplar::T
                const poplar::OptionFlags& options = {});
 
 /// {gammaDelta, betaDelta} {C}.
-std::pair<poplar::Tensor, poplar::Tensor>
-groupNormParamGradients(poplar::Graph& graph, const poplar::Tensor& acts,
-                        const poplar::Tensor& gradsIn, const poplar::Tensor& mean,
-                        const poplar::Tensor& iStdDev, poplar::program::Sequence& prog,
-                        const poplar::Type& partialsType = poplar::FLOAT,
-                        const poplar::DebugContext& debugContext = {},
-                        const poplar::OptionFlags& options = {});
-std::pair<poplar::Tensor, poplar::Tensor>
-groupNormParamGradients(poplar::Graph& graph, const poplar::Tensor& actsWhitened,
-                        const poplar::Tensor& gradsIn, poplar::program::Sequence& prog,
-                        const poplar::Type& partialsType = poplar::FLOAT,
-                        const poplar::DebugContext& debugContext = {},
-                        const poplar::OptionFlags& options = {});
+std::pair<poplar::Tensor, poplar::Tensor> groupNormParamGradients(
+    poplar::Graph& graph, const poplar::Tensor& acts, const poplar::Tensor& gradsIn,
+    const poplar::Tensor& mean, const poplar::Tensor& iStdDev, poplar::program::Sequence& prog,
+    const poplar::Type& partialsType = poplar::FLOAT, const poplar::DebugContext& debugContext = {},
+    const poplar::OptionFlags& options = {});
+std::pair<poplar::Tensor, poplar::Tensor> groupNormParamGradients(
+    poplar::Graph& graph, const poplar::Tensor& actsWhitened, const poplar::Tensor& gradsIn,
+    poplar::program::Sequence& prog, const poplar::Type& partialsType = poplar::FLOAT,
+    const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {});
 
 /// The gradient with respect to the activations through the whole layer, statistics included
 /// (as batchNormGradients, means over each batch element's group).

@@ -18,8 +18,7 @@ layerNormStatistics(poplar::Graph& graph, const poplar::Tensor acts, float eps,
 }
 
 inline poplar::Tensor layerNormWhiten(poplar::Graph& graph, const poplar::Tensor& acts,
-                                      const poplar::Tensor& mean,
-                                      const poplar::Tensor& invStdDev,
+                                      const poplar::Tensor& mean, const poplar::Tensor& invStdDev,
                                       poplar::program::Sequence& prog,
                                       const poplar::DebugContext& debugContext = {},
                                       const poplar::OptionFlags& options = {}) {
@@ -36,48 +35,37 @@ layerNormalise(poplar::Graph& graph, const poplar::Tensor& acts, const poplar::T
                               options);
 }
 
-inline std::pair<poplar::Tensor, poplar::Tensor>
-layerNormParamGradients(poplar::Graph& graph, const poplar::Tensor& acts,
-                        const poplar::Tensor& gradsIn, const poplar::Tensor& mean,
-                        const poplar::Tensor& iStdDev, poplar::program::Sequence& prog,
-                        const poplar::Type& partialsType = poplar::FLOAT,
-                        const poplar::DebugContext& debugContext = {},
-                        const poplar::OptionFlags& options = {}) {
+inline std::pair<poplar::Tensor, poplar::Tensor> layerNormParamGradients(
+    poplar::Graph& graph, const poplar::Tensor& acts, const poplar::Tensor& gradsIn,
+    const poplar::Tensor& mean, const poplar::Tensor& iStdDev, poplar::program::Sequence& prog,
+    const poplar::Type& partialsType = poplar::FLOAT, const poplar::DebugContext& debugContext = {},
+    const poplar::OptionFlags& options = {}) {
     return gn::groupNormParamGradients(graph, acts, gradsIn, mean, iStdDev, prog, partialsType,
                                        debugContext, options);
 }
 
-inline std::pair<poplar::Tensor, poplar::Tensor>
-layerNormParamGradients(poplar::Graph& graph, const poplar::Tensor& actsWhitened,
-                        const poplar::Tensor& gradsIn, poplar::program::Sequence& prog,
-                        const poplar::Type& partialsType = poplar::FLOAT,
-                        const poplar::DebugContext& debugContext = {},
-                        const poplar::OptionFlags& options = {}) {
+inline std::pair<poplar::Tensor, poplar::Tensor> layerNormParamGradients(
+    poplar::Graph& graph, const poplar::Tensor& actsWhitened, const poplar::Tensor& gradsIn,
+    poplar::program::Sequence& prog, const poplar::Type& partialsType = poplar::FLOAT,
+    const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {}) {
     return gn::groupNormParamGradients(graph, actsWhitened, gradsIn, prog, partialsType,
                                        debugContext, options);
 }
 
-inline poplar::Tensor layerNormGradients(poplar::Graph& graph, const poplar::Tensor& acts,
-                                         const poplar::Tensor& gradsIn,
-                                         const poplar::Tensor& mean,
-                                         const poplar::Tensor& invStdDev,
-                                         const poplar::Tensor& gamma,
-                                         poplar::program::Sequence& prog,
-                                         const poplar::Type& partialsType = poplar::FLOAT,
-                                         const poplar::DebugContext& debugContext = {},
-                                         const poplar::OptionFlags& options = {}) {
-    return gn::groupNormGradients(graph, acts, gradsIn, mean, invStdDev, gamma, prog,
-                                  partialsType, debugContext, options);
+inline poplar::Tensor layerNormGradients(
+    poplar::Graph& graph, const poplar::Tensor& acts, const poplar::Tensor& gradsIn,
+    const poplar::Tensor& mean, const poplar::Tensor& invStdDev, const poplar::Tensor& gamma,
+    poplar::program::Sequence& prog, const poplar::Type& partialsType = poplar::FLOAT,
+    const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {}) {
+    return gn::groupNormGradients(graph, acts, gradsIn, mean, invStdDev, gamma, prog, partialsType,
+                                  debugContext, options);
 }
 
-inline poplar::Tensor layerNormGradients(poplar::Graph& graph, const poplar::Tensor& actsWhitened,
-                                         const poplar::Tensor& gradsIn,
-                                         const poplar::Tensor& invStdDev,
-                                         const poplar::Tensor& gamma,
-                                         poplar::program::Sequence& prog,
-                                         const poplar::Type& partialsType = poplar::FLOAT,
-                                         const poplar::DebugContext& debugContext = {},
-                                         const poplar::OptionFlags& options = {}) {
+inline poplar::Tensor layerNormGradients(
+    poplar::Graph& graph, const poplar::Tensor& actsWhitened, const poplar::Tensor& gradsIn,
+    const poplar::Tensor& invStdDev, const poplar::Tensor& gamma, poplar::program::Sequence& prog,
+    const poplar::Type& partialsType = poplar::FLOAT, const poplar::DebugContext& debugContext = {},
+    const poplar::OptionFlags& options = {}) {
     return gn::groupNormGradients(graph, actsWhitened, gradsIn, invStdDev, gamma, prog,
                                   partialsType, debugContext, options);
 }

@@ -55,15 +55,17 @@ convPartialHorizontalMac(const poplar::Target& target, const poplar::Type& input
     const unsigned workers = target.getNumWorkerContexts();
     const bool isFloat = inputType == poplar::FLOAT;
     std::uint64_t most = 0;
-    std::uint64_t least = partitions.size() < workers ? 0 : std::numeric_limits<std::uint64_t>::max();
+    std::uint64_t least =
+        partitions.size() < workers ? 0 : std::numeric_limits<std::uint64_t>::max();
     for (const auto& worker : partitions) {
         std::uint64_t c = 0;
         for (const auto& rows : worker) {
             c += 16;
             for (unsigned length : rows)
-                c += length == 0 ? 7
-                                 : 19 + length * (7 + outChansPerGroup *
-                                                          denseDotProduct(isFloat, inChansPerGroup));
+                c += length == 0
+                         ? 7
+                         : 19 + length * (7 + outChansPerGroup *
+                                                  denseDotProduct(isFloat, inChansPerGroup));
         }
         c += 16;
         most = std::max(most, workers * c);

@@ -28,9 +28,10 @@ bool parseBool(const std::string& name, const std::string& value, const std::str
 } // namespace
 
 Options parseOptions(const poplar::OptionFlags& options, const std::string& api) {
-    static const char* const passes[] = {"NONE",           "INFERENCE_FWD",   "TRAINING_FWD",
-                                         "TRAINING_BWD",   "TRAINING_WU",     "FC_INFERENCE_FWD",
-                                         "FC_TRAINING_FWD", "FC_TRAINING_BWD", "FC_TRAINING_WU"};
+    static const char* const passes[] = {
+        "NONE",          "INFERENCE_FWD",    "TRAINING_FWD",    "TRAINING_BWD",
+        "TRAINING_WU",   "FC_INFERENCE_FWD", "FC_TRAINING_FWD", "FC_TRAINING_BWD",
+        "FC_TRAINING_WU"};
     Options o;
     for (const auto& [name, value] : options) {
         if (name == "availableMemoryProportion") {
@@ -42,8 +43,9 @@ Options parseOptions(const poplar::OptionFlags& options, const std::string& api)
                 used = 0;
             }
             if (used != value.size() || !(p > 0.0 && p <= 1.0))
-                throw poplar::invalid_option(api + ": option 'availableMemoryProportion' must be "
-                                                   "a number in (0, 1], got '" +
+                throw poplar::invalid_option(api +
+                                             ": option 'availableMemoryProportion' must be "
+                                             "a number in (0, 1], got '" +
                                              value + "'");
             o.availableMemoryProportion = p;
         } else if (name == "partialsType") {
@@ -52,15 +54,17 @@ Options parseOptions(const poplar::OptionFlags& options, const std::string& api)
             else if (value == "half")
                 o.partialsType = poplar::HALF;
             else
-                throw poplar::invalid_option(api + ": option 'partialsType' must be 'float' or "
-                                                   "'half', got '" +
+                throw poplar::invalid_option(api +
+                                             ": option 'partialsType' must be 'float' or "
+                                             "'half', got '" +
                                              value + "'");
         } else if (name == "pass") {
             if (std::find(std::begin(passes), std::end(passes), value) == std::end(passes))
-                throw poplar::invalid_option(api + ": option 'pass' must be one of NONE, "
-                                                   "INFERENCE_FWD, TRAINING_FWD, TRAINING_BWD, "
-                                                   "TRAINING_WU, FC_INFERENCE_FWD, FC_TRAINING_FWD, "
-                                                   "FC_TRAINING_BWD, FC_TRAINING_WU, got '" +
+                throw poplar::invalid_option(api +
+                                             ": option 'pass' must be one of NONE, "
+                                             "INFERENCE_FWD, TRAINING_FWD, TRAINING_BWD, "
+                                             "TRAINING_WU, FC_INFERENCE_FWD, FC_TRAINING_FWD, "
+                                             "FC_TRAINING_BWD, FC_TRAINING_WU, got '" +
                                              value + "'");
             o.pass = value;
         } else if (name == "use128BitConvUnitLoad" || name == "enableMultiStageReduce" ||
@@ -81,13 +85,13 @@ Options parseOptions(const poplar::OptionFlags& options, const std::string& api)
 ConvPlan getPlan(const poplar::Graph& graph, const poplin::ConvParams& p3, const Options& o,
                  bool weightUpdate, poplin::PlanningCache* cache) {
     std::ostringstream key;
-    key << p3 << ' ' << o.partialsType << ' ' << o.availableMemoryProportion << ' '
-        << weightUpdate << ' ' << graph.getTarget().getNumTiles();
+    key << p3 << ' ' << o.partialsType << ' ' << o.availableMemoryProportion << ' ' << weightUpdate
+        << ' ' << graph.getTarget().getNumTiles();
     if (cache)
         if (auto it = cache->impl().convPlans.find(key.str()); it != cache->impl().convPlans.end())
             return it->second;
-    auto plan = planConvolution(graph.getTarget(), p3, o.partialsType,
-                                o.availableMemoryProportion, weightUpdate);
+    auto plan = planConvolution(graph.getTarget(), p3, o.partialsType, o.availableMemoryProportion,
+                                weightUpdate);
     if (cache)
         cache->impl().convPlans.emplace(key.str(), plan);
     return plan;
@@ -195,8 +199,9 @@ Tensor forward(poplar::Graph& graph, const Tensor& in5, const Tensor& w6,
     const bool split = iR.size() > 1;
     const bool direct = !split && o.partialsType == p3.outputType;
     const poplar::Type partialsType = direct ? p3.outputType : o.partialsType;
-    Tensor partials = graph.addVariable(partialsType, {iR.size(), B, G * Co, out[0], out[1], out[2]},
-                                        {di, direct ? "output" : "partials"});
+    Tensor partials =
+        graph.addVariable(partialsType, {iR.size(), B, G * Co, out[0], out[1], out[2]},
+                          {di, direct ? "output" : "partials"});
 
     const std::string vertexType = poputil::templateVertex(
         std::string("poplin::") + convMethodName(plan.method), p3.inputType, partialsType);
@@ -226,12 +231,11 @@ Tensor forward(poplar::Graph& graph, const Tensor& in5, const Tensor& w6,
                             graph.connect(v["in"], in5.slice({b.begin, g * Ci + ic.begin, lo, 0, 0},
                                                              {b.end, g * Ci + ic.end, hi, F1, F2})
                                                        .flatten());
-                            graph.connect(v["weights"],
-                                          w6[g]
-                                              .slice({oc.begin, ic.begin, 0, 0, 0},
-                                                     {oc.end, ic.end, kernel[0], kernel[1],
-                                                      kernel[2]})
-                                              .flatten());
+                            graph.connect(v["weights"], w6[g]
+                                                            .slice({oc.begin, ic.begin, 0, 0, 0},
+                                                                   {oc.end, ic.end, kernel[0],
+                                                                    kernel[1], kernel[2]})
+                                                            .flatten());
                             graph.connect(v["out"], dst.flatten());
                             setVertexState(graph, v, tableT, b.end - b.begin, ic.end - ic.begin,
                                            oc.end - oc.begin, inBlock, outBlock, kernel);
@@ -245,15 +249,16 @@ Tensor forward(poplar::Graph& graph, const Tensor& in5, const Tensor& w6,
         return partials[0];
 
     // Sum (or only convert) the partials, each output block spread over the tiles of its sums.
-    Tensor result = graph.addVariable(p3.outputType, {B, G * Co, out[0], out[1], out[2]},
-                                      {di, "output"});
+    Tensor result =
+        graph.addVariable(p3.outputType, {B, G * Co, out[0], out[1], out[2]}, {di, "output"});
     for (const auto& f : fR)
         for (const auto& b : bR)
             for (const auto& gb : gR)
                 for (const auto& oc : oR) {
                     std::vector<unsigned> tiles;
                     for (const auto& ic : iR)
-                        tiles.push_back(plan.tileOf(b.index, gb.index, oc.index, f.index, ic.index));
+                        tiles.push_back(
+                            plan.tileOf(b.index, gb.index, oc.index, f.index, ic.index));
                     for (std::size_t g = gb.begin; g < gb.end; ++g)
                         spread(graph,
                                result.slice({b.begin, g * Co + oc.begin, f.begin, 0, 0},

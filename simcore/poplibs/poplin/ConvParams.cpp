@@ -12,8 +12,8 @@
 namespace poplin {
 
 ConvParams::InputTransform::InputTransform(std::size_t size)
-    : truncationLower(size, 0), truncationUpper(size, 0), dilation(size, 1),
-      paddingLower(size, 0), paddingUpper(size, 0), flip(size, false) {}
+    : truncationLower(size, 0), truncationUpper(size, 0), dilation(size, 1), paddingLower(size, 0),
+      paddingUpper(size, 0), flip(size, false) {}
 
 ConvParams::InputTransform::InputTransform(std::vector<unsigned> tl, std::vector<unsigned> tu,
                                            std::vector<unsigned> d, std::vector<unsigned> pl,
@@ -40,17 +40,17 @@ ConvParams::ConvParams(poplar::Type in, poplar::Type out, std::size_t b,
                        std::vector<std::size_t> field, std::vector<std::size_t> kernel,
                        std::size_t ci, std::size_t co, std::size_t groups)
     : inputType(in), outputType(out), batchSize(b), inputFieldShape(std::move(field)),
-      kernelShape(std::move(kernel)), inputChannels(ci), outputChannels(co),
-      numConvGroups(groups), inputTransform(inputFieldShape.size()),
-      kernelTransform(inputFieldShape.size()), outputTransform(inputFieldShape.size()) {}
+      kernelShape(std::move(kernel)), inputChannels(ci), outputChannels(co), numConvGroups(groups),
+      inputTransform(inputFieldShape.size()), kernelTransform(inputFieldShape.size()),
+      outputTransform(inputFieldShape.size()) {}
 
 ConvParams::ConvParams(poplar::Type in, poplar::Type out, std::size_t b,
                        std::vector<std::size_t> field, std::vector<std::size_t> kernel,
                        std::size_t ci, std::size_t co, std::size_t groups, InputTransform it,
                        InputTransform kt, OutputTransform ot)
     : inputType(in), outputType(out), batchSize(b), inputFieldShape(std::move(field)),
-      kernelShape(std::move(kernel)), inputChannels(ci), outputChannels(co),
-      numConvGroups(groups), inputTransform(std::move(it)), kernelTransform(std::move(kt)),
+      kernelShape(std::move(kernel)), inputChannels(ci), outputChannels(co), numConvGroups(groups),
+      inputTransform(std::move(it)), kernelTransform(std::move(kt)),
       outputTransform(std::move(ot)) {}
 
 namespace {
@@ -92,8 +92,8 @@ std::size_t ConvParams::getUntransformedOutputSize(unsigned dim) const {
 
 std::size_t ConvParams::getOutputSize(unsigned dim) const {
     const std::size_t full = getUntransformedOutputSize(dim);
-    const std::size_t cut = outputTransform.truncationLower[dim] +
-                            outputTransform.truncationUpper[dim];
+    const std::size_t cut =
+        outputTransform.truncationLower[dim] + outputTransform.truncationUpper[dim];
     const std::size_t kept = full > cut ? full - cut : 0;
     const std::size_t stride = outputTransform.stride[dim];
     return (kept + stride - 1) / stride + outputTransform.paddingLower[dim] +
@@ -117,8 +117,8 @@ void ConvParams::validate() const {
     if (n < 1 || n > 3)
         fail("1 to 3 spatial dimensions are supported, got " + std::to_string(n));
     if (kernelShape.size() != n)
-        fail("the kernel has " + std::to_string(kernelShape.size()) +
-             " dimensions and the field " + std::to_string(n));
+        fail("the kernel has " + std::to_string(kernelShape.size()) + " dimensions and the field " +
+             std::to_string(n));
     const auto checkInput = [&](const InputTransform& t, const std::string& name) {
         if (t.truncationLower.size() != n || t.truncationUpper.size() != n ||
             t.dilation.size() != n || t.paddingLower.size() != n || t.paddingUpper.size() != n ||
@@ -162,8 +162,7 @@ auto tied(const ConvParams::InputTransform& t) {
                     t.paddingUpper, t.flip);
 }
 auto tied(const ConvParams::OutputTransform& t) {
-    return std::tie(t.truncationLower, t.truncationUpper, t.stride, t.paddingLower,
-                    t.paddingUpper);
+    return std::tie(t.truncationLower, t.truncationUpper, t.stride, t.paddingLower, t.paddingUpper);
 }
 auto tied(const ConvParams& p) {
     return std::tie(p.inputType, p.outputType, p.batchSize, p.inputFieldShape, p.kernelShape,

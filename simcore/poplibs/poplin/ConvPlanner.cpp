@@ -100,8 +100,8 @@ std::uint64_t convVertexCycles(const poplar::Target& target, const poplar::Type&
         return cycles::convPartial1x1(target, inputType, rows * rowLength, inChans, outChans);
     case ConvMethod::AmpNx1: {
         const auto parts = cycles::convWorkerPartitions(workers, rows, rowLength, kernelPositions);
-        const unsigned outGroups = static_cast<unsigned>(
-            ceilDiv(outChans, cycles::numConvUnits(target, inputType)));
+        const unsigned outGroups =
+            static_cast<unsigned>(ceilDiv(outChans, cycles::numConvUnits(target, inputType)));
         const unsigned inGroups =
             static_cast<unsigned>(ceilDiv(inChans, cycles::weightsPerConvUnit(inputType)));
         return cycles::convPartialnx1(target, inputType, parts, static_cast<unsigned>(kernel[2]),
@@ -143,8 +143,8 @@ ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams&
     const std::size_t inPlane = p.inputFieldShape[1] * p.inputFieldShape[2];
     const std::size_t kernelElems = kernel[0] * kernel[1] * kernel[2];
     const bool oneByOne = kernelElems == 1;
-    const std::vector<ConvMethod> methods = {
-        oneByOne ? ConvMethod::Amp1x1 : ConvMethod::AmpNx1, ConvMethod::HorizontalMac};
+    const std::vector<ConvMethod> methods = {oneByOne ? ConvMethod::Amp1x1 : ConvMethod::AmpNx1,
+                                             ConvMethod::HorizontalMac};
 
     ConvPlan best, smallest;
     bool haveBest = false, haveSmallest = false;
@@ -164,12 +164,12 @@ ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams&
                         const std::uint64_t inElems =
                             c.blockB * c.blockI * inputRowsFor(p, c.blockF) * inPlane;
                         const std::uint64_t wElems = c.blockO * c.blockI * kernelElems;
-                        const std::uint64_t outElems = c.blockB * c.blockO * c.blockF * out[1] *
-                                                       out[2];
+                        const std::uint64_t outElems =
+                            c.blockB * c.blockO * c.blockF * out[1] * out[2];
                         std::uint64_t vertex = 0;
                         if (weightUpdate) {
-                            vertex = convWeightDeltaCycles(target, p.inputType, c.blockB,
-                                                           c.blockO, c.blockI, blockOut, kernel);
+                            vertex = convWeightDeltaCycles(target, p.inputType, c.blockB, c.blockO,
+                                                           c.blockI, blockOut, kernel);
                         } else {
                             vertex = ~std::uint64_t(0);
                             for (ConvMethod m : methods) {
@@ -185,7 +185,8 @@ ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams&
                         // neighbours in the plan read, sends about as much.
                         const std::uint64_t moved =
                             weightUpdate ? inElems + outElems : inElems + wElems;
-                        const std::uint64_t exchange = 2 * c.blockG * moved * inBytes / exchangeRate;
+                        const std::uint64_t exchange =
+                            2 * c.blockG * moved * inBytes / exchangeRate;
                         const std::size_t parts = c.partials();
                         const std::uint64_t results = weightUpdate ? wElems : outElems;
                         std::uint64_t reduction = 0;
@@ -197,10 +198,9 @@ ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams&
                                         perTile * parts * partialBytes / exchangeRate;
                         }
                         c.estimatedCycles = exchange + c.vertexCycles + reduction;
-                        c.bytesPerTile =
-                            c.blockG * (inElems * inBytes + (weightUpdate ? outElems : wElems) *
-                                                                inBytes +
-                                        results * partialBytes);
+                        c.bytesPerTile = c.blockG * (inElems * inBytes +
+                                                     (weightUpdate ? outElems : wElems) * inBytes +
+                                                     results * partialBytes);
                         const bool fits = c.bytesPerTile <= limit;
                         if (fits && (!haveBest || c.estimatedCycles < best.estimatedCycles))
                             best = c, haveBest = true;

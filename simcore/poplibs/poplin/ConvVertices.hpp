@@ -38,8 +38,8 @@ struct ConvVertexGeometry {
     std::size_t kernelElements() const { return std::size_t(kernel[0]) * kernel[1] * kernel[2]; }
 
     /// acc[o] += x[input element kernel element k meets at o] * w for every output element o.
-    template <typename X> void accumulate(float* acc, const X* x, float w, unsigned k0,
-                                          unsigned k1, unsigned k2) const {
+    template <typename X>
+    void accumulate(float* acc, const X* x, float w, unsigned k0, unsigned k1, unsigned k2) const {
         for (unsigned o0 = 0; o0 < out[0]; ++o0) {
             const int i0 = table[0][o0 * kernel[0] + k0];
             if (i0 < 0)
@@ -62,7 +62,8 @@ struct ConvVertexGeometry {
 };
 
 /// The operand as float: the data itself for FLOAT, a converted copy for HALF.
-template <typename In> const float* asFloat(const In* data, std::size_t n, std::vector<float>& buf) {
+template <typename In>
+const float* asFloat(const In* data, std::size_t n, std::vector<float>& buf) {
     if constexpr (std::is_same_v<In, float>) {
         (void)n;
         (void)buf;
@@ -103,7 +104,8 @@ template <typename V> void describeConvState(sim::abi::FieldVisitor& f, V& v) {
 /// times weights {outChans, inChans, kernel...}. `Method` only names the PopLibs vertex the
 /// work stands for (0 ConvPartial1x1Out, 1 ConvPartialnx1, 2 ConvPartialHorizontalMac): the
 /// three compute the same sums and are costed by their own estimators.
-template <typename In, typename Partial, int Method> class ConvPartial : public poplar::MultiVertex {
+template <typename In, typename Partial, int Method>
+class ConvPartial : public poplar::MultiVertex {
 public:
     poplar::Input<poplar::Vector<In>> in;
     poplar::Input<poplar::Vector<In>> weights;
@@ -128,8 +130,8 @@ public:
                         for (unsigned k1 = 0; k1 < g.kernel[1]; ++k1)
                             for (unsigned k2 = 0; k2 < g.kernel[2]; ++k2)
                                 g.accumulate(acc.data(), plane,
-                                             wk[(k0 * g.kernel[1] + k1) * g.kernel[2] + k2], k0,
-                                             k1, k2);
+                                             wk[(k0 * g.kernel[1] + k1) * g.kernel[2] + k2], k0, k1,
+                                             k2);
                 }
                 Partial* o = &out[(std::size_t(b) * outChans + oc) * outPlane];
                 for (std::size_t i = 0; i < outPlane; ++i)

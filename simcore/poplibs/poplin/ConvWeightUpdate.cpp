@@ -31,14 +31,12 @@ Tensor weightDeltas(poplar::Graph& graph, const Tensor& zDeltas, const Tensor& a
     outShape.insert(outShape.end(), field.begin(), field.end());
     cv::checkShape(api, "activations", activations, inShape);
     cv::checkShape(api, "zDeltas", zDeltas, outShape);
-    if (activations.elementType() != params.inputType ||
-        zDeltas.elementType() != params.inputType)
-        throw poputil::poplibs_error(api + ": zDeltas '" + zDeltas.getName() + "' (" +
-                                     zDeltas.elementType().toString() + ") and activations '" +
-                                     activations.getName() + "' (" +
-                                     activations.elementType().toString() +
-                                     ") must have the parameters' input type " +
-                                     params.inputType.toString());
+    if (activations.elementType() != params.inputType || zDeltas.elementType() != params.inputType)
+        throw poputil::poplibs_error(
+            api + ": zDeltas '" + zDeltas.getName() + "' (" + zDeltas.elementType().toString() +
+            ") and activations '" + activations.getName() + "' (" +
+            activations.elementType().toString() + ") must have the parameters' input type " +
+            params.inputType.toString());
     const auto o = cv::parseOptions(options, api);
     const ConvParams p3 = pl::canonicalParams(params);
     const auto plan = cv::getPlan(graph, p3, o, true, cache);
@@ -77,7 +75,8 @@ Tensor weightDeltas(poplar::Graph& graph, const Tensor& zDeltas, const Tensor& a
                     for (const auto& ic : iR) {
                         const unsigned tile =
                             plan.tileOf(b.index, gb.index, oc.index, f.index, ic.index);
-                        const Tensor tableT = cv::tableConstant(graph, table, tile, {di, "worklist"});
+                        const Tensor tableT =
+                            cv::tableConstant(graph, table, tile, {di, "worklist"});
                         const std::uint64_t cycles = pl::convWeightDeltaCycles(
                             target, p3.inputType, b.end - b.begin, oc.end - oc.begin,
                             ic.end - ic.begin, outBlock, kernel);
@@ -95,9 +94,8 @@ Tensor weightDeltas(poplar::Graph& graph, const Tensor& zDeltas, const Tensor& a
                                                             {b.end, g * Ci + ic.end, hi, F1, F2})
                                                        .flatten());
                             graph.connect(v["out"], dst.flatten());
-                            cv::setVertexState(graph, v, tableT, b.end - b.begin,
-                                               ic.end - ic.begin, oc.end - oc.begin, inBlock,
-                                               outBlock, kernel);
+                            cv::setVertexState(graph, v, tableT, b.end - b.begin, ic.end - ic.begin,
+                                               oc.end - oc.begin, inBlock, outBlock, kernel);
                             graph.setTileMapping(v, tile);
                             graph.setPerfEstimate(v, (cycles + workers - 1) / workers);
                         }
@@ -117,7 +115,8 @@ Tensor weightDeltas(poplar::Graph& graph, const Tensor& zDeltas, const Tensor& a
                 std::vector<unsigned> tiles;
                 for (const auto& b : bR)
                     for (const auto& f : fR)
-                        tiles.push_back(plan.tileOf(b.index, gb.index, oc.index, f.index, ic.index));
+                        tiles.push_back(
+                            plan.tileOf(b.index, gb.index, oc.index, f.index, ic.index));
                 for (std::size_t g = gb.begin; g < gb.end; ++g)
                     cv::spread(graph,
                                result[g].slice({oc.begin, ic.begin, 0, 0, 0},
@@ -155,23 +154,22 @@ void biasUpdate(poplar::Graph& graph, const Tensor& zDeltas, const Tensor& biase
     if (zDeltas.rank() < 2 || biases.rank() != 1 || biases.dim(0) != zDeltas.dim(1))
         throw poputil::poplibs_error("poplin::convolutionBiasUpdate: biases '" + biases.getName() +
                                      "' " + biases.shapeToString() +
-                                     " do not match the channels of zDeltas '" +
-                                     zDeltas.getName() + "' " + zDeltas.shapeToString());
+                                     " do not match the channels of zDeltas '" + zDeltas.getName() +
+                                     "' " + zDeltas.shapeToString());
     std::vector<std::size_t> dims = {0};
     for (std::size_t d = 2; d < zDeltas.rank(); ++d)
         dims.push_back(d);
     // The bias gradient: the output gradient summed over the batch and the field.
-    Tensor grad = popops::reduce(graph, zDeltas, o.partialsType, dims, popops::Operation::ADD,
-                                 prog, {di, "biasGradient"});
+    Tensor grad = popops::reduce(graph, zDeltas, o.partialsType, dims, popops::Operation::ADD, prog,
+                                 {di, "biasGradient"});
     popops::scaledAddTo(graph, biases, grad, scale, prog, {di, "update"});
     di.addFlops(zDeltas.numElements() + 2 * biases.numElements());
 }
 
 } // namespace
 
-Tensor calculateWeightDeltas(poplar::Graph& graph, const Tensor& zDeltas,
-                             const Tensor& activations, const ConvParams& params,
-                             poplar::program::Sequence& prog,
+Tensor calculateWeightDeltas(poplar::Graph& graph, const Tensor& zDeltas, const Tensor& activations,
+                             const ConvParams& params, poplar::program::Sequence& prog,
                              const poplar::DebugContext& debugContext,
                              const poplar::OptionFlags& options, PlanningCache* cache) {
     pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(zDeltas, activations, options),

@@ -46,8 +46,8 @@ std::uint64_t usefulMacs(const ConvParams& p) {
 
 double perfectCycles(const poplar::Graph& graph, const ConvParams& p, std::uint64_t flops) {
     const auto& target = graph.getTarget();
-    const double macsPerCycle = target.getNumTiles() *
-                                (p.inputType == poplar::HALF ? 64.0 : 16.0); // CycleEstimates.hpp
+    const double macsPerCycle =
+        target.getNumTiles() * (p.inputType == poplar::HALF ? 64.0 : 16.0); // CycleEstimates.hpp
     return double(flops) / 2.0 / macsPerCycle;
 }
 
@@ -61,11 +61,12 @@ Tensor createTensor(poplar::Graph& graph, const ConvParams& params, bool weights
     const auto o = cv::parseOptions(options, api);
     const ConvParams p3 = pl::canonicalParams(params);
     const auto plan = cv::getPlan(graph, p3, o, false, cache);
-    Tensor t = graph.addVariable(params.inputType, weights ? weightsShape(params)
-                                                           : inputShape(params),
-                                 {di, weights ? "weights" : "input"});
+    Tensor t =
+        graph.addVariable(params.inputType, weights ? weightsShape(params) : inputShape(params),
+                          {di, weights ? "weights" : "input"});
     const Tensor c = cv::canonical(t, weights);
-    const auto bR = cv::ranges(p3.batchSize, plan.blockB), gR = cv::ranges(p3.numConvGroups, plan.blockG),
+    const auto bR = cv::ranges(p3.batchSize, plan.blockB),
+               gR = cv::ranges(p3.numConvGroups, plan.blockG),
                oR = cv::ranges(p3.outputChannels, plan.blockO),
                fR = cv::ranges(p3.getOutputSize(0), plan.blockF),
                iR = cv::ranges(p3.inputChannels, plan.blockI);
@@ -83,8 +84,8 @@ Tensor createTensor(poplar::Graph& graph, const ConvParams& params, bool weights
                     for (std::size_t g = gb.begin; g < gb.end; ++g)
                         cv::spread(graph,
                                    c[g].slice({oc.begin, ic.begin, 0, 0, 0},
-                                              {oc.end, ic.end, p3.kernelShape[0],
-                                               p3.kernelShape[1], p3.kernelShape[2]}),
+                                              {oc.end, ic.end, p3.kernelShape[0], p3.kernelShape[1],
+                                               p3.kernelShape[2]}),
                                    readers);
                 }
     } else {
@@ -163,9 +164,9 @@ Tensor createBiases(poplar::Graph& graph, const Tensor& activations,
                     const poplar::DebugContext& debugContext) {
     pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(activations), "createBiases");
     if (activations.rank() < 2)
-        throw poputil::poplibs_error("poplin::createBiases: activations '" +
-                                     activations.getName() + "' of shape " +
-                                     activations.shapeToString() + " have no channel dimension");
+        throw poputil::poplibs_error("poplin::createBiases: activations '" + activations.getName() +
+                                     "' of shape " + activations.shapeToString() +
+                                     " have no channel dimension");
     Tensor b = graph.addVariable(activations.elementType(), {activations.dim(1)}, {di, "biases"});
     poputil::mapTensorLinearly(graph, b);
     di.addOutput(b);
@@ -183,12 +184,10 @@ Tensor convolution(poplar::Graph& graph, const Tensor& in, const Tensor& weights
     cv::checkShape(api, "input", in, inputShape(params));
     cv::checkShape(api, "weights", weights, weightsShape(params, transposeAndFlipWeights));
     if (in.elementType() != params.inputType || weights.elementType() != params.inputType)
-        throw poputil::poplibs_error(api + ": input '" + in.getName() + "' (" +
-                                     in.elementType().toString() + ") and weights '" +
-                                     weights.getName() + "' (" +
-                                     weights.elementType().toString() +
-                                     ") must have the parameters' input type " +
-                                     params.inputType.toString());
+        throw poputil::poplibs_error(
+            api + ": input '" + in.getName() + "' (" + in.elementType().toString() +
+            ") and weights '" + weights.getName() + "' (" + weights.elementType().toString() +
+            ") must have the parameters' input type " + params.inputType.toString());
     const auto o = cv::parseOptions(options, api);
     const ConvParams p3 = pl::canonicalParams(params);
     const auto plan = cv::getPlan(graph, p3, o, false, cache);
@@ -208,8 +207,8 @@ Tensor convolution(poplar::Graph& graph, const Tensor& in, const Tensor& weights
     return out;
 }
 
-void weightsTransposeChansFlipXY(poplar::Graph&, const Tensor& weightsIn,
-                                 const Tensor& weightsOut, poplar::program::Sequence& prog,
+void weightsTransposeChansFlipXY(poplar::Graph&, const Tensor& weightsIn, const Tensor& weightsOut,
+                                 poplar::program::Sequence& prog,
                                  const poplar::DebugContext& debugContext) {
     pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(weightsIn, weightsOut),
                               "weightsTransposeChansFlipXY");
@@ -243,18 +242,18 @@ void addBias(poplar::Graph& graph, const Tensor& in, const Tensor& biases,
 PlanCosts reportPlanEstimatedCosts(const poplar::Graph& graph, const ConvParams& params,
                                    const poplar::OptionFlags& options, PlanningCache* cache) {
     params.validate();
-    const auto plan = cv::getPlan(graph, pl::canonicalParams(params),
-                                  cv::parseOptions(options, "poplin::reportPlanEstimatedCosts"),
-                                  false, cache);
+    const auto plan =
+        cv::getPlan(graph, pl::canonicalParams(params),
+                    cv::parseOptions(options, "poplin::reportPlanEstimatedCosts"), false, cache);
     return {plan.estimatedCycles, plan.bytesPerTile};
 }
 
 void reportPlanInfo(std::ostream& out, const poplar::Graph& graph, const ConvParams& params,
                     const poplar::OptionFlags& options, PlanningCache* cache) {
     params.validate();
-    const auto plan = cv::getPlan(graph, pl::canonicalParams(params),
-                                  cv::parseOptions(options, "poplin::reportPlanInfo"), false,
-                                  cache);
+    const auto plan =
+        cv::getPlan(graph, pl::canonicalParams(params),
+                    cv::parseOptions(options, "poplin::reportPlanInfo"), false, cache);
     out << "Convolution " << params << "\n  plan: " << plan.describe()
         << "\n  estimated cycles: " << plan.estimatedCycles
         << "\n  bytes per tile: " << plan.bytesPerTile << "\n";

@@ -64,8 +64,8 @@ Tensor batchNormalise(poplar::Graph& graph, const Tensor& acts, const Tensor& co
                       const poplar::DebugContext& debugContext) {
     pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(acts, combinedMultiplicand, addend),
                               "batchNormalise");
-    Tensor out = nc::affine(graph, acts, combinedMultiplicand, addend, prog,
-                            layout("batchNormalise"), di);
+    Tensor out =
+        nc::affine(graph, acts, combinedMultiplicand, addend, prog, layout("batchNormalise"), di);
     di.addOutput(out);
     return out;
 }
@@ -102,7 +102,8 @@ Tensor batchNormGradients(poplar::Graph& graph, const Tensor& acts, const Tensor
                               "batchNormGradients");
     const auto l = layout("batchNormGradients");
     Tensor whitened = nc::whiten(graph, acts, mean, invStdDev, prog, l, di);
-    Tensor out = nc::gradients(graph, whitened, gradsIn, invStdDev, gamma, prog, partialsType, l, di);
+    Tensor out =
+        nc::gradients(graph, whitened, gradsIn, invStdDev, gamma, prog, partialsType, l, di);
     di.addOutput(out);
     return out;
 }
@@ -120,8 +121,7 @@ Tensor batchNormGradients(poplar::Graph& graph, const Tensor& actsWhitened, cons
 }
 
 void batchNormParamUpdate(poplar::Graph& graph, const Tensor& gammaDelta, const Tensor& betaDelta,
-                          float scale, Tensor& gamma, Tensor& beta,
-                          poplar::program::Sequence& prog,
+                          float scale, Tensor& gamma, Tensor& beta, poplar::program::Sequence& prog,
                           const poplar::DebugContext& debugContext) {
     pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(gammaDelta, betaDelta, scale, gamma, beta),
                               "batchNormParamUpdate");

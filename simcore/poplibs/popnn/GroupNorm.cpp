@@ -55,12 +55,10 @@ Tensor groupNormWhiten(poplar::Graph& graph, const Tensor& acts, const Tensor& m
     return out;
 }
 
-std::pair<Tensor, Tensor> groupNormalise(poplar::Graph& graph, const Tensor& acts,
-                                         const Tensor& gamma, const Tensor& beta,
-                                         const Tensor& mean, const Tensor& invStdDev,
-                                         poplar::program::Sequence& prog,
-                                         const poplar::DebugContext& debugContext,
-                                         const poplar::OptionFlags& options) {
+std::pair<Tensor, Tensor>
+groupNormalise(poplar::Graph& graph, const Tensor& acts, const Tensor& gamma, const Tensor& beta,
+               const Tensor& mean, const Tensor& invStdDev, poplar::program::Sequence& prog,
+               const poplar::DebugContext& debugContext, const poplar::OptionFlags& options) {
     pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(acts, gamma, beta, mean, invStdDev),
                               "groupNormalise");
     const auto l = layout("groupNormalise", groupsOf(acts, mean), options);
@@ -70,13 +68,11 @@ std::pair<Tensor, Tensor> groupNormalise(poplar::Graph& graph, const Tensor& act
     return {out, whitened};
 }
 
-std::pair<Tensor, Tensor> groupNormParamGradients(poplar::Graph& graph, const Tensor& acts,
-                                                  const Tensor& gradsIn, const Tensor& mean,
-                                                  const Tensor& iStdDev,
-                                                  poplar::program::Sequence& prog,
-                                                  const poplar::Type& partialsType,
-                                                  const poplar::DebugContext& debugContext,
-                                                  const poplar::OptionFlags& options) {
+std::pair<Tensor, Tensor>
+groupNormParamGradients(poplar::Graph& graph, const Tensor& acts, const Tensor& gradsIn,
+                        const Tensor& mean, const Tensor& iStdDev, poplar::program::Sequence& prog,
+                        const poplar::Type& partialsType, const poplar::DebugContext& debugContext,
+                        const poplar::OptionFlags& options) {
     pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(acts, gradsIn, mean, iStdDev),
                               "groupNormParamGradients");
     const auto l = layout("groupNormParamGradients", groupsOf(acts, mean), options);
@@ -119,16 +115,15 @@ Tensor groupNormGradients(poplar::Graph& graph, const Tensor& actsWhitened, cons
                           const poplar::OptionFlags& options) {
     pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(actsWhitened, gradsIn, invStdDev, gamma),
                               "groupNormGradients");
-    Tensor out = nc::gradients(
-        graph, actsWhitened, gradsIn, invStdDev, gamma, prog, partialsType,
-        layout("groupNormGradients", groupsOf(actsWhitened, invStdDev), options), di);
+    Tensor out =
+        nc::gradients(graph, actsWhitened, gradsIn, invStdDev, gamma, prog, partialsType,
+                      layout("groupNormGradients", groupsOf(actsWhitened, invStdDev), options), di);
     di.addOutput(out);
     return out;
 }
 
 void groupNormParamUpdate(poplar::Graph& graph, const Tensor& gammaDelta, const Tensor& betaDelta,
-                          float scale, Tensor& gamma, Tensor& beta,
-                          poplar::program::Sequence& prog,
+                          float scale, Tensor& gamma, Tensor& beta, poplar::program::Sequence& prog,
                           const poplar::DebugContext& debugContext, const poplar::OptionFlags&) {
     pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(gammaDelta, betaDelta, scale, gamma, beta),
                               "groupNormParamUpdate");
@@ -137,8 +132,8 @@ void groupNormParamUpdate(poplar::Graph& graph, const Tensor& gammaDelta, const 
 
 void groupNormParamUpdate(poplar::Graph& graph, const Tensor& gammaDelta, const Tensor& betaDelta,
                           const Tensor& scale, Tensor& gamma, Tensor& beta,
-                          poplar::program::Sequence& prog,
-                          const poplar::DebugContext& debugContext, const poplar::OptionFlags&) {
+                          poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
+                          const poplar::OptionFlags&) {
     pl::PoplibsOpDebugInfo di(debugContext, DI_ARGS(gammaDelta, betaDelta, scale, gamma, beta),
                               "groupNormParamUpdate");
     nc::paramUpdate(graph, gammaDelta, betaDelta, scale, gamma, beta, prog, di);

@@ -41,9 +41,9 @@ void checkActs(const Tensor& acts, const Layout& layout) {
 Tensor perChannel(const Tensor& t, std::size_t channels, std::size_t rank, const Layout& layout,
                   const std::string& what) {
     if (t.rank() != 1 || t.dim(0) != channels)
-        throw poputil::poplibs_error(layout.api + ": " + what + " '" + t.getName() +
-                                     "' of shape " + t.shapeToString() + " is not {" +
-                                     std::to_string(channels) + "}");
+        throw poputil::poplibs_error(layout.api + ": " + what + " '" + t.getName() + "' of shape " +
+                                     t.shapeToString() + " is not {" + std::to_string(channels) +
+                                     "}");
     std::vector<std::size_t> shape(rank - 1, 1);
     shape[0] = channels;
     return t.reshape(shape);
@@ -53,8 +53,8 @@ Tensor perChannel(const Tensor& t, std::size_t channels, std::size_t rank, const
 Tensor column(const Tensor& t, const Tensor& rowsView, const Layout& layout,
               const std::string& what) {
     if (t.rank() != 1 || t.dim(0) != rowsView.dim(0))
-        throw poputil::poplibs_error(layout.api + ": " + what + " '" + t.getName() +
-                                     "' of shape " + t.shapeToString() + " is not {" +
+        throw poputil::poplibs_error(layout.api + ": " + what + " '" + t.getName() + "' of shape " +
+                                     t.shapeToString() + " is not {" +
                                      std::to_string(rowsView.dim(0)) + "}");
     return t.expand({1});
 }
@@ -62,8 +62,8 @@ Tensor column(const Tensor& t, const Tensor& rowsView, const Layout& layout,
 /// sum over each row of rows, times `scale`, in `type`.
 Tensor rowMean(poplar::Graph& graph, const Tensor& r, const poplar::Type& partialsType,
                poplar::program::Sequence& prog, PoplibsOpDebugInfo& di, const std::string& name) {
-    Tensor sum = popops::reduce(graph, r, partialsType, {1}, popops::Operation::ADD, prog,
-                                {di, name});
+    Tensor sum =
+        popops::reduce(graph, r, partialsType, {1}, popops::Operation::ADD, prog, {di, name});
     return popops::map(graph, pe::_1 * (1.0f / float(r.dim(1))), {sum}, prog, {di, name});
 }
 
@@ -80,8 +80,9 @@ void parseGroupOptions(Layout& layout, const poplar::OptionFlags& options) {
             throw poplar::invalid_option(layout.api + ": unknown option '" + name +
                                          "' (known: groupNormStridedChannelGrouping)");
         if (value != "true" && value != "false")
-            throw poplar::invalid_option(layout.api + ": option 'groupNormStridedChannelGrouping'"
-                                                      " must be 'true' or 'false', got '" +
+            throw poplar::invalid_option(layout.api +
+                                         ": option 'groupNormStridedChannelGrouping'"
+                                         " must be 'true' or 'false', got '" +
                                          value + "'");
         layout.strided = value == "true";
     }
@@ -120,8 +121,8 @@ std::pair<Tensor, Tensor> statistics(poplar::Graph& graph, const Tensor& acts, f
     if (stableAlgo) {
         // The mean of squared differences: no cancellation between two large sums.
         Tensor centred = popops::map(graph, pe::Square(pe::_1 - pe::_2),
-                                     {as(graph, r, partialsType, prog, di), mean.expand({1})},
-                                     prog, {di, "centred"});
+                                     {as(graph, r, partialsType, prog, di), mean.expand({1})}, prog,
+                                     {di, "centred"});
         var = rowMean(graph, centred, partialsType, prog, di, "variance");
     } else {
         Tensor sumSq = popops::reduce(graph, r, partialsType, {1}, popops::Operation::SQUARE_ADD,
@@ -130,8 +131,8 @@ std::pair<Tensor, Tensor> statistics(poplar::Graph& graph, const Tensor& acts, f
                           {di, "variance"});
     }
     const float unbias = unbiasedVarEstimate && n > 1 ? n / (n - 1) : 1.0f;
-    Tensor invStd = popops::map(graph, pe::Rsqrt(pe::_1 * unbias + eps), {var}, prog,
-                                {di, "invStdDev"});
+    Tensor invStd =
+        popops::map(graph, pe::Rsqrt(pe::_1 * unbias + eps), {var}, prog, {di, "invStdDev"});
     di.addFlops(3 * acts.numElements());
     return {as(graph, mean, acts.elementType(), prog, di),
             as(graph, invStd, acts.elementType(), prog, di)};
@@ -140,17 +141,16 @@ std::pair<Tensor, Tensor> statistics(poplar::Graph& graph, const Tensor& acts, f
 Tensor whiten(poplar::Graph& graph, const Tensor& acts, const Tensor& mean, const Tensor& invStdDev,
               poplar::program::Sequence& prog, const Layout& layout, PoplibsOpDebugInfo& di) {
     const Tensor r = rows(acts, layout);
-    Tensor w = popops::map(graph, (pe::_1 - pe::_2) * pe::_3,
-                           {r, column(mean, r, layout, "mean"),
-                            column(invStdDev, r, layout, "invStdDev")},
-                           prog, {di, "whiten"});
+    Tensor w =
+        popops::map(graph, (pe::_1 - pe::_2) * pe::_3,
+                    {r, column(mean, r, layout, "mean"), column(invStdDev, r, layout, "invStdDev")},
+                    prog, {di, "whiten"});
     di.addFlops(2 * acts.numElements());
     return fromRows(w, acts.shape(), layout);
 }
 
-Tensor affine(poplar::Graph& graph, const Tensor& whitened, const Tensor& gamma,
-              const Tensor& beta, poplar::program::Sequence& prog, const Layout& layout,
-              PoplibsOpDebugInfo& di) {
+Tensor affine(poplar::Graph& graph, const Tensor& whitened, const Tensor& gamma, const Tensor& beta,
+              poplar::program::Sequence& prog, const Layout& layout, PoplibsOpDebugInfo& di) {
     const std::size_t C = whitened.dim(1), rank = whitened.rank();
     Tensor out = popops::map(graph, pe::_1 * pe::_2 + pe::_3,
                              {whitened, perChannel(gamma, C, rank, layout, "gamma"),
@@ -166,10 +166,9 @@ std::pair<Tensor, Tensor> paramGradients(poplar::Graph& graph, const Tensor& whi
                                          PoplibsOpDebugInfo& di) {
     checkActs(whitened, layout);
     if (gradsIn.shape() != whitened.shape() || gradsIn.elementType() != whitened.elementType())
-        throw poputil::poplibs_error(layout.api + ": gradients '" + gradsIn.getName() + "' " +
-                                     gradsIn.shapeToString() +
-                                     " must have the shape and type of the activations " +
-                                     whitened.shapeToString());
+        throw poputil::poplibs_error(
+            layout.api + ": gradients '" + gradsIn.getName() + "' " + gradsIn.shapeToString() +
+            " must have the shape and type of the activations " + whitened.shapeToString());
     std::vector<std::size_t> dims = {0};
     for (std::size_t d = 2; d < whitened.rank(); ++d)
         dims.push_back(d);
@@ -188,16 +187,15 @@ Tensor gradients(poplar::Graph& graph, const Tensor& whitened, const Tensor& gra
                  const poplar::Type& partialsType, const Layout& layout, PoplibsOpDebugInfo& di) {
     checkActs(whitened, layout);
     if (gradsIn.shape() != whitened.shape() || gradsIn.elementType() != whitened.elementType())
-        throw poputil::poplibs_error(layout.api + ": gradients '" + gradsIn.getName() + "' " +
-                                     gradsIn.shapeToString() +
-                                     " must have the shape and type of the activations " +
-                                     whitened.shapeToString());
+        throw poputil::poplibs_error(
+            layout.api + ": gradients '" + gradsIn.getName() + "' " + gradsIn.shapeToString() +
+            " must have the shape and type of the activations " + whitened.shapeToString());
     const std::size_t C = whitened.dim(1), rank = whitened.rank();
     // d(loss)/d(whitened), then through the whitening and the statistics of each row:
     // invStdDev * (g - mean(g) - whitened * mean(g * whitened)).
-    Tensor g = popops::map(graph, pe::_1 * pe::_2,
-                           {gradsIn, perChannel(gamma, C, rank, layout, "gamma")}, prog,
-                           {di, "scaledGradients"});
+    Tensor g =
+        popops::map(graph, pe::_1 * pe::_2, {gradsIn, perChannel(gamma, C, rank, layout, "gamma")},
+                    prog, {di, "scaledGradients"});
     const Tensor gRows = rows(g, layout), xRows = rows(whitened, layout);
     Tensor meanG = as(graph, rowMean(graph, gRows, partialsType, prog, di, "meanGradient"),
                       whitened.elementType(), prog, di);
@@ -222,8 +220,7 @@ void paramUpdate(poplar::Graph& graph, const Tensor& gammaDelta, const Tensor& b
 }
 
 template void paramUpdate<float>(poplar::Graph&, const Tensor&, const Tensor&, const float&,
-                                 Tensor&, Tensor&, poplar::program::Sequence&,
-                                 PoplibsOpDebugInfo&);
+                                 Tensor&, Tensor&, poplar::program::Sequence&, PoplibsOpDebugInfo&);
 template void paramUpdate<Tensor>(poplar::Graph&, const Tensor&, const Tensor&, const Tensor&,
                                   Tensor&, Tensor&, poplar::program::Sequence&,
                                   PoplibsOpDebugInfo&);

@@ -71,8 +71,9 @@ void checkOptions(const poplar::OptionFlags& options, const std::string& api) {
             throw poplar::invalid_option(api + ": unknown option '" + name +
                                          "' (known: poolUseIntrospectiveMapping)");
         if (value != "true" && value != "false")
-            throw poplar::invalid_option(api + ": option 'poolUseIntrospectiveMapping' must be "
-                                               "'true' or 'false', got '" +
+            throw poplar::invalid_option(api +
+                                         ": option 'poolUseIntrospectiveMapping' must be "
+                                         "'true' or 'false', got '" +
                                          value + "'");
     }
 }
@@ -90,16 +91,17 @@ void checkTensor(const std::string& api, const std::string& what, const Tensor& 
 /// store and one per window element (a load and a max or add), `passes` times. Modelled.
 std::uint64_t poolingCycles(const poplar::Target& target, std::size_t planes, std::size_t outPlane,
                             std::size_t window, unsigned passes) {
-    const std::size_t perWorker = (planes + target.getNumWorkerContexts() - 1) /
-                                  target.getNumWorkerContexts();
+    const std::size_t perWorker =
+        (planes + target.getNumWorkerContexts() - 1) / target.getNumWorkerContexts();
     return pl::cycles::kVertexOverhead + passes * perWorker * outPlane * (2 + window);
 }
 
 /// Adds one vertex of `vertexType` per tile over its share of the planes; `fields` are
 /// {name, tensor viewed as {planes, elements per plane}}.
 void addVertices(poplar::Graph& graph, poplar::ComputeSet cs, const std::string& vertexType,
-                 const poplin::ConvParams& c, const std::vector<std::pair<std::string, Tensor>>& fields,
-                 const Tensor& mapped, unsigned passes, bool scaled, pl::PoplibsOpDebugInfo& di) {
+                 const poplin::ConvParams& c,
+                 const std::vector<std::pair<std::string, Tensor>>& fields, const Tensor& mapped,
+                 unsigned passes, bool scaled, pl::PoplibsOpDebugInfo& di) {
     const poplin::ConvParams p3 = pl::canonicalParams(c);
     const std::size_t in[3] = {p3.inputFieldShape[0], p3.inputFieldShape[1], p3.inputFieldShape[2]};
     const std::size_t out[3] = {p3.getOutputSize(0), p3.getOutputSize(1), p3.getOutputSize(2)};
@@ -120,8 +122,7 @@ void addVertices(poplar::Graph& graph, poplar::ComputeSet cs, const std::string&
         if (scaled)
             graph.setInitialValue(v["scaled"], 1u);
         graph.setTileMapping(v, tile);
-        graph.setPerfEstimate(v, poolingCycles(graph.getTarget(), p1 - p0,
-                                               out[0] * out[1] * out[2],
+        graph.setPerfEstimate(v, poolingCycles(graph.getTarget(), p1 - p0, out[0] * out[1] * out[2],
                                                kernel[0] * kernel[1] * kernel[2], passes));
     }
 }
@@ -154,9 +155,12 @@ template <typename T> void registerFor(poplar::Graph& graph) {
         tilescope::sim::registerBuiltinVertex<V>(graph, name, &V::visit);
     };
     using PT = PoolingType;
-    add(static_cast<pl::Pooling<T, PT::MAX>*>(nullptr), vertexName("popnn::Pooling", type, PT::MAX));
-    add(static_cast<pl::Pooling<T, PT::AVG>*>(nullptr), vertexName("popnn::Pooling", type, PT::AVG));
-    add(static_cast<pl::Pooling<T, PT::SUM>*>(nullptr), vertexName("popnn::Pooling", type, PT::SUM));
+    add(static_cast<pl::Pooling<T, PT::MAX>*>(nullptr),
+        vertexName("popnn::Pooling", type, PT::MAX));
+    add(static_cast<pl::Pooling<T, PT::AVG>*>(nullptr),
+        vertexName("popnn::Pooling", type, PT::AVG));
+    add(static_cast<pl::Pooling<T, PT::SUM>*>(nullptr),
+        vertexName("popnn::Pooling", type, PT::SUM));
     add(static_cast<pl::MaxPoolingGrad<T>*>(nullptr),
         poputil::templateVertex("popnn::MaxPoolingGrad", type));
     add(static_cast<pl::SumPoolingGrad<T, PT::AVG>*>(nullptr),
@@ -231,9 +235,10 @@ Tensor pool(poplar::Graph& graph, const PoolParams& params, const Tensor& in,
     checkOptions(options, api);
     const poplin::ConvParams c = asConvolution(params);
     checkTensor(api, "input", in, shapeOf(params, params.inputFieldShape), params.dType);
-    Tensor out = graph.addVariable(params.dType, shapeOf(params, c.getOutputFieldShape()),
-                                   {di, "pooled"});
-    poplar::ComputeSet cs = graph.addComputeSet({di, std::string("pool") + asString(params.poolingType)});
+    Tensor out =
+        graph.addVariable(params.dType, shapeOf(params, c.getOutputFieldShape()), {di, "pooled"});
+    poplar::ComputeSet cs =
+        graph.addComputeSet({di, std::string("pool") + asString(params.poolingType)});
     addVertices(graph, cs, vertexName("popnn::Pooling", params.dType, params.poolingType), c,
                 {{"in", planes(in)}, {"out", planes(out)}}, planes(out), 1, false, di);
     prog.add(poplar::program::Execute(cs, {di}));
@@ -243,9 +248,8 @@ Tensor pool(poplar::Graph& graph, const PoolParams& params, const Tensor& in,
 }
 
 Tensor poolInputGradient(poplar::Graph& graph, const PoolParams& params, const Tensor& in,
-                         const Tensor& pooled, const Tensor& pooledGradient,
-                         bool useScaledGradient, poplar::program::Sequence& prog,
-                         const poplar::DebugContext& debugContext,
+                         const Tensor& pooled, const Tensor& pooledGradient, bool useScaledGradient,
+                         poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
                          const poplar::OptionFlags& options) {
     if (params.poolingType != PoolingType::MAX)
         return poolInputGradient(graph, params, 1, pooledGradient, prog, debugContext, options);
@@ -283,19 +287,19 @@ Tensor poolInputGradient(poplar::Graph& graph, const PoolParams& params,
         throw poputil::poplibs_error(api + ": MAX pooling needs the forward input and output "
                                            "(use the form taking `in` and `pooled`)");
     if (fwdChansPerGroup == 0 || params.numChannels % fwdChansPerGroup != 0)
-        throw poputil::poplibs_error(api + ": fwdChansPerGroup " +
-                                     std::to_string(fwdChansPerGroup) +
-                                     " does not divide the channels (" +
-                                     std::to_string(params.numChannels) + ")");
+        throw poputil::poplibs_error(
+            api + ": fwdChansPerGroup " + std::to_string(fwdChansPerGroup) +
+            " does not divide the channels (" + std::to_string(params.numChannels) + ")");
     const poplin::ConvParams c = asConvolution(params);
     checkTensor(api, "pooledGradient", pooledGradient, shapeOf(params, c.getOutputFieldShape()),
                 params.dType);
     Tensor grad = graph.addVariable(params.dType, shapeOf(params, params.inputFieldShape),
                                     {di, "inGradient"});
-    poplar::ComputeSet cs = graph.addComputeSet({di, std::string("poolGrad") + asString(params.poolingType)});
-    addVertices(graph, cs, vertexName("popnn::SumPoolingGrad", params.dType, params.poolingType),
-                c, {{"pooledGrad", planes(pooledGradient)}, {"inGrad", planes(grad)}},
-                planes(grad), 2, false, di);
+    poplar::ComputeSet cs =
+        graph.addComputeSet({di, std::string("poolGrad") + asString(params.poolingType)});
+    addVertices(graph, cs, vertexName("popnn::SumPoolingGrad", params.dType, params.poolingType), c,
+                {{"pooledGrad", planes(pooledGradient)}, {"inGrad", planes(grad)}}, planes(grad), 2,
+                false, di);
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(getBwdFlops(params));
     di.addOutput(grad);

@@ -47,7 +47,8 @@ public:
     poplar::Output<poplar::Vector<T>> out;
     TILESCOPE_CONV_VERTEX_STATE // batch = planes; channels unused
 
-    bool compute(unsigned worker) {
+        bool
+        compute(unsigned worker) {
         const auto g = ConvVertexGeometry::of(*this);
         const std::size_t inPlane = g.inElements(), outPlane = g.outElements();
         std::vector<float> acc(outPlane);
@@ -98,9 +99,11 @@ public:
         std::vector<float> grad(inPlane);
         std::vector<unsigned> count(outPlane);
         for (unsigned p = worker; p < batch; p += numWorkers()) {
-            const std::size_t inBase = std::size_t(p) * inPlane, outBase = std::size_t(p) * outPlane;
+            const std::size_t inBase = std::size_t(p) * inPlane,
+                              outBase = std::size_t(p) * outPlane;
             const auto hit = [&](std::size_t o, std::size_t i) {
-                return static_cast<float>(in[inBase + i]) == static_cast<float>(pooled[outBase + o]);
+                return static_cast<float>(in[inBase + i]) ==
+                       static_cast<float>(pooled[outBase + o]);
             };
             std::fill(count.begin(), count.end(), 0u);
             forEachWindowElement(g, [&](std::size_t o, std::size_t i) { count[o] += hit(o, i); });
@@ -143,7 +146,8 @@ public:
         std::vector<float> grad(inPlane);
         std::vector<unsigned> count(outPlane);
         for (unsigned p = worker; p < batch; p += numWorkers()) {
-            const std::size_t inBase = std::size_t(p) * inPlane, outBase = std::size_t(p) * outPlane;
+            const std::size_t inBase = std::size_t(p) * inPlane,
+                              outBase = std::size_t(p) * outPlane;
             std::fill(count.begin(), count.end(), 0u);
             forEachWindowElement(g, [&](std::size_t o, std::size_t) { ++count[o]; });
             std::fill(grad.begin(), grad.end(), 0.0f);
