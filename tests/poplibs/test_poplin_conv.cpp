@@ -249,6 +249,35 @@ TEST_CASE("deep convolutions split input channels and reduce partials exactly") 
                                  {{"availableMemoryProportion", "0.01"}}),
              "y");
     CHECK(h.run().at("y") == convtest::forward(p, xv, wv));
+    // The compiled profile: partials are a not-always-live temporary summed by a reduction after
+    // the convolution's compute set; the operation records its plan and FLOPs; the worklists are
+    // constants on the tiles.
+    const poplar::Engine engine(h.graph, h.prog);
+    const auto& records = engine.compileRecords();
+    bool partials = false, worklist = false;
+    for (const auto& v : records.variables) {
+        if (v.name == "conv/partials") {
+            partials = true;
+            CHECK_FALSE(v.alwaysLive);
+        }
+        worklist = worklist || v.name == "conv/worklist";
+    }
+    CHECK(partials);
+    CHECK(worklist);
+    std::vector<std::string> computeSteps;
+    for (const auto& s : records.steps)
+        if (s.kind == tilescope::capture::StepKind::OnTileExecute)
+            computeSteps.push_back(s.name);
+    REQUIRE(computeSteps.size() >= 2);
+    CHECK(computeSteps[0] == "conv/Convolve");
+    bool op = false;
+    for (const auto& o : records.operations)
+        if (o.debugPath == "conv" && o.layer == "PopLibs") {
+            op = true;
+            CHECK(o.flops == std::uint64_t(2 * 600 * 4 * 9));
+            CHECK(o.debugJson.find("\"plan\"") != std::string::npos);
+        }
+    CHECK(op);
 }
 
 TEST_CASE("convolution refuses bad shapes, parameters and options with clear errors") {
