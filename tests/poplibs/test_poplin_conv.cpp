@@ -225,6 +225,8 @@ TEST_CASE("the planner picks the vertex PopLibs' estimators rate cheaper and spl
     CHECK(plan(ConvParams(FLOAT, 6, {3}, {3}, 1, 1, 1)).method == pl::ConvMethod::HorizontalMac);
     const auto big = plan(ConvParams(HALF, 8, {32, 32}, {3, 3}, 64, 64, 1));
     CHECK(big.splitB * big.splitG * big.splitO * big.splitF * big.splitI > 32);
+    CHECK(big.splitF > 1); // the rows of a 2-D field are split, not only channels
+    CHECK(big.method == pl::ConvMethod::AmpNx1);
     // Little memory forces input channels to be split (partial sums reduced afterwards).
     const auto deep = pl::planConvolution(
         target, pl::canonicalParams(ConvParams(FLOAT, 1, {2, 2}, {1, 1}, 2048, 8, 1)), FLOAT, 0.6,

@@ -107,9 +107,9 @@ std::vector<Range> ranges(std::size_t size, std::size_t block) {
 Tensor canonical(const Tensor& t, bool weights) {
     const std::size_t lead = weights ? 3 : 2;
     const std::vector<std::size_t> given = t.shape();
-    std::vector<std::size_t> shape(given.begin(), given.begin() + lead);
-    shape.insert(shape.end(), 3 - (given.size() - lead), 1);
-    shape.insert(shape.end(), given.begin() + lead, given.end());
+    const std::size_t fieldDims = given.size() - lead;
+    std::vector<std::size_t> shape = given;
+    shape.insert(shape.begin() + long(lead + canonicalInsertAt(fieldDims)), 3 - fieldDims, 1);
     return t.reshape(shape);
 }
 

@@ -32,7 +32,8 @@ struct Range {
 /// [0, size) cut into blocks of `block` (the last may be shorter).
 std::vector<Range> ranges(std::size_t size, std::size_t block);
 
-/// `t` {B, C, F...} (or {G, Co, Ci, K...} with `weights`) viewed with three field dimensions.
+/// `t` {B, C, F...} (or {G, Co, Ci, K...} with `weights`) viewed with three field dimensions,
+/// as canonicalParams adds them.
 poplar::Tensor canonical(const poplar::Tensor& t, bool weights);
 /// Checks `t` has `shape`; throws poputil::poplibs_error naming `api`, `what` and both shapes.
 void checkShape(const std::string& api, const std::string& what, const poplar::Tensor& t,

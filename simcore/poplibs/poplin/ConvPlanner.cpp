@@ -65,10 +65,15 @@ std::string ConvPlan::describe() const {
            (weightUpdate ? "ConvPartial1x1Out" : convMethodName(method));
 }
 
+std::size_t canonicalInsertAt(std::size_t fieldDims) {
+    return fieldDims == 2 ? 1 : 0;
+}
+
 poplin::ConvParams canonicalParams(const poplin::ConvParams& p) {
     poplin::ConvParams c = p;
     const std::size_t pad = 3 - p.getNumFieldDims();
-    const auto front = [&](auto& v, auto value) { v.insert(v.begin(), pad, value); };
+    const std::size_t at = canonicalInsertAt(p.getNumFieldDims());
+    const auto front = [&](auto& v, auto value) { v.insert(v.begin() + long(at), pad, value); };
     front(c.inputFieldShape, std::size_t(1));
     front(c.kernelShape, std::size_t(1));
     for (auto* t : {&c.inputTransform, &c.kernelTransform}) {

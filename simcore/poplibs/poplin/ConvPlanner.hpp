@@ -40,9 +40,13 @@ struct ConvPlan {
     std::string describe() const;
 };
 
-/// `params` with three field dimensions: a 1-D or 2-D convolution gets leading dimensions of
-/// size 1 (identity transforms), so the innermost dimension stays the innermost.
+/// `params` with three field dimensions, adding dimensions of size 1 (identity transforms) so
+/// that the innermost dimension stays innermost (the rows of the vertices' work) and the
+/// outermost real one comes first (the dimension the planner splits): {H, W} becomes
+/// {H, 1, W}, {W} becomes {1, 1, W}.
 poplin::ConvParams canonicalParams(const poplin::ConvParams& params);
+/// Where those dimensions go among the field dimensions of a `fieldDims`-dimensional field.
+std::size_t canonicalInsertAt(std::size_t fieldDims);
 
 /// Tile cycles of one vertex of `method` over a block of `batch` x `outChans` x `inChans` and
 /// output field out0 x out1 x out2 with the kernel k0 x k1 x k2 (PopLibs' estimators).

@@ -1,8 +1,8 @@
 #pragma once
 // The convolution vertices of poplin. Every field is three-dimensional here (a 1-D or 2-D
-// convolution has leading dimensions of size 1), and which input element each kernel element
-// meets is a table per dimension (`table`: for dimension d, outSize_d x kernelSize_d entries,
-// the index into the connected input slice or -1 for padding, dilation holes and truncated
+// convolution has dimensions of size 1 added, see canonicalParams), and which input element each
+// kernel element meets is a table per dimension (`table`: for dimension d, outSize_d x kernelSize_d
+// entries, the index into the connected input slice or -1 for padding, dilation holes and truncated
 // elements), computed when the graph is built, as PopLibs' vertices read worklists made then.
 // A MultiVertex: worker w takes output channels w, w + 6, ... (the forward and gradient
 // passes) or (output, input) channel pairs (weight deltas). Sums are accumulated in float.
