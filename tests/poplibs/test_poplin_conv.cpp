@@ -113,7 +113,7 @@ TEST_CASE("convolution equals the host reference for 1-D to 3-D shapes and every
     }
 }
 
-TEST_CASE("convolution of linearly mapped tensors and HALF within tolerance") {
+TEST_CASE("convolution and weight deltas of linearly mapped HALF tensors within tolerance") {
     auto p = ConvParams(HALF, HALF, 2, {10, 9}, {3, 3}, 8, 16, 1);
     p.inputTransform.paddingLower = {1, 1};
     p.inputTransform.paddingUpper = {1, 1};
@@ -125,11 +125,22 @@ TEST_CASE("convolution of linearly mapped tensors and HALF within tolerance") {
     h.output(
         poplin::convolution(h.graph, x, w, p, false, h.prog, "conv", {{"partialsType", "half"}}),
         "y");
+    // Weight deltas in HALF: small integers, sums exact in FLOAT partials, rounded to HALF.
+    std::vector<std::size_t> outShape = {p.batchSize, p.getNumOutputChans()};
+    for (auto s : p.getOutputFieldShape())
+        outShape.push_back(s);
+    const auto dyv = integers(volume(outShape), -2, 2, 5);
+    auto dy = h.input(HALF, outShape, dyv, "dy");
+    h.output(poplin::calculateWeightDeltas(h.graph, dy, x, p, h.prog, "wu"), "dw");
+    const auto r = h.run();
     const auto want = convtest::forward(p, xv, wv);
-    const auto got = h.run().at("y");
+    const auto& got = r.at("y");
     REQUIRE(got.size() == want.size());
     for (std::size_t i = 0; i < want.size(); ++i)
         CHECK(std::abs(got[i] - want[i]) <= std::abs(want[i]) / 512);
+    const auto wantDw = convtest::weightDeltas(p, wv.size(), dyv, xv);
+    for (std::size_t i = 0; i < wantDw.size(); ++i)
+        CHECK(r.at("dw")[i] == toHalf(wantDw[i]));
 }
 
 TEST_CASE("the input gradient is a convolution with getGradientParams and flipped weights") {
