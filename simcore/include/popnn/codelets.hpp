@@ -5,8 +5,8 @@
 
 namespace popnn {
 
-/// Registers the non-linearity, loss, arg-max and pooling vertices (and poplin's and popops',
-/// which pooling's index tables and softmax use).
+/// Registers the non-linearity, loss, arg-max and pooling vertices (and popops', which
+/// softmax uses).
 void addCodelets(poplar::Graph& graph);
 
 } // namespace popnn

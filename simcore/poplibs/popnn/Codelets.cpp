@@ -3,13 +3,12 @@
 #include "popnn/PopnnCodelets.hpp"
 #include "tilescope/sim/BuiltinLibraries.hpp"
 
-#include <poplin/codelets.hpp>
 #include <popops/codelets.hpp>
 
 namespace popnn {
 
 void addCodelets(poplar::Graph& graph) {
-    poplin::addCodelets(graph);
+    popops::addCodelets(graph);
     detail::registerNonLinearityVertices(graph);
     detail::registerLossVertices(graph);
     detail::registerArgMinMaxVertices(graph);
