@@ -129,6 +129,10 @@ TEST_CASE("convolution and weight deltas of linearly mapped HALF tensors within 
     std::vector<std::size_t> outShape = {p.batchSize, p.getNumOutputChans()};
     for (auto s : p.getOutputFieldShape())
         outShape.push_back(s);
+    // HALF inputs to a FLOAT output: exact for these integers.
+    auto pf = p;
+    pf.outputType = FLOAT;
+    h.output(poplin::convolution(h.graph, x, w, pf, false, h.prog, "convFloat"), "yf");
     const auto dyv = integers(volume(outShape), -2, 2, 5);
     auto dy = h.input(HALF, outShape, dyv, "dy");
     h.output(poplin::calculateWeightDeltas(h.graph, dy, x, p, h.prog, "wu"), "dw");
@@ -138,6 +142,7 @@ TEST_CASE("convolution and weight deltas of linearly mapped HALF tensors within 
     REQUIRE(got.size() == want.size());
     for (std::size_t i = 0; i < want.size(); ++i)
         CHECK(std::abs(got[i] - want[i]) <= std::abs(want[i]) / 512);
+    CHECK(r.at("yf") == want);
     const auto wantDw = convtest::weightDeltas(p, wv.size(), dyv, xv);
     for (std::size_t i = 0; i < wantDw.size(); ++i)
         CHECK(r.at("dw")[i] == toHalf(wantDw[i]));
