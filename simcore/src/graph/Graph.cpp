@@ -286,26 +286,34 @@ void Graph::createHostRead(StringRef handle, const Tensor& t, bool) {
     model_->hostHandles.push_back({std::string(handle), t.view(), false});
 }
 
+namespace {
+
+/// Declares a FIFO stream in `m`; its id. Throws when `handle` is taken (`what` names the call).
+unsigned addStream(sim::GraphModel& m, StringRef handle, const Type& elementType,
+                   std::size_t numElements, bool hostToDevice, const char* what) {
+    for (const auto& s : m.streams)
+        if (s.handle == handle)
+            throw poplar_error(std::string(what) + ": a stream named '" + std::string(handle) +
+                               "' already exists");
+    const auto id = static_cast<unsigned>(m.streams.size());
+    m.streams.push_back({std::string(handle), elementType.native(), numElements, hostToDevice});
+    return id;
+}
+
+} // namespace
+
 DataStream Graph::addHostToDeviceFIFO(StringRef handle, const Type& elementType,
                                       std::size_t numElements, ReplicatedStreamMode,
                                       const OptionFlags&) {
-    for (const auto& s : model_->streams)
-        if (s.handle == handle)
-            throw poplar_error("addHostToDeviceFIFO: a stream named '" + std::string(handle) +
-                               "' already exists");
-    const auto id = static_cast<unsigned>(model_->streams.size());
-    model_->streams.push_back({std::string(handle), elementType.native(), numElements, true});
+    const unsigned id =
+        addStream(*model_, handle, elementType, numElements, true, "addHostToDeviceFIFO");
     return DataStream(model_.get(), id, std::string(handle), elementType, numElements);
 }
 
 DataStream Graph::addDeviceToHostFIFO(StringRef handle, const Type& elementType,
                                       std::size_t numElements, const OptionFlags&) {
-    for (const auto& s : model_->streams)
-        if (s.handle == handle)
-            throw poplar_error("addDeviceToHostFIFO: a stream named '" + std::string(handle) +
-                               "' already exists");
-    const auto id = static_cast<unsigned>(model_->streams.size());
-    model_->streams.push_back({std::string(handle), elementType.native(), numElements, false});
+    const unsigned id =
+        addStream(*model_, handle, elementType, numElements, false, "addDeviceToHostFIFO");
     return DataStream(model_.get(), id, std::string(handle), elementType, numElements);
 }
 
