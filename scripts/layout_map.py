@@ -16,7 +16,8 @@ The folder of the old path is the layout root (simcore/src) and the new path is 
 Running it twice changes nothing the second time. Exit 1 (and no moves) when the map is malformed
 or a file is at both its old and its new place.
 
-Usage: layout_map.py MAP [TREE]   (TREE: the repository root, default: the one holding MAP)
+Usage: layout_map.py [--no-format] MAP [TREE]
+  TREE: the repository root, default: the one holding MAP; --no-format: leave clang-format out
 """
 import os
 import re
@@ -150,15 +151,17 @@ def rewrite_cmake(tree, moves):
             if folder and not old.startswith(folder + '/'):
                 continue
             pairs.append((os.path.relpath(old, folder or '.'), os.path.relpath(new, folder or '.')))
-        if not pairs:
-            continue
+        # From the repository root: ${PROJECT_SOURCE_DIR}/old, ${CMAKE_SOURCE_DIR}/old.
+        rooted = [(old, new) for old, new, _ in moves]
 
-        def transform(text, pairs=pairs):
-            for old_rel, new_rel in pairs:
-                pattern = (r'(^|[\s("\'])((?:\$\{CMAKE_CURRENT_SOURCE_DIR\}/)?)' + re.escape(old_rel)
-                           + r'(?=[\s)"\']|$)')
-                text = re.sub(pattern, lambda m: m.group(1) + m.group(2) + new_rel, text,
-                              flags=re.M)
+        def transform(text, pairs=pairs, rooted=rooted):
+            for prefix, table in ((r'(?:\$\{CMAKE_CURRENT_SOURCE_DIR\}/)?', pairs),
+                                  (r'\$\{(?:PROJECT|CMAKE)_SOURCE_DIR\}/', rooted)):
+                for old_rel, new_rel in table:
+                    pattern = (r'(^|[\s("\'])(' + prefix + ')' + re.escape(old_rel)
+                               + r'(?=[\s)"\']|$)')
+                    text = re.sub(pattern, lambda m: m.group(1) + m.group(2) + new_rel, text,
+                                  flags=re.M)
             return text
 
         if rewrite(os.path.join(tree, rel), transform):
@@ -167,8 +170,10 @@ def rewrite_cmake(tree, moves):
 
 
 def main(argv):
-    if len(argv) not in (2, 3):
-        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+    fmt = '--no-format' not in argv
+    argv = [a for a in argv if a != '--no-format']
+    if len(argv) not in (2, 3) or any(a.startswith('-') for a in argv[1:]):
+        print('\n'.join(__doc__.strip().splitlines()[-2:]), file=sys.stderr)
         return 2
     map_path = os.path.abspath(argv[1])
     tree = os.path.abspath(argv[2]) if len(argv) == 3 else os.path.dirname(
@@ -180,7 +185,7 @@ def main(argv):
         print('layout_map: %s' % e, file=sys.stderr)
         return 1
     sources = rewrite_includes(tree, moves)
-    if sources and shutil.which('clang-format'):
+    if fmt and sources and shutil.which('clang-format'):
         # Re-sorts the include blocks the new spellings disturbed (the repository's .clang-format).
         subprocess.run(['clang-format', '-i'] + sources, cwd=tree, check=True)
     for rel in sources + rewrite_cmake(tree, moves):
