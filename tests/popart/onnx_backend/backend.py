@@ -1,0 +1,188 @@
+"""An ONNX backend (onnx.backend.base) over the `popart` module: prepare() compiles the model
+with an InferenceSession for a small IPU Model; run() feeds the inputs through a PyStepIO and
+returns the anchors of the graph outputs.
+
+Two things the device needs that the test models do not give:
+- Static shapes. An IPU program is compiled for fixed shapes, so an input that gives a shape, axes,
+  pads, repeats or a count (Reshape's `shape`, Slice's `starts`, ...) must be known when the graph
+  is compiled. Such inputs are made initializers with the values of the first run, and the compile
+  happens then; a later run with other values is refused (the session would be wrong for them).
+- 32-bit integers. The IPU has no 64-bit integer arithmetic: INT64 tensors of the model become
+  INT32 (values outside the INT32 range are refused, never wrapped) and the outputs are handed back
+  with the model's own types.
+"""
+import numpy as np
+import onnx
+import onnx.backend.base
+from onnx import TensorProto, helper, numpy_helper
+
+import popart
+
+# Tiles of the IPU Model the tests compile for: the node tests' tensors are tiny, and the compile
+# time grows with the tile count.
+TEST_TILES = 4
+
+# Inputs (by position) that the op needs at compile time, and the first opset where they are inputs
+# rather than attributes.
+_STATIC_INPUTS = {
+    "Reshape": ({1}, 5),
+    "Expand": ({1}, 8),
+    "Tile": ({1}, 6),
+    "Slice": ({1, 2, 3, 4}, 10),
+    "ConstantOfShape": ({0}, 9),
+    "Pad": ({1, 3}, 11),
+    "Split": ({1}, 13),
+    "Squeeze": ({1}, 13),
+    "Unsqueeze": ({1}, 13),
+    "ReduceSum": ({1}, 13),
+    "ReduceMean": ({1}, 18),
+    "ReduceMax": ({1}, 18),
+    "ReduceMin": ({1}, 18),
+    "ReduceProd": ({1}, 18),
+    "ReduceL1": ({1}, 18),
+    "ReduceL2": ({1}, 18),
+    "ReduceLogSum": ({1}, 18),
+    "ReduceLogSumExp": ({1}, 18),
+    "ReduceSumSquare": ({1}, 18),
+}
+
+_INT32_MIN, _INT32_MAX = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+
+
+def _opset(model):
+    for imp in model.opset_import:
+        if imp.domain in ("", "ai.onnx"):
+            return imp.version
+    return 1
+
+
+def static_inputs(model):
+    """Names of graph inputs whose values the compile needs (see the module comment)."""
+    opset = _opset(model)
+    graph_inputs = {i.name for i in model.graph.input} - {t.name for t in model.graph.initializer}
+    names = set()
+    for node in model.graph.node:
+        slots, since = _STATIC_INPUTS.get(node.op_type, (set(), 0))
+        if opset < since:
+            continue
+        for slot in slots:
+            if slot < len(node.input) and node.input[slot] in graph_inputs:
+                names.add(node.input[slot])
+    return names
+
+
+def _to_int32(array, what):
+    if array.size and (array.min() < _INT32_MIN or array.max() > _INT32_MAX):
+        raise ValueError(f"{what}: INT64 values outside the INT32 range the IPU holds")
+    return array.astype(np.int32)
+
+
+def _retype_tensor(tensor):
+    if tensor.data_type == TensorProto.INT64:
+        array = _to_int32(numpy_helper.to_array(tensor), f"tensor '{tensor.name}'")
+        tensor.CopyFrom(numpy_helper.from_array(array, tensor.name))
+
+
+def _retype_value_info(info):
+    tensor_type = info.type.tensor_type
+    if tensor_type.elem_type == TensorProto.INT64:
+        tensor_type.elem_type = TensorProto.INT32
+
+
+def int64_to_int32(model):
+    """The model with every INT64 tensor made INT32: graph inputs, outputs, value infos,
+    initializers, Constant/ConstantOfShape values and Cast targets."""
+    graph = model.graph
+    for info in list(graph.input) + list(graph.output) + list(graph.value_info):
+        _retype_value_info(info)
+    for tensor in graph.initializer:
+        _retype_tensor(tensor)
+    for node in graph.node:
+        for attr in node.attribute:
+            if attr.type == onnx.AttributeProto.TENSOR:
+                _retype_tensor(attr.t)
+            elif node.op_type in ("Cast", "CastLike") and attr.name == "to" \
+                    and attr.i == TensorProto.INT64:
+                attr.i = TensorProto.INT32
+    return model
+
+
+def _device_array(array, name):
+    array = np.asarray(array)
+    if array.dtype == np.int64:
+        return _to_int32(array, f"input '{name}'")
+    return np.ascontiguousarray(array)
+
+
+class PopartBackendRep(onnx.backend.base.BackendRep):
+    """A model compiled for the IPU Model; compiled at the first run() when inputs give shapes."""
+
+    def __init__(self, model):
+        self._model = model
+        self._static = static_inputs(model)
+        self._static_values = None
+        initializers = {t.name for t in model.graph.initializer}
+        self._feeds = [i.name for i in model.graph.input if i.name not in initializers]
+        self._output_types = [
+            helper.tensor_dtype_to_np_dtype(o.type.tensor_type.elem_type) for o in model.graph.output
+        ]
+        self._session = None
+        if not self._static:
+            self._compile(model)
+
+    def _compile(self, model):
+        model = int64_to_int32(model)
+        self._outputs = [o.name for o in model.graph.output]
+        anchors = {name: popart.AnchorReturnType("ALL") for name in self._outputs}
+        device = popart.DeviceManager().createIpuModelDevice({"numIPUs": 1, "tilesPerIPU": TEST_TILES})
+        self._session = popart.InferenceSession(fnModel=model.SerializeToString(),
+                                                dataFlow=popart.DataFlow(1, anchors),
+                                                deviceInfo=device)
+        self._session.prepareDevice()
+        self._anchors = self._session.initAnchorArrays()
+
+    def _specialise(self, values):
+        """Compile with the static inputs made initializers of the given values."""
+        model = onnx.ModelProto()
+        model.CopyFrom(self._model)
+        kept = [i for i in model.graph.input if i.name not in self._static]
+        del model.graph.input[:]
+        model.graph.input.extend(kept)
+        for name, value in values.items():
+            model.graph.initializer.append(numpy_helper.from_array(np.asarray(value), name))
+        self._compile(model)
+        self._static_values = values
+
+    def run(self, inputs, **kwargs):
+        if len(inputs) != len(self._feeds):
+            raise ValueError(f"the model takes {len(self._feeds)} inputs, {len(inputs)} given")
+        given = dict(zip(self._feeds, inputs))
+        if self._static:
+            values = {name: np.asarray(given[name]) for name in self._static}
+            if self._static_values is None:
+                self._specialise(values)
+            elif any(not np.array_equal(values[n], self._static_values[n]) for n in values):
+                raise ValueError("inputs that give shapes changed since the compile: "
+                                 + ", ".join(sorted(self._static)))
+        feeds = {
+            name: _device_array(value, name)
+            for name, value in given.items() if name not in self._static
+        }
+        self._session.run(popart.PyStepIO(feeds, self._anchors))
+        return tuple(
+            np.asarray(self._anchors[name]).astype(dtype, copy=True)
+            for name, dtype in zip(self._outputs, self._output_types))
+
+
+class PopartBackend(onnx.backend.base.Backend):
+    """The backend the runner calls: models on the IPU Model (the runner's `CPU` device: the
+    simulator runs on the host); no CUDA."""
+
+    @classmethod
+    def prepare(cls, model, device="CPU", **kwargs):
+        super().prepare(model, device, **kwargs)
+        return PopartBackendRep(model)
+
+    @classmethod
+    def supports_device(cls, device):
+        return device == "CPU"
