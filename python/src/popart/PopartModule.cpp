@@ -32,7 +32,7 @@ popart::DataType dataTypeOf(const py::dtype& dtype) {
     for (const DtypeName& d : kDtypes)
         if (py::detail::npy_api::get().PyArray_EquivTypes_(dtype.ptr(), py::dtype(d.numpy).ptr()))
             return d.type;
-    throw popart::error("numpy dtype '" + py::str(dtype).cast<std::string>() +
+    throw popart::error("numpy dtype '" + py::str(py::handle(dtype)).cast<std::string>() +
                         "' has no PopART element type");
 }
 

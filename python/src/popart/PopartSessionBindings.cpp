@@ -74,7 +74,7 @@ private:
         int64_t offset = 0;
     };
 
-    static Cursor cursor(const py::array& array, const TensorId& id, bool writable) {
+    static Cursor cursor(py::array array, const TensorId& id, bool writable) {
         Cursor c;
         c.array = array;
         c.base = static_cast<char*>(writable ? array.mutable_data() : const_cast<void*>(array.data()));
@@ -118,7 +118,7 @@ private:
 class PyWeightsIO : public popart::IWeightsIO {
 public:
     explicit PyWeightsIO(const std::map<TensorId, py::array>& weights) {
-        for (const auto& [id, array] : weights) {
+        for (auto [id, array] : weights) {
             if (!(array.flags() & py::array::c_style) || !array.writeable())
                 throw popart::error("PyWeightsIO: the array of '" + id +
                                     "' must be a writable C-contiguous numpy array");
