@@ -2,19 +2,19 @@
 with an InferenceSession for a small IPU Model; run() feeds the inputs through a PyStepIO and
 returns the anchors of the graph outputs.
 
-Two things the device needs that the test models do not give:
-- Static shapes. An IPU program is compiled for fixed shapes, so an input that gives a shape, axes,
-  pads, repeats or a count (Reshape's `shape`, Slice's `starts`, ...) must be known when the graph
-  is compiled. Such inputs are made initializers with the values of the first run, and the compile
-  happens then; a later run with other values is refused (the session would be wrong for them).
-- 32-bit integers. The IPU has no 64-bit integer arithmetic: INT64 tensors of the model become
-  INT32 (values outside the INT32 range are refused, never wrapped) and the outputs are handed back
-  with the model's own types.
+What the device needs that the test models do not give: static shapes. An IPU program is
+compiled for fixed shapes, so an input that gives a shape, axes, pads, repeats or a count
+(Reshape's `shape`, Slice's `starts`, ...) must be known when the graph is compiled. Such inputs
+are made initializers with the values of the first run, and the compile happens then; a later run
+with other values is refused (the session would be wrong for them).
+
+INT64 tensors need nothing here: popart holds them as 32-bit integers on the device and converts
+on the way in and out.
 """
 import numpy as np
 import onnx
 import onnx.backend.base
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
 
 import popart
 
@@ -46,9 +46,6 @@ _STATIC_INPUTS = {
     "ReduceSumSquare": ({1}, 18),
 }
 
-_INT32_MIN, _INT32_MAX = np.iinfo(np.int32).min, np.iinfo(np.int32).max
-
-
 def _opset(model):
     for imp in model.opset_import:
         if imp.domain in ("", "ai.onnx"):
@@ -71,49 +68,6 @@ def static_inputs(model):
     return names
 
 
-def _to_int32(array, what):
-    if array.size and (array.min() < _INT32_MIN or array.max() > _INT32_MAX):
-        raise ValueError(f"{what}: INT64 values outside the INT32 range the IPU holds")
-    return array.astype(np.int32)
-
-
-def _retype_tensor(tensor):
-    if tensor.data_type == TensorProto.INT64:
-        array = _to_int32(numpy_helper.to_array(tensor), f"tensor '{tensor.name}'")
-        tensor.CopyFrom(numpy_helper.from_array(array, tensor.name))
-
-
-def _retype_value_info(info):
-    tensor_type = info.type.tensor_type
-    if tensor_type.elem_type == TensorProto.INT64:
-        tensor_type.elem_type = TensorProto.INT32
-
-
-def int64_to_int32(model):
-    """The model with every INT64 tensor made INT32: graph inputs, outputs, value infos,
-    initializers, Constant/ConstantOfShape values and Cast targets."""
-    graph = model.graph
-    for info in list(graph.input) + list(graph.output) + list(graph.value_info):
-        _retype_value_info(info)
-    for tensor in graph.initializer:
-        _retype_tensor(tensor)
-    for node in graph.node:
-        for attr in node.attribute:
-            if attr.type == onnx.AttributeProto.TENSOR:
-                _retype_tensor(attr.t)
-            elif node.op_type in ("Cast", "CastLike") and attr.name == "to" \
-                    and attr.i == TensorProto.INT64:
-                attr.i = TensorProto.INT32
-    return model
-
-
-def _device_array(array, name):
-    array = np.asarray(array)
-    if array.dtype == np.int64:
-        return _to_int32(array, f"input '{name}'")
-    return np.ascontiguousarray(array)
-
-
 class PopartBackendRep(onnx.backend.base.BackendRep):
     """A model compiled for the IPU Model; compiled at the first run() when inputs give shapes."""
 
@@ -131,7 +85,6 @@ class PopartBackendRep(onnx.backend.base.BackendRep):
             self._compile(model)
 
     def _compile(self, model):
-        model = int64_to_int32(model)
         self._outputs = [o.name for o in model.graph.output]
         anchors = {name: popart.AnchorReturnType("ALL") for name in self._outputs}
         device = popart.DeviceManager().createIpuModelDevice({"numIPUs": 1, "tilesPerIPU": TEST_TILES})
@@ -165,7 +118,7 @@ class PopartBackendRep(onnx.backend.base.BackendRep):
                 raise ValueError("inputs that give shapes changed since the compile: "
                                  + ", ".join(sorted(self._static)))
         feeds = {
-            name: _device_array(value, name)
+            name: np.ascontiguousarray(value)
             for name, value in given.items() if name not in self._static
         }
         self._session.run(popart.PyStepIO(feeds, self._anchors))
