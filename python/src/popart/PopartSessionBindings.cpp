@@ -97,7 +97,8 @@ private:
     }
 
     static popart::TensorInfo slice(const Cursor& c, int64_t numElements, const TensorId& id) {
-        if (numElements > c.total || c.total % numElements != 0)
+        // An empty tensor reads and writes nothing.
+        if (numElements != 0 && (numElements > c.total || c.total % numElements != 0))
             throw popart::error("PyStepIO: the array of '" + id + "' holds " +
                                 std::to_string(c.total) + " elements, not a whole number of " +
                                 std::to_string(numElements) + "-element batches");
@@ -105,6 +106,8 @@ private:
     }
 
     static void advance(Cursor& c, int64_t numElements) {
+        if (numElements == 0)
+            return;
         c.offset += numElements;
         if (c.offset >= c.total)
             c.offset = 0;
@@ -137,8 +140,10 @@ private:
     popart::WeightsIO weights_;
 };
 
-template <typename Class> void bindSessionMethods(Class& c) {
+void bindSessionMethods(py::module_& m) {
     using popart::Session;
+    // The base of both session cores (not constructible from Python).
+    py::class_<Session> c(m, "_SessionCore");
     c.def("prepareDevice", &Session::prepareDevice, py::arg("loadEngine") = true,
           py::call_guard<py::gil_scoped_release>())
         .def("loadEngineAndConnectStreams", &Session::loadEngineAndConnectStreams,
@@ -183,7 +188,8 @@ void bindSessions(py::module_& m) {
     py::class_<PyWeightsIO>(m, "PyWeightsIO")
         .def(py::init<const std::map<TensorId, py::array>&>(), py::arg("weights"));
 
-    py::class_<popart::InferenceSession> inference(m, "_InferenceSessionCore");
+    bindSessionMethods(m);
+    py::class_<popart::InferenceSession, popart::Session> inference(m, "_InferenceSessionCore");
     inference.def(py::init([](const py::object& model, const popart::DataFlow& dataFlow,
                               std::shared_ptr<popart::DeviceInfo> device,
                               const popart::InputShapeInfo& shapes,
@@ -196,9 +202,8 @@ void bindSessions(py::module_& m) {
                   py::arg("fnModel"), py::arg("dataFlow"), py::arg("deviceInfo"),
                   py::arg("inputShapeInfo"), py::arg("userOptions"), py::arg("patterns"),
                   py::arg("name"));
-    bindSessionMethods(inference);
 
-    py::class_<popart::TrainingSession> training(m, "_TrainingSessionCore");
+    py::class_<popart::TrainingSession, popart::Session> training(m, "_TrainingSessionCore");
     training.def(py::init([](const py::object& model, const popart::DataFlow& dataFlow,
                              const TensorId& loss, const popart::Optimizer& optimizer,
                              std::shared_ptr<popart::DeviceInfo> device,
@@ -212,7 +217,6 @@ void bindSessions(py::module_& m) {
                  py::arg("fnModel"), py::arg("dataFlow"), py::arg("loss"), py::arg("optimizer"),
                  py::arg("deviceInfo"), py::arg("inputShapeInfo"), py::arg("userOptions"),
                  py::arg("patterns"), py::arg("name"));
-    bindSessionMethods(training);
     training.def("updateOptimizerFromHost", &popart::TrainingSession::updateOptimizerFromHost,
                  py::arg("optimizer"));
 }

@@ -50,7 +50,7 @@ def build_model():
 
 def main():
     builder, x, labels, probs, loss = build_model()
-    print("inputs:", builder.getInputTensorIds())
+    print("inputs:", [i for i in builder.getInputTensorIds() if i in (x, labels)])
     print("probs shape:", builder.getTensorShape(probs))
 
     device = popart.DeviceManager().createIpuModelDevice({"numIPUs": 1, "tilesPerIPU": 16})

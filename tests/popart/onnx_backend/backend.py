@@ -14,7 +14,7 @@ on the way in and out.
 import numpy as np
 import onnx
 import onnx.backend.base
-from onnx import helper, numpy_helper
+from onnx import numpy_helper
 
 import popart
 
@@ -34,6 +34,7 @@ _STATIC_INPUTS = {
     "Split": ({1}, 13),
     "Squeeze": ({1}, 13),
     "Unsqueeze": ({1}, 13),
+    "Dropout": ({2}, 12),  # training_mode
     "ReduceSum": ({1}, 13),
     "ReduceMean": ({1}, 18),
     "ReduceMax": ({1}, 18),
@@ -78,7 +79,8 @@ class PopartBackendRep(onnx.backend.base.BackendRep):
         initializers = {t.name for t in model.graph.initializer}
         self._feeds = [i.name for i in model.graph.input if i.name not in initializers]
         self._output_types = [
-            helper.tensor_dtype_to_np_dtype(o.type.tensor_type.elem_type) for o in model.graph.output
+            onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[o.type.tensor_type.elem_type]
+            for o in model.graph.output
         ]
         self._session = None
         if not self._static:

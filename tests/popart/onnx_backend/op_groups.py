@@ -68,5 +68,19 @@ def test_op(name):
     return None
 
 
+def test_types(name):
+    """The element types (ONNX names) of a node test model's inputs and outputs; "SEQUENCE" or
+    "OPTIONAL" for values that are not tensors."""
+    model = onnx.load(os.path.join(NODE_DATA, name, "model.onnx"))
+    types = set()
+    for value in list(model.graph.input) + list(model.graph.output):
+        kind = value.type.WhichOneof("value")
+        if kind == "tensor_type":
+            types.add(onnx.TensorProto.DataType.Name(value.type.tensor_type.elem_type))
+        else:
+            types.add(kind.replace("_type", "").upper())
+    return types
+
+
 def test_group(name):
     return OP_GROUP.get(test_op(name), OUT_OF_SCOPE)

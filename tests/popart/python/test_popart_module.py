@@ -21,7 +21,7 @@ def test_tensor_info_and_builder_queries():
         y = builder.aiOnnx.matmul([x, w])
     builder.addOutputTensor(y)
     assert builder.getTensorShape(y) == [2, 4]
-    assert builder.getInputTensorIds() == [x]
+    assert builder.getInputTensorIds() == [x, w]  # ONNX graph inputs include initializers
     assert builder.getOutputTensorIds() == [y]
     assert y.startswith("layer")
     with pytest.raises(RuntimeError, match="opset"):

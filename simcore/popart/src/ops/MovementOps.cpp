@@ -298,13 +298,19 @@ template <typename Ctx> std::string padMode(const Ctx& ctx) {
     return mode;
 }
 
+/// Whether the fill value is known when the graph is built (an attribute, absent, or a constant
+/// input); else it is the device tensor of input 2.
+template <typename Ctx> bool padValueKnown(const Ctx& ctx) {
+    return ctx.opset() < 11 || !ctx.hasInput(2) || ctx.isConstant(2);
+}
+
 template <typename Ctx> double padValue(const Ctx& ctx) {
     if (ctx.opset() < 11)
         return ctx.attrs().getFloat("value", 0.0f);
     if (!ctx.hasInput(2))
         return 0.0;
     if (!ctx.isConstant(2))
-        ctx.unsupported("constant_value computed at run time");
+        ctx.unsupported("constant_value computed at run time (when folding)");
     return ctx.constant(2).values.at(0);
 }
 
@@ -336,8 +342,21 @@ void padForward(LoweringContext& ctx) {
     }
     t = sliceView(t, crop);
     if (mode == "constant") {
-        poplar::Tensor out = filledVariable(ctx, t.elementType(), ctx.outputInfo(0).shape(),
-                                            padValue(ctx), "padded");
+        poplar::Tensor out;
+        if (padValueKnown(ctx)) {
+            out = filledVariable(ctx, t.elementType(), ctx.outputInfo(0).shape(), padValue(ctx),
+                                 "padded");
+        } else {
+            // The fill value is a device tensor: copy it, broadcast, over the whole output first.
+            Shape shape = ctx.outputInfo(0).shape();
+            out = ctx.graph().addVariable(t.elementType(), dims(shape), ctx.di("padded"));
+            poputil::mapTensorLinearly(ctx.graph(), out);
+            poplar::Tensor v = ctx.input(2).flatten().slice(0, 1).reshape({});
+            for (std::size_t d = 0; d < shape.size(); ++d)
+                v = v.expand({0}).broadcast(static_cast<unsigned>(shape[shape.size() - 1 - d]), 0);
+            if (out.numElements() != 0)
+                ctx.prog().add(poplar::program::Copy(v, out, false, ctx.di("fill")));
+        }
         std::vector<DimSlice> interior;
         for (std::size_t d = 0; d < t.rank(); ++d)
             interior.push_back(DimSlice{p.begin[d], 1, static_cast<int64_t>(t.dim(static_cast<unsigned>(d)))});

@@ -190,24 +190,31 @@ void whereGrad(GradContext& ctx) {
 
 // --- Dropout --------------------------------------------------------------------------------
 
-/// The drop ratio, and whether this run drops at all (training, or training_mode set).
-template <typename Ctx> float dropoutRatio(const Ctx& ctx) {
-    if (ctx.opset() < 12)
-        return ctx.attrs().getFloat("ratio", 0.5f);
-    if (!ctx.hasInput(1))
-        return 0.5f;
-    if (!ctx.isConstant(1))
-        ctx.unsupported("ratio computed at run time");
-    return static_cast<float>(ctx.constant(1).values.at(0));
-}
-
+/// Whether dropout applies: in training (or with training_mode set) and unless the ratio is a
+/// known 0.
 bool dropoutActive(LoweringContext& ctx) {
+    bool knownZero = false;
+    if (ctx.opset() < 12)
+        knownZero = ctx.attrs().getFloat("ratio", 0.5f) == 0.0f;
+    else if (ctx.hasInput(1) && ctx.isConstant(1))
+        knownZero = ctx.constant(1).values.at(0) == 0.0;
     if (ctx.opset() >= 12 && ctx.hasInput(2)) {
         if (!ctx.isConstant(2))
             ctx.unsupported("training_mode computed at run time");
-        return ctx.constant(2).values.at(0) != 0.0 && dropoutRatio(ctx) > 0.0f;
+        return ctx.constant(2).values.at(0) != 0.0 && !knownZero;
     }
-    return ctx.isTraining() && dropoutRatio(ctx) > 0.0f;
+    return ctx.isTraining() && !knownZero;
+}
+
+/// The drop ratio as a device scalar (FLOAT): an attribute, the default 0.5, or input 1.
+poplar::Tensor dropoutRatio(LoweringContext& ctx) {
+    if (ctx.opset() >= 12 && ctx.hasInput(1)) {
+        poplar::Tensor r = ctx.input(1);
+        if (r.elementType() != poplar::FLOAT)
+            r = popops::cast(ctx.graph(), r, poplar::FLOAT, ctx.prog(), ctx.di("ratio"));
+        return r.flatten().slice(0, 1).reshape({});
+    }
+    return ctx.scalar(poplar::FLOAT, ctx.opset() < 12 ? ctx.attrs().getFloat("ratio", 0.5f) : 0.5);
 }
 
 void inferDropout(ShapeContext& ctx) {
@@ -225,14 +232,17 @@ void dropoutForward(LoweringContext& ctx) {
             ctx.setOutput(1, filledVariable(ctx, poplar::BOOL, ctx.inputInfo(0).shape(), 1.0, "mask"));
         return;
     }
-    float ratio = dropoutRatio(ctx);
     namespace pe = popops::expr;
+    poplar::Tensor ratio = dropoutRatio(ctx);
     poplar::Tensor u = poprand::uniform(graph, nullptr, 0, x, poplar::FLOAT, 0.0, 1.0, ctx.prog(),
                                         ctx.di("uniform"));
-    poplar::Tensor keep = popops::map(graph, pe::_1 >= pe::Const(ratio), {u}, ctx.prog(), ctx.di("keep"));
-    poplar::Tensor scale = popops::cast(graph, keep, x.elementType(), ctx.prog(), ctx.di("scale"));
-    popops::mapInPlace(graph, pe::_1 * pe::Const(1.0f / (1.0f - ratio)), {scale}, ctx.prog(),
-                       ctx.di("scale"));
+    poplar::Tensor keep = popops::map(graph, pe::_1 >= pe::_2, {u, ratio}, ctx.prog(), ctx.di("keep"));
+    // scale = keep / (1 - ratio): kept elements are scaled so the expectation is unchanged.
+    poplar::Tensor kept = popops::cast(graph, keep, poplar::FLOAT, ctx.prog(), ctx.di("kept"));
+    poplar::Tensor scale = popops::map(graph, pe::_1 / (pe::Const(1.0f) - pe::_2), {kept, ratio},
+                                       ctx.prog(), ctx.di("scale"));
+    if (scale.elementType() != x.elementType())
+        scale = popops::cast(graph, scale, x.elementType(), ctx.prog(), ctx.di("scale"));
     ctx.save("scale", scale);
     ctx.setOutput(0, popops::map(graph, popops::expr::BinaryOpType::MULTIPLY, x, scale, ctx.prog(),
                                  ctx.di()));
