@@ -1,0 +1,82 @@
+// The forward pass: every ONNX node that is not folded on the host is lowered by its registry
+// entry, under an operation of the report (layer "PopART") that records the node.
+#include "onnx/OnnxConvert.hpp"
+#include "ops/OpLowering.hpp"
+#include "session/SessionCore.hpp"
+
+#include <popart/error.hpp>
+
+namespace popart {
+
+namespace {
+
+poplar::ProfileValue tensorList(const ModelAnalysis& a,
+                                const google::protobuf::RepeatedPtrField<std::string>& ids) {
+    poplar::ProfileValue::Vector out;
+    for (const auto& id : ids) {
+        if (id.empty())
+            continue;
+        auto it = a.infos.find(id);
+        poplar::ProfileValue::Map m;
+        m["name"] = poplar::ProfileValue(id);
+        m["info"] = poplar::ProfileValue(it == a.infos.end() ? std::string("?") : it->second.str());
+        out.push_back(poplar::ProfileValue(m));
+    }
+    return poplar::ProfileValue(out);
+}
+
+bool isFolded(const ModelAnalysis& a, const onnx::NodeProto& node) {
+    for (const auto& o : node.output())
+        if (!o.empty() && !a.folded.count(o))
+            return false;
+    return node.output_size() > 0;
+}
+
+} // namespace
+
+std::unique_ptr<poplar::DebugInfo> nodeOperation(const ModelAnalysis& a, const NodeView& v,
+                                                 const std::string& suffix) {
+    std::unique_ptr<poplar::DebugInfo> di(
+        new poplar::DebugInfo(poplar::DebugContext(v.nodeName() + suffix), "PopART"));
+    di->setValue("onnxOpType", poplar::ProfileValue(v.opType()));
+    di->setValue("domain",
+                 poplar::ProfileValue(v.domain().empty() ? std::string("ai.onnx") : v.domain()));
+    di->setValue("opset", poplar::ProfileValue(v.opset()));
+    di->setValue("nodeName", poplar::ProfileValue(v.nodeName()));
+    di->setValue("attributes", poplar::ProfileValue(v.attrs().json()));
+    di->setValue("inputs", tensorList(a, v.proto().input()));
+    di->setValue("outputs", tensorList(a, v.proto().output()));
+    if (!suffix.empty())
+        di->setValue("pass", poplar::ProfileValue("backward"));
+    return di;
+}
+
+void lowerForward(SessionCore& core, poplar::program::Sequence& prog) {
+    LoweringState& st = core.state;
+    st.prog = &prog;
+    st.graph = core.graph.get();
+    const auto& registry = OpLoweringRegistry::instance();
+    for (const auto& node : core.model.graph().node()) {
+        if (isFolded(core.analysis, node))
+            continue;
+        const int opset = nodeOpset(core.analysis, node.domain());
+        NodeView view(node, opset);
+        const OpLowering* op = registry.find(node.domain(), node.op_type(), opset);
+        if (!op) {
+            if (registry.knows(node.domain(), node.op_type()))
+                view.unsupported("this opset of the op");
+            view.unsupported("the op");
+        }
+        auto di = nodeOperation(core.analysis, view, "");
+        LoweringContext ctx(node, opset, st, poplar::DebugNameAndId(*di));
+        op->forward(ctx);
+        for (std::size_t i = 0; i < view.numOutputs(); ++i)
+            if (view.hasOutput(i) && !st.tensors.count(view.outputId(i)))
+                throw internal_error(view.opType() + " (node '" + view.nodeName() +
+                                     "'): the lowering did not set output '" + view.outputId(i) +
+                                     "'");
+        core.operations.push_back(std::move(di));
+    }
+}
+
+} // namespace popart

@@ -1,0 +1,14 @@
+#include "ops/OpGroups.hpp"
+
+namespace popart {
+
+// One line per op group: a new group file adds its function here.
+void registerAllOpGroups(OpLoweringRegistry& registry) {
+    registerElementWiseOps(registry);
+    registerArithmeticOps(registry);
+    registerComparisonOps(registry);
+    registerMatMulOps(registry);
+    registerReductionOps(registry);
+}
+
+} // namespace popart
