@@ -9,6 +9,7 @@ void registerAllOpGroups(OpLoweringRegistry& registry) {
     registerComparisonOps(registry);
     registerMatMulOps(registry);
     registerReductionOps(registry);
+    registerViewOps(registry);
 }
 
 } // namespace popart

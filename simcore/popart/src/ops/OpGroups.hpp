@@ -10,6 +10,7 @@ void registerArithmeticOps(OpLoweringRegistry& registry);
 void registerComparisonOps(OpLoweringRegistry& registry);
 void registerMatMulOps(OpLoweringRegistry& registry);
 void registerReductionOps(OpLoweringRegistry& registry);
+void registerViewOps(OpLoweringRegistry& registry); // ViewOps.hpp: views, data movement, values
 
 /// Calls every register function above, once.
 void registerAllOpGroups(OpLoweringRegistry& registry);

@@ -11,6 +11,7 @@
 #include <popops/ElementWise.hpp>
 #include <popops/Zero.hpp>
 #include <popops/codelets.hpp>
+#include <poprand/codelets.hpp>
 #include <sstream>
 #include <tilescope/capture/ProfileRecords.hpp>
 
@@ -79,6 +80,7 @@ void SessionCore::compile() {
     popops::addCodelets(*graph);
     poplin::addCodelets(*graph);
     popnn::addCodelets(*graph);
+    poprand::addCodelets(*graph); // Dropout's masks in training
 
     // The session itself is an operation too: its settings, and the options that do not apply.
     std::unique_ptr<poplar::DebugInfo> sessionOp(
