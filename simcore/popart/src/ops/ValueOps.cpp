@@ -39,6 +39,8 @@ HostTensor intTensor(const Ints& values, const Shape& shape) {
 /// A device constant holding a host tensor's values (element type as the device holds it).
 poplar::Tensor deviceConstant(LoweringContext& ctx, const HostTensor& value) {
     poplar::Type type = ctx.deviceType(value.info.dataType());
+    if (value.values.empty()) // an empty tensor has no values to hold
+        return ctx.graph().addVariable(type, dims(value.info.shape()), ctx.di("value"));
     poplar::Tensor c = ctx.graph().addConstant(type, dims(value.info.shape()), value.values.data(),
                                                ctx.di("value"));
     poputil::mapTensorLinearly(ctx.graph(), c);

@@ -144,10 +144,22 @@ void SessionCore::compile() {
     poplar::Tensor counter;
     for (const auto& id : dataFlow.anchors()) {
         auto found = state.tensors.find(id);
-        if (found == state.tensors.end()) {
-            throw error("Session: anchor '" + id + "' is a constant of the model, not computed");
+        poplar::Tensor t;
+        if (found != state.tensors.end()) {
+            t = found->second;
+        } else if (analysis.constants.count(id)) {
+            // An anchor folded on the host (a Constant, a Shape): streamed from a graph constant.
+            const HostTensor& h = analysis.constants.at(id);
+            if (h.values.empty()) // nothing to hold: an empty variable
+                t = graph->addVariable(deviceTypeOf(h.info.dataType()), dims(h.info.shape()),
+                                       {sdi, "anchor/" + id});
+            else
+                t = graph->addConstant(deviceTypeOf(h.info.dataType()), dims(h.info.shape()),
+                                       h.values.data(), {sdi, "anchor/" + id});
+            mapLinearly(*graph, t);
+        } else {
+            throw error("Session: anchor '" + id + "' is not a tensor of the model");
         }
-        poplar::Tensor t = found->second;
         const AnchorReturnType& art = dataFlow.art(id);
         HostStream s = makeStream(id, analysis.infos.at(id), "anchor/" + id);
         auto stream = graph->addDeviceToHostFIFO(s.handle, t.elementType(), t.numElements());
