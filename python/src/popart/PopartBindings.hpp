@@ -1,14 +1,12 @@
 #pragma once
 // Shared parts of the `popart_core` extension (the native half of `import popart`): the
 // numpy <-> popart::DataType mapping and the functions that add each group of bindings.
-#include <pybind11/numpy.h>
-#include <pybind11/pybind11.h>
-#include <pybind11/stl.h>
-
 #include <popart/names.hpp>
 #include <popart/tensorinfo.hpp>
 #include <popart/voiddata.hpp>
-
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 #include <string>
 
 namespace tilescope::python::popart_face {
@@ -27,8 +25,8 @@ popart::ConstVoidData constVoidData(const pybind11::array& array);
 /// An int, float, bool or list of ints from Python; throws popart::error for other values.
 popart::Shape shapeOf(const pybind11::handle& shape);
 
-void bindTypes(pybind11::module_& m);     // TensorInfo, DataFlow, options, devices, optimizers
-void bindBuilder(pybind11::module_& m);   // _BuilderCore and the op sets
-void bindSessions(pybind11::module_& m);  // sessions, PyStepIO, PyWeightsIO
+void bindTypes(pybind11::module_& m);    // TensorInfo, DataFlow, options, devices, optimizers
+void bindBuilder(pybind11::module_& m);  // _BuilderCore and the op sets
+void bindSessions(pybind11::module_& m); // sessions, PyStepIO, PyWeightsIO
 
 } // namespace tilescope::python::popart_face

@@ -104,7 +104,7 @@ void bindOnnxOps(py::module_& m) {
     ops.def("logsoftmax", &AiOnnxOpset::logsoftmax, py::arg("args"),
             py::arg("axis") = popart::OnnxDefaultAxis, py::arg("debugContext") = std::string());
 #define TILESCOPE_POPART_REDUCE_OP(name)                                                           \
-    ops.def(#name, &AiOnnxOpset::name, py::arg("args"), py::arg("axes") = Ints(),                 \
+    ops.def(#name, &AiOnnxOpset::name, py::arg("args"), py::arg("axes") = Ints(),                  \
             py::arg("keepdims") = 1, py::arg("debugContext") = std::string());
     TILESCOPE_POPART_REDUCE_OP(reducesum)
     TILESCOPE_POPART_REDUCE_OP(reducemean)
@@ -176,7 +176,8 @@ void bindOnnxOps(py::module_& m) {
             py::overload_cast<const Args&, const popart::DebugContext&>(&AiOnnxOpset::slice),
             py::arg("args"), py::arg("debugContext") = std::string());
     ops.def("split", &AiOnnxOpset::split, py::arg("args"), py::arg("num_outputs"),
-            py::arg("axis") = 0, py::arg("split") = Ints(), py::arg("debugContext") = std::string());
+            py::arg("axis") = 0, py::arg("split") = Ints(),
+            py::arg("debugContext") = std::string());
     ops.def("gather", &AiOnnxOpset::gather, py::arg("args"), py::arg("axis") = 0,
             py::arg("debugContext") = std::string());
     ops.def("cast", &AiOnnxOpset::cast, py::arg("args"), py::arg("to"),
@@ -184,9 +185,8 @@ void bindOnnxOps(py::module_& m) {
     ops.def(
         "constant",
         [](AiOnnxOpset& o, const py::object& value, const std::string& debugContext) {
-            return withArray(value, [&](const popart::ConstVoidData& d) {
-                return o.constant(d, debugContext);
-            });
+            return withArray(
+                value, [&](const popart::ConstVoidData& d) { return o.constant(d, debugContext); });
         },
         py::arg("value"), py::arg("debugContext") = std::string());
     ops.def(
@@ -285,19 +285,21 @@ void bindBuilder(py::module_& m) {
              py::overload_cast<const popart::TensorInfo&, const popart::DebugContext&>(
                  &Builder::addInputTensor),
              py::arg("tensorInfo"), py::arg("debugContext") = std::string())
-        .def("addInputTensor",
-             [](Builder& bd, const std::string& type, const py::handle& shape,
-                const std::string& debugContext) {
-                 return bd.addInputTensor(type, shapeOf(shape), debugContext);
-             },
-             py::arg("dataType"), py::arg("shape"), py::arg("debugContext") = std::string())
-        .def("addInitializedInputTensor",
-             [](Builder& bd, const py::object& value, const std::string& debugContext) {
-                 return withArray(value, [&](const popart::ConstVoidData& d) {
-                     return bd.addInitializedInputTensor(d, debugContext);
-                 });
-             },
-             py::arg("initVal"), py::arg("debugContext") = std::string())
+        .def(
+            "addInputTensor",
+            [](Builder& bd, const std::string& type, const py::handle& shape,
+               const std::string& debugContext) {
+                return bd.addInputTensor(type, shapeOf(shape), debugContext);
+            },
+            py::arg("dataType"), py::arg("shape"), py::arg("debugContext") = std::string())
+        .def(
+            "addInitializedInputTensor",
+            [](Builder& bd, const py::object& value, const std::string& debugContext) {
+                return withArray(value, [&](const popart::ConstVoidData& d) {
+                    return bd.addInitializedInputTensor(d, debugContext);
+                });
+            },
+            py::arg("initVal"), py::arg("debugContext") = std::string())
         .def("addOutputTensor", &Builder::addOutputTensor, py::arg("outputName"))
         .def("aiOnnxOpset", &Builder::aiOnnxOpset, py::arg("version"), py::keep_alive<0, 1>())
         .def_property_readonly("aiGraphcoreOpset1", &Builder::aiGraphcoreOpset1,
@@ -315,15 +317,13 @@ void bindBuilder(py::module_& m) {
             py::arg("opName"), py::arg("opVersion"), py::arg("domain"), py::arg("inputs"),
             py::arg("attributes") = py::dict(), py::arg("numOutputs") = 1,
             py::arg("name") = std::string())
-        .def("virtualGraph",
-             py::overload_cast<const TensorId&, int64_t>(&Builder::virtualGraph),
+        .def("virtualGraph", py::overload_cast<const TensorId&, int64_t>(&Builder::virtualGraph),
              py::arg("nodeOutputName"), py::arg("value") = 0)
         .def("virtualGraph",
              py::overload_cast<const std::set<TensorId>&, int64_t>(&Builder::virtualGraph),
              py::arg("nodeOutputNames"), py::arg("value") = 0)
         .def("getVirtualGraph", &Builder::getVirtualGraph)
-        .def("pipelineStage",
-             py::overload_cast<const TensorId&, int64_t>(&Builder::pipelineStage),
+        .def("pipelineStage", py::overload_cast<const TensorId&, int64_t>(&Builder::pipelineStage),
              py::arg("nodeOutputName"), py::arg("value"))
         .def("pipelineStage",
              py::overload_cast<const std::set<TensorId>&, int64_t>(&Builder::pipelineStage),
@@ -347,11 +347,12 @@ void bindBuilder(py::module_& m) {
         .def("popNameScope", &Builder::popNameScope)
         .def("getNameScope", &Builder::getNameScope, py::arg("name") = std::string())
         .def("setGraphName", &Builder::setGraphName)
-        .def("getModelProto",
-             [](const Builder& bd, bool humanReadable) {
-                 return py::bytes(bd.getModelProto(humanReadable));
-             },
-             py::arg("humanReadable") = false)
+        .def(
+            "getModelProto",
+            [](const Builder& bd, bool humanReadable) {
+                return py::bytes(bd.getModelProto(humanReadable));
+            },
+            py::arg("humanReadable") = false)
         .def("saveModelProto", &Builder::saveModelProto)
         .def("getInputTensorIds", &Builder::getInputTensorIds)
         .def("getOutputTensorIds", &Builder::getOutputTensorIds)

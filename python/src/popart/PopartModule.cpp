@@ -2,8 +2,8 @@
 // Python files wrap it as PopART's own package does), and PopART's exceptions as Python types.
 #include "PopartBindings.hpp"
 
-#include <poplar/exceptions.hpp>
 #include <popart/error.hpp>
+#include <poplar/exceptions.hpp>
 
 namespace py = pybind11;
 
@@ -18,7 +18,7 @@ struct DtypeName {
 
 // numpy's names of the element types PopART moves between host and device.
 constexpr DtypeName kDtypes[] = {
-    {popart::DataType::FLOAT, "float32"}, {popart::DataType::FLOAT16, "float16"},
+    {popart::DataType::FLOAT, "float32"},  {popart::DataType::FLOAT16, "float16"},
     {popart::DataType::DOUBLE, "float64"}, {popart::DataType::INT8, "int8"},
     {popart::DataType::UINT8, "uint8"},    {popart::DataType::INT16, "int16"},
     {popart::DataType::UINT16, "uint16"},  {popart::DataType::INT32, "int32"},
@@ -44,7 +44,9 @@ std::string numpyNameOf(popart::DataType type) {
                         " has no numpy element type");
 }
 
-py::dtype numpyDtypeOf(popart::DataType type) { return py::dtype(numpyNameOf(type)); }
+py::dtype numpyDtypeOf(popart::DataType type) {
+    return py::dtype(numpyNameOf(type));
+}
 
 py::array contiguous(const py::array& array) {
     return py::array::ensure(array, py::array::c_style);
@@ -54,7 +56,8 @@ popart::ConstVoidData constVoidData(const py::array& array) {
     if (!(array.flags() & py::array::c_style))
         throw popart::error("internal: constVoidData needs a C-contiguous array");
     popart::Shape shape(array.shape(), array.shape() + array.ndim());
-    return popart::ConstVoidData(array.data(), popart::TensorInfo(dataTypeOf(array.dtype()), shape));
+    return popart::ConstVoidData(array.data(),
+                                 popart::TensorInfo(dataTypeOf(array.dtype()), shape));
 }
 
 popart::Shape shapeOf(const py::handle& shape) {
@@ -78,8 +81,8 @@ PYBIND11_MODULE(popart_core, m) {
     // PopART's Python exception names. popart_exception is the base of the others, so
     // `except popart.popart_exception` catches every PopART failure; all are RuntimeErrors.
     static py::exception<popart::error> popartException(m, "popart_exception", PyExc_RuntimeError);
-    static py::exception<popart::internal_error> internalException(
-        m, "popart_internal_exception", popartException.ptr());
+    static py::exception<popart::internal_error> internalException(m, "popart_internal_exception",
+                                                                   popartException.ptr());
     static py::exception<poplar::poplar_error> poplarException(m, "poplar_exception",
                                                                PyExc_RuntimeError);
     py::register_exception_translator([](std::exception_ptr p) {

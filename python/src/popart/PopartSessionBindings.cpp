@@ -2,6 +2,7 @@
 // popart.InferenceSession/TrainingSession in session.py), and PyStepIO/PyWeightsIO over numpy.
 #include "PopartBindings.hpp"
 
+#include <map>
 #include <popart/dataflow.hpp>
 #include <popart/devicemanager.hpp>
 #include <popart/error.hpp>
@@ -11,8 +12,6 @@
 #include <popart/session.hpp>
 #include <popart/sessionoptions.hpp>
 #include <popart/stepio.hpp>
-
-#include <map>
 
 namespace py = pybind11;
 
@@ -77,7 +76,8 @@ private:
     static Cursor cursor(py::array array, const TensorId& id, bool writable) {
         Cursor c;
         c.array = array;
-        c.base = static_cast<char*>(writable ? array.mutable_data() : const_cast<void*>(array.data()));
+        c.base =
+            static_cast<char*>(writable ? array.mutable_data() : const_cast<void*>(array.data()));
         try {
             c.type = dataTypeOf(array.dtype());
         } catch (const popart::error& e) {
@@ -127,9 +127,9 @@ public:
                                     "' must be a writable C-contiguous numpy array");
             arrays_[id] = array;
             popart::Shape shape(array.shape(), array.shape() + array.ndim());
-            weights_.insert(id, popart::MutableVoidData(
-                                    array.mutable_data(),
-                                    popart::TensorInfo(dataTypeOf(array.dtype()), shape)));
+            weights_.insert(
+                id, popart::MutableVoidData(array.mutable_data(),
+                                            popart::TensorInfo(dataTypeOf(array.dtype()), shape)));
         }
     }
     bool contains(TensorId id) const override { return weights_.contains(id); }
@@ -152,20 +152,22 @@ void bindSessionMethods(py::module_& m) {
         .def("weightsToHost", &Session::weightsToHost, py::call_guard<py::gil_scoped_release>())
         .def("readWeights", &Session::readWeights)
         .def("writeWeights", &Session::writeWeights)
-        .def("run",
-             [](Session& s, PyStepIO& stepio, const std::string& debugName) {
-                 py::gil_scoped_release release;
-                 s.run(stepio, debugName);
-             },
-             py::arg("stepio"), py::arg("debugName") = std::string())
+        .def(
+            "run",
+            [](Session& s, PyStepIO& stepio, const std::string& debugName) {
+                py::gil_scoped_release release;
+                s.run(stepio, debugName);
+            },
+            py::arg("stepio"), py::arg("debugName") = std::string())
         .def("modelToHost", &Session::modelToHost, py::arg("fn"),
              py::call_guard<py::gil_scoped_release>())
-        .def("resetHostWeights",
-             [](Session& s, const py::object& model, bool ignoreMissing) {
-                 s.resetHostWeights(modelArgument(model), ignoreMissing);
-             },
-             py::arg("modelProtoOrFilename"),
-             py::arg("ignoreWeightsInModelWithoutCorrespondingHostWeight") = false)
+        .def(
+            "resetHostWeights",
+            [](Session& s, const py::object& model, bool ignoreMissing) {
+                s.resetHostWeights(modelArgument(model), ignoreMissing);
+            },
+            py::arg("modelProtoOrFilename"),
+            py::arg("ignoreWeightsInModelWithoutCorrespondingHostWeight") = false)
         .def("getInfo", &Session::getInfo, py::arg("id"))
         .def("hasInfo", &Session::hasInfo, py::arg("id"))
         .def("getWeightIds", &Session::getWeightIds)
@@ -190,33 +192,30 @@ void bindSessions(py::module_& m) {
 
     bindSessionMethods(m);
     py::class_<popart::InferenceSession, popart::Session> inference(m, "_InferenceSessionCore");
-    inference.def(py::init([](const py::object& model, const popart::DataFlow& dataFlow,
-                              std::shared_ptr<popart::DeviceInfo> device,
-                              const popart::InputShapeInfo& shapes,
-                              const popart::SessionOptions& options,
-                              const popart::Patterns& patterns, const std::string& name) {
-                      return popart::InferenceSession::createFromOnnxModel(
-                          modelArgument(model), dataFlow, std::move(device), shapes, options,
-                          patterns, name);
-                  }),
-                  py::arg("fnModel"), py::arg("dataFlow"), py::arg("deviceInfo"),
-                  py::arg("inputShapeInfo"), py::arg("userOptions"), py::arg("patterns"),
-                  py::arg("name"));
+    inference.def(
+        py::init([](const py::object& model, const popart::DataFlow& dataFlow,
+                    std::shared_ptr<popart::DeviceInfo> device,
+                    const popart::InputShapeInfo& shapes, const popart::SessionOptions& options,
+                    const popart::Patterns& patterns, const std::string& name) {
+            return popart::InferenceSession::createFromOnnxModel(
+                modelArgument(model), dataFlow, std::move(device), shapes, options, patterns, name);
+        }),
+        py::arg("fnModel"), py::arg("dataFlow"), py::arg("deviceInfo"), py::arg("inputShapeInfo"),
+        py::arg("userOptions"), py::arg("patterns"), py::arg("name"));
 
     py::class_<popart::TrainingSession, popart::Session> training(m, "_TrainingSessionCore");
-    training.def(py::init([](const py::object& model, const popart::DataFlow& dataFlow,
-                             const TensorId& loss, const popart::Optimizer& optimizer,
-                             std::shared_ptr<popart::DeviceInfo> device,
-                             const popart::InputShapeInfo& shapes,
-                             const popart::SessionOptions& options,
-                             const popart::Patterns& patterns, const std::string& name) {
-                     return popart::TrainingSession::createFromOnnxModel(
-                         modelArgument(model), dataFlow, loss, optimizer, std::move(device),
-                         shapes, options, patterns, name);
-                 }),
-                 py::arg("fnModel"), py::arg("dataFlow"), py::arg("loss"), py::arg("optimizer"),
-                 py::arg("deviceInfo"), py::arg("inputShapeInfo"), py::arg("userOptions"),
-                 py::arg("patterns"), py::arg("name"));
+    training.def(
+        py::init([](const py::object& model, const popart::DataFlow& dataFlow, const TensorId& loss,
+                    const popart::Optimizer& optimizer, std::shared_ptr<popart::DeviceInfo> device,
+                    const popart::InputShapeInfo& shapes, const popart::SessionOptions& options,
+                    const popart::Patterns& patterns, const std::string& name) {
+            return popart::TrainingSession::createFromOnnxModel(modelArgument(model), dataFlow,
+                                                                loss, optimizer, std::move(device),
+                                                                shapes, options, patterns, name);
+        }),
+        py::arg("fnModel"), py::arg("dataFlow"), py::arg("loss"), py::arg("optimizer"),
+        py::arg("deviceInfo"), py::arg("inputShapeInfo"), py::arg("userOptions"),
+        py::arg("patterns"), py::arg("name"));
     training.def("updateOptimizerFromHost", &popart::TrainingSession::updateOptimizerFromHost,
                  py::arg("optimizer"));
 }

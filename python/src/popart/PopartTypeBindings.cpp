@@ -2,6 +2,7 @@
 // InputShapeInfo, Patterns, DeviceManager/DeviceInfo and the optimizers.
 #include "PopartBindings.hpp"
 
+#include <map>
 #include <popart/dataflow.hpp>
 #include <popart/devicemanager.hpp>
 #include <popart/error.hpp>
@@ -9,8 +10,6 @@
 #include <popart/optimizer.hpp>
 #include <popart/patterns.hpp>
 #include <popart/sessionoptions.hpp>
-
-#include <map>
 #include <utility>
 
 namespace py = pybind11;
@@ -86,7 +85,8 @@ void bindTensorInfo(py::module_& m) {
              }),
              py::arg("array"))
         .def("data_type", &popart::TensorInfo::data_type)
-        .def("data_type_lcase", [](const popart::TensorInfo& i) { return numpyNameOf(i.dataType()); })
+        .def("data_type_lcase",
+             [](const popart::TensorInfo& i) { return numpyNameOf(i.dataType()); })
         .def("dataType", &popart::TensorInfo::dataType)
         .def("shape", [](const popart::TensorInfo& i) { return i.shape(); })
         .def("rank", &popart::TensorInfo::rank)
@@ -194,8 +194,7 @@ void bindOptions(py::module_& m) {
         .def_readwrite("enableExplicitMainLoops", &SO::enableExplicitMainLoops)
         .def_readwrite("useHostCopyOps", &SO::useHostCopyOps)
         .def_readwrite("hostAllReduce", &SO::hostAllReduce)
-        .def_readwrite("enableDistributedReplicatedGraphs",
-                       &SO::enableDistributedReplicatedGraphs)
+        .def_readwrite("enableDistributedReplicatedGraphs", &SO::enableDistributedReplicatedGraphs)
         .def_readwrite("globalReplicationFactor", &SO::globalReplicationFactor)
         .def_readwrite("globalReplicaOffset", &SO::globalReplicaOffset)
         .def_readwrite("mergeVarUpdate", &SO::mergeVarUpdate)
@@ -274,21 +273,24 @@ void bindDevices(py::module_& m) {
                 &popart::DeviceManager::createDeviceManager());
         }))
         .def("createCpuDevice", &popart::DeviceManager::createCpuDevice)
-        .def("createIpuModelDevice",
-             [](popart::DeviceManager& dm, const py::dict& options) {
-                 return dm.createIpuModelDevice(stringMap(options));
-             },
-             py::arg("options") = py::dict())
-        .def("createOfflineIPUDevice",
-             [](popart::DeviceManager& dm, const py::dict& options) {
-                 return dm.createOfflineIPUDevice(stringMap(options));
-             },
-             py::arg("options") = py::dict())
-        .def("createSimDevice",
-             [](popart::DeviceManager& dm, const py::dict& options) {
-                 return dm.createSimDevice(stringMap(options));
-             },
-             py::arg("options") = py::dict())
+        .def(
+            "createIpuModelDevice",
+            [](popart::DeviceManager& dm, const py::dict& options) {
+                return dm.createIpuModelDevice(stringMap(options));
+            },
+            py::arg("options") = py::dict())
+        .def(
+            "createOfflineIPUDevice",
+            [](popart::DeviceManager& dm, const py::dict& options) {
+                return dm.createOfflineIPUDevice(stringMap(options));
+            },
+            py::arg("options") = py::dict())
+        .def(
+            "createSimDevice",
+            [](popart::DeviceManager& dm, const py::dict& options) {
+                return dm.createSimDevice(stringMap(options));
+            },
+            py::arg("options") = py::dict())
         .def("acquireAvailableDevice", &popart::DeviceManager::acquireAvailableDevice,
              py::arg("numIpus") = 1, py::arg("tilesPerIpu") = 0,
              py::arg("pattern") = popart::SyncPattern::Full,
@@ -331,10 +333,10 @@ void bindOptimizers(py::module_& m) {
     py::class_<popart::Optimizer>(m, "Optimizer")
         .def("type_s", &popart::Optimizer::type_s)
         .def("getLossScalingVal", &popart::Optimizer::getLossScalingVal)
-        .def("insertSpecific", [](popart::Optimizer& o, const popart::TensorId& weight,
-                                  const py::dict& params) {
-            o.insertSpecific(weight, paramMap(params));
-        });
+        .def("insertSpecific",
+             [](popart::Optimizer& o, const popart::TensorId& weight, const py::dict& params) {
+                 o.insertSpecific(weight, paramMap(params));
+             });
 
     py::class_<popart::SGD, popart::Optimizer>(m, "SGD")
         .def(py::init([](const py::dict& params) { return popart::SGD(paramMap(params)); }),
@@ -349,18 +351,17 @@ void bindOptimizers(py::module_& m) {
         .def(py::init<float, float, float>(), py::arg("learning_rate"),
              py::arg("weight_decay") = 0.0f, py::arg("loss_scaling") = 1.0f);
 
-    py::class_<popart::Adam, popart::Optimizer>(m, "Adam")
-        .def(py::init([](const py::dict& params, popart::AdamMode mode,
-                         popart::WeightDecayMode decay, popart::DataType accumType,
-                         popart::DataType accl1Type, popart::DataType accl2Type) {
-                 return popart::Adam(paramMap(params), mode, decay, accumType, accl1Type,
-                                     accl2Type);
-             }),
-             py::arg("params"), py::arg("mode") = popart::AdamMode::Adam,
-             py::arg("weight_decay_mode") = popart::WeightDecayMode::Decay,
-             py::arg("accum_type") = popart::DataType::FLOAT,
-             py::arg("accl1_type") = popart::DataType::FLOAT,
-             py::arg("accl2_type") = popart::DataType::FLOAT);
+    py::class_<popart::Adam, popart::Optimizer>(m, "Adam").def(
+        py::init([](const py::dict& params, popart::AdamMode mode, popart::WeightDecayMode decay,
+                    popart::DataType accumType, popart::DataType accl1Type,
+                    popart::DataType accl2Type) {
+            return popart::Adam(paramMap(params), mode, decay, accumType, accl1Type, accl2Type);
+        }),
+        py::arg("params"), py::arg("mode") = popart::AdamMode::Adam,
+        py::arg("weight_decay_mode") = popart::WeightDecayMode::Decay,
+        py::arg("accum_type") = popart::DataType::FLOAT,
+        py::arg("accl1_type") = popart::DataType::FLOAT,
+        py::arg("accl2_type") = popart::DataType::FLOAT);
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 popart's InferenceSession (outputs match torch's) and TrainingSession (weights after one SGD step
 match a torch SGD step); the sessions' reports open with pva and `tilescope-cli summary`."""
 import copy
+import glob
 import os
 import subprocess
 
@@ -30,17 +31,18 @@ def _options(report_dir):
 
 
 def _check_report(report_dir):
-    path = os.path.join(str(report_dir), "profile.pop")
-    assert os.path.isfile(path), f"no report at {path}"
+    # The engine of a process's first session writes report_dir/profile.pop; later ones write
+    # report_dir/engineN/profile.pop, as Poplar names the reports of several engines.
+    paths = sorted(glob.glob(os.path.join(str(report_dir), "**", "profile.pop"), recursive=True))
+    assert paths, f"no profile.pop under {report_dir}"
     import pva
-    report = pva.openReport(path)
+    report = pva.openReport(paths[0])
     assert report.compilation.target.numTiles == TILES
-    names = {op.layer for op in report.compilation.operations} if hasattr(
-        report.compilation, "operations") else {"PopART"}
-    assert "PopART" in names
+    layers = {op.layer for op in pva.OperationAnalysis(report).operations}
+    assert "PopART" in layers, f"no PopART operations in the report (layers: {sorted(layers)})"
     cli = os.environ.get("TILESCOPE_CLI")
     if cli:
-        out = subprocess.run([cli, "summary", path], capture_output=True, text=True)
+        out = subprocess.run([cli, "summary", paths[0]], capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
 
 

@@ -123,15 +123,16 @@ void inferSlice(ShapeContext& ctx) {
     ctx.setOutputInfo(0, TensorInfo(ctx.inputInfo(0).dataType(), out));
 }
 
-void sliceForward(LoweringContext& ctx) { ctx.setOutput(0, sliceView(ctx.input(0), sliceRanges(ctx))); }
+void sliceForward(LoweringContext& ctx) {
+    ctx.setOutput(0, sliceView(ctx.input(0), sliceRanges(ctx)));
+}
 
 void sliceGrad(GradContext& ctx) {
     if (!ctx.needsInputGrad(0))
         return;
     std::vector<DimSlice> ranges = sliceRanges(ctx);
-    ctx.addInputGrad(0, scatterIntoZeros(ctx, 0, ctx.outputGrad(0), [&](poplar::Tensor z) {
-                         return sliceView(z, ranges);
-                     }));
+    ctx.addInputGrad(0, scatterIntoZeros(ctx, 0, ctx.outputGrad(0),
+                                         [&](poplar::Tensor z) { return sliceView(z, ranges); }));
 }
 
 // --- Split ----------------------------------------------------------------------------------
@@ -232,8 +233,8 @@ void gatherForward(LoweringContext& ctx) {
             int64_t j = i < 0 ? i + static_cast<int64_t>(dimSize) : i;
             if (j < 0 || j >= static_cast<int64_t>(dimSize))
                 ctx.invalid("index " + std::to_string(i) + " is out of range");
-            rows.push_back(data.slice(static_cast<std::size_t>(j), static_cast<std::size_t>(j) + 1,
-                                      axis));
+            rows.push_back(
+                data.slice(static_cast<std::size_t>(j), static_cast<std::size_t>(j) + 1, axis));
         }
     } else {
         // Indices computed at run time: one dynamic slice of the axis per index.
@@ -267,13 +268,14 @@ void gatherGrad(GradContext& ctx) {
     for (unsigned d = 0; d < g.rank(); ++d)
         if (d < before || d >= before + indexRank)
             perm.push_back(d);
-    poplar::Tensor g2 = g.dimShuffle(perm).reshape({numIndices, g.numElements() / std::max<std::size_t>(numIndices, 1)});
+    poplar::Tensor g2 = g.dimShuffle(perm).reshape(
+        {numIndices, g.numElements() / std::max<std::size_t>(numIndices, 1)});
 
     poplar::Tensor oneHot = graph.addVariable(type, {numIndices, dimSize}, ctx.di("oneHot"));
     poputil::mapTensorLinearly(graph, oneHot);
     popops::encodeOneHot(graph, gatherOffsets(ctx, dimSize), oneHot, ctx.prog(), ctx.di("oneHot"));
-    poplar::Tensor dData = poplin::matMul(graph, oneHot.transpose(), g2, ctx.prog(), type,
-                                          ctx.di("scatterAdd"));
+    poplar::Tensor dData =
+        poplin::matMul(graph, oneHot.transpose(), g2, ctx.prog(), type, ctx.di("scatterAdd"));
 
     // Back from {dimSize, rest} to data's layout: the axis returns to its place.
     std::vector<std::size_t> moved{dimSize};
@@ -359,9 +361,11 @@ void padForward(LoweringContext& ctx) {
         }
         std::vector<DimSlice> interior;
         for (std::size_t d = 0; d < t.rank(); ++d)
-            interior.push_back(DimSlice{p.begin[d], 1, static_cast<int64_t>(t.dim(static_cast<unsigned>(d)))});
+            interior.push_back(
+                DimSlice{p.begin[d], 1, static_cast<int64_t>(t.dim(static_cast<unsigned>(d)))});
         if (t.numElements() != 0)
-            ctx.prog().add(poplar::program::Copy(t, sliceView(out, interior), false, ctx.di("interior")));
+            ctx.prog().add(
+                poplar::program::Copy(t, sliceView(out, interior), false, ctx.di("interior")));
         ctx.setOutput(0, out);
         return;
     }
@@ -402,9 +406,8 @@ void padGrad(GradContext& ctx) {
         intoIn.push_back(DimSlice{cropB, 1, kept});
     }
     poplar::Tensor g = sliceView(ctx.outputGrad(0), fromOut);
-    ctx.addInputGrad(0, scatterIntoZeros(ctx, 0, g, [&](poplar::Tensor z) {
-                         return sliceView(z, intoIn);
-                     }));
+    ctx.addInputGrad(
+        0, scatterIntoZeros(ctx, 0, g, [&](poplar::Tensor z) { return sliceView(z, intoIn); }));
 }
 
 } // namespace

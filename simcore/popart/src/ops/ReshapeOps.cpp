@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <numeric>
-#include <poputil/TileMapping.hpp>
 #include <popops/Fill.hpp>
+#include <poputil/TileMapping.hpp>
 
 namespace popart {
 namespace views {
@@ -44,7 +44,8 @@ void setOut(ShapeContext& ctx, const Shape& shape) {
 FoldFn reshapeFold(const ShapeFn& infer) {
     return [infer](ShapeContext& ctx) {
         infer(ctx);
-        return std::vector<HostTensor>{hostReshape(ctx.constant(0), ctx.outputInfos().at(0).shape())};
+        return std::vector<HostTensor>{
+            hostReshape(ctx.constant(0), ctx.outputInfos().at(0).shape())};
     };
 }
 
@@ -102,7 +103,9 @@ void inferUnsqueeze(ShapeContext& ctx) {
     setOut(ctx, out);
 }
 
-void inferIdentity(ShapeContext& ctx) { setOut(ctx, ctx.inputInfo(0).shape()); }
+void inferIdentity(ShapeContext& ctx) {
+    setOut(ctx, ctx.inputInfo(0).shape());
+}
 
 Ints transposePerm(const NodeView& node, const NodeAttributes& attrs, std::size_t rank) {
     Ints perm(rank);
@@ -220,11 +223,16 @@ OpLowering entry(const char* opType, int minOpset, ShapeFn infer, FoldFn fold, F
 } // namespace
 
 void registerReshapeOps(OpLoweringRegistry& registry) {
-    registry.add(entry("Reshape", 1, inferReshape, reshapeFold(inferReshape), reshapeForward, reshapeGrad));
-    registry.add(entry("Flatten", 1, inferFlatten, reshapeFold(inferFlatten), reshapeForward, reshapeGrad));
-    registry.add(entry("Squeeze", 1, inferSqueeze, reshapeFold(inferSqueeze), reshapeForward, reshapeGrad));
-    registry.add(entry("Unsqueeze", 1, inferUnsqueeze, reshapeFold(inferUnsqueeze), reshapeForward, reshapeGrad));
-    registry.add(entry("Identity", 1, inferIdentity, reshapeFold(inferIdentity), reshapeForward, reshapeGrad));
+    registry.add(
+        entry("Reshape", 1, inferReshape, reshapeFold(inferReshape), reshapeForward, reshapeGrad));
+    registry.add(
+        entry("Flatten", 1, inferFlatten, reshapeFold(inferFlatten), reshapeForward, reshapeGrad));
+    registry.add(
+        entry("Squeeze", 1, inferSqueeze, reshapeFold(inferSqueeze), reshapeForward, reshapeGrad));
+    registry.add(entry("Unsqueeze", 1, inferUnsqueeze, reshapeFold(inferUnsqueeze), reshapeForward,
+                       reshapeGrad));
+    registry.add(entry("Identity", 1, inferIdentity, reshapeFold(inferIdentity), reshapeForward,
+                       reshapeGrad));
     registry.add(entry(
         "Transpose", 1, inferTranspose,
         [](ShapeContext& ctx) {

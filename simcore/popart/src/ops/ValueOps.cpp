@@ -64,7 +64,9 @@ HostTensor shapeValue(const ShapeContext& ctx) {
     return intTensor(v, {static_cast<int64_t>(v.size())});
 }
 
-HostTensor sizeValue(const ShapeContext& ctx) { return intTensor({ctx.inputInfo(0).nelms()}, {}); }
+HostTensor sizeValue(const ShapeContext& ctx) {
+    return intTensor({ctx.inputInfo(0).nelms()}, {});
+}
 
 // --- Constant, ConstantOfShape --------------------------------------------------------------
 
@@ -119,17 +121,28 @@ template <typename Ctx> DataType castTarget(const Ctx& ctx) {
     int64_t to = ctx.attrs().getInt("to", 0);
     // ONNX TensorProto element types.
     switch (to) {
-    case 1: return DataType::FLOAT;
-    case 2: return DataType::UINT8;
-    case 3: return DataType::INT8;
-    case 4: return DataType::UINT16;
-    case 5: return DataType::INT16;
-    case 6: return DataType::INT32;
-    case 7: return DataType::INT64;
-    case 9: return DataType::BOOL;
-    case 10: return DataType::FLOAT16;
-    case 12: return DataType::UINT32;
-    default: ctx.unsupported("a cast to ONNX element type " + std::to_string(to));
+    case 1:
+        return DataType::FLOAT;
+    case 2:
+        return DataType::UINT8;
+    case 3:
+        return DataType::INT8;
+    case 4:
+        return DataType::UINT16;
+    case 5:
+        return DataType::INT16;
+    case 6:
+        return DataType::INT32;
+    case 7:
+        return DataType::INT64;
+    case 9:
+        return DataType::BOOL;
+    case 10:
+        return DataType::FLOAT16;
+    case 12:
+        return DataType::UINT32;
+    default:
+        ctx.unsupported("a cast to ONNX element type " + std::to_string(to));
     }
 }
 
@@ -140,7 +153,8 @@ void inferCast(ShapeContext& ctx) {
 void castForward(LoweringContext& ctx) {
     poplar::Tensor in = ctx.input(0);
     poplar::Type to = ctx.deviceType(castTarget(ctx));
-    ctx.setOutput(0, in.elementType() == to ? in : popops::cast(ctx.graph(), in, to, ctx.prog(), ctx.di()));
+    ctx.setOutput(
+        0, in.elementType() == to ? in : popops::cast(ctx.graph(), in, to, ctx.prog(), ctx.di()));
 }
 
 void castGrad(GradContext& ctx) {
@@ -148,9 +162,9 @@ void castGrad(GradContext& ctx) {
         return;
     poplar::Type back = ctx.deviceType(ctx.inputInfo(0).dataType());
     poplar::Tensor g = ctx.outputGrad(0);
-    ctx.addInputGrad(0, g.elementType() == back ? g
-                                               : popops::cast(ctx.graph(), g, back, ctx.prog(),
-                                                              ctx.di("grad")));
+    ctx.addInputGrad(0, g.elementType() == back
+                            ? g
+                            : popops::cast(ctx.graph(), g, back, ctx.prog(), ctx.di("grad")));
 }
 
 // --- Where ----------------------------------------------------------------------------------
@@ -231,14 +245,16 @@ void dropoutForward(LoweringContext& ctx) {
     if (!dropoutActive(ctx)) {
         ctx.setOutput(0, x);
         if (ctx.numOutputs() > 1 && ctx.hasOutput(1))
-            ctx.setOutput(1, filledVariable(ctx, poplar::BOOL, ctx.inputInfo(0).shape(), 1.0, "mask"));
+            ctx.setOutput(1,
+                          filledVariable(ctx, poplar::BOOL, ctx.inputInfo(0).shape(), 1.0, "mask"));
         return;
     }
     namespace pe = popops::expr;
     poplar::Tensor ratio = dropoutRatio(ctx);
     poplar::Tensor u = poprand::uniform(graph, nullptr, 0, x, poplar::FLOAT, 0.0, 1.0, ctx.prog(),
                                         ctx.di("uniform"));
-    poplar::Tensor keep = popops::map(graph, pe::_1 >= pe::_2, {u, ratio}, ctx.prog(), ctx.di("keep"));
+    poplar::Tensor keep =
+        popops::map(graph, pe::_1 >= pe::_2, {u, ratio}, ctx.prog(), ctx.di("keep"));
     // scale = keep / (1 - ratio): kept elements are scaled so the expectation is unchanged.
     poplar::Tensor kept = popops::cast(graph, keep, poplar::FLOAT, ctx.prog(), ctx.di("kept"));
     poplar::Tensor scale = popops::map(graph, pe::_1 / (pe::Const(1.0f) - pe::_2), {kept, ratio},
@@ -291,7 +307,9 @@ void registerValueOps(OpLoweringRegistry& registry) {
         "ConstantOfShape", 9,
         [](ShapeContext& ctx) { ctx.setOutputInfo(0, constantOfShapeValue(ctx).info); },
         [](ShapeContext& ctx) { return std::vector<HostTensor>{constantOfShapeValue(ctx)}; },
-        [](LoweringContext& ctx) { ctx.setOutput(0, deviceConstant(ctx, constantOfShapeValue(ctx))); },
+        [](LoweringContext& ctx) {
+            ctx.setOutput(0, deviceConstant(ctx, constantOfShapeValue(ctx)));
+        },
         GradFn()));
     registry.add(entry(
         "Cast", 1, inferCast,

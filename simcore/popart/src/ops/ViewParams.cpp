@@ -128,8 +128,10 @@ std::vector<DimSlice> sliceRanges(const NodeView& node, const Shape& in, const I
             start = std::clamp<int64_t>(start, -1, dim - 1);
             end = std::clamp<int64_t>(end, -1, dim - 1);
         }
-        int64_t size = step > 0 ? (end - start + step - 1) / step : (start - end - step - 1) / -step;
-        ranges[static_cast<std::size_t>(axes[k])] = DimSlice{start, step, std::max<int64_t>(size, 0)};
+        int64_t size =
+            step > 0 ? (end - start + step - 1) / step : (start - end - step - 1) / -step;
+        ranges[static_cast<std::size_t>(axes[k])] =
+            DimSlice{start, step, std::max<int64_t>(size, 0)};
     }
     return ranges;
 }
@@ -215,7 +217,8 @@ HostTensor hostGather(const HostTensor& data, const HostTensor& indices, int64_t
     Shape outShape(shape.begin(), shape.begin() + static_cast<std::ptrdiff_t>(a));
     const Shape& ishape = indices.info.shape();
     outShape.insert(outShape.end(), ishape.begin(), ishape.end());
-    outShape.insert(outShape.end(), shape.begin() + static_cast<std::ptrdiff_t>(a) + 1, shape.end());
+    outShape.insert(outShape.end(), shape.begin() + static_cast<std::ptrdiff_t>(a) + 1,
+                    shape.end());
     Ints strides = stridesOf(shape);
     Ints istrides = stridesOf(ishape);
     return mapElements(data, outShape, [&](const Ints& idx) {
@@ -293,11 +296,18 @@ HostTensor hostCast(const HostTensor& in, DataType type) {
     out.info = TensorInfo(type, in.info.shape());
     for (double& v : out.values) {
         switch (type) {
-        case DataType::BOOL: v = v != 0.0 ? 1.0 : 0.0; break;
-        case DataType::FLOAT: v = static_cast<float>(v); break;
+        case DataType::BOOL:
+            v = v != 0.0 ? 1.0 : 0.0;
+            break;
+        case DataType::FLOAT:
+            v = static_cast<float>(v);
+            break;
         case DataType::FLOAT16:
-        case DataType::DOUBLE: break;
-        default: v = std::isfinite(v) ? std::trunc(v) : 0.0; break;
+        case DataType::DOUBLE:
+            break;
+        default:
+            v = std::isfinite(v) ? std::trunc(v) : 0.0;
+            break;
         }
     }
     return out;
