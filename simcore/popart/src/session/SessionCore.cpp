@@ -52,9 +52,9 @@ void SessionCore::import(const std::string& modelProtoOrFilename, const InputSha
         throw error("Session: no device given");
     model = loadModel(modelProtoOrFilename);
     analysis = analyseModel(model, shapes, AnalysisMode::Session);
-    if (analysis.onnxOpset != 0 && analysis.onnxOpset < 6)
+    if (analysis.onnxOpset > 17)
         throw error("Session: the model imports ONNX opset " + std::to_string(analysis.onnxOpset) +
-                    "; opsets 6 to 17 are supported");
+                    "; opsets up to 17 are supported");
     for (const auto& id : dataFlow.anchors())
         if (!analysis.infos.count(id))
             throw error("Session: anchor '" + id + "' is not a tensor of the model");
