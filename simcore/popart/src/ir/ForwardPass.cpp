@@ -57,7 +57,10 @@ void lowerForward(SessionCore& core, poplar::program::Sequence& prog) {
     st.graph = core.graph.get();
     const auto& registry = OpLoweringRegistry::instance();
     for (const auto& node : core.model.graph().node()) {
-        if (isFolded(core.analysis, node))
+        bool used = false;
+        for (const auto& o : node.output())
+            used = used || core.needed.count(o);
+        if (!used || isFolded(core.analysis, node))
             continue;
         const int opset = nodeOpset(core.analysis, node.domain());
         NodeView view(node, opset);

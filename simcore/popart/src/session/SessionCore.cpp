@@ -60,8 +60,21 @@ void SessionCore::import(const std::string& modelProtoOrFilename, const InputSha
             throw error("Session: anchor '" + id + "' is not a tensor of the model");
     if (training && !analysis.infos.count(loss))
         throw error("TrainingSession: the loss '" + loss + "' is not a tensor of the model");
+    for (const auto& id : dataFlow.anchors())
+        needed.insert(id);
+    if (training)
+        needed.insert(loss);
+    const auto& nodes = model.graph().node();
+    for (int ni = nodes.size() - 1; ni >= 0; --ni) {
+        bool used = false;
+        for (const auto& o : nodes.Get(ni).output())
+            used = used || needed.count(o);
+        if (used)
+            for (const auto& i : nodes.Get(ni).input())
+                needed.insert(i);
+    }
     for (const auto& t : model.graph().initializer())
-        if (analysis.weights.count(t.name())) {
+        if (analysis.weights.count(t.name()) && needed.count(t.name())) {
             weightIds.push_back(t.name());
             hostWeights[t.name()] = analysis.constants.at(t.name());
         }
@@ -116,7 +129,7 @@ void SessionCore::compile() {
 
     poplar::program::Sequence body(poplar::DebugContext(sdi, "batch"));
     for (const auto& in : model.graph().input()) {
-        if (analysis.constants.count(in.name()))
+        if (analysis.constants.count(in.name()) || !needed.count(in.name()))
             continue;
         const TensorInfo& info = analysis.infos.at(in.name());
         const poplar::Type type = deviceTypeOf(info.dataType());
