@@ -8,6 +8,7 @@
 #include <fstream>
 #include <onnx/onnx_pb.h>
 #include <popart/error.hpp>
+#include <poplar/Half.hpp>
 #include <set>
 #include <sstream>
 
@@ -207,9 +208,15 @@ std::string runOnnxNodeTest(const std::string& testDir) {
         std::set<std::string> inits;
         for (const auto& i : model.graph().initializer())
             inits.insert(i.name());
-        for (const auto& i : model.graph().input())
+        for (const auto& i : model.graph().input()) {
+            if (i.has_type() && !i.type().has_tensor_type())
+                return "input '" + i.name() + "' is not a tensor (sequence/optional data)";
             if (!inits.count(i.name()))
                 inputIds.push_back(i.name());
+        }
+        for (const auto& o : model.graph().output())
+            if (o.has_type() && !o.type().has_tensor_type())
+                return "output '" + o.name() + "' is not a tensor (sequence/optional data)";
         for (const auto& o : model.graph().output())
             outputIds.push_back(o.name());
         InputShapeInfo shapes;

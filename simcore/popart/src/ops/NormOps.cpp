@@ -145,6 +145,19 @@ void registerNormOps(OpLoweringRegistry& r) {
                 Moments m = moments(c, x, dims, eps);
                 xhat = mapExpr(c, (pe::_1 - pe::_2) * pe::_3, {x, m.mean, m.invStd}, "normalise");
                 c.save("invStd", m.invStd);
+                // Outputs 1 and 2: running mean and variance, momentum * old + (1 - momentum) *
+                // batch statistic.
+                const float mom = c.attrs().getFloat("momentum", 0.9f);
+                if (c.hasOutput(1))
+                    c.setOutput(1,
+                                mapExpr(c, pe::_1 * pe::Const(mom) + pe::_2 * pe::Const(1.0f - mom),
+                                        {c.input(3), m.meanRaw}, "runningMean"));
+                if (c.hasOutput(2))
+                    c.setOutput(2, mapExpr(c,
+                                           pe::_1 * pe::Const(mom) +
+                                               (pe::Inv(pe::_2 * pe::_2) - pe::Const(eps)) *
+                                                   pe::Const(1.0f - mom),
+                                           {c.input(4), m.invStdRaw}, "runningVar"));
             } else {
                 Tensor mean = channelView(c.input(3), x), var = channelView(c.input(4), x);
                 xhat = mapExpr(c, (pe::_1 - pe::_2) * pe::Rsqrt(pe::_3 + pe::Const(eps)),
@@ -152,9 +165,9 @@ void registerNormOps(OpLoweringRegistry& r) {
             }
             c.save("xhat", xhat);
             c.setOutput(0, mapExpr(c, pe::_1 * pe::_2 + pe::_3, {xhat, scale, bias}, "scale"));
-            for (std::size_t i = 1; i < c.numOutputs(); ++i)
+            for (std::size_t i = batchStatistics(c) ? 3 : 1; i < c.numOutputs(); ++i)
                 if (c.hasOutput(i))
-                    c.unsupported("output " + std::to_string(i) + " (running statistics)");
+                    c.unsupported("output " + std::to_string(i) + " (saved statistics)");
         },
         [](GradContext& c) {
             Tensor x = c.input(0), g = c.outputGrad(0), xhat = c.saved("xhat");

@@ -155,10 +155,18 @@ void SessionCore::compile() {
     poplar::Tensor counter;
     for (const auto& id : dataFlow.anchors()) {
         auto found = state.tensors.find(id);
-        if (found == state.tensors.end()) {
-            throw error("Session: anchor '" + id + "' is a constant of the model, not computed");
+        poplar::Tensor t;
+        if (found != state.tensors.end()) {
+            t = found->second;
+        } else if (analysis.constants.count(id)) {
+            // A constant (folded) anchor: streamed from a graph constant.
+            const HostTensor& h = analysis.constants.at(id);
+            t = graph->addConstant(deviceTypeOf(h.info.dataType()), dims(h.info.shape()),
+                                   h.values.data(), {sdi, id});
+            mapLinearly(*graph, t);
+        } else {
+            throw internal_error("Session: anchor '" + id + "' was not computed");
         }
-        poplar::Tensor t = found->second;
         const AnchorReturnType& art = dataFlow.art(id);
         HostStream s = makeStream(id, analysis.infos.at(id), "anchor/" + id);
         auto stream = graph->addDeviceToHostFIFO(s.handle, t.elementType(), t.numElements());
