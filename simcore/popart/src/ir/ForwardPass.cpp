@@ -25,6 +25,47 @@ poplar::ProfileValue tensorList(const ModelAnalysis& a,
     return poplar::ProfileValue(out);
 }
 
+// The node's attributes as a map of profile values (tensors by their info).
+poplar::ProfileValue attributeMap(const onnx::NodeProto& node) {
+    poplar::ProfileValue::Map m;
+    for (const auto& a : node.attribute()) {
+        switch (a.type()) {
+        case onnx::AttributeProto::INT:
+            m[a.name()] = poplar::ProfileValue(int64_t(a.i()));
+            break;
+        case onnx::AttributeProto::FLOAT:
+            m[a.name()] = poplar::ProfileValue(double(a.f()));
+            break;
+        case onnx::AttributeProto::STRING:
+            m[a.name()] = poplar::ProfileValue(a.s());
+            break;
+        case onnx::AttributeProto::INTS: {
+            poplar::ProfileValue::Vector v;
+            for (auto i : a.ints())
+                v.push_back(poplar::ProfileValue(int64_t(i)));
+            m[a.name()] = poplar::ProfileValue(v);
+            break;
+        }
+        case onnx::AttributeProto::FLOATS: {
+            poplar::ProfileValue::Vector v;
+            for (auto f : a.floats())
+                v.push_back(poplar::ProfileValue(double(f)));
+            m[a.name()] = poplar::ProfileValue(v);
+            break;
+        }
+        case onnx::AttributeProto::TENSOR:
+            m[a.name()] = poplar::ProfileValue(
+                "tensor " + TensorInfo(fromOnnxType(a.t().data_type()),
+                                       Shape(a.t().dims().begin(), a.t().dims().end()))
+                                .str());
+            break;
+        default:
+            m[a.name()] = poplar::ProfileValue("(attribute type " + std::to_string(a.type()) + ")");
+        }
+    }
+    return poplar::ProfileValue(m);
+}
+
 bool isFolded(const ModelAnalysis& a, const onnx::NodeProto& node) {
     for (const auto& o : node.output())
         if (!o.empty() && !a.folded.count(o))
@@ -43,7 +84,7 @@ std::unique_ptr<poplar::DebugInfo> nodeOperation(const ModelAnalysis& a, const N
                  poplar::ProfileValue(v.domain().empty() ? std::string("ai.onnx") : v.domain()));
     di->setValue("opset", poplar::ProfileValue(v.opset()));
     di->setValue("nodeName", poplar::ProfileValue(v.nodeName()));
-    di->setValue("attributes", poplar::ProfileValue(v.attrs().json()));
+    di->setValue("attributes", attributeMap(v.proto()));
     di->setValue("inputs", tensorList(a, v.proto().input()));
     di->setValue("outputs", tensorList(a, v.proto().output()));
     if (!suffix.empty())
@@ -57,7 +98,10 @@ void lowerForward(SessionCore& core, poplar::program::Sequence& prog) {
     st.graph = core.graph.get();
     const auto& registry = OpLoweringRegistry::instance();
     for (const auto& node : core.model.graph().node()) {
-        if (isFolded(core.analysis, node))
+        bool used = false;
+        for (const auto& o : node.output())
+            used = used || core.needed.count(o);
+        if (!used || isFolded(core.analysis, node))
             continue;
         const int opset = nodeOpset(core.analysis, node.domain());
         NodeView view(node, opset);

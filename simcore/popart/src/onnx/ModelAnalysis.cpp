@@ -84,6 +84,9 @@ ModelAnalysis analyseModel(const onnx::ModelProto& original, const InputShapeInf
     }
     // Inputs with shapes given by the user replace the model's declaration.
     for (auto& in : *g->mutable_input()) {
+        if (in.has_type() && !in.type().has_tensor_type() && mode == AnalysisMode::Session)
+            throw error("input '" + in.name() +
+                        "' is not a tensor (sequence, map and optional inputs are not supported)");
         if (inputShapes.has(in.name()))
             setValueInfo(in, in.name(), inputShapes.get(in.name()));
         bool complete = false;

@@ -36,8 +36,16 @@ double hostBinary(BinaryOpType op, double a, double b, bool integral) {
 }
 
 // The inputs of a variadic op, each cast to the output's device type.
+// 8- and 16-bit integers have no arithmetic vertices: they are computed as INT.
+poplar::Type computeType(const poplar::Type& t) {
+    return t == poplar::SIGNED_CHAR || t == poplar::UNSIGNED_CHAR || t == poplar::CHAR ||
+                   t == poplar::SHORT || t == poplar::UNSIGNED_SHORT
+               ? poplar::INT
+               : t;
+}
+
 std::vector<Tensor> operands(LoweringContext& c) {
-    const poplar::Type type = c.deviceType(c.outputInfo(0).dataType());
+    const poplar::Type type = computeType(c.deviceType(c.outputInfo(0).dataType()));
     std::vector<Tensor> ts;
     for (std::size_t i = 0; i < c.numInputs(); ++i)
         if (c.hasInput(i))

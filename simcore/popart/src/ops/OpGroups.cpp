@@ -9,6 +9,9 @@ void registerAllOpGroups(OpLoweringRegistry& registry) {
     registerComparisonOps(registry);
     registerMatMulOps(registry);
     registerReductionOps(registry);
+    registerSoftmaxOps(registry);
+    registerNormOps(registry);
+    registerLossOps(registry);
     registerViewOps(registry);
 }
 

@@ -10,6 +10,9 @@ void registerArithmeticOps(OpLoweringRegistry& registry);
 void registerComparisonOps(OpLoweringRegistry& registry);
 void registerMatMulOps(OpLoweringRegistry& registry);
 void registerReductionOps(OpLoweringRegistry& registry);
+void registerSoftmaxOps(OpLoweringRegistry& registry);
+void registerNormOps(OpLoweringRegistry& registry);
+void registerLossOps(OpLoweringRegistry& registry);
 void registerViewOps(OpLoweringRegistry& registry); // ViewOps.hpp: views, data movement, values
 
 /// Calls every register function above, once.

@@ -1,6 +1,5 @@
 // Ops that make or convert values: Shape, Size, Constant, ConstantOfShape (known when the graph
-// is built: folded, or device constants), Cast, Where and Dropout (identity in inference, a
-// random keep-mask scaled by 1 / (1 - ratio) in training).
+// is built: folded, or device constants), Cast and Where.
 #include "ops/OpGroups.hpp"
 #include "ops/ViewOps.hpp"
 
@@ -9,7 +8,6 @@
 #include <poplar/Program.hpp>
 #include <popops/Cast.hpp>
 #include <popops/ElementWise.hpp>
-#include <poprand/RandomGen.hpp>
 #include <poputil/TileMapping.hpp>
 
 namespace popart {
@@ -204,82 +202,6 @@ void whereGrad(GradContext& ctx) {
                                         cond, ctx.prog(), ctx.di("gradY")));
 }
 
-// --- Dropout --------------------------------------------------------------------------------
-
-/// Whether dropout applies: in training (or with training_mode set) and unless the ratio is a
-/// known 0.
-bool dropoutActive(LoweringContext& ctx) {
-    bool knownZero = false;
-    if (ctx.opset() < 12)
-        knownZero = ctx.attrs().getFloat("ratio", 0.5f) == 0.0f;
-    else if (ctx.hasInput(1) && ctx.isConstant(1))
-        knownZero = ctx.constant(1).values.at(0) == 0.0;
-    if (ctx.opset() >= 12 && ctx.hasInput(2)) {
-        if (!ctx.isConstant(2))
-            ctx.unsupported("training_mode computed at run time");
-        return ctx.constant(2).values.at(0) != 0.0 && !knownZero;
-    }
-    return ctx.isTraining() && !knownZero;
-}
-
-/// The drop ratio as a device scalar (FLOAT): an attribute, the default 0.5, or input 1.
-poplar::Tensor dropoutRatio(LoweringContext& ctx) {
-    if (ctx.opset() >= 12 && ctx.hasInput(1)) {
-        poplar::Tensor r = ctx.input(1);
-        if (r.elementType() != poplar::FLOAT)
-            r = popops::cast(ctx.graph(), r, poplar::FLOAT, ctx.prog(), ctx.di("ratio"));
-        return r.flatten().slice(0, 1).reshape({});
-    }
-    return ctx.scalar(poplar::FLOAT, ctx.opset() < 12 ? ctx.attrs().getFloat("ratio", 0.5f) : 0.5);
-}
-
-void inferDropout(ShapeContext& ctx) {
-    ctx.setOutputInfo(0, ctx.inputInfo(0));
-    if (ctx.numOutputs() > 1)
-        ctx.setOutputInfo(1, TensorInfo(DataType::BOOL, ctx.inputInfo(0).shape()));
-}
-
-void dropoutForward(LoweringContext& ctx) {
-    poplar::Tensor x = ctx.input(0);
-    poplar::Graph& graph = ctx.graph();
-    if (!dropoutActive(ctx)) {
-        ctx.setOutput(0, x);
-        if (ctx.numOutputs() > 1 && ctx.hasOutput(1))
-            ctx.setOutput(1,
-                          filledVariable(ctx, poplar::BOOL, ctx.inputInfo(0).shape(), 1.0, "mask"));
-        return;
-    }
-    namespace pe = popops::expr;
-    poplar::Tensor ratio = dropoutRatio(ctx);
-    poplar::Tensor u = poprand::uniform(graph, nullptr, 0, x, poplar::FLOAT, 0.0, 1.0, ctx.prog(),
-                                        ctx.di("uniform"));
-    poplar::Tensor keep =
-        popops::map(graph, pe::_1 >= pe::_2, {u, ratio}, ctx.prog(), ctx.di("keep"));
-    // scale = keep / (1 - ratio): kept elements are scaled so the expectation is unchanged.
-    poplar::Tensor kept = popops::cast(graph, keep, poplar::FLOAT, ctx.prog(), ctx.di("kept"));
-    poplar::Tensor scale = popops::map(graph, pe::_1 / (pe::Const(1.0f) - pe::_2), {kept, ratio},
-                                       ctx.prog(), ctx.di("scale"));
-    if (scale.elementType() != x.elementType())
-        scale = popops::cast(graph, scale, x.elementType(), ctx.prog(), ctx.di("scale"));
-    ctx.save("scale", scale);
-    ctx.setOutput(0, popops::map(graph, popops::expr::BinaryOpType::MULTIPLY, x, scale, ctx.prog(),
-                                 ctx.di()));
-    if (ctx.numOutputs() > 1 && ctx.hasOutput(1))
-        ctx.setOutput(1, keep);
-}
-
-void dropoutGrad(GradContext& ctx) {
-    if (!ctx.needsInputGrad(0))
-        return;
-    poplar::Tensor g = ctx.outputGrad(0);
-    if (!dropoutActive(ctx)) {
-        ctx.addInputGrad(0, g);
-        return;
-    }
-    ctx.addInputGrad(0, popops::map(ctx.graph(), popops::expr::BinaryOpType::MULTIPLY, g,
-                                    ctx.saved("scale"), ctx.prog(), ctx.di("grad")));
-}
-
 } // namespace
 
 void registerValueOps(OpLoweringRegistry& registry) {
@@ -318,7 +240,6 @@ void registerValueOps(OpLoweringRegistry& registry) {
         },
         castForward, castGrad));
     registry.add(entry("Where", 9, inferWhere, whereFold, whereForward, whereGrad));
-    registry.add(entry("Dropout", 1, inferDropout, FoldFn(), dropoutForward, dropoutGrad));
 }
 
 } // namespace views

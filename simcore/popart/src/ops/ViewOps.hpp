@@ -1,7 +1,7 @@
 #pragma once
 // The view and data-movement op group (Reshape, Flatten, Squeeze, Unsqueeze, Identity,
 // Transpose, Expand, Tile; Concat, Slice, Split, Gather, Pad; Shape, Size, Constant,
-// ConstantOfShape, Cast, Where, Dropout), in three files registered by registerViewOps
+// ConstantOfShape, Cast, Where), in three files registered by registerViewOps
 // (OpGroups.hpp). Views lower to poplar::Tensor views where the op moves no data; every op has
 // a host fold for constant shape subgraphs, and the ops training needs have gradients.
 

@@ -53,16 +53,29 @@ void SessionCore::import(const std::string& modelProtoOrFilename, const InputSha
         throw error("Session: no device given");
     model = loadModel(modelProtoOrFilename);
     analysis = analyseModel(model, shapes, AnalysisMode::Session);
-    if (analysis.onnxOpset != 0 && analysis.onnxOpset < 6)
+    if (analysis.onnxOpset > 17)
         throw error("Session: the model imports ONNX opset " + std::to_string(analysis.onnxOpset) +
-                    "; opsets 6 to 17 are supported");
+                    "; opsets up to 17 are supported");
     for (const auto& id : dataFlow.anchors())
         if (!analysis.infos.count(id))
             throw error("Session: anchor '" + id + "' is not a tensor of the model");
     if (training && !analysis.infos.count(loss))
         throw error("TrainingSession: the loss '" + loss + "' is not a tensor of the model");
+    for (const auto& id : dataFlow.anchors())
+        needed.insert(id);
+    if (training)
+        needed.insert(loss);
+    const auto& nodes = model.graph().node();
+    for (int ni = nodes.size() - 1; ni >= 0; --ni) {
+        bool used = false;
+        for (const auto& o : nodes.Get(ni).output())
+            used = used || needed.count(o);
+        if (used)
+            for (const auto& i : nodes.Get(ni).input())
+                needed.insert(i);
+    }
     for (const auto& t : model.graph().initializer())
-        if (analysis.weights.count(t.name())) {
+        if (analysis.weights.count(t.name()) && needed.count(t.name())) {
             weightIds.push_back(t.name());
             hostWeights[t.name()] = analysis.constants.at(t.name());
         }
@@ -118,7 +131,7 @@ void SessionCore::compile() {
 
     poplar::program::Sequence body(poplar::DebugContext(sdi, "batch"));
     for (const auto& in : model.graph().input()) {
-        if (analysis.constants.count(in.name()))
+        if (analysis.constants.count(in.name()) || !needed.count(in.name()))
             continue;
         const TensorInfo& info = analysis.infos.at(in.name());
         const poplar::Type type = deviceTypeOf(info.dataType());
@@ -158,7 +171,7 @@ void SessionCore::compile() {
                                        h.values.data(), {sdi, "anchor/" + id});
             mapLinearly(*graph, t);
         } else {
-            throw error("Session: anchor '" + id + "' is not a tensor of the model");
+            throw internal_error("Session: anchor '" + id + "' was not computed");
         }
         const AnchorReturnType& art = dataFlow.art(id);
         HostStream s = makeStream(id, analysis.infos.at(id), "anchor/" + id);

@@ -21,6 +21,7 @@
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
+#include <set>
 #include <vector>
 
 namespace popart {
@@ -75,6 +76,9 @@ struct SessionCore {
     uint64_t lastCycles = 0;
     uint64_t randomSeed = 0;
     std::string reportDirectory;
+    /// Tensors the anchors (and the loss) depend on: other nodes and inputs are pruned, as
+    /// PopART prunes its IR.
+    std::set<TensorId> needed;
 
     /// Analyses the model (after options, dataFlow, device are set); checks anchors and loss.
     void import(const std::string& modelProtoOrFilename, const InputShapeInfo& shapes);
