@@ -5,7 +5,7 @@ returns the anchors of the graph outputs.
 What the device needs that the test models do not give: static shapes. An IPU program is
 compiled for fixed shapes, so an input that gives a shape, axes, pads, repeats or a count
 (Reshape's `shape`, Slice's `starts`, ...) must be known when the graph is compiled. Such inputs
-are made initializers with the values of the first run, and the compile happens then; a later run
+are made constants with the values of the first run, and the compile happens then; a later run
 with other values is refused (the session would be wrong for them).
 
 INT64 tensors need nothing here: popart holds them as 32-bit integers on the device and converts
@@ -14,7 +14,7 @@ on the way in and out.
 import numpy as np
 import onnx
 import onnx.backend.base
-from onnx import numpy_helper
+from onnx import helper, numpy_helper
 
 import popart
 
@@ -34,7 +34,7 @@ _STATIC_INPUTS = {
     "Split": ({1}, 13),
     "Squeeze": ({1}, 13),
     "Unsqueeze": ({1}, 13),
-    "Dropout": ({2}, 12),  # training_mode
+    "Dropout": ({1, 2}, 12),  # ratio, training_mode
     "ReduceSum": ({1}, 13),
     "ReduceMean": ({1}, 18),
     "ReduceMax": ({1}, 18),
@@ -97,14 +97,21 @@ class PopartBackendRep(onnx.backend.base.BackendRep):
         self._anchors = self._session.initAnchorArrays()
 
     def _specialise(self, values):
-        """Compile with the static inputs made initializers of the given values."""
+        """Compile with the static inputs made Constant nodes of the given values (constants of
+        the model, where an initializer of a floating-point type would be a weight)."""
         model = onnx.ModelProto()
         model.CopyFrom(self._model)
         kept = [i for i in model.graph.input if i.name not in self._static]
         del model.graph.input[:]
         model.graph.input.extend(kept)
-        for name, value in values.items():
-            model.graph.initializer.append(numpy_helper.from_array(np.asarray(value), name))
+        constants = [
+            helper.make_node("Constant", [], [name], name=f"static_{name}",
+                             value=numpy_helper.from_array(np.asarray(value), name))
+            for name, value in sorted(values.items())
+        ]
+        nodes = constants + list(model.graph.node)
+        del model.graph.node[:]
+        model.graph.node.extend(nodes)
         self._compile(model)
         self._static_values = values
 

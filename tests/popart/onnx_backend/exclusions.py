@@ -79,9 +79,9 @@ TYPE_REASONS = {
     "SEQUENCE": "a sequence value: popart sessions take tensors only",
     "OPTIONAL": "an optional value: popart sessions take tensors only",
 }
-# For ops that compute (not views): integer types PopLibs has no arithmetic for. The IPU computes
-# in FLOAT, HALF and 32-bit INT; 8- and 16-bit integers are storage types, and UINT64 data would
-# need 64-bit arithmetic.
+# For ops that compute (not views): results of integer types PopLibs has no arithmetic for. The
+# IPU computes in FLOAT, HALF and 32-bit INT; 8- and 16-bit integers are storage types, and UINT64
+# results would need 64-bit arithmetic.
 ARITHMETIC_GROUPS = {"elementwise", "comparison", "reduction", "softmax", "matmul"}
 ARITHMETIC_TYPE_REASON = "8/16-bit or unsigned 64-bit integer arithmetic: the IPU computes in " \
                          "FLOAT, HALF and 32-bit integers"
@@ -97,7 +97,7 @@ def reason(test):
         for kind, why in TYPE_REASONS.items():
             if kind in types:
                 return why
-        if group in ARITHMETIC_GROUPS and types & ARITHMETIC_TYPES:
+        if group in ARITHMETIC_GROUPS and op_groups.test_types(test, True) & ARITHMETIC_TYPES:
             return ARITHMETIC_TYPE_REASON
     for entry in EXCLUSIONS:
         if entry.tests is not None and entry.tests.search(test):

@@ -68,12 +68,13 @@ def test_op(name):
     return None
 
 
-def test_types(name):
-    """The element types (ONNX names) of a node test model's inputs and outputs; "SEQUENCE" or
-    "OPTIONAL" for values that are not tensors."""
+def test_types(name, outputs_only=False):
+    """The element types (ONNX names) of a node test model's inputs and outputs (or outputs
+    only); "SEQUENCE" or "OPTIONAL" for values that are not tensors."""
     model = onnx.load(os.path.join(NODE_DATA, name, "model.onnx"))
     types = set()
-    for value in list(model.graph.input) + list(model.graph.output):
+    values = [] if outputs_only else list(model.graph.input)
+    for value in values + list(model.graph.output):
         kind = value.type.WhichOneof("value")
         if kind == "tensor_type":
             types.add(onnx.TensorProto.DataType.Name(value.type.tensor_type.elem_type))
