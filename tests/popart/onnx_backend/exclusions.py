@@ -47,7 +47,7 @@ EXCLUSIONS = [
     _op("SpaceToDepth", _OTHER), _op("Det", _OTHER), _op("Einsum", _OTHER),
     _op("EyeLike", _OTHER),
     _op("GRU", _RNN), _op("LSTM", _RNN), _op("RNN", _RNN),
-    _op("GatherElements", _SCATTER), _op("GatherND", _SCATTER), _op("Scatter", _SCATTER),
+    _op("GatherND", _SCATTER), _op("Scatter", _SCATTER),
     _op("ScatterElements", _SCATTER), _op("ScatterND", _SCATTER),
     _op("GridSample", _OTHER), _op("Hardmax", _OTHER), _op("InstanceNormalization", _OTHER),
     _op("LRN", _OTHER), _op("MeanVarianceNormalization", _OTHER), _op("MaxUnpool", _OTHER),

@@ -28,7 +28,8 @@ GROUPS = {
     ],
     "softmax": ["Softmax", "LogSoftmax"],
     "views": [
-        "Concat", "Constant", "ConstantOfShape", "Expand", "Flatten", "Gather", "Identity", "Pad",
+        "Concat", "Constant", "ConstantOfShape", "Expand", "Flatten", "Gather", "GatherElements",
+        "Identity", "Pad",
         "Reshape", "Shape", "Size", "Slice", "Split", "Squeeze", "Tile", "Transpose", "Unsqueeze"
     ],
     "cast_where": ["Cast", "Where"],

@@ -1,8 +1,8 @@
 // Ops that select or assemble data: Concat, Slice, Split (views), Gather (a view for constant
-// indices, dynamic slices for indices computed at run time) and Pad (a filled variable with the
-// input copied in). Gradients: Concat and Split slice/assemble the gradient back, Slice and Pad
-// copy it into a zero tensor of the input's shape, Gather scatter-adds it through a one-hot
-// matrix product (correct when an index repeats).
+// indices, dynamic slices for indices computed at run time), GatherElements (one-hot rows) and Pad
+// (a filled variable with the input copied in). Gradients: Concat and Split slice/assemble the
+// gradient back, Slice and Pad copy it into a zero tensor of the input's shape, Gather scatter-adds
+// it through a one-hot matrix product (correct when an index repeats).
 #include "ops/OpGroups.hpp"
 #include "ops/ViewOps.hpp"
 
@@ -14,6 +14,7 @@
 #include <popops/DynamicSlice.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/Encoding.hpp>
+#include <popops/Reduction.hpp>
 #include <poputil/TileMapping.hpp>
 
 namespace popart {
@@ -291,6 +292,79 @@ void gatherGrad(GradContext& ctx) {
     ctx.addInputGrad(0, dData.reshape(moved).dimShuffle(back));
 }
 
+// --- GatherElements -------------------------------------------------------------------------
+
+void inferGatherElements(ShapeContext& ctx) {
+    if (ctx.inputInfo(1).shape().size() != ctx.inputInfo(0).shape().size())
+        ctx.invalid("indices and data differ in rank");
+    ctx.setOutputInfo(0, TensorInfo(ctx.inputInfo(0).dataType(), ctx.inputInfo(1).shape()));
+}
+
+std::vector<HostTensor> gatherElementsFold(ShapeContext& ctx) {
+    const HostTensor& data = ctx.constant(0);
+    const HostTensor& idx = ctx.constant(1);
+    std::size_t axis = static_cast<std::size_t>(gatherAxis(ctx));
+    const Shape& d = data.info.shape();
+    const Shape& is = idx.info.shape();
+    HostTensor out;
+    out.info = TensorInfo(data.info.dataType(), is);
+    Ints index(is.size(), 0);
+    for (std::size_t flat = 0; flat < idx.values.size(); ++flat) {
+        int64_t from = 0;
+        for (std::size_t k = 0; k < is.size(); ++k) {
+            int64_t i = index[k];
+            if (k == axis) {
+                i = static_cast<int64_t>(idx.values[flat]);
+                i = i < 0 ? i + d[k] : i;
+                if (i < 0 || i >= d[k])
+                    ctx.invalid("index " + std::to_string(i) + " is out of range");
+            }
+            from = from * d[k] + i;
+        }
+        out.values.push_back(data.values.at(static_cast<std::size_t>(from)));
+        for (std::size_t k = is.size(); k-- > 0;)
+            if (++index[k] < is[k])
+                break;
+            else
+                index[k] = 0;
+    }
+    return {out};
+}
+
+/// out[p] = data[p with p[axis] = indices[p]]: each output row of the axis picks its element
+/// with a one-hot row (encodeOneHot of the indices) multiplied by the data and summed.
+void gatherElementsForward(LoweringContext& ctx) {
+    poplar::Graph& graph = ctx.graph();
+    poplar::Tensor data = ctx.input(0);
+    if (data.elementType() == poplar::BOOL)
+        ctx.unsupported("BOOL data");
+    unsigned axis = static_cast<unsigned>(gatherAxis(ctx));
+    const Shape& is = ctx.inputInfo(1).shape();
+    std::size_t dimSize = data.dim(axis);
+    std::size_t n = static_cast<std::size_t>(ctx.inputInfo(1).nelms());
+
+    poplar::Tensor oneHot = graph.addVariable(data.elementType(), {n, dimSize}, ctx.di("oneHot"));
+    poputil::mapTensorLinearly(graph, oneHot);
+    if (n != 0)
+        popops::encodeOneHot(graph, gatherOffsets(ctx, dimSize), oneHot, ctx.prog(),
+                             ctx.di("oneHot"));
+
+    // The data each output element chooses from: `data` cut to the indices' extent outside the
+    // axis, the axis moved last, and broadcast over the indices' extent of the axis.
+    poplar::Tensor rows = data;
+    for (unsigned d = 0; d < is.size(); ++d)
+        if (d != axis)
+            rows = rows.slice(0, static_cast<std::size_t>(is[d]), d);
+    rows = rows.dimRoll(axis, rows.rank() - 1).expand({axis});
+    rows = rows.broadcast(static_cast<unsigned>(is[axis]), axis).reshape({n, dimSize});
+
+    poplar::Tensor picked = popops::map(graph, popops::expr::BinaryOpType::MULTIPLY, oneHot, rows,
+                                        ctx.prog(), ctx.di("pick"));
+    poplar::Tensor out =
+        popops::reduce(graph, picked, {1}, popops::Operation::ADD, ctx.prog(), ctx.di("sum"));
+    ctx.setOutput(0, out.reshape(dims(is)));
+}
+
 // --- Pad ------------------------------------------------------------------------------------
 
 template <typename Ctx> std::string padMode(const Ctx& ctx) {
@@ -436,6 +510,8 @@ void registerMovementOps(OpLoweringRegistry& registry) {
                 hostGather(ctx.constant(0), ctx.constant(1), gatherAxis(ctx))};
         },
         gatherForward, gatherGrad));
+    registry.add(entry("GatherElements", 11, inferGatherElements, gatherElementsFold,
+                       gatherElementsForward, GradFn()));
     registry.add(entry(
         "Pad", 1, inferPad,
         [](ShapeContext& ctx) {
