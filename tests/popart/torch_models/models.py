@@ -107,11 +107,21 @@ def _cross_entropy(out, target):
     return nn.functional.cross_entropy(out.reshape(-1, out.shape[-1]), target.reshape(-1))
 
 
+def _distinct(model):
+    """The model with a little noise on every parameter: torch.onnx.export shares parameters of
+    equal values (the zero biases, the unit LayerNorm scales) through Identity nodes, which would
+    train them as one tensor."""
+    with torch.no_grad():
+        for p in model.parameters():
+            p.add_(torch.randn_like(p) * 0.02)
+    return model
+
+
 def cases():
     """name -> (model, input, target, loss): deterministic for a given process."""
     torch.manual_seed(0)
     gen = np.random.default_rng(0)
-    return {
+    cases = {
         "mlp": (Mlp(), gen.normal(size=(4, 16)).astype(np.float32),
                 gen.normal(size=(4, 8)).astype(np.float32), _mse),
         "encoder": (EncoderLayer(), gen.normal(size=(2, 8, 16)).astype(np.float32),
@@ -121,6 +131,9 @@ def cases():
         "cnn": (SmallCnn(), gen.normal(size=(2, 3, 16, 16)).astype(np.float32),
                 gen.integers(0, 10, size=(2,)).astype(np.int64), _cross_entropy),
     }
+    for model, _, _, _ in cases.values():
+        _distinct(model)
+    return cases
 
 
 def export(model, example, directory, name):
