@@ -6,9 +6,15 @@ fail() {
   echo "popart_tutorial: $*"
   exit 1
 }
-python3 -c "import popart" || fail "python3 -c 'import popart' failed (PYTHONPATH=${PYTHONPATH-})"
+# The program needs numpy: use the python3 on PATH when it has it, else Debian's (the interpreter
+# python3-numpy serves and the modules were built for), as a user with a virtualenv would.
+python=python3
+if ! python3 -c "import numpy" 2>/dev/null && [[ -x /usr/bin/python3 ]]; then
+  python=/usr/bin/python3
+fi
+$python -c "import popart" || fail "$python -c 'import popart' failed (PYTHONPATH=${PYTHONPATH-})"
 rm -rf report trained.onnx
-actual=$(python3 train_and_infer.py) || fail "train_and_infer.py failed"
+actual=$($python train_and_infer.py) || fail "train_and_infer.py failed"
 expected="inputs: ['x', 'labels']
 probs shape: [8, 4]
 loss anchor shape: [10]
@@ -21,5 +27,5 @@ expected
 $expected"
 [[ -f trained.onnx ]] || fail "modelToHost did not write trained.onnx"
 [[ -f report/profile.pop ]] || fail "the training session wrote no report/profile.pop"
-python3 -c "import pva; r = pva.openReport('report/profile.pop'); assert r.compilation.target.numTiles == 16" ||
+$python -c "import pva; r = pva.openReport('report/profile.pop'); assert r.compilation.target.numTiles == 16" ||
   fail "pva could not read report/profile.pop"
