@@ -150,8 +150,12 @@ void bindSessionMethods(py::module_& m) {
              py::call_guard<py::gil_scoped_release>())
         .def("weightsFromHost", &Session::weightsFromHost, py::call_guard<py::gil_scoped_release>())
         .def("weightsToHost", &Session::weightsToHost, py::call_guard<py::gil_scoped_release>())
-        .def("readWeights", &Session::readWeights)
-        .def("writeWeights", &Session::writeWeights)
+        .def(
+            "readWeights", [](Session& s, const PyWeightsIO& io) { s.readWeights(io); },
+            py::arg("weightsIo"))
+        .def(
+            "writeWeights", [](Session& s, const PyWeightsIO& io) { s.writeWeights(io); },
+            py::arg("weightsIo"))
         .def(
             "run",
             [](Session& s, PyStepIO& stepio, const std::string& debugName) {
