@@ -46,8 +46,32 @@ def _check_report(report_dir):
         assert out.returncode == 0, out.stderr
 
 
+def _conv_lowered():
+    """Whether popart lowers Conv (it needs PopLibs' convolutions): a one-node model compiles."""
+    builder = popart.Builder()
+    x = builder.addInputTensor(popart.TensorInfo("FLOAT", [1, 1, 3, 3]), "x")
+    w = builder.addInitializedInputTensor(np.ones((1, 1, 1, 1), np.float32), "w")
+    y = builder.aiOnnx.conv([x, w])
+    try:
+        popart.InferenceSession(fnModel=builder.getModelProto(),
+                                dataFlow=popart.DataFlow(1, {y: popart.AnchorReturnType("ALL")}),
+                                deviceInfo=_device()).prepareDevice()
+    except popart.popart_exception as e:
+        if "Conv" in str(e) and "not supported" in str(e):
+            return False
+        raise
+    return True
+
+
+def _require_ops(name):
+    if name == "cnn" and not _conv_lowered():
+        pytest.skip("Conv is not lowered by popart in this build (PopLibs' convolutions and their "
+                    "ONNX lowering are needed)")
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_inference_matches_torch(name, tmp_path):
+    _require_ops(name)
     model, x, _, _ = CASES[name]
     model = copy.deepcopy(model)
     expected = models.torch_forward(model, x)
@@ -69,6 +93,7 @@ def test_inference_matches_torch(name, tmp_path):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_training_step_matches_torch(name, tmp_path):
+    _require_ops(name)
     model, x, target, loss = CASES[name]
     expected_weights, expected_loss = models.torch_sgd_step(copy.deepcopy(model), x, target, loss,
                                                             LEARNING_RATE)
