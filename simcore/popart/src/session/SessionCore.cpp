@@ -107,6 +107,16 @@ void SessionCore::compile() {
     state.analysis = &analysis;
     state.training = training;
     state.graph = graph.get();
+    state.mainGraph = graph.get();
+    if (options.virtualGraphMode == VirtualGraphMode::Manual) {
+        const unsigned perIpu = target.getTilesPerIPU();
+        for (unsigned i = 0; i < target.getNumIPUs(); ++i)
+            state.ipuGraphs.push_back(graph->createVirtualGraph(i * perIpu, (i + 1) * perIpu));
+    } else if (options.virtualGraphMode != VirtualGraphMode::Off) {
+        throw error("SessionOptions: virtualGraphMode " +
+                    std::to_string(int(options.virtualGraphMode)) +
+                    " is not supported (Off and Manual are)");
+    }
     poplar::program::Sequence writeWeights(poplar::DebugContext(sdi, "weightsFromHost"));
     poplar::program::Sequence readWeights(poplar::DebugContext(sdi, "weightsToHost"));
     for (const auto& id : weightIds) {
