@@ -90,6 +90,9 @@ struct SessionCore {
     void weightsFromHost();
     void weightsToHost();
     void optimizerFromHost();
+    /// Micro-batches per optimizer step (SessionOptions::accumulationFactor when training with
+    /// enableGradientAccumulation, else 1); a step runs batchesPerStep times as many batches.
+    int64_t accumulationFactor() const;
 };
 
 /// The graph a node is lowered on: its IPU's virtual graph with VirtualGraphMode::Manual and
