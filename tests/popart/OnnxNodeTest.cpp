@@ -120,6 +120,12 @@ std::vector<double> valuesOf(const onnx::TensorProto& t, std::size_t n) {
         case DataType::BOOL:
             read(static_cast<uint8_t*>(a.data()));
             break;
+        case DataType::FLOAT16: {
+            const uint16_t* p = static_cast<const uint16_t*>(a.data());
+            for (std::size_t i = 0; i < n; ++i)
+                v[i] = float(poplar::half::fromBits(p[i]));
+            break;
+        }
         default:
             throw error("raw test data of this type is not supported");
         }
@@ -187,6 +193,12 @@ void writeValues(ByteArray& a, const std::vector<double>& v) {
     case DataType::BOOL:
         fill<uint8_t>(a.bytes(), v);
         break;
+    case DataType::FLOAT16: {
+        uint16_t* p = reinterpret_cast<uint16_t*>(a.bytes().data());
+        for (std::size_t i = 0; i < v.size(); ++i)
+            p[i] = poplar::half(float(v[i])).bits();
+        break;
+    }
     default:
         throw error("test data of this type is not supported");
     }

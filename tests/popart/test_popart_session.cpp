@@ -159,3 +159,40 @@ TEST_CASE("Training errors: a non-scalar loss, an op without gradient", "[popart
     CHECK_THROWS_WITH(session->run(*static_cast<IStepIO*>(nullptr)),
                       Catch::Contains("prepareDevice"));
 }
+
+TEST_CASE("VirtualGraphMode::Manual places nodes on the IPUs their virtualGraph names",
+          "[popart][session]") {
+    auto builder = Builder::create();
+    auto onnx = builder->aiOnnxOpset11();
+    TensorId x = builder->addInputTensor(TensorInfo("FLOAT", Shape{2, 4}), "x");
+    std::vector<float> wv(16, 0.5f);
+    TensorId w = builder->addInitializedInputTensor(
+        ConstVoidData(wv.data(), TensorInfo("FLOAT", Shape{4, 4})), "w");
+    TensorId h = onnx.matmul({x, w}, "ipu0");
+    builder->virtualGraph(h, 0);
+    TensorId y = onnx.relu({onnx.matmul({h, w}, "ipu1")}, "relu");
+    builder->virtualGraph(std::set<TensorId>{y}, 1);
+    builder->virtualGraph(builder->getValueTensorIds()[1], 1);
+    CHECK(builder->getVirtualGraph(h) == 0);
+    SessionOptions opts;
+    opts.virtualGraphMode = VirtualGraphMode::Manual;
+    auto device = DeviceManager::createDeviceManager().createIpuModelDevice(
+        {{"numIPUs", "2"}, {"tilesPerIPU", "4"}});
+    DataFlow flow(1, {{y, AnchorReturnType("ALL")}});
+    auto session = InferenceSession::createFromOnnxModel(builder->getModelProto(), flow, device,
+                                                         InputShapeInfo(), opts);
+    session->prepareDevice();
+    session->weightsFromHost();
+    std::vector<float> xs = {1, 2, 3, 4, -1, -2, -3, -4}, ys(8);
+    NDArrayWrapper<float> xa(xs.data(), Shape{2, 4});
+    NDArrayWrapper<float> ya(ys.data(), Shape{2, 4});
+    StepIO io({{x, &xa}}, {{y, &ya}});
+    session->run(io);
+    // Row 0: h = 5 per column, y = relu(4 * 5 * 0.5) = 10; row 1 is negative: 0.
+    CHECK(ys == std::vector<float>{10, 10, 10, 10, 0, 0, 0, 0});
+
+    builder->virtualGraph(y, 5);
+    auto bad = InferenceSession::createFromOnnxModel(builder->getModelProto(), flow, device,
+                                                     InputShapeInfo(), opts);
+    CHECK_THROWS_WITH(bad->prepareDevice(), Catch::Contains("virtual graph 5 does not exist"));
+}

@@ -224,3 +224,39 @@ TEST_CASE("TrainingSession: Adam and weight decay train the MLP", "[popart][trai
         session->run(io);
     CHECK(lossSum < 0.7f * first);
 }
+
+TEST_CASE("TrainingSession: gradient accumulation sums accumulationFactor micro-batches",
+          "[popart][training]") {
+    auto builder = Builder::create();
+    auto onnx = builder->aiOnnxOpset11();
+    std::vector<float> w0 = {1.0f, 2.0f, 3.0f};
+    TensorId x = builder->addInputTensor(TensorInfo("FLOAT", Shape{3}), "x");
+    TensorId w = builder->addInitializedInputTensor(
+        ConstVoidData(w0.data(), TensorInfo("FLOAT", Shape{3})), "w");
+    TensorId loss =
+        builder->aiGraphcoreOpset1().identityloss({onnx.mul({x, w})}, ReductionType::Sum, "loss");
+    SessionOptions opts;
+    opts.enableGradientAccumulation = true;
+    opts.accumulationFactor = 2;
+    DataFlow flow(2, {{loss, AnchorReturnType("ALL")}});
+    auto session =
+        TrainingSession::createFromOnnxModel(builder->getModelProto(), flow, loss, ConstSGD(0.5f),
+                                             smallDevice(), InputShapeInfo(), opts);
+    session->prepareDevice();
+    session->weightsFromHost();
+    // Two steps of two micro-batches: d loss / d w = x, summed per step.
+    std::vector<float> xs = {1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1}, losses(4);
+    NDArrayWrapper<float> xa(xs.data(), Shape{2, 2, 3});
+    NDArrayWrapper<float> la(losses.data(), Shape{2, 2});
+    StepIO io({{x, &xa}}, {{loss, &la}});
+    session->run(io);
+    // Micro-batch losses: w.x with w updated after the second micro-batch only.
+    CHECK(losses == std::vector<float>{1, 2, 3 - 0.0f, 6 - 1.0f});
+    session->weightsToHost();
+    std::vector<float> w1(3);
+    WeightsIO wio;
+    wio.insert(w, MutableVoidData(w1.data(), TensorInfo("FLOAT", Shape{3})));
+    session->readWeights(wio);
+    // Step 1: w -= 0.5 * (1, 1, 0) -> (0.5, 1.5, 3); step 2: w -= 0.5 * (1, 1, 2) -> (0, 1, 2).
+    CHECK(w1 == std::vector<float>{0.0f, 1.0f, 2.0f});
+}

@@ -76,6 +76,7 @@ void lowerBackward(SessionCore& core, poplar::program::Sequence& prog) {
         NodeView view(node, opset);
         if (!op || !op->grad)
             view.unsupported("training through the op (it has no gradient)");
+        st.graph = &graphForNode(core, view);
         auto di = nodeOperation(core.analysis, view, "/grad");
         GradContext ctx(node, opset, st, poplar::DebugNameAndId(*di));
         op->grad(ctx);

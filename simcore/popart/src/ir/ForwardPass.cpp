@@ -92,6 +92,17 @@ std::unique_ptr<poplar::DebugInfo> nodeOperation(const ModelAnalysis& a, const N
     return di;
 }
 
+poplar::Graph& graphForNode(SessionCore& core, const NodeView& view) {
+    LoweringState& st = core.state;
+    if (st.ipuGraphs.empty() || !view.attrs().has("__ipu_number"))
+        return *st.mainGraph;
+    const int64_t ipu = view.attrs().getInt("__ipu_number", 0);
+    if (ipu < 0 || std::size_t(ipu) >= st.ipuGraphs.size())
+        view.invalid("virtual graph " + std::to_string(ipu) + " does not exist (the device has " +
+                     std::to_string(st.ipuGraphs.size()) + " IPUs)");
+    return st.ipuGraphs[std::size_t(ipu)];
+}
+
 void lowerForward(SessionCore& core, poplar::program::Sequence& prog) {
     LoweringState& st = core.state;
     st.prog = &prog;
@@ -111,6 +122,7 @@ void lowerForward(SessionCore& core, poplar::program::Sequence& prog) {
                 view.unsupported("this opset of the op");
             view.unsupported("the op");
         }
+        st.graph = &graphForNode(core, view);
         auto di = nodeOperation(core.analysis, view, "");
         LoweringContext ctx(node, opset, st, poplar::DebugNameAndId(*di));
         op->forward(ctx);

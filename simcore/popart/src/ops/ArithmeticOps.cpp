@@ -125,6 +125,14 @@ void registerArithmeticOps(OpLoweringRegistry& r) {
             "Pow",
             [](LoweringContext& c) {
                 Tensor a = c.input(0);
+                if (a.elementType() != poplar::FLOAT && a.elementType() != poplar::HALF) {
+                    // Integer powers: computed in FLOAT, rounded, cast back.
+                    Tensor y = mapExpr(
+                        c, pe::Round(pe::Pow(pe::_1, pe::_2)),
+                        {castTo(c, a, poplar::FLOAT), castTo(c, c.input(1), poplar::FLOAT)}, "");
+                    c.setOutput(0, y);
+                    return;
+                }
                 Tensor b = castTo(c, c.input(1), a.elementType());
                 c.setOutput(0, popops::map(c.graph(), BinaryOpType::POWER, a, b, c.prog(), c.di()));
             },

@@ -35,6 +35,8 @@ void unary(OpLoweringRegistry& r, const std::string& type, UnaryFn f, UnaryGradF
            const std::string& domain = "") {
     OpLowering op = onnxOp(type, [f](LoweringContext& c) { c.setOutput(0, f(c, c.input(0))); });
     op.domain = domain;
+    if (!domain.empty()) // ONNX's shape inference does not know Graphcore's ops
+        op.inferShape = [](ShapeContext& c) { c.setOutputInfo(0, c.inputInfo(0)); };
     if (g)
         op.grad = [g](GradContext& c) { c.addInputGrad(0, g(c, c.outputGrad(0))); };
     r.add(op);

@@ -21,17 +21,18 @@ poplar::Type deviceTypeOf(DataType type) {
         return poplar::INT;
     case DataType::UINT32:
     case DataType::UINT64:
-        return poplar::UNSIGNED_INT;
+        // popops' arithmetic is FLOAT, HALF, INT and BOOL: unsigned values (which must fit
+        // INT32) are INT on the device too.
+        return poplar::INT;
     case DataType::BOOL:
         return poplar::BOOL;
+    // popops has no arithmetic on 8- and 16-bit integers: they are INT on the device (streams
+    // convert), as INT64 is narrowed to INT32.
     case DataType::INT8:
-        return poplar::SIGNED_CHAR;
     case DataType::UINT8:
-        return poplar::UNSIGNED_CHAR;
     case DataType::INT16:
-        return poplar::SHORT;
     case DataType::UINT16:
-        return poplar::UNSIGNED_SHORT;
+        return poplar::INT;
     default:
         throw error(getDataTypeString(type) + " tensors are not supported on the IPU");
     }
@@ -40,9 +41,14 @@ poplar::Type deviceTypeOf(DataType type) {
 DataType deviceDataType(DataType type) {
     switch (type) {
     case DataType::INT64:
+    case DataType::INT8:
+    case DataType::UINT8:
+    case DataType::INT16:
+    case DataType::UINT16:
         return DataType::INT32;
+    case DataType::UINT32:
     case DataType::UINT64:
-        return DataType::UINT32;
+        return DataType::INT32;
     default:
         deviceTypeOf(type);
         return type;

@@ -10,11 +10,14 @@
 #include <poplar/Tensor.hpp>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace popart {
 
 struct LoweringState {
-    poplar::Graph* graph = nullptr;            // the graph the current node is lowered on
+    poplar::Graph* graph = nullptr;       // the graph the current node is lowered on
+    poplar::Graph* mainGraph = nullptr;   // the whole device
+    std::vector<poplar::Graph> ipuGraphs; // one virtual graph per IPU (VirtualGraphMode::Manual)
     poplar::program::Sequence* prog = nullptr; // where the current node's programs go
     const ModelAnalysis* analysis = nullptr;
     bool training = false;

@@ -198,12 +198,13 @@ void registerNormOps(OpLoweringRegistry& r) {
         "Dropout",
         [](LoweringContext& c) {
             Tensor x = c.input(0);
-            float ratio = c.attrs().getFloat("ratio", 0.5f);
-            if (c.opset() >= 12 && c.hasInput(1))
-                ratio = float(c.constant(1).values.at(0));
             bool train = c.isTraining();
             if (c.opset() >= 12 && c.hasInput(2))
                 train = c.constant(2).values.at(0) != 0;
+            // The ratio matters only when training (then it must be a constant).
+            float ratio = c.attrs().getFloat("ratio", 0.5f);
+            if (train && c.opset() >= 12 && c.hasInput(1))
+                ratio = float(c.constant(1).values.at(0));
             if (!train || ratio == 0.0f) {
                 c.setOutput(0, popops::map(c.graph(), pe::_1, {x}, c.prog(), c.di()));
                 if (c.hasOutput(1)) {

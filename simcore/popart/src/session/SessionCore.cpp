@@ -109,6 +109,16 @@ void SessionCore::compile() {
     state.analysis = &analysis;
     state.training = training;
     state.graph = graph.get();
+    state.mainGraph = graph.get();
+    if (options.virtualGraphMode == VirtualGraphMode::Manual) {
+        const unsigned perIpu = target.getTilesPerIPU();
+        for (unsigned i = 0; i < target.getNumIPUs(); ++i)
+            state.ipuGraphs.push_back(graph->createVirtualGraph(i * perIpu, (i + 1) * perIpu));
+    } else if (options.virtualGraphMode != VirtualGraphMode::Off) {
+        throw error("SessionOptions: virtualGraphMode " +
+                    std::to_string(int(options.virtualGraphMode)) +
+                    " is not supported (Off and Manual are)");
+    }
     poplar::program::Sequence writeWeights(poplar::DebugContext(sdi, "weightsFromHost"));
     poplar::program::Sequence readWeights(poplar::DebugContext(sdi, "weightsToHost"));
     for (const auto& id : weightIds) {
@@ -147,7 +157,37 @@ void SessionCore::compile() {
     lowerForward(*this, body);
     if (training) {
         lowerBackward(*this, body);
-        lowerOptimizerStep(*this, body);
+        if (accumulationFactor() == 1) {
+            lowerOptimizerStep(*this, body);
+        } else {
+            // Gradient accumulation: gradients are summed over accumulationFactor micro-batches
+            // and the optimizer steps on the sum after every accumulationFactor-th.
+            poplar::program::Sequence update(poplar::DebugContext(sdi, "accumulatedUpdate"));
+            std::vector<poplar::Tensor> accumulators;
+            for (const auto& id : weightIds) {
+                auto g = state.grads.find(id);
+                if (g == state.grads.end())
+                    continue;
+                poplar::Tensor acc = graph->addVariable(g->second.elementType(), g->second.shape(),
+                                                        {sdi, "accumulated/" + id});
+                mapLinearly(*graph, acc);
+                stateToZero.push_back(acc);
+                popops::addInPlace(*graph, acc, g->second, body, {sdi, "accumulate/" + id});
+                g->second = acc;
+                accumulators.push_back(acc);
+            }
+            lowerOptimizerStep(*this, update);
+            for (const auto& acc : accumulators)
+                popops::zero(*graph, acc, update, {sdi, "accumulated"});
+            poplar::Tensor micro = graph->addVariable(poplar::INT, {}, {sdi, "microBatch"});
+            graph->setTileMapping(micro, 0);
+            stateToZero.push_back(micro);
+            popops::mapInPlace(*graph, pe::_1 + pe::Const(1), {micro}, body, {sdi, "microBatch"});
+            poplar::Tensor due = popops::map(
+                *graph, pe::Rem(pe::_1, pe::Const(int(accumulationFactor()))) == pe::Const(0),
+                {micro}, body, {sdi, "updateDue"});
+            body.add(poplar::program::If(due, update, {sdi, "accumulatedUpdate"}));
+        }
     }
 
     // Anchors: ALL every batch, EVERYN/FINAL when the batch counter reaches a multiple of N,
@@ -207,8 +247,8 @@ void SessionCore::compile() {
         popops::zero(*graph, z, writeWeights, {sdi, "optimizerState"});
     poplar::program::Sequence stepProg(poplar::DebugContext(sdi, "step"));
     stepProg.add(before);
-    stepProg.add(
-        poplar::program::Repeat(unsigned(dataFlow.batchesPerStep()), body, {sdi, "batches"}));
+    stepProg.add(poplar::program::Repeat(unsigned(dataFlow.batchesPerStep() * accumulationFactor()),
+                                         body, {sdi, "batches"}));
     stepProg.add(after);
     programs = {stepProg, writeWeights, readWeights};
 
@@ -228,6 +268,10 @@ void SessionCore::compile() {
         throw error(std::string("Session: compiling the model failed: ") + e.what());
     }
     compiled = true;
+}
+
+int64_t SessionCore::accumulationFactor() const {
+    return training && options.enableGradientAccumulation ? options.accumulationFactor : 1;
 }
 
 void SessionCore::load() {

@@ -8,6 +8,7 @@
 
 #include "onnx/ModelAnalysis.hpp"
 #include "ops/LoweringState.hpp"
+#include "ops/OpLowering.hpp"
 
 #include <memory>
 #include <onnx/onnx_pb.h>
@@ -89,8 +90,14 @@ struct SessionCore {
     void weightsFromHost();
     void weightsToHost();
     void optimizerFromHost();
+    /// Micro-batches per optimizer step (SessionOptions::accumulationFactor when training with
+    /// enableGradientAccumulation, else 1); a step runs batchesPerStep times as many batches.
+    int64_t accumulationFactor() const;
 };
 
+/// The graph a node is lowered on: its IPU's virtual graph with VirtualGraphMode::Manual and
+/// a "__ipu_number" attribute (Builder::virtualGraph), else the whole device.
+poplar::Graph& graphForNode(SessionCore& core, const NodeView& view);
 /// Lowers every node of the model into `prog` (forward pass); records each node as an
 /// operation of the report.
 void lowerForward(SessionCore& core, poplar::program::Sequence& prog);
