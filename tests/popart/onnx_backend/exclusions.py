@@ -82,7 +82,7 @@ TYPE_REASONS = {
 # For ops that compute (not views): results of integer types PopLibs has no arithmetic for. The
 # IPU computes in FLOAT, HALF and 32-bit INT; 8- and 16-bit integers are storage types, and UINT64
 # results would need 64-bit arithmetic.
-ARITHMETIC_GROUPS = {"elementwise", "comparison", "reduction", "softmax", "matmul"}
+ARITHMETIC_GROUPS = {"elementwise", "comparison", "reduction", "softmax", "matmul", "conv_pool"}
 ARITHMETIC_TYPE_REASON = "8/16-bit or unsigned 64-bit integer arithmetic: the IPU computes in " \
                          "FLOAT, HALF and 32-bit integers"
 ARITHMETIC_TYPES = {"UINT8", "INT8", "UINT16", "INT16", "UINT64"}

@@ -9,6 +9,7 @@ void registerViewOps(OpLoweringRegistry& registry) {
     views::registerReshapeOps(registry);
     views::registerMovementOps(registry);
     views::registerValueOps(registry);
+    views::registerConvOps(registry);
 }
 
 } // namespace popart

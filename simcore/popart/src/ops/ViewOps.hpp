@@ -18,6 +18,8 @@ namespace views {
 void registerReshapeOps(OpLoweringRegistry& registry);
 void registerMovementOps(OpLoweringRegistry& registry);
 void registerValueOps(OpLoweringRegistry& registry);
+/// Conv, MaxPool, AveragePool and the global pools (ConvOps.cpp).
+void registerConvOps(OpLoweringRegistry& registry);
 
 /// A shape as poplar dimensions.
 std::vector<std::size_t> dims(const Shape& shape);
