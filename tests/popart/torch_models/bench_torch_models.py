@@ -1,6 +1,6 @@
 """Session compile and run times of the four torch models through popart (IPU Model, host
 simulation) against the same models run natively by torch on the same machine. Prints JSON:
-per model and mode (inference, training), popart's prepareDevice seconds, seconds per run (one
+per model and mode (inference, training), popart's prepareDevice seconds, the median seconds per run (one
 batch), torch's seconds per forward (or forward + backward + SGD step), and their ratio; or the
 error of a model popart cannot compile.
 
@@ -10,6 +10,7 @@ import argparse
 import copy
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -25,11 +26,15 @@ TILES = 16
 
 
 def _seconds(fn, runs):
-    fn()  # warm-up (the first run of either side does one-time work)
-    start = time.perf_counter()
+    """The median seconds of one call over `runs` calls, after a warm-up call (the first run of
+    either side does one-time work); the median keeps a loaded machine's outliers out."""
+    fn()
+    times = []
     for _ in range(runs):
+        start = time.perf_counter()
         fn()
-    return (time.perf_counter() - start) / runs
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
 def bench_inference(name, model, x, directory, runs):
