@@ -80,6 +80,10 @@ TEST_CASE("Session report: ONNX nodes are operations of layer PopART in profile.
     CHECK(ys[0] == Approx(1.0f / 8));
     CHECK(session->getReportPath() == (dir / "profile.pop").string());
     CHECK(fs::exists(dir / "profile.pop"));
+    bool pvti = false; // the session's host trace, beside the report
+    for (const auto& e : fs::directory_iterator(dir))
+        pvti = pvti || e.path().extension() == ".pvti";
+    CHECK(pvti);
     CHECK(session->getSummaryReport().find("Memory") != std::string::npos);
 
     pva::Report report = session->getReport();

@@ -22,13 +22,15 @@ enum class MergeVarUpdateType { None = 0, All, AutoLoose, AutoTight, N };
 enum class SyntheticDataMode { Off = 0, Zeros, RandomNormal, RandomUniform, N };
 
 /// The options of a session. Those this simulator applies: engineOptions (as Poplar engine
-/// options, so autoReport.* writes profile.pop and the .pvti), reportOptions, matmulOptions,
-/// convolutionOptions, virtualGraphMode (Manual places ops on the IPUs their virtualGraph
-/// attribute names), enablePipelining (pipeline stages recorded per op), autoRecomputation
-/// (recorded), enableReplicatedGraphs/replicatedGraphCount, enableGradientAccumulation/
-/// accumulationFactor (gradients summed over accumulationFactor micro-batches before each
-/// optimizer step), syntheticDataMode, logDir. The others are accepted; a non-default value is
-/// recorded in the report as an option that does not apply to a simulated device.
+/// options, so autoReport.* writes profile.pop and the .pvti), virtualGraphMode (Off, or Manual:
+/// each node on the IPU its virtualGraph attribute names), enableGradientAccumulation with
+/// accumulationFactor (gradients summed over that many micro-batches per optimizer step; a
+/// step runs batchesPerStep x accumulationFactor micro-batches), enableReplicatedGraphs with
+/// replicatedGraphCount 1 (more replicas raise popart::error). enablePipelining and pipeline
+/// stages are recorded on the nodes' operations; reportOptions, matmulOptions,
+/// convolutionOptions, syntheticDataMode and logDir are accepted. The others are accepted too; a
+/// non-default value is recorded in the report as an option that does not apply to a simulated
+/// device (notApplying()).
 struct SessionOptions {
     std::string logDir;
     std::map<std::string, std::string> engineOptions;
