@@ -109,3 +109,18 @@ def test_step_io_rejects_wrong_sizes():
     anchors = session.initAnchorArrays()
     with pytest.raises(popart.popart_exception, match="x"):
         session.run(popart.PyStepIO({x: np.zeros(4, np.float32)}, anchors))
+
+
+def test_out_of_memory_is_popart_out_of_memory_exception():
+    builder = popart.Builder()
+    x = builder.addInputTensor(popart.TensorInfo("FLOAT", [512, 1024]), "x")  # 2 MiB on one tile
+    y = builder.aiOnnx.relu([x])
+    session = popart.InferenceSession(fnModel=builder.getModelProto(),
+                                      dataFlow=popart.DataFlow(
+                                          1, {y: popart.AnchorReturnType("ALL")}),
+                                      deviceInfo=_device(tiles=1))
+    with pytest.raises(popart.OutOfMemoryException, match="tile 0") as caught:
+        session.prepareDevice()
+    assert isinstance(caught.value, popart.popart_exception)
+    assert "Out of memory" in caught.value.getSummaryReport()
+    assert caught.value.getProfilePath() == ""  # no autoReport asked for
