@@ -10,9 +10,10 @@ set -u
 cxx=${CXX:-g++}
 stds=("$@")
 [ ${#stds[@]} -gt 0 ] || stds=(c++11)
-includes=(-Isimcore/include -Iinstrumentation/include -Ireportfmt/include)
+includes=(-Isimcore/include -Isimcore/popart/include -Iinstrumentation/include -Ireportfmt/include)
 shopt -s nullglob
 headers=(simcore/include/{poplar,popops,poplin,popnn,poputil,poprand}/*.hpp
+         simcore/popart/include/popart/*.hpp
          instrumentation/include/pvti/*.hpp reportfmt/include/pva/*.hpp)
 if [ ${#headers[@]} -eq 0 ]; then
     echo "check-public-headers: no headers found; run from the source root" >&2

@@ -66,10 +66,11 @@ LAYERS = {
         # The Engine and compileGraph take a program through every stage.
         '.': ['device', 'graph', 'codelets', 'compile', 'serialize', 'execute', 'profile'],
     },
-    # The Python faces: the pva module and the libpvti module share nothing.
+    # The Python faces: the pva, libpvti and popart modules share nothing.
     'python/src': {
         'pva': [],
         'libpvti': [],
+        'popart': [],
     },
 }
 

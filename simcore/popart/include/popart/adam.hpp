@@ -1,0 +1,3 @@
+#pragma once
+// PopART also declares Adam in adam.hpp.
+#include <popart/optimizer.hpp>

@@ -1,0 +1,3 @@
+#pragma once
+// PopART also declares SGD and ConstSGD in sgd.hpp.
+#include <popart/optimizer.hpp>

@@ -1,0 +1,39 @@
+#pragma once
+// The state the op lowerings of one session share: device tensors by ONNX id, gradients,
+// saved forward tensors, and the graph and program the current node adds to.
+
+#include "onnx/ModelAnalysis.hpp"
+
+#include <map>
+#include <poplar/Graph.hpp>
+#include <poplar/Program.hpp>
+#include <poplar/Tensor.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace popart {
+
+struct LoweringState {
+    poplar::Graph* graph = nullptr;       // the graph the current node is lowered on
+    poplar::Graph* mainGraph = nullptr;   // the whole device
+    std::vector<poplar::Graph> ipuGraphs; // one virtual graph per IPU (VirtualGraphMode::Manual)
+    poplar::program::Sequence* prog = nullptr; // where the current node's programs go
+    const ModelAnalysis* analysis = nullptr;
+    bool training = false;
+    std::map<TensorId, poplar::Tensor> tensors;   // forward values
+    std::map<TensorId, poplar::Tensor> constants; // constant inputs made graph constants
+    std::map<std::string, poplar::Tensor> saved;  // "<node>/<key>" -> forward tensor
+    std::map<TensorId, poplar::Tensor> grads;     // gradient of each tensor
+    std::set<TensorId> needsGrad;                 // tensors that depend on a weight
+};
+
+/// The device element type of an ONNX type (INT64 -> INT, UINT64 -> UNSIGNED_INT, FLOAT16 ->
+/// HALF); popart::error for DOUBLE, STRING, complex and BFLOAT16.
+poplar::Type deviceTypeOf(DataType type);
+/// The ONNX type of data as it is on the device (INT64 -> INT32, ...).
+DataType deviceDataType(DataType type);
+/// Maps `t` over the graph's tiles (new variables and constants).
+void mapLinearly(poplar::Graph& graph, const poplar::Tensor& t);
+
+} // namespace popart

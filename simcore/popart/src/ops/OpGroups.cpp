@@ -1,0 +1,18 @@
+#include "ops/OpGroups.hpp"
+
+namespace popart {
+
+// One line per op group: a new group file adds its function here.
+void registerAllOpGroups(OpLoweringRegistry& registry) {
+    registerElementWiseOps(registry);
+    registerArithmeticOps(registry);
+    registerComparisonOps(registry);
+    registerMatMulOps(registry);
+    registerReductionOps(registry);
+    registerSoftmaxOps(registry);
+    registerNormOps(registry);
+    registerLossOps(registry);
+    registerViewOps(registry);
+}
+
+} // namespace popart

@@ -1,0 +1,346 @@
+#include "session/SessionCore.hpp"
+
+#include "onnx/OnnxConvert.hpp"
+#include "session/DeviceInfoImpl.hpp"
+
+#include <cstring>
+#include <popart/error.hpp>
+#include <poplar/exceptions.hpp>
+#include <poplin/codelets.hpp>
+#include <popnn/codelets.hpp>
+#include <popops/ElementWise.hpp>
+#include <popops/Zero.hpp>
+#include <popops/codelets.hpp>
+#include <poprand/codelets.hpp>
+#include <sstream>
+#include <tilescope/capture/ProfileRecords.hpp>
+
+namespace popart {
+
+namespace {
+
+namespace pe = popops::expr;
+
+std::vector<std::size_t> dims(const Shape& s) {
+    std::vector<std::size_t> d;
+    for (auto x : s)
+        d.push_back(std::size_t(x));
+    return d;
+}
+
+// Copies `n` elements from host data of `from` to `to` (converting when the types differ).
+void convert(const void* src, DataType from, void* dst, DataType to, std::size_t n) {
+    if (from == to) {
+        std::memcpy(dst, src, n * std::size_t(dataTypeSize(to)));
+        return;
+    }
+    writeHostValues(hostValues(src, from, n), to, dst);
+}
+
+HostStream makeStream(const TensorId& id, const TensorInfo& info, const std::string& handle) {
+    HostStream s;
+    s.id = id;
+    s.info = info;
+    s.deviceData = deviceDataType(info.dataType());
+    s.handle = handle;
+    return s;
+}
+
+} // namespace
+
+void SessionCore::import(const std::string& modelProtoOrFilename, const InputShapeInfo& shapes) {
+    if (!device)
+        throw error("Session: no device given");
+    model = loadModel(modelProtoOrFilename);
+    analysis = analyseModel(model, shapes, AnalysisMode::Session);
+    if (analysis.onnxOpset > 17)
+        throw error("Session: the model imports ONNX opset " + std::to_string(analysis.onnxOpset) +
+                    "; opsets up to 17 are supported");
+    for (const auto& id : dataFlow.anchors())
+        if (!analysis.infos.count(id))
+            throw error("Session: anchor '" + id + "' is not a tensor of the model");
+    if (training && !analysis.infos.count(loss))
+        throw error("TrainingSession: the loss '" + loss + "' is not a tensor of the model");
+    for (const auto& id : dataFlow.anchors())
+        needed.insert(id);
+    if (training)
+        needed.insert(loss);
+    const auto& nodes = model.graph().node();
+    for (int ni = nodes.size() - 1; ni >= 0; --ni) {
+        bool used = false;
+        for (const auto& o : nodes.Get(ni).output())
+            used = used || needed.count(o);
+        if (used)
+            for (const auto& i : nodes.Get(ni).input())
+                needed.insert(i);
+    }
+    for (const auto& t : model.graph().initializer())
+        if (analysis.weights.count(t.name()) && needed.count(t.name())) {
+            weightIds.push_back(t.name());
+            hostWeights[t.name()] = analysis.constants.at(t.name());
+        }
+    if (options.enableGradientAccumulation && options.accumulationFactor < 1)
+        throw error("SessionOptions: accumulationFactor must be at least 1");
+    if (options.enableReplicatedGraphs && options.replicatedGraphCount != 1)
+        throw error("SessionOptions: replicatedGraphCount " +
+                    std::to_string(options.replicatedGraphCount) +
+                    " is not supported by the PopART face yet (replication of PopART sessions)");
+}
+
+void SessionCore::compile() {
+    const poplar::Target& target = device->impl().device.getTarget();
+    graph.reset(new poplar::Graph(target));
+    popops::addCodelets(*graph);
+    poplin::addCodelets(*graph);
+    popnn::addCodelets(*graph);
+    poprand::addCodelets(*graph); // Dropout's masks in training
+
+    // The session itself is an operation too: its settings, and the options that do not apply.
+    std::unique_ptr<poplar::DebugInfo> sessionOp(
+        new poplar::DebugInfo(poplar::DebugContext("session/" + name), "PopART"));
+    sessionOp->setValue("sessionType", poplar::ProfileValue(training ? "training" : "inference"));
+    sessionOp->setValue("batchesPerStep", poplar::ProfileValue(dataFlow.batchesPerStep()));
+    poplar::ProfileValue::Map notApplying;
+    for (const auto& o : options.notApplying())
+        notApplying[o.first] = poplar::ProfileValue(o.second);
+    sessionOp->setValue("optionsNotApplying", poplar::ProfileValue(notApplying));
+    const poplar::DebugNameAndId sdi(*sessionOp);
+
+    state.analysis = &analysis;
+    state.training = training;
+    state.graph = graph.get();
+    state.mainGraph = graph.get();
+    if (options.virtualGraphMode == VirtualGraphMode::Manual) {
+        const unsigned perIpu = target.getTilesPerIPU();
+        for (unsigned i = 0; i < target.getNumIPUs(); ++i)
+            state.ipuGraphs.push_back(graph->createVirtualGraph(i * perIpu, (i + 1) * perIpu));
+    } else if (options.virtualGraphMode != VirtualGraphMode::Off) {
+        throw error("SessionOptions: virtualGraphMode " +
+                    std::to_string(int(options.virtualGraphMode)) +
+                    " is not supported (Off and Manual are)");
+    }
+    poplar::program::Sequence writeWeights(poplar::DebugContext(sdi, "weightsFromHost"));
+    poplar::program::Sequence readWeights(poplar::DebugContext(sdi, "weightsToHost"));
+    for (const auto& id : weightIds) {
+        const TensorInfo& info = analysis.infos.at(id);
+        const poplar::Type type = deviceTypeOf(info.dataType());
+        poplar::Tensor t = graph->addVariable(type, dims(info.shape()), {sdi, id});
+        mapLinearly(*graph, t);
+        state.tensors[id] = t;
+        HostStream w = makeStream(id, info, "weightsFromHost/" + id);
+        w.buffer.resize(std::size_t(info.nelms() * dataTypeSize(w.deviceData)));
+        auto in = graph->addHostToDeviceFIFO(w.handle, type, t.numElements());
+        writeWeights.add(poplar::program::Copy(in, t));
+        HostStream r = w;
+        r.handle = "weightsToHost/" + id;
+        auto out = graph->addDeviceToHostFIFO(r.handle, type, t.numElements());
+        readWeights.add(poplar::program::Copy(t, out));
+        weightWrites.push_back(std::move(w));
+        weightReads.push_back(std::move(r));
+    }
+
+    poplar::program::Sequence body(poplar::DebugContext(sdi, "batch"));
+    for (const auto& in : model.graph().input()) {
+        if (analysis.constants.count(in.name()) || !needed.count(in.name()))
+            continue;
+        const TensorInfo& info = analysis.infos.at(in.name());
+        const poplar::Type type = deviceTypeOf(info.dataType());
+        poplar::Tensor t = graph->addVariable(type, dims(info.shape()), {sdi, in.name()});
+        mapLinearly(*graph, t);
+        state.tensors[in.name()] = t;
+        HostStream s = makeStream(in.name(), info, "input/" + in.name());
+        auto stream = graph->addHostToDeviceFIFO(s.handle, type, t.numElements());
+        body.add(poplar::program::Copy(stream, t));
+        inputStreams.push_back(std::move(s));
+    }
+
+    lowerForward(*this, body);
+    if (training) {
+        lowerBackward(*this, body);
+        if (accumulationFactor() == 1) {
+            lowerOptimizerStep(*this, body);
+        } else {
+            // Gradient accumulation: gradients are summed over accumulationFactor micro-batches
+            // and the optimizer steps on the sum after every accumulationFactor-th.
+            poplar::program::Sequence update(poplar::DebugContext(sdi, "accumulatedUpdate"));
+            std::vector<poplar::Tensor> accumulators;
+            for (const auto& id : weightIds) {
+                auto g = state.grads.find(id);
+                if (g == state.grads.end())
+                    continue;
+                poplar::Tensor acc = graph->addVariable(g->second.elementType(), g->second.shape(),
+                                                        {sdi, "accumulated/" + id});
+                mapLinearly(*graph, acc);
+                stateToZero.push_back(acc);
+                popops::addInPlace(*graph, acc, g->second, body, {sdi, "accumulate/" + id});
+                g->second = acc;
+                accumulators.push_back(acc);
+            }
+            lowerOptimizerStep(*this, update);
+            for (const auto& acc : accumulators)
+                popops::zero(*graph, acc, update, {sdi, "accumulated"});
+            poplar::Tensor micro = graph->addVariable(poplar::INT, {}, {sdi, "microBatch"});
+            graph->setTileMapping(micro, 0);
+            stateToZero.push_back(micro);
+            popops::mapInPlace(*graph, pe::_1 + pe::Const(1), {micro}, body, {sdi, "microBatch"});
+            poplar::Tensor due = popops::map(
+                *graph, pe::Rem(pe::_1, pe::Const(int(accumulationFactor()))) == pe::Const(0),
+                {micro}, body, {sdi, "updateDue"});
+            body.add(poplar::program::If(due, update, {sdi, "accumulatedUpdate"}));
+        }
+    }
+
+    // Anchors: ALL every batch, EVERYN/FINAL when the batch counter reaches a multiple of N,
+    // SUM into an accumulator streamed once per step.
+    poplar::program::Sequence before(poplar::DebugContext(sdi, "stepStart")),
+        after(poplar::DebugContext(sdi, "stepEnd"));
+    poplar::Tensor counter;
+    for (const auto& id : dataFlow.anchors()) {
+        auto found = state.tensors.find(id);
+        poplar::Tensor t;
+        if (found != state.tensors.end()) {
+            t = found->second;
+        } else if (analysis.constants.count(id)) {
+            // An anchor folded on the host (a Constant, a Shape): streamed from a graph constant.
+            const HostTensor& h = analysis.constants.at(id);
+            if (h.values.empty()) // nothing to hold: an empty variable
+                t = graph->addVariable(deviceTypeOf(h.info.dataType()), dims(h.info.shape()),
+                                       {sdi, "anchor/" + id});
+            else
+                t = graph->addConstant(deviceTypeOf(h.info.dataType()), dims(h.info.shape()),
+                                       h.values.data(), {sdi, "anchor/" + id});
+            mapLinearly(*graph, t);
+        } else {
+            throw internal_error("Session: anchor '" + id + "' was not computed");
+        }
+        const AnchorReturnType& art = dataFlow.art(id);
+        HostStream s = makeStream(id, analysis.infos.at(id), "anchor/" + id);
+        auto stream = graph->addDeviceToHostFIFO(s.handle, t.elementType(), t.numElements());
+        const int period =
+            art.id() == AnchorReturnTypeId::Final ? dataFlow.batchesPerStep() : art.rp();
+        if (art.id() == AnchorReturnTypeId::All || period == 1) {
+            body.add(poplar::program::Copy(t, stream));
+        } else if (art.id() == AnchorReturnTypeId::Sum) {
+            poplar::Tensor acc = graph->addVariable(t.elementType(), t.shape(), {sdi, "sum/" + id});
+            mapLinearly(*graph, acc);
+            popops::zero(*graph, acc, before, {sdi, "sum/" + id});
+            popops::addInPlace(*graph, acc, t, body, {sdi, "sum/" + id});
+            after.add(poplar::program::Copy(acc, stream));
+        } else {
+            if (!counter.valid()) {
+                counter = graph->addVariable(poplar::INT, {}, {sdi, "batchCounter"});
+                graph->setTileMapping(counter, 0);
+                popops::zero(*graph, counter, before, {sdi, "batchCounter"});
+                popops::mapInPlace(*graph, pe::_1 + pe::Const(1), {counter}, body,
+                                   {sdi, "batchCounter"});
+            }
+            poplar::Tensor due =
+                popops::map(*graph, pe::Rem(pe::_1, pe::Const(period)) == pe::Const(0), {counter},
+                            body, {sdi, "due/" + id});
+            body.add(
+                poplar::program::If(due, poplar::program::Copy(t, stream), {sdi, "anchor/" + id}));
+        }
+        anchorStreams.push_back(std::move(s));
+    }
+
+    for (const auto& z : stateToZero)
+        popops::zero(*graph, z, writeWeights, {sdi, "optimizerState"});
+    poplar::program::Sequence stepProg(poplar::DebugContext(sdi, "step"));
+    stepProg.add(before);
+    stepProg.add(poplar::program::Repeat(unsigned(dataFlow.batchesPerStep() * accumulationFactor()),
+                                         body, {sdi, "batches"}));
+    stepProg.add(after);
+    programs = {stepProg, writeWeights, readWeights};
+
+    poplar::OptionFlags flags;
+    for (const auto& o : options.engineOptions)
+        flags.set(o.first, o.second);
+    auto dir = options.engineOptions.find("autoReport.directory");
+    reportDirectory = dir != options.engineOptions.end() ? dir->second : std::string();
+    operations.push_back(std::move(sessionOp));
+    try {
+        engine.reset(new poplar::Engine(*graph, programs, flags));
+    } catch (const poplar::graph_memory_allocation_error& e) {
+        throw memory_allocation_err(e.what(), e.what(),
+                                    reportDirectory.empty() ? std::string()
+                                                            : reportDirectory + "/profile.pop");
+    } catch (const poplar::poplar_error& e) {
+        throw error(std::string("Session: compiling the model failed: ") + e.what());
+    }
+    compiled = true;
+}
+
+int64_t SessionCore::accumulationFactor() const {
+    return training && options.enableGradientAccumulation ? options.accumulationFactor : 1;
+}
+
+void SessionCore::load() {
+    engine->load(device->impl().device);
+    for (auto& s : inputStreams) {
+        HostStream* sp = &s;
+        engine->connectStreamToCallback(s.handle, [this, sp](void* p) {
+            const int64_t n = sp->info.nelms();
+            if (!stepIO)
+                throw error("Session: input '" + sp->id + "' read outside run()");
+            ConstVoidData d = stepIO->in(sp->id, n, false);
+            if (d.info.nelms() != n)
+                throw error("Session::run: the data of input '" + sp->id + "' has " +
+                            std::to_string(d.info.nelms()) + " elements per batch, the model's " +
+                            sp->info.str() + " needs " + std::to_string(n));
+            convert(d.data, d.info.dataType(), p, sp->deviceData, std::size_t(n));
+            stepIO->inComplete(sp->id, n);
+        });
+    }
+    for (auto& s : anchorStreams) {
+        HostStream* sp = &s;
+        engine->connectStreamToCallback(s.handle, [this, sp](void* p) {
+            const int64_t n = sp->info.nelms();
+            MutableVoidData d = stepIO->out(sp->id, n);
+            if (d.info.nelms() != n)
+                throw error("Session::run: the anchor array of '" + sp->id + "' gives " +
+                            std::to_string(d.info.nelms()) + " elements per copy, not " +
+                            std::to_string(n));
+            convert(p, sp->deviceData, d.data, d.info.dataType(), std::size_t(n));
+            stepIO->outComplete(sp->id);
+        });
+    }
+    for (auto* list : {&weightWrites, &weightReads})
+        for (auto& s : *list)
+            engine->connectStream(s.handle, s.buffer.data(), s.buffer.data() + s.buffer.size());
+    loaded = true;
+}
+
+void SessionCore::runStep(IStepIO& io, const std::string& debugName) {
+    stepIO = &io;
+    struct Reset {
+        IStepIO*& p;
+        ~Reset() { p = nullptr; }
+    } reset{stepIO};
+    engine->run(0, debugName);
+    const auto& runs = engine->executionRecords().runs;
+    lastCycles = runs.empty() ? 0 : runs.back().totalCycles;
+}
+
+void SessionCore::weightsFromHost() {
+    for (auto& w : weightWrites) {
+        const HostTensor& h = hostWeights.at(w.id);
+        writeHostValues(h.values, w.deviceData, w.buffer.data());
+    }
+    engine->run(1);
+    optimizerFromHost();
+}
+
+void SessionCore::weightsToHost() {
+    engine->run(2);
+    for (auto& r : weightReads) {
+        HostTensor& h = hostWeights.at(r.id);
+        h.values = hostValues(r.buffer.data(), r.deviceData, std::size_t(r.info.nelms()));
+    }
+}
+
+void SessionCore::optimizerFromHost() {
+    for (auto& hp : hyperParameters)
+        engine->writeTensor(hp.handle, &hp.value, &hp.value + 1);
+}
+
+} // namespace popart
