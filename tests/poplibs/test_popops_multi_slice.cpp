@@ -6,11 +6,14 @@
 #include "PoplibsHarness.hpp"
 #include "popops/SlicePlanInternal.hpp" // the plan's splits
 
+#include <array>
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <poplar/exceptions.hpp>
 #include <popops/DynamicSlice.hpp>
 #include <poputil/exceptions.hpp>
 #include <sstream>
+#include <sys/wait.h>
 
 using namespace poplibstest;
 
@@ -208,4 +211,33 @@ TEST_CASE("embedding plans split the table, print, compare and check their optio
                     poputil::poplibs_error);
     CHECK_THROWS_AS(popops::multiSlice(h.g(), other, idx, {0, 1}, {1, 1}, h.prog, whole, {}),
                     poputil::poplibs_error);
+}
+
+namespace {
+std::pair<int, std::string> runExample(const std::string& cmd) {
+    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+    REQUIRE(p);
+    std::string out;
+    std::array<char, 4096> buf{};
+    while (std::size_t n = fread(buf.data(), 1, buf.size(), p))
+        out.append(buf.data(), n);
+    const int raw = pclose(p);
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, out};
+}
+} // namespace
+
+TEST_CASE("embedding_training's loss falls and its embedding matches the host",
+          "[examples][multiSlice]") {
+    // tiles, vocab, dim, classes, batch, epochs: defaults, odd sizes, one tile, more tiles than
+    // the table needs.
+    for (const char* args : {"", "7 33 5 3 17 8", "1 10 4 2 9 6", "64 12 9 3 40 5"}) {
+        const auto [status, output] =
+            runExample(std::string(EMBEDDING_TRAINING_EXAMPLE) + " " + args);
+        INFO(args << ": " << output);
+        CHECK(status == 0);
+        CHECK(output.find("\"ok\":true") != std::string::npos);
+    }
+    const auto [status, output] = runExample(std::string(EMBEDDING_TRAINING_EXAMPLE) + " 4 0");
+    CHECK(status == 2);
+    CHECK(output.find("must be a positive integer") != std::string::npos);
 }

@@ -109,6 +109,9 @@ struct GraphModel {
     std::vector<FunctionInfo> functions;
     VertexTypeRegistry vertexTypes;
     std::vector<PerfEstimator> perfEstimators;
+    /// Constants made for a value given to an Input field in addVertex's connection list
+    /// (vertex, variable), mapped to the vertex's tile when the vertex is mapped.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> vertexConstants;
 };
 
 } // namespace tilescope::sim
