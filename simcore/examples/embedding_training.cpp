@@ -5,7 +5,9 @@
 // scaled by -rate / batch. The embedding is laid out by popops::embedding::plan. One engine run
 // is one epoch over a fixed batch; the host reads the loss after each.
 //
-//   embedding_training [TILES] [VOCAB] [DIM] [CLASSES] [BATCH] [EPOCHS]  (default 16 100 8 4 64 20)
+//   embedding_training [TILES] [VOCAB] [DIM] [CLASSES] [BATCH] [EPOCHS] [MEMORY]
+//   (default 16 100 8 4 64 20; MEMORY, if given, is the plan's availableMemoryProportion: a
+//   small share splits the table's entries over more tiles)
 //
 // A token's class is token % CLASSES, so the embedding has to learn it. Prints one JSON line with
 // the mean loss per epoch; exit status 1 unless the loss falls every epoch and the trained
@@ -26,6 +28,7 @@
 #include <popnn/codelets.hpp>
 #include <popops/DynamicSlice.hpp>
 #include <popops/ScaledAdd.hpp>
+#include <popops/Zero.hpp>
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 #include <string>
@@ -117,7 +120,7 @@ int main(int argc, char** argv) {
         if (*end != '\0' || value <= 0) {
             std::cerr << "embedding_training: argument " << i << " ('" << argv[i]
                       << "') must be a positive integer\nusage: embedding_training [TILES] "
-                         "[VOCAB] [DIM] [CLASSES] [BATCH] [EPOCHS]\n";
+                         "[VOCAB] [DIM] [CLASSES] [BATCH] [EPOCHS] [MEMORY]\n";
             return 2;
         }
         args[std::size_t(i - 1)] = std::size_t(value);
@@ -129,6 +132,9 @@ int main(int argc, char** argv) {
         std::cerr << "embedding_training: CLASSES must be at least 2\n";
         return 2;
     }
+    poplar::OptionFlags planOptions;
+    if (argc > 7)
+        planOptions.set("availableMemoryProportion", argv[7]);
     const float rate = 0.5f;
     try {
         IPUModel model("ipu2");
@@ -141,7 +147,7 @@ int main(int argc, char** argv) {
 
         DebugInfo di(DebugContext("embedding"), "model");
         const popops::SlicePlan plan =
-            popops::embedding::plan(graph, FLOAT, s.vocab, s.dim, {s.batch}, {});
+            popops::embedding::plan(graph, FLOAT, s.vocab, s.dim, {s.batch}, planOptions);
         Tensor table = popops::createSliceableTensor(graph, FLOAT, {s.vocab, s.dim}, {0}, {1}, plan,
                                                      {}, {di, "embedding"});
         Tensor tokens = popops::createIndicesTensor(graph, {0}, s.batch, plan, {}, {di, "tokens"});

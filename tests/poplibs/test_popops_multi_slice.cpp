@@ -228,15 +228,19 @@ std::pair<int, std::string> runExample(const std::string& cmd) {
 
 TEST_CASE("embedding_training's loss falls and its embedding matches the host",
           "[examples][multiSlice]") {
-    // tiles, vocab, dim, classes, batch, epochs: defaults, odd sizes, one tile, more tiles than
-    // the table needs.
-    for (const char* args : {"", "7 33 5 3 17 8", "1 10 4 2 9 6", "64 12 9 3 40 5"}) {
+    // tiles, vocab, dim, classes, batch, epochs[, memory share]: defaults, odd sizes, one tile,
+    // more tiles than the table needs, and a table split into parts of entries.
+    for (const char* args :
+         {"", "7 33 5 3 17 8", "1 10 4 2 9 6", "64 12 9 3 40 5", "16 100 8 4 64 10 0.0001"}) {
         const auto [status, output] =
             runExample(std::string(EMBEDDING_TRAINING_EXAMPLE) + " " + args);
         INFO(args << ": " << output);
         CHECK(status == 0);
         CHECK(output.find("\"ok\":true") != std::string::npos);
     }
+    const auto [split, splitOutput] =
+        runExample(std::string(EMBEDDING_TRAINING_EXAMPLE) + " 16 100 8 4 64 3 0.0001");
+    CHECK(splitOutput.find("slicedSplit 4") != std::string::npos);
     const auto [status, output] = runExample(std::string(EMBEDDING_TRAINING_EXAMPLE) + " 4 0");
     CHECK(status == 2);
     CHECK(output.find("must be a positive integer") != std::string::npos);
