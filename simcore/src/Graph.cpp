@@ -256,15 +256,11 @@ void Graph::setTileMapping(VertexRef v, unsigned tile) {
     const auto global =
         static_cast<std::int32_t>(checkTile(tile, vertexDescription(*model_, v.getId())));
     model_->vertices[v.getId()].tile = global;
-    auto& pending = model_->vertexConstants;
-    for (auto it = pending.begin(); it != pending.end();) {
-        if (it->first == v.getId()) {
-            auto& var = model_->variables[it->second];
-            var.tileOf.assign(var.numElements, global);
-            it = pending.erase(it);
-        } else {
-            ++it;
-        }
+    const auto pending = model_->vertexConstants.find(static_cast<std::uint32_t>(v.getId()));
+    if (pending != model_->vertexConstants.end()) {
+        for (const auto var : pending->second)
+            model_->variables[var].tileOf.assign(model_->variables[var].numElements, global);
+        model_->vertexConstants.erase(pending);
     }
 }
 
@@ -546,7 +542,7 @@ void Graph::setFieldValue(FieldRef field, const ConnectionDesc& c) {
         if (tile >= 0)
             model_->variables[var].tileOf.assign(model_->variables[var].numElements, tile);
         else
-            model_->vertexConstants.emplace_back(vid, static_cast<std::uint32_t>(var));
+            model_->vertexConstants[vid].push_back(static_cast<std::uint32_t>(var));
         connect(field, k);
         return;
     }
