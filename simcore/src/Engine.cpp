@@ -21,9 +21,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <unistd.h>
 
 namespace poplar {
@@ -123,6 +125,7 @@ struct Engine::Impl {
     std::ostream* print = &std::cout;
     tilescope::capture::ExecutionRecords noRuns;
     bool executionProfiling = true;
+    std::uint64_t cyclesSinceLoad = 0; ///< the device's cycle counter, for getTimeStamp
 
     /// A stream connection made with connectStream or connectStreamToCallback. All are kept, in
     /// order, so those made before load() (or before a second load()) are bound at load().
@@ -283,6 +286,7 @@ void Engine::load(const Device& device) {
     if (!impl_->compiled->records.tilesOutOfMemory.empty())
         throw outOfMemoryError(impl_->compiled->records);
     impl_->bsp = std::make_unique<sim::BspEngine>(impl_->compiled, impl_->options.hostThreads);
+    impl_->cyclesSinceLoad = 0;
     impl_->bsp->setPrintStream(*impl_->print);
     impl_->bsp->setRecording(impl_->executionProfiling);
     impl_->bsp->setStepRecordRuns(impl_->options.storedRuns);
@@ -307,6 +311,7 @@ void Engine::run(unsigned prog, const std::string& debugName) {
     pvti::Tracepoint trace(&engineChannel, debugName.empty() ? "Engine::run" : debugName);
     auto& bsp = loaded(impl_->bsp, "run");
     bsp.run(prog);
+    impl_->cyclesSinceLoad += bsp.lastRunCycles();
     if (impl_->capture && impl_->executionProfiling && !bsp.records().runs.empty()) {
         pvti::Tracepoint write(&engineChannel, "writeExecutionProfile");
         impl_->capture->writeRun(bsp.records().runs.back());
@@ -317,6 +322,27 @@ void Engine::run(unsigned prog, const std::string& debugName) {
     }
     if (impl_->hostMemory)
         impl_->hostMemory->add(residentBytes());
+}
+
+Engine::TimerTimePoint Engine::getTimeStamp() const {
+    TimerTimePoint t;
+    t.deviceCycles = impl_->cyclesSinceLoad;
+    t.host = std::chrono::steady_clock::now();
+    return t;
+}
+
+std::string Engine::reportTiming(const TimerTimePoint& start, const TimerTimePoint& end) const {
+    if (end.deviceCycles < start.deviceCycles || end.host < start.host)
+        throw poplar_error("Engine::reportTiming: the end time stamp is earlier than the start");
+    const std::uint64_t cycles = end.deviceCycles - start.deviceCycles;
+    const double clockHz = impl_->compiled ? impl_->compiled->model->target.tileClockHz : 0.0;
+    const double hostSeconds = std::chrono::duration<double>(end.host - start.host).count();
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(3) << "Device: " << cycles << " cycles";
+    if (clockHz > 0)
+        os << " (" << cycles / clockHz * 1e6 << " us at " << clockHz / 1e6 << " MHz)";
+    os << ", host: " << hostSeconds * 1e3 << " ms";
+    return os.str();
 }
 
 void Engine::enableExecutionProfiling() {

@@ -233,3 +233,28 @@ TEST_CASE("an unusable lock directory is an error naming the variable", "[device
                                       Catch::Contains("TILESCOPE_DEVICE_LOCK_DIR"));
     CHECK_FALSE(d.isAttached());
 }
+
+TEST_CASE("acquireAvailableDevice attaches the first free device of the size asked for",
+          "[devices]") {
+    SimulatedIpus ipus("2");
+    auto manager = DeviceManager::createDeviceManager();
+    Device first = manager.acquireAvailableDevice(1);
+    CHECK(first.getId() == 0);
+    CHECK(first.isAttached());
+    Device second = manager.acquireAvailableDevice(1);
+    CHECK(second.getId() == 1);
+    CHECK_THROWS_WITH(manager.acquireAvailableDevice(1),
+                      Catch::Contains("all 2 devices of 1 IPU(s) are in use"));
+    CHECK_THROWS_WITH(manager.acquireAvailableDevice(2),
+                      Catch::Contains("all 1 devices of 2 IPU(s) are in use"));
+    CHECK_THROWS_WITH(manager.acquireAvailableDevice(4),
+                      Catch::Contains("no device of 4 IPU(s)"));
+    first.detach();
+    CHECK(manager.acquireAvailableDevice(1).getId() == 0);
+}
+
+TEST_CASE("acquireAvailableDevice without hardware names TILESCOPE_SIMULATED_IPUS", "[devices]") {
+    SimulatedIpus ipus(nullptr);
+    CHECK_THROWS_WITH(DeviceManager::createDeviceManager().acquireAvailableDevice(1),
+                      Catch::Contains("TILESCOPE_SIMULATED_IPUS"));
+}

@@ -24,6 +24,9 @@ public:
     std::vector<Device> getDevices() const;
     std::size_t getNumDevices() const;
     Device getDevice(unsigned deviceManagerId, const OptionFlags& opts = {}) const;
+    /// The first device of `numIPUs` IPUs that attach() can claim, attached. Throws poplar_error
+    /// naming the count when there is none or all are in use.
+    Device acquireAvailableDevice(unsigned numIPUs = 1, const OptionFlags& opts = {}) const;
 };
 
 } // namespace poplar

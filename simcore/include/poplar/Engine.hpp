@@ -12,6 +12,7 @@
 
 // SDK programs rely on poplar's main headers bringing in the standard headers they use.
 #include <cassert>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <iomanip>
@@ -70,6 +71,18 @@ public:
     /// profile; enableExecutionProfiling() (the default state) records them again.
     void enableExecutionProfiling();
     void disableExecutionProfiling();
+
+    /// A point in time for reportTiming: the simulated device's cycle counter (cycles run since
+    /// load, as the IPU's counter keeps counting across runs) and the host's steady clock.
+    struct TimerTimePoint {
+        std::uint64_t deviceCycles = 0;
+        std::chrono::steady_clock::time_point host;
+    };
+    /// The time now (after the runs so far).
+    TimerTimePoint getTimeStamp() const;
+    /// The time between two time stamps: simulated device cycles and time at the target's tile
+    /// clock, and the host's wall-clock time, as one line of text.
+    std::string reportTiming(const TimerTimePoint& start, const TimerTimePoint& end) const;
 
     void writeTensor(StringRef handle, const void* buf, const void* bufEnd);
     void readTensor(StringRef handle, void* buf, void* bufEnd);

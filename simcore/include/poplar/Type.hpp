@@ -6,6 +6,11 @@
 
 #include <ostream>
 #include <string>
+// The SDK's headers use std::optional in their interfaces from C++17 on, so programs built with
+// them use it without including <optional>; under C++11 and C++14 there is none to bring.
+#if __cplusplus >= 201703L
+#include <optional>
+#endif
 
 namespace poplar {
 

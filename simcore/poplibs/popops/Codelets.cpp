@@ -15,6 +15,7 @@ void addCodelets(poplar::Graph& graph) {
     detail::registerReduceVertices(graph);
     detail::registerMapExprVertices(graph);
     detail::registerDynamicSliceVertices(graph);
+    detail::registerMultiSliceVertices(graph);
     detail::registerTopKVertices(graph);
     detail::registerTransposeVertices(graph);
 }

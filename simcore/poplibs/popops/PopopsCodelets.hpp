@@ -12,5 +12,6 @@ void registerScaledAddVertices(poplar::Graph& graph);
 void registerReduceVertices(poplar::Graph& graph);
 void registerMapExprVertices(poplar::Graph& graph);
 void registerDynamicSliceVertices(poplar::Graph& graph);
+void registerMultiSliceVertices(poplar::Graph& graph);
 void registerTransposeVertices(poplar::Graph& graph);
 } // namespace popops::detail

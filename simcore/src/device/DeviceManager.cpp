@@ -114,4 +114,21 @@ Device DeviceManager::getDevice(unsigned deviceManagerId, const OptionFlags&) co
     return devices[deviceManagerId];
 }
 
+Device DeviceManager::acquireAvailableDevice(unsigned numIPUs, const OptionFlags& opts) const {
+    auto devices = getDevices(TargetType::IPU, numIPUs, opts);
+    for (auto& d : devices)
+        if (d.attach())
+            return std::move(d);
+    const unsigned n = sim::simulatedIpuCount();
+    if (devices.empty())
+        throw poplar_error("DeviceManager::acquireAvailableDevice: no device of " +
+                           std::to_string(numIPUs) + " IPU(s)" +
+                           (n == 0 ? ": no IPU hardware is present; " + simulateHint()
+                                   : ": " + std::string(sim::simulatedIpusVariable) + "=" +
+                                         std::to_string(n) + " has none of that size"));
+    throw poplar_error("DeviceManager::acquireAvailableDevice: all " +
+                       std::to_string(devices.size()) + " devices of " + std::to_string(numIPUs) +
+                       " IPU(s) are in use");
+}
+
 } // namespace poplar

@@ -245,6 +245,10 @@ void BspEngine::run(unsigned program) {
         blocks->endRun(impl_->cycle);
 }
 
+std::uint64_t BspEngine::lastRunCycles() const {
+    return impl_->cycle;
+}
+
 void BspEngine::setBlockRecorder(std::unique_ptr<BlockRecorder> recorder) {
     impl_->blocks = std::move(recorder);
 }

@@ -44,8 +44,15 @@ std::pair<sim::FieldBinding*, const sim::FieldDescriptor*> findField(sim::GraphM
 void Graph::setTileMapping(VertexRef v, unsigned tile) {
     if (v.getId() >= model_->vertices.size())
         throw poplar_error("setTileMapping: invalid vertex reference " + std::to_string(v.getId()));
-    model_->vertices[v.getId()].tile =
+    const auto global =
         static_cast<std::int32_t>(checkTile(tile, vertexDescription(*model_, v.getId())));
+    model_->vertices[v.getId()].tile = global;
+    const auto pending = model_->vertexConstants.find(static_cast<std::uint32_t>(v.getId()));
+    if (pending != model_->vertexConstants.end()) {
+        for (const auto var : pending->second)
+            model_->variables[var].tileOf.assign(model_->variables[var].numElements, global);
+        model_->vertexConstants.erase(pending);
+    }
 }
 
 unsigned Graph::getTileMapping(VertexRef v) const {
@@ -245,9 +252,12 @@ void Graph::setFieldValue(FieldRef field, const ConnectionDesc& c) {
     const std::string value = c.valueKind == Kind::Floating   ? std::to_string(c.floatValue)
                               : c.valueKind == Kind::Unsigned ? std::to_string(c.unsignedValue)
                                                               : std::to_string(c.signedValue);
-    if (fd->isEdge())
+    const bool constantInput =
+        fd->isEdge() && fd->reads() && !fd->writes() && fd->shape == sim::abi::FieldShape::Scalar;
+    if (fd->isEdge() && !constantInput)
         throw graph_connection_error("Cannot set " + where + " to the value " + value +
-                                     ": it is an edge; connect a tensor");
+                                     ": it is an edge that is not a scalar Input; connect a "
+                                     "tensor");
     if (fd->shape != sim::abi::FieldShape::Scalar)
         throw graph_connection_error("Cannot set " + where + " to the value " + value +
                                      ": it is a vector of vertex state; use "
@@ -281,6 +291,23 @@ void Graph::setFieldValue(FieldRef field, const ConnectionDesc& c) {
                               c.valueKind == Kind::Unsigned
                                   ? c.unsignedValue
                                   : static_cast<unsigned long long>(c.signedValue));
+    }
+    if (constantInput) {
+        // As Poplar's ConnectionDesc(field, value): a scalar constant connected to the field,
+        // on the vertex's tile (mapped now, or when the vertex is mapped).
+        const std::vector<unsigned char> raw(reinterpret_cast<const unsigned char*>(bytes.data()),
+                                             reinterpret_cast<const unsigned char*>(bytes.data()) +
+                                                 bytes.size());
+        Tensor k = addConstantBytes(Type(type), {}, raw, 1, {fd->name + "/value"});
+        const auto var = k.view().ranges[0].variable;
+        const auto vid = static_cast<std::uint32_t>(field.vertex().getId());
+        const std::int32_t tile = model_->vertices[vid].tile;
+        if (tile >= 0)
+            model_->variables[var].tileOf.assign(model_->variables[var].numElements, tile);
+        else
+            model_->vertexConstants[vid].push_back(static_cast<std::uint32_t>(var));
+        connect(field, k);
+        return;
     }
     binding->stateValue = std::move(bytes);
     binding->stateCount = 1;

@@ -61,6 +61,8 @@ public:
     void setBlockRecorder(std::unique_ptr<BlockRecorder> recorder);
 
     const capture::ExecutionRecords& records() const { return records_; }
+    /// The cycles the last run took (recorded or not); 0 before the first run.
+    std::uint64_t lastRunCycles() const;
 
     /// Reads or writes a tensor's elements as raw device bytes (row-major).
     std::vector<std::byte> gather(const TensorView& t) const;

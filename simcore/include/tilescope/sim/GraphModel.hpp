@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -109,6 +110,9 @@ struct GraphModel {
     std::vector<FunctionInfo> functions;
     VertexTypeRegistry vertexTypes;
     std::vector<PerfEstimator> perfEstimators;
+    /// Constants made for values given to Input fields in addVertex's connection list, by
+    /// vertex, waiting to be mapped to the vertex's tile when the vertex is mapped.
+    std::map<std::uint32_t, std::vector<std::uint32_t>> vertexConstants;
 };
 
 } // namespace tilescope::sim

@@ -1,0 +1,247 @@
+// popops::multiSlice, multiUpdate, multiUpdateAdd and multiUpdateMax against host references:
+// FLOAT, HALF and INT tables, one and several parts of entries (a small memory share forces the
+// plan to split them), a sliced dimension other than the first, repeated indices and indices
+// past the end, all read at run time; and SlicePlan / embedding::plan themselves.
+
+#include "PoplibsHarness.hpp"
+#include "popops/SlicePlanInternal.hpp" // the plan's splits
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <poplar/exceptions.hpp>
+#include <popops/DynamicSlice.hpp>
+#include <poputil/exceptions.hpp>
+#include <sstream>
+#include <sys/wait.h>
+
+using namespace poplibstest;
+
+namespace {
+
+using Shape = std::vector<std::size_t>;
+
+std::vector<double> asDoubles(const std::vector<unsigned>& v) {
+    return {v.begin(), v.end()};
+}
+
+double rounded(const poplar::Type& type, double x) {
+    return type == poplar::HALF ? toHalf(x) : x;
+}
+
+/// A table of `entries` x `elems` and the plan: none, or one split into parts by a small
+/// memory share.
+struct Table {
+    std::size_t entries, elems;
+    bool split;
+};
+
+popops::SlicePlan makePlan(Harness& h, const poplar::Type& type, const Table& c, std::size_t n) {
+    if (!c.split)
+        return popops::SlicePlan();
+    return popops::embedding::plan(h.g(), type, c.entries, c.elems, {n},
+                                   {{"availableMemoryProportion", "0.00005"}});
+}
+
+const std::vector<unsigned> kIndices = {3, 0, 36, 3, 17, 40, 9, 36, 1000, 22, 5};
+
+} // namespace
+
+TEST_CASE("multiSlice matches the host, one and several parts, indices past the end give zeros",
+          "[popops][multiSlice]") {
+    for (const auto& type : {poplar::FLOAT, poplar::HALF, poplar::INT}) {
+        for (const Table c : {Table{37, 5, false}, Table{37, 5, true}, Table{37, 3, true}}) {
+            Harness h(8);
+            const std::size_t n = kIndices.size();
+            const auto plan = makePlan(h, type, c, n);
+            if (c.split)
+                CHECK(plan.getImpl().slicedSplit > 1);
+            poplar::Tensor t = popops::createSliceableTensor(h.g(), type, {c.entries, c.elems}, {0},
+                                                             {1}, plan, {}, "table");
+            const auto data = integers(c.entries * c.elems, -50, 50, 3);
+            h.addInput(t, data, "table");
+            poplar::Tensor idx = h.input(poplar::UNSIGNED_INT, {n, 1}, asDoubles(kIndices), "idx");
+            poplar::Tensor s =
+                popops::multiSlice(h.g(), t, idx, {0}, {1}, h.prog, plan, {}, "lookup");
+            REQUIRE(s.shape() == Shape{n, 1, c.elems});
+            h.output(s, "s");
+            const auto out = h.run()["s"];
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t e = 0; e < c.elems; ++e) {
+                    const double want = kIndices[i] < c.entries
+                                            ? rounded(type, data[kIndices[i] * c.elems + e])
+                                            : 0.0;
+                    INFO(type.toString() << " " << c.entries << "x" << c.elems << " split "
+                                         << c.split << " index " << i << " element " << e);
+                    CHECK(out[i * c.elems + e] == want);
+                }
+        }
+    }
+}
+
+TEST_CASE("multiSlice slices a dimension other than the first", "[popops][multiSlice]") {
+    Harness h(8);
+    const Shape shape = {3, 10, 4};
+    const auto data = integers(120, -9, 9, 5);
+    poplar::Tensor t = h.input(poplar::FLOAT, shape, data, "t");
+    const std::vector<unsigned> idx = {9, 2, 2, 0};
+    poplar::Tensor offsets = h.input(poplar::UNSIGNED_INT, {4}, asDoubles(idx), "idx");
+    poplar::Tensor s =
+        popops::multiSlice(h.g(), t, offsets, {1}, {1}, h.prog, popops::SlicePlan(), {});
+    REQUIRE(s.shape() == Shape{4, 3, 1, 4});
+    h.output(s, "s");
+    const auto out = h.run()["s"];
+    for (std::size_t i = 0; i < 4; ++i)
+        for (std::size_t a = 0; a < 3; ++a)
+            for (std::size_t b = 0; b < 4; ++b)
+                CHECK(out[(i * 3 + a) * 4 + b] == data[(a * 10 + idx[i]) * 4 + b]);
+}
+
+TEST_CASE("multiSlice with indices known when building copies the slices", "[popops][multiSlice]") {
+    Harness h(4);
+    const auto data = values(6 * 3, -1, 1, 2);
+    poplar::Tensor t = h.input(poplar::FLOAT, {6, 3}, data, "t");
+    const std::vector<unsigned> idx = {5, 1, 5};
+    poplar::Tensor s = popops::multiSlice(h.g(), t, idx, 0, h.prog, "static");
+    REQUIRE(s.shape() == Shape{3, 1, 3});
+    h.output(s, "s");
+    const auto out = h.run()["s"];
+    for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t e = 0; e < 3; ++e)
+            CHECK(out[i * 3 + e] == Approx(data[idx[i] * 3 + e]));
+    CHECK_THROWS_AS(popops::multiSlice(h.g(), t, std::vector<unsigned>{6}, 0, h.prog),
+                    poputil::poplibs_error);
+}
+
+TEST_CASE("multiUpdate, multiUpdateAdd and multiUpdateMax match the host",
+          "[popops][multiUpdate]") {
+    enum Kind { Write, Add, Max };
+    for (const auto& type : {poplar::FLOAT, poplar::HALF, poplar::INT}) {
+        for (const Table c : {Table{37, 6, false}, Table{37, 6, true}}) {
+            for (Kind kind : {Write, Add, Max}) {
+                Harness h(8);
+                const std::size_t n = kIndices.size();
+                const auto plan = makePlan(h, type, c, n);
+                poplar::Tensor t = popops::createSliceableTensor(h.g(), type, {c.entries, c.elems},
+                                                                 {0}, {1}, plan, {}, "table");
+                const auto data = integers(c.entries * c.elems, -20, 20, 7);
+                h.addInput(t, data, "table");
+                poplar::Tensor idx =
+                    h.input(poplar::UNSIGNED_INT, {n, 1}, asDoubles(kIndices), "idx");
+                poplar::Tensor s = popops::createSliceTensor(h.g(), type, {c.entries, c.elems}, {0},
+                                                             {1}, n, plan, {}, "updates");
+                const auto updates = integers(n * c.elems, -8, 8, 11);
+                h.addInput(s, updates, "updates");
+                const double scale = type == poplar::INT ? 3.0 : 0.5;
+                if (kind == Write) {
+                    popops::multiUpdate(h.g(), t, s, idx, {0}, {1}, h.prog, plan, {});
+                } else if (kind == Add) {
+                    const auto scaleType = type == poplar::HALF ? poplar::FLOAT : type;
+                    poplar::Tensor k = h.input(scaleType, {}, {scale}, "scale");
+                    popops::multiUpdateAdd(h.g(), t, s, idx, k, {0}, {1}, h.prog, plan, {});
+                } else {
+                    popops::multiUpdateMax(h.g(), t, s, idx, {0}, {1}, h.prog, plan, {});
+                }
+                h.output(t, "t");
+                const auto out = h.run()["t"];
+                std::vector<double> want = data;
+                for (std::size_t i = 0; i < n; ++i) {
+                    if (kIndices[i] >= c.entries)
+                        continue;
+                    for (std::size_t e = 0; e < c.elems; ++e) {
+                        double& w = want[kIndices[i] * c.elems + e];
+                        const double u = updates[i * c.elems + e];
+                        w = kind == Write ? u : kind == Add ? w + scale * u : std::max(w, u);
+                    }
+                }
+                INFO(type.toString() << " split " << c.split << " kind " << kind);
+                CHECK(out == want);
+            }
+        }
+    }
+}
+
+TEST_CASE("embedding plans split the table, print, compare and check their options",
+          "[popops][multiSlice][plan]") {
+    Harness h(16);
+    const auto whole = popops::embedding::plan(h.g(), poplar::FLOAT, 100, 8, {4}, {});
+    CHECK(whole.getImpl().slicedSplit == 1);
+    CHECK(whole.getImpl().unslicedSplit == 4); // 8 FLOATs in grains of 2
+    const auto split = popops::embedding::plan(h.g(), poplar::FLOAT, 100, 8, {4},
+                                               {{"availableMemoryProportion", "0.0001"}});
+    CHECK(split.getImpl().slicedSplit == 4); // 16 tiles / 4 blocks
+    CHECK(whole != split);
+    CHECK(whole ==
+          popops::embedding::plan(h.g(), poplar::FLOAT, 100, 8, {4}, {{"usedForSlice", "true"}}));
+    CHECK((whole < split) != (split < whole));
+    std::ostringstream os;
+    os << split;
+    CHECK_THAT(os.str(), Catch::Contains("slicedSplit 4"));
+    popops::SlicePlan copy = split;
+    CHECK(copy == split);
+
+    CHECK_THROWS_AS(popops::embedding::plan(h.g(), poplar::FLOAT, 10, 4, {1}, {{"bogus", "1"}}),
+                    poplar::invalid_option);
+    CHECK_THROWS_AS(
+        popops::embedding::plan(h.g(), poplar::FLOAT, 10, 4, {1},
+                                {{"usedForSlice", "false"}, {"usedForUpdate", "false"}}),
+        poplar::invalid_option);
+    CHECK_THROWS_AS(
+        popops::embedding::plan(h.g(), poplar::FLOAT, 10, 4, {1}, {{"operationForUpdate", "mul"}}),
+        poplar::invalid_option);
+
+    // A tensor laid out by a plan: every (part, block) piece on its own tile.
+    poplar::Tensor t =
+        popops::createSliceableTensor(h.g(), poplar::FLOAT, {100, 8}, {0}, {1}, split, {}, "t");
+    const auto mapping = h.g().getTileMapping(t);
+    std::size_t used = 0;
+    for (const auto& intervals : mapping)
+        used += intervals.empty() ? 0 : 1;
+    CHECK(used == 16);
+    poplar::Tensor idx = popops::createIndicesTensor(h.g(), {0}, 5, split, {}, "idx");
+    CHECK(idx.shape() == Shape{5, 1});
+    CHECK(idx.elementType() == poplar::UNSIGNED_INT);
+
+    // A plan for another table, slices of more than one entry, or several dims are refused.
+    poplar::Tensor other = h.g().addVariable(poplar::FLOAT, {50, 8}, "other");
+    h.g().setTileMapping(other, 0);
+    CHECK_THROWS_AS(popops::multiSlice(h.g(), other, idx, {0}, {1}, h.prog, split, {}),
+                    poputil::poplibs_error);
+    CHECK_THROWS_AS(popops::multiSlice(h.g(), other, idx, {0}, {2}, h.prog, whole, {}),
+                    poputil::poplibs_error);
+    CHECK_THROWS_AS(popops::multiSlice(h.g(), other, idx, {0, 1}, {1, 1}, h.prog, whole, {}),
+                    poputil::poplibs_error);
+}
+
+namespace {
+std::pair<int, std::string> runExample(const std::string& cmd) {
+    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+    REQUIRE(p);
+    std::string out;
+    std::array<char, 4096> buf{};
+    while (std::size_t n = fread(buf.data(), 1, buf.size(), p))
+        out.append(buf.data(), n);
+    const int raw = pclose(p);
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, out};
+}
+} // namespace
+
+TEST_CASE("embedding_training's loss falls and its embedding matches the host",
+          "[examples][multiSlice]") {
+    // tiles, vocab, dim, classes, batch, epochs[, memory share]: defaults, odd sizes, one tile,
+    // more tiles than the table needs, and a table split into parts of entries.
+    for (const char* args :
+         {"", "7 33 5 3 17 8", "1 10 4 2 9 6", "64 12 9 3 40 5", "16 100 8 4 64 10 0.0001"}) {
+        const auto [status, output] =
+            runExample(std::string(EMBEDDING_TRAINING_EXAMPLE) + " " + args);
+        INFO(args << ": " << output);
+        CHECK(status == 0);
+        CHECK(output.find("\"ok\":true") != std::string::npos);
+    }
+    const auto [split, splitOutput] =
+        runExample(std::string(EMBEDDING_TRAINING_EXAMPLE) + " 16 100 8 4 64 3 0.0001");
+    CHECK(splitOutput.find("slicedSplit 4") != std::string::npos);
+    const auto [status, output] = runExample(std::string(EMBEDDING_TRAINING_EXAMPLE) + " 4 0");
+    CHECK(status == 2);
+    CHECK(output.find("must be a positive integer") != std::string::npos);
+}
