@@ -12,6 +12,7 @@ void registerAllOpGroups(OpLoweringRegistry& registry) {
     registerSoftmaxOps(registry);
     registerNormOps(registry);
     registerLossOps(registry);
+    registerConvOps(registry);
 }
 
 } // namespace popart

@@ -13,6 +13,7 @@ void registerReductionOps(OpLoweringRegistry& registry);
 void registerSoftmaxOps(OpLoweringRegistry& registry);
 void registerNormOps(OpLoweringRegistry& registry);
 void registerLossOps(OpLoweringRegistry& registry);
+void registerConvOps(OpLoweringRegistry& registry);
 
 /// Calls every register function above, once.
 void registerAllOpGroups(OpLoweringRegistry& registry);
