@@ -38,21 +38,6 @@ CompareFormat parseCompareFormat(const std::string& name) {
     throw UsageError("--format: unknown format '" + name + "' (use text, json or markdown)");
 }
 
-/// A threshold: "5%", "5" or "2.5%", finite and not negative.
-double parsePercent(const std::string& option, const std::string& text) {
-    std::string number = text;
-    if (!number.empty() && number.back() == '%')
-        number.pop_back();
-    double value = 0;
-    const char* end = number.data() + number.size();
-    const auto [ptr, ec] = std::from_chars(number.data(), end, value);
-    if (number.empty() || ec != std::errc() || ptr != end || !std::isfinite(value))
-        throw UsageError(option + ": '" + text + "' is not a percentage (expected e.g. 5% or 0.5)");
-    if (value < 0 || number.front() == '-')
-        throw UsageError(option + ": must not be negative (got " + text + ")");
-    return value;
-}
-
 struct Threshold {
     std::string option;
     std::string figure; // what it limits, for people
@@ -453,6 +438,21 @@ int printHostTraceComparison(const CompareOptions& o, CompareFormat format, repo
 }
 
 } // namespace
+
+/// A threshold: "5%", "5" or "2.5%", finite and not negative.
+double parsePercent(const std::string& option, const std::string& text) {
+    std::string number = text;
+    if (!number.empty() && number.back() == '%')
+        number.pop_back();
+    double value = 0;
+    const char* end = number.data() + number.size();
+    const auto [ptr, ec] = std::from_chars(number.data(), end, value);
+    if (number.empty() || ec != std::errc() || ptr != end || !std::isfinite(value))
+        throw UsageError(option + ": '" + text + "' is not a percentage (expected e.g. 5% or 0.5)");
+    if (value < 0 || number.front() == '-')
+        throw UsageError(option + ": must not be negative (got " + text + ")");
+    return value;
+}
 
 int runCompare(const CompareOptions& options) {
     const CompareFormat format = parseCompareFormat(options.format);

@@ -9,6 +9,7 @@
 #include "tilescope/report/Version.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -31,7 +32,9 @@ constexpr const char* kFooter =
     "     was refused or failed, or output could not be written; one line on stderr says why\n"
     "  2  usage error: bad option or value, unknown table, bad synthetic spec; for compare also "
     "an\n     input that is missing or not a report\n"
-    "  3  compare: a --max-*-increase threshold was exceeded (each one named on stderr)";
+    "  3  compare, sweep-summary: a --max-*-increase threshold was exceeded (each one named on "
+    "stderr)\n"
+    "  130 sweep: interrupted by Ctrl-C (finished variants are kept; --resume finishes)";
 
 // Exactly one line whatever the message holds: parts of it can come from the file (a tool
 // version, an SQLite message), and scripts read the first line of stderr.
@@ -234,8 +237,132 @@ int main(int argc, char** argv) {
         command = [&] { return runCompare(compare); };
     });
 
+    SweepCommandOptions sweepOptions;
+    std::vector<std::string> sweepProgram; // the words after `--`
+    unsigned cpusPerTask = 0;
+    auto* sweepCommand = app.add_subcommand(
+        "sweep", "What-if sweep: run a program over a grid of engine options, PopLibs options, "
+                 "arguments and environment variables (locally or as a Slurm job array); one "
+                 "report per variant in DIR/<variant>/, the table in DIR/summary.json");
+    sweepCommand->add_option("-o,--output", sweepOptions.directory, "Sweep folder")
+        ->required()
+        ->type_name("DIR");
+    sweepCommand
+        ->add_option("--vary", sweepOptions.vary,
+                     "An axis: KEY=V1,V2,... (repeatable; the grid is their product). "
+                     "KEY is an engine option (engine:NAME or a bare name), a PopLibs "
+                     "option (poplibs:matmul.NAME or matmul.NAME), arg:NAME (replaces "
+                     "{NAME} in ARGS) or env:NAME")
+        ->type_name("KEY=V1,V2");
+    sweepCommand
+        ->add_option("--variants", sweepOptions.variantsFile,
+                     "JSON array of variants ({\"KEY\": \"VALUE\"} or {\"name\": N, "
+                     "\"settings\": {...}}), combined with the --vary grid")
+        ->type_name("FILE");
+    auto* jobsOption = sweepCommand
+                           ->add_option("--jobs,-j", sweepOptions.jobs,
+                                        "Variants run at once locally (default: the core count)")
+                           ->check(CLI::Range(1u, 4096u));
+    sweepCommand
+        ->add_option("--timeout", sweepOptions.timeoutSeconds,
+                     "Seconds a variant may run before it is killed and recorded failed "
+                     "(local; on Slurm use --time)")
+        ->check(CLI::NonNegativeNumber)
+        ->type_name("SECONDS");
+    sweepCommand->add_flag("--resume", sweepOptions.resume,
+                           "Finish a sweep in DIR: rerun only variants without a complete report");
+    auto* slurmFlag = sweepCommand->add_flag(
+        "--slurm", sweepOptions.slurm,
+        "Run as one Slurm job array (sbatch; DIR must be on a filesystem the nodes share)");
+    auto* partitionOption =
+        sweepCommand->add_option("--partition", sweepOptions.partition, "sbatch --partition");
+    auto* timeOption = sweepCommand->add_option("--time", sweepOptions.time,
+                                                "sbatch --time: each variant's time limit");
+    auto* accountOption =
+        sweepCommand->add_option("--account", sweepOptions.account, "sbatch --account");
+    auto* memOption = sweepCommand->add_option("--mem", sweepOptions.mem, "sbatch --mem");
+    auto* cpusOption =
+        sweepCommand->add_option("--cpus-per-task", cpusPerTask, "sbatch --cpus-per-task")
+            ->check(CLI::Range(1u, 4096u));
+    sweepCommand
+        ->add_option("--poll-interval", sweepOptions.pollSeconds,
+                     "Seconds between squeue polls (Slurm)")
+        ->check(CLI::Range(0.1, 3600.0))
+        ->capture_default_str();
+    for (auto* option : {partitionOption, timeOption, accountOption, memOption, cpusOption})
+        option->needs(slurmFlag);
+    jobsOption->excludes(slurmFlag);
+    addFormatOption(sweepCommand, sweepOptions.format, {"text", "json", "markdown"});
+    // Everything after `--` is the program's (taken out before parsing below); a program whose
+    // arguments hold no options may also be given without it.
+    sweepCommand->add_option("COMMAND", sweepOptions.command,
+                             "The program and its arguments, after --");
+    sweepCommand->callback([&] {
+        sweepOptions.command.insert(sweepOptions.command.end(), sweepProgram.begin(),
+                                    sweepProgram.end());
+        if (cpusOption->count() > 0)
+            sweepOptions.cpusPerTask = cpusPerTask;
+        command = [&] { return runSweep(sweepOptions); };
+    });
+
+    std::string taskDirectory;
+    std::size_t taskIndex = 0;
+    auto* taskCommand = app.add_subcommand("sweep-task", "Run one variant of a sweep (a Slurm "
+                                                         "array task; used by sweep --slurm)");
+    taskCommand->group(""); // hidden from --help
+    taskCommand->add_option("DIR", taskDirectory, "Sweep folder")->required();
+    taskCommand->add_option("INDEX", taskIndex, "Variant index")->required()->check(nonNegative);
+    taskCommand->callback(
+        [&] { command = [&] { return runSweepTask(taskDirectory, taskIndex); }; });
+
+    SweepSummaryOptions sweepSummary;
+    std::string sweepBaseline, sweepCycles, sweepMemory, sweepTileMemory;
+    auto* sweepSummaryCommand = app.add_subcommand(
+        "sweep-summary", "The table of a sweep folder: per variant compiled/fits, memory, cycles, "
+                         "time by phase, host time and differences from the baseline; a gate "
+                         "with --max-*-increase (exit 3)");
+    sweepSummaryCommand->add_option("DIR", sweepSummary.directory, "Sweep folder")->required();
+    addFormatOption(sweepSummaryCommand, sweepSummary.format, {"text", "json", "markdown"});
+    auto* baselineOption = sweepSummaryCommand->add_option(
+        "--baseline", sweepBaseline, "Variant to compare with (default: the first that compiled)");
+    auto* sweepCyclesOption =
+        sweepSummaryCommand->add_option("--max-cycles-increase", sweepCycles,
+                                        "Fail (exit 3) if a variant's cycles exceed the "
+                                        "baseline's by more");
+    auto* sweepMemoryOption =
+        sweepSummaryCommand->add_option("--max-memory-increase", sweepMemory,
+                                        "Fail (exit 3) if a variant's total memory "
+                                        "exceeds the baseline's by more");
+    auto* sweepTileOption = sweepSummaryCommand->add_option(
+        "--max-tile-memory-increase", sweepTileMemory,
+        "Fail (exit 3) if a variant's fullest tile exceeds the baseline's by more");
+    for (auto* option : {sweepCyclesOption, sweepMemoryOption, sweepTileOption})
+        option->type_name("P%");
+    sweepSummaryCommand->callback([&] {
+        if (baselineOption->count() > 0)
+            sweepSummary.baseline = sweepBaseline;
+        if (sweepCyclesOption->count() > 0)
+            sweepSummary.maxCyclesIncrease = sweepCycles;
+        if (sweepMemoryOption->count() > 0)
+            sweepSummary.maxMemoryIncrease = sweepMemory;
+        if (sweepTileOption->count() > 0)
+            sweepSummary.maxTileMemoryIncrease = sweepTileMemory;
+        command = [&] { return runSweepSummary(sweepSummary); };
+    });
+
+    // `sweep ... -- PROGRAM ARGS`: the program's words go to the sweep untouched (CLI11 would
+    // read options among them).
+    std::vector<std::string> words(argv + 1, argv + argc);
+    const auto sweepWord = std::find(words.begin(), words.end(), "sweep");
+    const auto marker = std::find(sweepWord, words.end(), "--");
+    if (sweepWord != words.end() && marker != words.end()) {
+        sweepProgram.assign(marker + 1, words.end());
+        words.erase(marker, words.end());
+    }
+    std::reverse(words.begin(), words.end()); // CLI11 takes the arguments last first
+
     try {
-        app.parse(argc, argv);
+        app.parse(words);
     } catch (const CLI::ParseError& e) {
         // --help and --version are "errors" with exit code 0.
         return app.exit(e) == 0 ? kExitOk : kExitUsage;

@@ -1,8 +1,12 @@
 #include "tilescope/capture/ProfileCapture.hpp"
 
+#include "tilescope/capture/PoplibsOptionDefaults.hpp"
+#include "tilescope/capture/TraceOptions.hpp"
 #include "tilescope/report/ProfileWriter.hpp"
+#include "tilescope/report/SweepMetadata.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <numeric>
 #include <unordered_map>
@@ -10,7 +14,8 @@
 namespace tilescope::capture {
 namespace {
 
-static_assert(static_cast<int>(BlockKind::Overflow) == static_cast<int>(report::BlockKind::Overflow) &&
+static_assert(static_cast<int>(BlockKind::Overflow) ==
+                      static_cast<int>(report::BlockKind::Overflow) &&
                   kNumBlockKinds == report::kNumBlockKinds,
               "the capture and report block kinds share their numbering");
 
@@ -39,6 +44,23 @@ report::TargetInfo targetOf(const TargetRecord& t) {
     return out;
 }
 
+/// How the run was configured from outside the program: a sweep's variant (set by
+/// `tilescope-cli sweep`) and TILESCOPE_POPLIBS_OPTIONS, so that a report says what it measured.
+void writeEnvironmentMetadata(report::ProfileWriter& w) {
+    if (const char* variant = std::getenv("TILESCOPE_SWEEP_VARIANT"); variant && *variant)
+        w.setMetadata(report::kSweepVariantKey, variant);
+    if (const char* settings = std::getenv("TILESCOPE_SWEEP_SETTINGS"); settings && *settings)
+        w.setMetadata(report::kSweepSettingsKey, settings);
+    try {
+        const auto defaults = PoplibsOptionDefaults::fromEnvironment();
+        if (!defaults.empty())
+            w.setMetadata(report::kPoplibsOptionDefaultsKey, defaults.toJson());
+    } catch (const OptionsError&) {
+        // The operations that read it refuse it with the reason; the report keeps the raw text.
+        w.setMetadata(report::kPoplibsOptionDefaultsKey, std::getenv(kPoplibsOptionsVariable));
+    }
+}
+
 } // namespace
 
 struct ProfileCapture::Writer {
@@ -55,6 +77,7 @@ ProfileCapture::ProfileCapture(ProfileCaptureSettings settings) : settings_(std:
     if (!settings_.poplarVersion.empty())
         w.setMetadata("poplar_version", settings_.poplarVersion);
     w.setMetadata("runs_total", "0");
+    writeEnvironmentMetadata(w);
     w.setEngineOptions(settings_.options);
     w.commit();
 }

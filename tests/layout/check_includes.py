@@ -33,8 +33,11 @@ LAYERS = {
         'remote': ['core', 'tables', 'canvas'],
         # compare/ reuses the memory view's tile-order widget, and nothing else of a view.
         'compare': ['core', 'tables', 'canvas', 'memory'],
-        'shell': ['core', 'tables', 'canvas', 'compare', 'system', 'remote'] + VIEWS,
-        'bench': ['core', 'tables', 'canvas', 'compare', 'system', 'remote', 'shell'] + VIEWS,
+        # sweep/ opens two variants in the compare window.
+        'sweep': ['core', 'tables', 'canvas', 'compare'],
+        'shell': ['core', 'tables', 'canvas', 'compare', 'system', 'remote', 'sweep'] + VIEWS,
+        'bench': ['core', 'tables', 'canvas', 'compare', 'system', 'remote', 'shell',
+                  'sweep'] + VIEWS,
     },
     'reportfmt/src': {
         'sqlite': [],

@@ -10,6 +10,8 @@
 #include "compare/CompareWindow.hpp"
 #include "core/ReportSession.hpp"
 #include "remote/QtSshInteraction.hpp"
+#include "sweep/SweepScreenshotRunner.hpp"
+#include "sweep/SweepWindow.hpp"
 #include "system/SystemAnalyserView.hpp"
 #include "system/SystemAnalyserWindow.hpp"
 #include "system/SystemScreenshotRunner.hpp"
@@ -38,6 +40,8 @@ struct Options {
     QStringList traces; // system analyser: host traces (*.pvti) on one time axis
     // --compare: the source and target reports.
     QStringList compared;
+    // --sweep, or FILE a folder holding sweep.json: the Sweep view of that folder.
+    bool sweep = false;
 
     QString view;
     QString screenshot;
@@ -157,8 +161,12 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         QStringLiteral("chart"),
         QStringLiteral("Timeline counter graphs: line or stacked (series stacked as areas)"),
         QStringLiteral("TYPE"));
+    const QCommandLineOption sweepOption(
+        QStringLiteral("sweep"),
+        QStringLiteral("FILE is a what-if sweep folder (tilescope-cli sweep -o DIR): open its "
+                       "Sweep view (a folder holding sweep.json opens so without it)"));
     parser.addOptions({view, screenshot, size, sshConfig, knownHosts, acceptNewHostKey, compare,
-                       range, tileOrder, executionMode, flame, chart});
+                       range, tileOrder, executionMode, flame, chart, sweepOption});
     *exitNow = false;
     if (!parser.parse(arguments)) {
         *error = parser.errorText();
@@ -210,6 +218,14 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         return std::nullopt;
     } else if (!positional.isEmpty()) {
         o.file = positional.front();
+    }
+    o.sweep =
+        parser.isSet(sweepOption) || (!system && !parser.isSet(compare) && !o.file.isEmpty() &&
+                                      QFileInfo(o.file + QStringLiteral("/sweep.json")).isFile());
+    if (o.sweep &&
+        (system || parser.isSet(compare) || positional.size() != 1 || parser.isSet(view))) {
+        *error = QStringLiteral("--sweep opens one sweep folder, alone (no --view or --compare)");
+        return std::nullopt;
     }
     const QStringList views = ReportPane::viewNames() + SystemAnalyserView::viewNames();
     if (!o.view.isEmpty() && !views.contains(o.view)) {
@@ -399,6 +415,28 @@ int main(int argc, char** argv) {
                              app.exit(code);
                          });
         runner.start(options->traces);
+        app.exec();
+        return exitCode;
+    }
+
+    if (options->sweep) {
+        SweepWindow window;
+        if (options->screenshot.isEmpty()) {
+            window.resize(options->size);
+            window.show();
+            window.openSweep(options->file);
+            return app.exec();
+        }
+        SweepScreenshotRunner runner(window, options->screenshot, options->size);
+        int exitCode = 0;
+        QObject::connect(&runner, &SweepScreenshotRunner::finished, &app,
+                         [&](int code, const QString& message) {
+                             exitCode = code;
+                             if (code != 0)
+                                 printError(message, code);
+                             app.exit(code);
+                         });
+        runner.start(options->file);
         app.exec();
         return exitCode;
     }

@@ -4,6 +4,7 @@
 
 #include "common/CycleEstimates.hpp"
 #include "common/ElementWiseBuilder.hpp"
+#include "common/OptionDefaults.hpp"
 #include "poplin/MatMulPlanner.hpp"
 #include "poplin/MatMulVertex.hpp"
 #include "poplin/PlanningCacheImpl.hpp"
@@ -35,7 +36,8 @@ struct MatMulOptions {
 
 MatMulOptions parseOptions(const poplar::OptionFlags& options) {
     MatMulOptions o;
-    for (const auto& [name, value] : options) {
+    // TILESCOPE_POPLIBS_OPTIONS' "matmul" defaults under the program's own options.
+    for (const auto& [name, value] : pl::withOptionDefaults("matmul", options)) {
         if (name == "availableMemoryProportion") {
             std::size_t used = 0;
             double p = 0;
