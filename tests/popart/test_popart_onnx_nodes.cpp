@@ -82,3 +82,10 @@ TEST_CASE("ONNX node tests: every test of the listed ops (survey)", "[.survey]")
     }
     std::cout << "{\"passed\": " << passed << ", \"failed\": " << failed << "}\n";
 }
+
+TEST_CASE("ONNX node tests: convolution and pooling", "[popart][onnx]") {
+    runAll({"test_basic_conv_with_padding", "test_conv_with_strides_padding",
+            "test_conv_with_autopad_same", "test_maxpool_2d_pads", "test_maxpool_2d_same_upper",
+            "test_averagepool_2d_strides", "test_averagepool_2d_pads", "test_globalaveragepool",
+            "test_globalmaxpool_precomputed"});
+}
