@@ -4,6 +4,7 @@
 
 #include "RemoteGuiFixture.hpp"
 #include "TestReports.hpp"
+#include "TilescopeProcess.hpp"
 #include "sweep/SweepTableModel.hpp"
 #include "sweep/SweepView.hpp"
 #include "sweep/SweepWindow.hpp"
@@ -16,6 +17,8 @@
 #include "tilescope/sweep/SweepSummary.hpp"
 #include "tilescope/sweep/VariantStatus.hpp"
 
+#include <QImage>
+#include <QProcessEnvironment>
 #include <QSignalSpy>
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -166,4 +169,36 @@ TEST_CASE("a remote sweep folder that is missing, or not a sweep, says why") {
         CHECK(std::string(e.what()).find("summary.json") != std::string::npos);
     }
     report::setDefaultSshOptions({});
+}
+
+TEST_CASE("tilescope --sweep ssh://... --screenshot renders the remote sweep") {
+    testing::RemoteFixture f;
+    const fs::path dir = makeFinishedSweep(f.world / "shown", 4);
+    const fs::path out = f.world / "remote-sweep.png";
+    const fs::path home = f.world / "home";
+    fs::create_directories(home);
+    QProcessEnvironment env;
+    env.insert("HOME", QString::fromStdString(home.string()));
+    env.insert("XDG_CONFIG_HOME", QString::fromStdString((home / ".config").string()));
+    const auto r = test::runTilescope(
+        QStringList{"--sweep", QString::fromStdString(f.url(dir)), "--screenshot",
+                    QString::fromStdString(out.string()), "--size", "1000x700", "--ssh-config",
+                    QString::fromStdString(f.sshConfig.string()), "--known-hosts",
+                    QString::fromStdString(f.knownHosts.string())},
+        env);
+    INFO(r.stderrText.toStdString());
+    REQUIRE(r.exitCode == 0);
+    CHECK(QImage(QString::fromStdString(out.string())).size() == QSize(1000, 700));
+
+    // A missing remote folder: a clear error and a non-zero status, no picture.
+    const fs::path none = f.world / "none.png";
+    const auto missing = test::runTilescope(
+        QStringList{"--sweep", QString::fromStdString(f.url(f.world / "gone")), "--screenshot",
+                    QString::fromStdString(none.string()), "--ssh-config",
+                    QString::fromStdString(f.sshConfig.string()), "--known-hosts",
+                    QString::fromStdString(f.knownHosts.string())},
+        env);
+    CHECK(missing.exitCode != 0);
+    CHECK(missing.stderrText.contains("sweep.json"));
+    CHECK_FALSE(fs::exists(none));
 }
