@@ -5,6 +5,8 @@
 #include "RemoteGuiFixture.hpp"
 #include "TestReports.hpp"
 #include "TilescopeProcess.hpp"
+#include "remote/RemoteOpenDialog.hpp"
+#include "shell/MainWindow.hpp"
 #include "sweep/SweepTableModel.hpp"
 #include "sweep/SweepView.hpp"
 #include "sweep/SweepWindow.hpp"
@@ -17,7 +19,10 @@
 #include "tilescope/sweep/SweepSummary.hpp"
 #include "tilescope/sweep/VariantStatus.hpp"
 
+#include <QApplication>
+#include <QComboBox>
 #include <QImage>
+#include <QLineEdit>
 #include <QProcessEnvironment>
 #include <QSignalSpy>
 #include <catch2/catch.hpp>
@@ -201,4 +206,26 @@ TEST_CASE("tilescope --sweep ssh://... --screenshot renders the remote sweep") {
     CHECK(missing.exitCode != 0);
     CHECK(missing.stderrText.contains("sweep.json"));
     CHECK_FALSE(fs::exists(none));
+}
+
+TEST_CASE("File > Open Remote opens a sweep folder picked by its sweep.json") {
+    testing::RemoteFixture f;
+    test::useFixtureSsh(f);
+    const fs::path dir = makeFinishedSweep(f.world / "picked", 3);
+    MainWindow window;
+    RemoteOpenDialog* dialog = window.showOpenRemoteDialog();
+    dialog->hostField()->setEditText(test::hostSpec(f));
+    dialog->pathField()->setText(QString::fromStdString((dir / "sweep.json").string()));
+    dialog->accept();
+    SweepWindow* sweepWindow = nullptr;
+    for (QWidget* w : QApplication::topLevelWidgets())
+        if (auto* s = qobject_cast<SweepWindow*>(w))
+            sweepWindow = s;
+    REQUIRE(sweepWindow);
+    QSignalSpy opened(sweepWindow, &SweepWindow::sweepOpened);
+    REQUIRE(test::waitFor(opened, 60000));
+    CHECK(sweepWindow->view()->model()->rowCount() == 3);
+    CHECK(sweepWindow->windowTitle().contains(QString::fromStdString(f.url(dir))));
+    sweepWindow->close();
+    report::setDefaultSshOptions({});
 }
