@@ -303,7 +303,7 @@ std::uint32_t ProgramLowering::emitExchange(std::uint32_t record, const std::str
     const auto sync = newStep(StepKind::Sync, record, name + "/sync", pred);
     auto& syncRec = out_.records.steps.back();
     for (auto& c : syncRec.estimatedCyclesPerTile)
-        c = global ? costs_.externalSyncCycles : costs_.internalSyncCycles;
+        c = costs_.syncCycles(model_.target, global);
     const auto node =
         newStep(global ? StepKind::GlobalExchange : StepKind::DoExchange, record, name, sync);
     const auto step = static_cast<std::uint32_t>(cfg_[node].step);
@@ -356,7 +356,7 @@ std::uint32_t ProgramLowering::emitStreamCopy(std::uint32_t record, const std::s
         total += b;
     const auto sync = newStep(StepKind::Sync, record, name + "/sync", pred);
     for (auto& c : out_.records.steps.back().estimatedCyclesPerTile)
-        c = costs_.externalSyncCycles;
+        c = costs_.syncCycles(model_.target, true);
     const auto begin = newStep(StepKind::StreamCopyBegin, record, name + "/begin", sync);
     const auto mid = newStep(StepKind::StreamCopyMid, record, name, begin);
     const auto end = newStep(StepKind::StreamCopyEnd, record, name + "/end", mid);
@@ -705,7 +705,7 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
     case ProgramKind::Sync: {
         last = newStep(StepKind::Sync, record, nodeName(n, model_), last);
         for (auto& c : out_.records.steps.back().estimatedCyclesPerTile)
-            c = n.globalSync ? costs_.externalSyncCycles : costs_.internalSyncCycles;
+            c = costs_.syncCycles(model_.target, n.globalSync);
         break;
     }
     case ProgramKind::WriteUndef: {

@@ -34,9 +34,16 @@ struct CostModel {
     /// Extra latency when an exchange crosses IPUs (GlobalExchange), and its bandwidth comes
     /// from TargetSpec::interIpuBytesPerSecond.
     std::uint64_t globalExchangeLatencyCycles = 1200;
-    /// Cost of an internal (one IPU) and of an external (all IPUs and host) sync.
-    std::uint64_t internalSyncCycles = 40;
-    std::uint64_t externalSyncCycles = 800;
+    /// A sync with no delay configured: the tile's sync instruction and the controller's
+    /// acknowledgement. Modelled (not published).
+    std::uint64_t syncInstructionCycles = 15;
+    /// With IPUModel::relativeSyncDelay AUTO, tiles are released later the further they sit from
+    /// the sync controller: this many cycles per column of tiles (TargetSpec::tilesPerColumn)
+    /// along the exchange spine, for the furthest column. Modelled (not published).
+    std::uint64_t relativeSyncDelayCyclesPerColumn = 4;
+    /// An external sync (all IPUs and the host) also goes through the host's sync: modelled
+    /// (the SDK publishes no IPU Model figure for it; see simcore/CALIBRATION-NOTES.md).
+    std::uint64_t hostSyncCycles = 150;
     /// Host round trip of a stream copy; bandwidth comes from TargetSpec::hostLinkBytesPerSecond.
     std::uint64_t streamCopyLatencyCycles = 2000;
     std::uint64_t streamCopyBeginEndCycles = 100;
@@ -82,6 +89,9 @@ struct CostModel {
 
     /// Tile cycles to move `bytes` over the host link, starting from the stream latency.
     std::uint64_t streamCopyCycles(const TargetSpec& t, std::uint64_t bytes) const;
+    /// Cycles of a sync on `t`: the sync instruction, the target's minIPUSyncDelay and, with
+    /// relative delays, the release of the furthest column of tiles; `external` adds the host's.
+    std::uint64_t syncCycles(const TargetSpec& t, bool external) const;
     /// Tile cycles of an exchange phase in which a tile sends plus receives `bytes`.
     std::uint64_t exchangeCycles(const TargetSpec& t, std::uint64_t bytes, bool global) const;
 };
