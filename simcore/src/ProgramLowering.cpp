@@ -313,8 +313,12 @@ std::uint32_t ProgramLowering::emitExchange(std::uint32_t record, const std::str
         if (bytesPerTile[t] == 0)
             continue;
         rec.exchangeBytesPerTile[t] = bytesPerTile[t];
-        rec.estimatedCyclesPerTile[t] =
-            costs_.exchangeCycles(model_.target, bytesPerTile[t], global);
+        // A tile sends and receives at once (its send bus and its incoming multiplexer are
+        // separate): the busier direction sets the time. Its exchange instructions (a send per
+        // region, the receive set-up per sender) issue one a cycle.
+        const std::uint64_t busier = std::max(messages.sentBytes[t], messages.receivedBytes[t]);
+        rec.estimatedCyclesPerTile[t] = costs_.exchangeCycles(model_.target, busier, global) +
+                                        messages.instructions[t] * costs_.exchangeInstructionCycles;
     }
     for (std::uint32_t t = 0; t < messages.codeBytes.size(); ++t) {
         if (messages.codeBytes[t])

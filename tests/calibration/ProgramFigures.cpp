@@ -1,7 +1,9 @@
 #include "ProgramFigures.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
+#include <iostream>
 #include <poplin/codelets.hpp>
 #include <popops/codelets.hpp>
 #include <stdexcept>
@@ -106,6 +108,23 @@ RunFigures runProgram(const poplar::IPUModel& model,
             if (category != MemoryCategory::NotAlwaysLiveVariables)
                 f.alwaysLiveBytes += bytes;
         }
+    }
+
+    // TILESCOPE_CALIBRATION_VERBOSE=1 prints the run step by step (to see where cycles go).
+    if (const char* verbose = std::getenv("TILESCOPE_CALIBRATION_VERBOSE"); verbose && *verbose) {
+        for (const auto& s : run.steps) {
+            const auto& st = c.steps[s.step];
+            const auto& perTile = s.perTileCycles();
+            const auto most =
+                perTile.empty() ? 0 : *std::max_element(perTile.begin(), perTile.end());
+            std::uint64_t sum = 0;
+            for (auto x : perTile)
+                sum += x;
+            std::cerr << capture::stepKindName(st.kind) << "\tmax " << most << "\tmean "
+                      << (perTile.empty() ? 0 : sum / perTile.size()) << "\t" << st.name << "\n";
+        }
+        for (const auto& op : c.operations)
+            std::cerr << "operation " << op.debugPath << ": " << op.debugJson << "\n";
     }
 
     // Operations: the steps of their program nodes and everything beneath them, per execution.

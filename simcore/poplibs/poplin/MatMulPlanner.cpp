@@ -61,18 +61,19 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                 MatMulPlan p;
                 p.splitM = sm, p.splitK = sk, p.splitN = sn;
                 p.blockM = bm, p.blockK = bk, p.blockN = bn;
-                // Each tile receives its A and B blocks and, holding a share of the blocks its
-                // row and column of the plan read, sends about as much: exchange cycles count
-                // bytes sent plus received. Then the AMP vertex runs and, with a split
-                // reduction, each output gathers and sums splitK partials.
-                const std::uint64_t exchange = 2 * (bm * bk + bk * bn) * inBytes / exchangeRate;
+                // Each tile receives its A and B blocks while it sends its share of them to the
+                // tiles of its row (A) and column (B) of the plan (about as much): the exchange
+                // takes the received bytes at the target's rate (CostModel::exchangeCycles). Then
+                // the AMP vertex runs and, with a split reduction, each output gathers splitK
+                // partials.
+                const std::uint64_t exchange = (bm * bk + bk * bn) * inBytes / exchangeRate;
                 const std::uint64_t amp =
                     cycles::convPartial1x1(target, inputType, partialsType, bm, bk, bn);
                 std::uint64_t reduction = 0;
                 if (sk > 1) {
                     const std::uint64_t outputsPerTile = ceilDiv(bm * bn, sk);
                     reduction = reduceTileCycles(target, partialsType, outputsPerTile, sk) +
-                                2 * outputsPerTile * (sk - 1) * partialBytes / exchangeRate;
+                                outputsPerTile * (sk - 1) * partialBytes / exchangeRate;
                 }
                 p.estimatedCycles = exchange + amp + reduction;
                 p.bytesPerTile = (bm * bk + bk * bn) * inBytes + bm * bn * partialBytes;

@@ -31,19 +31,17 @@ struct CostModel {
     // --- Exchange and sync ---
     /// Fixed cost of an exchange phase on every tile that sends or receives.
     std::uint64_t exchangeOverheadCycles = 30;
+    /// An exchange instruction (a send, a receiver's selection of its sender) issues in one
+    /// cycle, like any other instruction of the tile (the counts are those of the exchange code
+    /// below).
+    std::uint64_t exchangeInstructionCycles = 1;
     /// Extra latency when an exchange crosses IPUs (GlobalExchange), and its bandwidth comes
     /// from TargetSpec::interIpuBytesPerSecond.
     std::uint64_t globalExchangeLatencyCycles = 1200;
-    /// A sync with no delay configured: the tile's sync instruction and the controller's
-    /// acknowledgement. Modelled (not published).
-    std::uint64_t syncInstructionCycles = 15;
     /// With IPUModel::relativeSyncDelay AUTO, tiles are released later the further they sit from
     /// the sync controller: this many cycles per column of tiles (TargetSpec::tilesPerColumn)
     /// along the exchange spine, for the furthest column. Modelled (not published).
     std::uint64_t relativeSyncDelayCyclesPerColumn = 4;
-    /// An external sync (all IPUs and the host) also goes through the host's sync: modelled
-    /// (the SDK publishes no IPU Model figure for it; see simcore/CALIBRATION-NOTES.md).
-    std::uint64_t hostSyncCycles = 150;
     /// Host round trip of a stream copy; bandwidth comes from TargetSpec::hostLinkBytesPerSecond.
     std::uint64_t streamCopyLatencyCycles = 2000;
     std::uint64_t streamCopyBeginEndCycles = 100;
@@ -89,10 +87,12 @@ struct CostModel {
 
     /// Tile cycles to move `bytes` over the host link, starting from the stream latency.
     std::uint64_t streamCopyCycles(const TargetSpec& t, std::uint64_t bytes) const;
-    /// Cycles of a sync on `t`: the sync instruction, the target's minIPUSyncDelay and, with
-    /// relative delays, the release of the furthest column of tiles; `external` adds the host's.
+    /// Cycles of a sync on `t`, as the IPU Model states a sync: the target's minIPUSyncDelay
+    /// and, with relative delays, the release of the furthest column of tiles. An external sync
+    /// (all IPUs and the host) costs the same on one IPU: the host's side of a stream copy is in
+    /// its latency (streamCopyLatencyCycles) and begin/end phases.
     std::uint64_t syncCycles(const TargetSpec& t, bool external) const;
-    /// Tile cycles of an exchange phase in which a tile sends plus receives `bytes`.
+    /// Tile cycles of an exchange phase in which a tile moves `bytes` in its busier direction.
     std::uint64_t exchangeCycles(const TargetSpec& t, std::uint64_t bytes, bool global) const;
 };
 

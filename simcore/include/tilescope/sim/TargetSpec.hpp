@@ -44,8 +44,9 @@ struct TargetSpec {
     unsigned minIpuSyncDelay = kDefaultMinIpuSyncDelay;
     bool relativeSyncDelay = true;
 
-    /// Modelled default of minIPUSyncDelay (not published): the sync request and release cross
-    /// the exchange spine once each, about as far as an exchange's fixed latency.
+    /// Modelled default of minIPUSyncDelay (the SDK does not publish its own): the sync request
+    /// and the release cross the exchange spine once each, as far as the fixed part of an
+    /// exchange (CostModel::exchangeOverheadCycles).
     static constexpr unsigned kDefaultMinIpuSyncDelay = 30;
     /// The host link of an IPU Model (Mk1 and Mk2): 8 GB/s. The SDK does not document it; it is
     /// the rate of the one published IPU Model profile of a stream-bound program (Poplar tutorial
