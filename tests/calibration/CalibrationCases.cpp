@@ -102,16 +102,16 @@ std::vector<CalibrationCase> calibrationCases() {
         // estimator gives a matrix product of this size on one tile.
         {"HALF matMul 192x192x192 on one ipu2 tile, FLOPs per tile cycle", "FLOPs/cycle",
          250e12 / (1472 * 1.33e9), kGc200, [] { return matMulFlopsPerCycle("ipu2", HALF, 192); },
-         kEfficiencyLow, 1.0},
+         kEfficiencyLow, 1.0, ""},
         {"FLOAT matMul 128x128x128 on one ipu2 tile, FLOPs per tile cycle", "FLOPs/cycle",
          62.5e12 / (1472 * 1.33e9), kGc200, [] { return matMulFlopsPerCycle("ipu2", FLOAT, 128); },
-         kEfficiencyLow, 1.0},
+         kEfficiencyLow, 1.0, ""},
         {"HALF matMul 128x128x128 on one ipu1 tile, FLOPs per tile cycle", "FLOPs/cycle",
          124.5e12 / (1216 * 1.6e9), kJia2019, [] { return matMulFlopsPerCycle("ipu1", HALF, 128); },
-         kEfficiencyLow, 1.0},
+         kEfficiencyLow, 1.0, ""},
         {"FLOAT matMul 96x96x96 on one ipu1 tile, FLOPs per tile cycle", "FLOPs/cycle",
          31.1e12 / (1216 * 1.6e9), kJia2019, [] { return matMulFlopsPerCycle("ipu1", FLOAT, 96); },
-         kEfficiencyLow, 1.0},
+         kEfficiencyLow, 1.0, ""},
         // Element-wise vertices over 1000 elements of one tile: PopLibs' MultiVertex figure
         // (6 x worker(ceil(1000 / 6)) + supervisor) against the compiled compute set (the
         // compute-set overhead + 6 x the busiest of the simulator's per-worker vertices).
@@ -126,7 +126,7 @@ std::vector<CalibrationCase> calibrationCases() {
                  },
                  "add");
          },
-         1 / kBand, kBand},
+         1 / kBand, kBand, ""},
         // MULTIPLY HALF: worker 26 + ceil(167 / 4) x (1 + 2) = 152; 6 x 152 + 11.
         {"popops::mul HALF, 1000 elements on one tile, compute-set cycles", "cycles", 6 * 152 + 11,
          kPopopsEstimators,
@@ -138,7 +138,7 @@ std::vector<CalibrationCase> calibrationCases() {
                  },
                  "multiply");
          },
-         1 / kBand, kBand},
+         1 / kBand, kBand, ""},
         // EXPONENT FLOAT: worker 33 + ceil(167 / 2) x 6 = 537; 6 x 537 + 9 + 11.
         {"popops::exp FLOAT, 1000 elements on one tile, compute-set cycles", "cycles",
          6 * 537 + 9 + 11, kPopopsEstimators,
@@ -149,7 +149,7 @@ std::vector<CalibrationCase> calibrationCases() {
                  },
                  "exponent");
          },
-         1 / kBand, kBand},
+         1 / kBand, kBand, ""},
         // Reduce 64 x 100 FLOAT over the 100: workers of 12 outputs (the simulator's split);
         // PopLibs: 11 (numOutputsM1) x 100 / 2 + 12 x 11 + 10 + 7 = 699 per worker, x 6.
         {"popops::reduce ADD FLOAT 64x100 over dim 1 on one tile, compute-set cycles", "cycles",
@@ -162,7 +162,7 @@ std::vector<CalibrationCase> calibrationCases() {
                  },
                  "reduce");
          },
-         1 / kBand, kBand},
+         1 / kBand, kBand, ""},
         // Reduce 3 x 600 FLOAT over dim 0 (partials 600 apart): workers of 100 outputs;
         // PopLibs' strided reduce: 4 + 11 + 50 groups of 2 x (3 + 5 + 3 + 2) = 665, x 6.
         {"popops::reduce ADD FLOAT 3x600 over dim 0 on one tile, compute-set cycles", "cycles",
@@ -175,7 +175,7 @@ std::vector<CalibrationCase> calibrationCases() {
                  },
                  "reduce");
          },
-         1 / kBand, kBand},
+         1 / kBand, kBand, ""},
         // scaledAddTo FLOAT with a constant scale: 500 vectors, 83 per worker as PopLibs
         // divides them: worker 15 + 6 + 3 x 82 + 2 + 1 + 1 = 271; supervisor 21 + 11 + 7 + 12.
         {"popops::scaledAddTo FLOAT, 1000 elements on one tile, compute-set cycles", "cycles",
@@ -188,7 +188,7 @@ std::vector<CalibrationCase> calibrationCases() {
                  },
                  "scaledAddTo");
          },
-         1 / kBand, kBand},
+         1 / kBand, kBand, ""},
         // Cast HALF to FLOAT: 12 + 6 x (castWorkerCycles(167) + 18), castWorkerCycles(167) =
         // 19 + 83 vectors of 2 + 1 remainder test + 2 for the odd element = 105.
         {"popops::cast HALF to FLOAT, 1000 elements on one tile, compute-set cycles", "cycles",
@@ -200,7 +200,7 @@ std::vector<CalibrationCase> calibrationCases() {
                  },
                  "cast");
          },
-         1 / kBand, kBand},
+         1 / kBand, kBand, ""},
         // Memory: internal exchange code is per message (simcore/README.md, memory accounting).
         {"Poplar tutorial 4 two-matMul program on one ipu2, internal exchange code per used tile",
          "bytes", 2600, kTut4Memory,
@@ -208,10 +208,12 @@ std::vector<CalibrationCase> calibrationCases() {
              return exchangeCodePerUsedTile(
                  [](poplar::Graph& g, Prog& p) { buildChainedMatMuls(g, p, kTut4Source); });
          },
-         1 / kBand, kBand},
+         1 / kBand, kBand, ""},
         {"dense layer 16x4096x1024 FLOAT on one ipu2, internal exchange code per used tile",
          "bytes", 250, kDenseMemory, [] { return exchangeCodePerUsedTile(denseLayer16x4096x1024); },
-         1 / kBand, kBand},
+         1 / kBand, kBand,
+         "operands laid out by createMatMulInputLHS/RHS are spread over several tiles per block, "
+         "PopLibs keeps most of a block on its tile (CALIBRATION-NOTES.md)"},
     };
     auto tutorials = tutorialCases();
     cases.insert(cases.end(), tutorials.begin(), tutorials.end());

@@ -105,7 +105,11 @@ RunFigures runProgram(const poplar::IPUModel& model,
             (static_cast<MemoryRegionKind>(r) == MemoryRegionKind::Interleaved
                  ? f.interleavedBytes
                  : f.nonInterleavedBytes) += bytes;
-            if (category != MemoryCategory::NotAlwaysLiveVariables)
+            // Always-live as PopVision's liveness lists it: variables, vertex state and field
+            // data, descriptors, headers, instrumentation; not the stack (nor code, which an IPU
+            // Model does not compile).
+            if (category != MemoryCategory::NotAlwaysLiveVariables &&
+                category != MemoryCategory::Stack)
                 f.alwaysLiveBytes += bytes;
         }
     }

@@ -24,7 +24,8 @@ struct RunFigures {
     std::uint64_t vertices = 0;
     std::uint64_t bytesExcludingGaps = 0, bytesIncludingGaps = 0;
     std::uint64_t interleavedBytes = 0, nonInterleavedBytes = 0; ///< excluding gaps
-    std::uint64_t alwaysLiveBytes = 0; ///< everything but not-always-live variables and gaps
+    /// Everything but not-always-live variables, the stack and gaps.
+    std::uint64_t alwaysLiveBytes = 0;
     /// Cycles of the steps of operations whose debug path starts with a given prefix, summed
     /// over tiles: every tile spends each step's duration in it (operationCycles()).
     std::vector<std::pair<std::string, std::uint64_t>> operations;
