@@ -1,9 +1,9 @@
 #include "poplar/Engine.hpp"
 
-#include "HostTransfers.hpp"
 #include "EngineErrors.hpp"
-#include "NumberFormat.hpp"
+#include "execute/HostTransfers.hpp"
 #include "poplar/exceptions.hpp"
+#include "profile/NumberFormat.hpp"
 #include "pvti/pvti.hpp"
 #include "tilescope/capture/CompileOutputFiles.hpp"
 #include "tilescope/capture/HostTracer.hpp"
@@ -385,9 +385,8 @@ namespace {
 /// Graphs are not replicated in the simulator: replica 0 is the only one.
 void checkReplica(unsigned replica, const char* what, const std::string& handle) {
     if (replica != 0)
-        throw index_error(std::string(what) + ": replica " + std::to_string(replica) +
-                          " of '" + handle +
-                          "' is out of range: the graph is not replicated (1 replica)");
+        throw index_error(std::string(what) + ": replica " + std::to_string(replica) + " of '" +
+                          handle + "' is out of range: the graph is not replicated (1 replica)");
 }
 } // namespace
 

@@ -3,18 +3,36 @@
 #include "poplar/exceptions.hpp"
 
 #include <cstring>
+#include <optional>
 
 namespace tilescope::sim {
 
-std::uint32_t findStream(const GraphModel& model, const std::string& handle) {
-    for (std::uint32_t i = 0; i < model.streams.size(); ++i)
-        if (model.streams[i].handle == handle)
+namespace {
+
+/// The index of the stream or remote buffer named `handle` in `items`.
+template <typename Items>
+std::optional<std::uint32_t> indexOfHandle(const Items& items, const std::string& handle) {
+    for (std::uint32_t i = 0; i < items.size(); ++i)
+        if (items[i].handle == handle)
             return i;
+    return std::nullopt;
+}
+
+/// The handles of `items`, comma-separated, for an error naming what there is ("none").
+template <typename Items> std::string handleList(const Items& items) {
     std::string known;
-    for (const auto& s : model.streams)
-        known += (known.empty() ? "" : ", ") + s.handle;
+    for (const auto& item : items)
+        known += (known.empty() ? "" : ", ") + item.handle;
+    return known.empty() ? "none" : known;
+}
+
+} // namespace
+
+std::uint32_t findStream(const GraphModel& model, const std::string& handle) {
+    if (const auto i = indexOfHandle(model.streams, handle))
+        return *i;
     throw poplar::stream_connection_error("connectStream: the graph has no stream '" + handle +
-                                          "' (streams: " + (known.empty() ? "none" : known) + ")");
+                                          "' (streams: " + handleList(model.streams) + ")");
 }
 
 std::uint32_t checkStreamBuffer(const GraphModel& model, const std::string& handle,
@@ -99,14 +117,10 @@ std::size_t RemoteBufferStore::rowBytes(std::uint32_t buffer) const {
 }
 
 std::uint32_t RemoteBufferStore::find(const std::string& handle, const char* what) const {
-    for (std::uint32_t id = 0; id < model_.remoteBuffers.size(); ++id)
-        if (model_.remoteBuffers[id].handle == handle)
-            return id;
-    std::string known;
-    for (const auto& b : model_.remoteBuffers)
-        known += (known.empty() ? "" : ", ") + b.handle;
+    if (const auto id = indexOfHandle(model_.remoteBuffers, handle))
+        return *id;
     throw poplar::index_error(std::string(what) + ": the graph has no remote buffer '" + handle +
-                              "' (remote buffers: " + (known.empty() ? "none" : known) + ")");
+                              "' (remote buffers: " + handleList(model_.remoteBuffers) + ")");
 }
 
 void RemoteBufferStore::checkRows(std::uint32_t buffer, const std::vector<std::uint64_t>& rows,

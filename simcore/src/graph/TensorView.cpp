@@ -171,6 +171,23 @@ AffineWalk identityWalk(const std::vector<std::size_t>& shape) {
     return w;
 }
 
+/// `src` with dimension `dim` repeated `times` over (a zero-stride walk): the whole extent
+/// repeated (`outer`, broadcast) or each element repeated in place (upsample).
+TensorView repeatAlong(const TensorView& src, unsigned times, unsigned dim, bool outer) {
+    auto shape = src.shape;
+    shape[dim] *= times;
+    const AffineWalk id = identityWalk(src.shape);
+    AffineWalk w;
+    for (std::size_t d = 0; d < src.shape.size(); ++d) {
+        if (d == dim && outer)
+            w.add(times, 0); // the repeats are outside the original extent
+        w.add(src.shape[d], id.stride[d]);
+        if (d == dim && !outer)
+            w.add(times, 0); // each element repeated `times` times in place
+    }
+    return remapAffine(src, shape, std::move(w));
+}
+
 } // namespace
 
 TensorView slice(const TensorView& src, std::size_t begin, std::size_t end, unsigned dim) {
@@ -194,16 +211,7 @@ TensorView dimShuffle(const TensorView& src, const std::vector<unsigned>& permut
 }
 
 TensorView broadcast(const TensorView& src, unsigned times, unsigned dim) {
-    auto shape = src.shape;
-    shape[dim] *= times;
-    const AffineWalk id = identityWalk(src.shape);
-    AffineWalk w;
-    for (std::size_t d = 0; d < src.shape.size(); ++d) {
-        if (d == dim)
-            w.add(times, 0); // the repeats are outside the original extent
-        w.add(src.shape[d], id.stride[d]);
-    }
-    return remapAffine(src, shape, std::move(w));
+    return repeatAlong(src, times, dim, true);
 }
 
 TensorView reverse(const TensorView& src, unsigned dim) {
@@ -225,16 +233,7 @@ TensorView subSample(const TensorView& src, unsigned stride, unsigned dim) {
 }
 
 TensorView upsample(const TensorView& src, unsigned scale, unsigned dim) {
-    auto shape = src.shape;
-    shape[dim] *= scale;
-    const AffineWalk id = identityWalk(src.shape);
-    AffineWalk w;
-    for (std::size_t d = 0; d < src.shape.size(); ++d) {
-        w.add(src.shape[d], id.stride[d]);
-        if (d == dim)
-            w.add(scale, 0); // each element repeated `scale` times in place
-    }
-    return remapAffine(src, shape, std::move(w));
+    return repeatAlong(src, scale, dim, false);
 }
 
 TensorView concat(const std::vector<TensorView>& parts, unsigned dim) {

@@ -1,0 +1,362 @@
+#include "poplar/Graph.hpp"
+
+#include "DeviceBytes.hpp"
+#include "poplar/Program.hpp"
+#include "tilescope/sim/CodeletCompiler.hpp"
+#include "tilescope/sim/GraphModel.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+namespace poplar {
+
+namespace sim = tilescope::sim;
+
+namespace {
+
+std::string shapeString(ArrayRef<std::size_t> shape) {
+    std::string s = "{";
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        s += (i ? "," : "") + std::to_string(shape[i]);
+    return s + "}";
+}
+
+} // namespace
+
+Graph::Graph(const Target& target) : model_(std::make_shared<sim::GraphModel>()), target_(target) {
+    model_->target = target.spec();
+}
+
+namespace {
+
+void refuseReplication(const char* where, unsigned factor) {
+    throw poplar_error(std::string(where) + ": replication (a replication factor of " +
+                       std::to_string(factor) +
+                       ") is not supported by the TileScope simulator, which runs one replica; "
+                       "build the graph with a replication factor of 1");
+}
+
+} // namespace
+
+Graph::Graph(const Target& target, replication_factor r) : Graph(target) {
+    if (r.value != 1)
+        refuseReplication("Graph", r.value);
+}
+
+Graph Graph::createReplicatedGraph(unsigned replicationFactor) {
+    if (replicationFactor != 1)
+        refuseReplication("Graph::createReplicatedGraph", replicationFactor);
+    return *this;
+}
+
+unsigned Graph::checkTile(unsigned tile, const std::string& what) const {
+    if (tile >= target_.getNumTiles())
+        throw index_error("Tile " + std::to_string(tile) + " is out of range for " + what +
+                          ": the graph has " + std::to_string(target_.getNumTiles()) +
+                          " tiles (0 to " + std::to_string(target_.getNumTiles() - 1) + ")");
+    return tileOffset_ + tile;
+}
+
+Tensor Graph::addVariable(const Type& type, ArrayRef<std::size_t> shape,
+                          const DebugContext& debugContext) {
+    sim::VariableInfo var;
+    var.name = debugContext.getPathName().empty()
+                   ? "variable" + std::to_string(model_->variables.size())
+                   : debugContext.getPathName();
+    var.operation = debugContext.getId();
+    var.type = type.native();
+    var.shape = shape.vec();
+    var.numElements = sim::views::product(var.shape);
+    var.tileOf.assign(var.numElements, sim::kUnmapped);
+    const auto id = static_cast<std::uint32_t>(model_->variables.size());
+    sim::TensorView view;
+    view.type = var.type;
+    view.shape = var.shape;
+    view.name = var.name;
+    view.append({id, 0, var.numElements});
+    model_->variables.push_back(std::move(var));
+    return Tensor(std::move(view));
+}
+
+Tensor Graph::addVariable(const Type& type, ArrayRef<std::size_t> shape,
+                          VariableMappingMethod mappingMethod, const DebugContext& debugContext) {
+    Tensor t = addVariable(type, shape, debugContext);
+    if (mappingMethod == VariableMappingMethod::LINEAR) {
+        // Spread evenly in grains of one data-path-wide vector, as Poplar's LINEAR does.
+        const std::size_t n = t.numElements();
+        const std::size_t grain = target_.getVectorWidth(type);
+        const std::size_t tiles = target_.getNumTiles();
+        const std::size_t grains = (n + grain - 1) / grain;
+        const std::size_t perTile = (grains + tiles - 1) / tiles * grain;
+        auto& var = model_->variables[t.view().ranges[0].variable];
+        for (std::size_t i = 0; i < n; ++i)
+            var.tileOf[i] = static_cast<std::int32_t>(tileOffset_ + (perTile ? i / perTile : 0));
+    }
+    return t;
+}
+
+Tensor Graph::addConstantBytes(const Type& type, ArrayRef<std::size_t> shape,
+                               std::vector<unsigned char> bytes, std::size_t count,
+                               const DebugContext& debugContext) {
+    Tensor t = addVariable(type, shape, debugContext);
+    auto& var = model_->variables[t.view().ranges[0].variable];
+    var.isConstant = true;
+    const std::size_t n = var.numElements;
+    if (count == 1 && n != 1) { // a scalar fills the whole constant
+        std::vector<unsigned char> filled;
+        filled.reserve(n * bytes.size());
+        for (std::size_t i = 0; i < n; ++i)
+            filled.insert(filled.end(), bytes.begin(), bytes.end());
+        bytes = std::move(filled);
+    } else if (count != n) {
+        throw tensor_creation_error("Constant '" + var.name + "' of shape " + shapeString(shape) +
+                                    " needs " + std::to_string(n) + " values, got " +
+                                    std::to_string(count));
+    }
+    var.initialValue = deviceBytes(bytes);
+    return t;
+}
+
+Tensor Graph::clone(const Tensor& t, const DebugContext& debugContext, TensorCloneMethod method) {
+    return clone(t.elementType(), t, debugContext, method);
+}
+
+namespace {
+
+/// A clone's debug context: the caller's, else "<t's name>/clone" under the caller's operation.
+DebugContext cloneContext(const Tensor& t, const DebugContext& debugContext) {
+    return debugContext.getPathName().empty()
+               ? DebugContext(DebugNameAndId(t.getName() + "/clone", debugContext.getId()))
+               : debugContext;
+}
+
+/// Maps each of the `copies` consecutive blocks of `c` (a new variable) as `t` is mapped.
+void mapCopiesLike(tilescope::sim::GraphModel& model, const Tensor& c, const Tensor& t,
+                   std::size_t copies) {
+    if (copies == 0 || t.numElements() == 0)
+        return;
+    auto& dst = model.variables[c.view().ranges[0].variable];
+    std::size_t i = 0;
+    for (std::size_t copy = 0; copy < copies; ++copy)
+        for (const auto& r : t.view().ranges)
+            for (auto e = r.begin; e < r.end; ++e)
+                dst.tileOf[i++] = model.variables[r.variable].tileOf[e];
+}
+
+} // namespace
+
+Tensor Graph::clone(const Type& type, const Tensor& t, const DebugContext& debugContext,
+                    TensorCloneMethod) {
+    Tensor c = addVariable(type, t.shape(), cloneContext(t, debugContext));
+    mapCopiesLike(*model_, c, t, 1);
+    return c;
+}
+
+Tensor Graph::cloneN(const Tensor& t, std::size_t N, const DebugContext& debugContext,
+                     TensorCloneMethod method) {
+    return cloneN(t.elementType(), t, N, debugContext, method);
+}
+
+Tensor Graph::cloneN(const Type& type, const Tensor& t, std::size_t N,
+                     const DebugContext& debugContext, TensorCloneMethod) {
+    std::vector<std::size_t> shape = t.shape();
+    shape.insert(shape.begin(), N);
+    Tensor c = addVariable(type, shape, cloneContext(t, debugContext));
+    mapCopiesLike(*model_, c, t, N);
+    return c;
+}
+
+void Graph::setTensorInitialValue(const Tensor& t, const std::vector<unsigned char>& bytes,
+                                  std::size_t count) {
+    const std::size_t n = t.numElements();
+    if (count != n && count != 1)
+        throw tensor_creation_error("setInitialValue: tensor '" + t.getName() + "' has " +
+                                    std::to_string(n) + " elements, got " + std::to_string(count) +
+                                    " values");
+    const unsigned size = sim::elementSize(t.view().type);
+    std::size_t i = 0;
+    for (const auto& r : t.view().ranges) {
+        auto& var = model_->variables[r.variable];
+        if (var.initialValue.empty())
+            var.initialValue.assign(var.numElements * size, std::byte{0});
+        for (auto e = r.begin; e < r.end; ++e, ++i) {
+            const std::size_t src = count == 1 ? 0 : i;
+            std::memcpy(var.initialValue.data() + e * size, bytes.data() + src * size, size);
+        }
+    }
+}
+
+void Graph::setTileMapping(const Tensor& t, unsigned tile) {
+    const unsigned global = checkTile(tile, "tensor '" + t.getName() + "'");
+    for (const auto& r : t.view().ranges) {
+        auto& var = model_->variables.at(r.variable);
+        std::fill(var.tileOf.begin() + static_cast<std::ptrdiff_t>(r.begin),
+                  var.tileOf.begin() + static_cast<std::ptrdiff_t>(r.end),
+                  static_cast<std::int32_t>(global));
+    }
+}
+
+void Graph::setTileMapping(const Tensor& t, const TileToTensorMapping& mapping) {
+    if (mapping.size() > target_.getNumTiles())
+        throw index_error("Tile mapping for tensor '" + t.getName() + "' has " +
+                          std::to_string(mapping.size()) + " tiles but the graph has " +
+                          std::to_string(target_.getNumTiles()));
+    const std::size_t n = t.numElements();
+    for (unsigned tile = 0; tile < mapping.size(); ++tile)
+        for (const auto& interval : mapping[tile]) {
+            if (interval.end() > n || interval.begin() > interval.end())
+                throw index_error("Tile mapping interval " + std::to_string(interval.begin()) +
+                                  ".." + std::to_string(interval.end()) + " on tile " +
+                                  std::to_string(tile) + " is out of range for tensor '" +
+                                  t.getName() + "' of " + std::to_string(n) + " elements");
+            if (interval.size())
+                setTileMapping(t.flatten().slice(interval.begin(), interval.end()), tile);
+        }
+}
+
+Graph::TileToTensorMapping Graph::getTileMapping(const Tensor& t, bool requireComplete) const {
+    TileToTensorMapping mapping(target_.getNumTiles());
+    std::size_t i = 0;
+    for (const auto& r : t.view().ranges) {
+        const auto& var = model_->variables.at(r.variable);
+        for (auto e = r.begin; e < r.end; ++e, ++i) {
+            const std::int32_t global = var.tileOf[e];
+            const std::int64_t local = static_cast<std::int64_t>(global) - tileOffset_;
+            if (global == sim::kUnmapped || local < 0 ||
+                local >= static_cast<std::int64_t>(mapping.size())) {
+                if (requireComplete)
+                    throw invalid_tile_mapping("Element " + std::to_string(i) + " of tensor '" +
+                                               t.getName() +
+                                               "' is not mapped to a tile of "
+                                               "this graph");
+                continue;
+            }
+            auto& intervals = mapping[static_cast<std::size_t>(local)];
+            if (!intervals.empty() && intervals.back().end() == i)
+                intervals.back() = Interval(intervals.back().begin(), i + 1);
+            else
+                intervals.emplace_back(i, i + 1);
+        }
+    }
+    return mapping;
+}
+
+void Graph::addCodelets(StringRef src, CodeletFileType type, StringRef compileFlags) {
+    sim::CodeletFileKind kind = sim::CodeletFileKind::Source;
+    switch (type) {
+    case CodeletFileType::Auto:
+        kind = sim::CodeletFileKind::Auto;
+        break;
+    case CodeletFileType::Object:
+        kind = sim::CodeletFileKind::Object;
+        break;
+    case CodeletFileType::CppSource:
+    case CodeletFileType::PreprocessedCppSource:
+        break;
+    default:
+        throw graph_program_compilation_error(
+            "addCodelets: '" + std::string(src) +
+            "': only C++ codelet sources and popc objects are supported (C, assembly and include "
+            "files are not)");
+    }
+    for (auto& t : sim::CodeletCompiler::load(std::string(src), kind, std::string(compileFlags),
+                                              target_.getTargetArchString()))
+        model_->vertexTypes.add(std::move(t));
+}
+
+void Graph::addCodelets(ArrayRef<std::string> xs, StringRef compileFlags) {
+    for (const auto& x : xs)
+        addCodelets(x, CodeletFileType::Auto, compileFlags);
+}
+
+void Graph::createHostWrite(StringRef handle, const Tensor& t, bool) {
+    for (const auto& h : model_->hostHandles)
+        if (h.handle == handle && h.hostToDevice)
+            throw poplar_error("createHostWrite: handle '" + std::string(handle) +
+                               "' is already used");
+    model_->hostHandles.push_back({std::string(handle), t.view(), true});
+}
+
+void Graph::createHostRead(StringRef handle, const Tensor& t, bool) {
+    for (const auto& h : model_->hostHandles)
+        if (h.handle == handle && !h.hostToDevice)
+            throw poplar_error("createHostRead: handle '" + std::string(handle) +
+                               "' is already used");
+    model_->hostHandles.push_back({std::string(handle), t.view(), false});
+}
+
+namespace {
+
+/// Declares a FIFO stream in `m`; its id. Throws when `handle` is taken (`what` names the call).
+unsigned addStream(sim::GraphModel& m, StringRef handle, const Type& elementType,
+                   std::size_t numElements, bool hostToDevice, const char* what) {
+    for (const auto& s : m.streams)
+        if (s.handle == handle)
+            throw poplar_error(std::string(what) + ": a stream named '" + std::string(handle) +
+                               "' already exists");
+    const auto id = static_cast<unsigned>(m.streams.size());
+    m.streams.push_back({std::string(handle), elementType.native(), numElements, hostToDevice});
+    return id;
+}
+
+} // namespace
+
+DataStream Graph::addHostToDeviceFIFO(StringRef handle, const Type& elementType,
+                                      std::size_t numElements, ReplicatedStreamMode,
+                                      const OptionFlags&) {
+    const unsigned id =
+        addStream(*model_, handle, elementType, numElements, true, "addHostToDeviceFIFO");
+    return DataStream(model_.get(), id, std::string(handle), elementType, numElements);
+}
+
+DataStream Graph::addDeviceToHostFIFO(StringRef handle, const Type& elementType,
+                                      std::size_t numElements, const OptionFlags&) {
+    const unsigned id =
+        addStream(*model_, handle, elementType, numElements, false, "addDeviceToHostFIFO");
+    return DataStream(model_.get(), id, std::string(handle), elementType, numElements);
+}
+
+RemoteBuffer Graph::addRemoteBuffer(StringRef handle, const Type& elementType,
+                                    std::size_t numElements, std::size_t repeats,
+                                    bool rearrangeOnHost, bool optimiseMemory) {
+    const std::string name(handle);
+    for (const auto& b : model_->remoteBuffers)
+        if (b.handle == name)
+            throw poplar_error("addRemoteBuffer: a remote buffer named '" + name +
+                               "' already exists");
+    if (numElements == 0 || repeats == 0)
+        throw poplar_error("addRemoteBuffer: remote buffer '" + name + "' needs at least one " +
+                           "element and one repeat (got " + std::to_string(numElements) +
+                           " elements, " + std::to_string(repeats) + " repeats)");
+    const auto id = static_cast<unsigned>(model_->remoteBuffers.size());
+    model_->remoteBuffers.push_back({name, elementType.native(), numElements, repeats});
+    return RemoteBuffer(model_.get(), id, name, elementType, numElements, repeats, rearrangeOnHost,
+                        optimiseMemory);
+}
+
+Graph Graph::createVirtualGraph(unsigned lowerTile, unsigned upperTile) {
+    if (lowerTile >= upperTile || upperTile > target_.getNumTiles())
+        throw index_error("createVirtualGraph: tiles [" + std::to_string(lowerTile) + ", " +
+                          std::to_string(upperTile) + ") are not a non-empty range within the " +
+                          std::to_string(target_.getNumTiles()) + " tiles of the graph");
+    Graph g = *this;
+    g.tileOffset_ = tileOffset_ + lowerTile;
+    auto spec = target_.spec();
+    spec.numIpus = 1;
+    spec.tilesPerIpu = upperTile - lowerTile;
+    g.target_ = Target(spec, target_.getTargetType());
+    return g;
+}
+
+Graph Graph::createVirtualGraph(unsigned numTilesPerIPU) {
+    return createVirtualGraph(0, numTilesPerIPU);
+}
+
+Function Graph::addFunction(const program::Program& program) {
+    const auto id = static_cast<unsigned>(model_->functions.size());
+    model_->functions.push_back({"function" + std::to_string(id), program.node()});
+    return Function(model_.get(), id);
+}
+
+} // namespace poplar
