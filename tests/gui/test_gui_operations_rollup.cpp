@@ -87,3 +87,51 @@ TEST_CASE("OperationsModel shows self and inclusive columns side by side") {
     REQUIRE(ops.value(1, OperationsModel::InclusiveCode).toULongLong() == 400 + 1200 + 80);
     REQUIRE(ops.value(6, OperationsModel::InclusiveCycles).toULongLong() == 9);
 }
+
+TEST_CASE("OperationsModel lists the steps and variables of an operation with its nested ones") {
+    auto session = gui::test::openSession(nestedReport());
+    report::ProfileReader reader(nestedReport().string());
+    OperationsModel model(session);
+    QSignalSpy loaded(&model, &OperationsModel::loadedChanged);
+    model.load();
+    REQUIRE(gui::test::waitFor(loaded));
+    const auto& ops = model.operations();
+    // "encoder" (row 0) holds rows 1-5; "attention" (row 1) holds rows 2 and 3.
+    std::vector<std::int64_t> expected{model.operationIdAt(0)};
+    for (int r = 1; r <= 5; ++r)
+        expected.push_back(model.operationIdAt(r));
+    REQUIRE(model.operationWithDescendants(0) == expected);
+    REQUIRE(model.operationWithDescendants(1) ==
+            std::vector<std::int64_t>{model.operationIdAt(1), model.operationIdAt(2),
+                                      model.operationIdAt(3)});
+    REQUIRE(model.operationWithDescendants(6) ==
+            std::vector<std::int64_t>{model.operationIdAt(6)});
+
+    QSignalSpy selected(&model, &OperationsModel::operationLoaded);
+    REQUIRE(model.isInclusive());
+    model.selectOperation(model.operationIdAt(0));
+    REQUIRE(gui::test::waitFor(selected));
+    // Inclusive: the steps and variables of all six operations, cycles adding up to the column.
+    REQUIRE(model.steps().rowCount() ==
+            int(ops.value(0, OperationsModel::InclusiveSteps).toULongLong()));
+    std::uint64_t cycles = 0;
+    std::int64_t previous = -1;
+    for (int r = 0; r < model.steps().rowCount(); ++r) {
+        cycles += model.steps().value(r, OperationsModel::StepCycles).toULongLong();
+        const std::int64_t id = model.steps().value(r, OperationsModel::StepId).toLongLong();
+        REQUIRE(id > previous); // in step order
+        previous = id;
+    }
+    REQUIRE(cycles == ops.value(0, OperationsModel::InclusiveCycles).toULongLong());
+    std::size_t variables = 0;
+    for (std::int64_t id : expected)
+        variables += reader.operationVariables(id).size();
+    REQUIRE(model.variables().rowCount() == int(variables));
+
+    // Own figures only: the layer's single step.
+    selected.clear();
+    model.setInclusive(false);
+    REQUIRE(gui::test::waitFor(selected));
+    REQUIRE(model.steps().rowCount() == int(ops.value(0, OperationsModel::Steps).toULongLong()));
+    REQUIRE(model.steps().value(0, OperationsModel::StepCycles).toULongLong() == 10);
+}

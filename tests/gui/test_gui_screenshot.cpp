@@ -88,6 +88,22 @@ TEST_CASE("Screenshot of the Liveness view with its canvas") {
     REQUIRE(pixelsNear(image, kOrangeSeries) > 500);
 }
 
+TEST_CASE("Screenshot of the Liveness view without always-live memory") {
+    // The small report's always-live memory dwarfs its not-always-live changes: left out, the
+    // chart shows no always-live band and the not-always-live area fills far more of the plot.
+    const auto out = test::scratchDir("shots") / "liveness-exclude.png";
+    const Run r = runTilescope({"--always-live", "exclude", "--screenshot",
+                                QString::fromStdString(out.string()), "--size", "1000x700",
+                                QString::fromStdString(test::smallReport().string())});
+    INFO(r.stderrText.toStdString());
+    REQUIRE(r.exitCode == 0);
+    const QImage without(QString::fromStdString(out.string()));
+    REQUIRE(without.size() == QSize(1000, 700));
+    const QImage with = screenshot("liveness");
+    REQUIRE(pixelsNear(without, kBlueSeries) < 200);
+    REQUIRE(pixelsNear(without, kOrangeSeries) > 2 * pixelsNear(with, kOrangeSeries));
+}
+
 TEST_CASE("Screenshot of the Program Tree view") {
     const QImage image = screenshot("programs");
     REQUIRE(image.size() == QSize(1000, 700));
@@ -215,6 +231,9 @@ TEST_CASE("Screenshot usage errors exit 2 with one line") {
           QStringList{"--view", "memory", "--screenshot", "/tmp/x.png"},
           QStringList{"--tile-order", "diagonal", "--screenshot", "/tmp/x.png", report},
           QStringList{"--view", "summary", "--tile-order", "physical", "--screenshot", "/tmp/x.png",
+                      report},
+          QStringList{"--always-live", "sometimes", "--screenshot", "/tmp/x.png", report},
+          QStringList{"--view", "memory", "--always-live", "exclude", "--screenshot", "/tmp/x.png",
                       report}}) {
         const Run r = runTilescope(args);
         INFO(args.join(' ').toStdString());

@@ -27,6 +27,7 @@ struct ViewState {
     std::optional<std::pair<double, double>> stepWindow;
     std::optional<std::int64_t> selectedStep;
     QString variableFilter;
+    bool includeAlwaysLive = true; // the chart stacks not-always-live on always-live memory
 
     // Execution Trace: the mode (ExecutionModel::Mode).
     int executionMode = 0;

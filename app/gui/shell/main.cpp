@@ -9,6 +9,7 @@
 #include "compare/CompareScreenshotRunner.hpp"
 #include "compare/CompareWindow.hpp"
 #include "core/ReportSession.hpp"
+#include "core/ViewState.hpp"
 #include "remote/QtSshInteraction.hpp"
 #include "system/SystemAnalyserView.hpp"
 #include "system/SystemAnalyserWindow.hpp"
@@ -51,6 +52,18 @@ struct Options {
     std::optional<int> tileOrder;
     // --execution-mode: the Execution Trace's mode (ExecutionModel::Mode).
     std::optional<int> executionMode;
+    // --always-live: whether the Liveness chart stacks on always-live memory.
+    std::optional<bool> includeAlwaysLive;
+
+    /// The view settings given on the command line, applied to a report's ViewState.
+    void applyTo(ViewState& state) const {
+        if (tileOrder)
+            state.tileOrder = *tileOrder;
+        if (executionMode)
+            state.executionMode = *executionMode;
+        if (includeAlwaysLive)
+            state.includeAlwaysLive = *includeAlwaysLive;
+    }
 
     // ssh:// files: as tilescope-cli's options of the same names.
     QString sshConfig;
@@ -157,8 +170,13 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         QStringLiteral("chart"),
         QStringLiteral("Timeline counter graphs: line or stacked (series stacked as areas)"),
         QStringLiteral("TYPE"));
+    const QCommandLineOption alwaysLive(
+        QStringLiteral("always-live"),
+        QStringLiteral("Liveness chart: include (always-live memory under the not-always-live "
+                       "bytes) or exclude (the axis starts at the not-always-live range)"),
+        QStringLiteral("MODE"));
     parser.addOptions({view, screenshot, size, sshConfig, knownHosts, acceptNewHostKey, compare,
-                       range, tileOrder, executionMode, flame, chart});
+                       range, tileOrder, executionMode, flame, chart, alwaysLive});
     *exitNow = false;
     if (!parser.parse(arguments)) {
         *error = parser.errorText();
@@ -285,6 +303,22 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         }
         o.executionMode = int(modes.indexOf(value));
         o.view = QStringLiteral("execution");
+    }
+    if (parser.isSet(alwaysLive)) {
+        const QString value = parser.value(alwaysLive);
+        if (value != QLatin1String("include") && value != QLatin1String("exclude")) {
+            *error =
+                QStringLiteral("--always-live must be include or exclude (got '%1')").arg(value);
+            return std::nullopt;
+        }
+        if (system || parser.isSet(compare) ||
+            (!o.view.isEmpty() && o.view != QLatin1String("liveness"))) {
+            *error = QStringLiteral("--always-live applies to the liveness view of one profile "
+                                    "report");
+            return std::nullopt;
+        }
+        o.includeAlwaysLive = value == QLatin1String("include");
+        o.view = QStringLiteral("liveness");
     }
     o.screenshot = parser.value(screenshot);
     if (parser.isSet(size)) {
@@ -437,6 +471,7 @@ int main(int argc, char** argv) {
             runner.setTileOrder(*options->tileOrder);
         if (options->executionMode)
             runner.setExecutionMode(*options->executionMode);
+        runner.setViewStateSetup([&](ViewState& state) { options->applyTo(state); });
         int exitCode = 0;
         QObject::connect(&runner, &ScreenshotRunner::finished, &app,
                          [&](int code, const QString& message) {
@@ -456,10 +491,7 @@ int main(int argc, char** argv) {
             QObject::connect(
                 &window, &MainWindow::reportOpened, &window,
                 [&] {
-                    if (options->tileOrder)
-                        window.pane()->session()->state().tileOrder = *options->tileOrder;
-                    if (options->executionMode)
-                        window.pane()->session()->state().executionMode = *options->executionMode;
+                    options->applyTo(window.pane()->session()->state());
                     window.pane()->showView(options->view);
                 },
                 Qt::SingleShotConnection);
