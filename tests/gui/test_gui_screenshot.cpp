@@ -5,6 +5,8 @@
 #include "TestReports.hpp"
 #include "TilescopeProcess.hpp"
 
+#include "canvas/SeriesColours.hpp"
+
 #include <QImage>
 #include <QProcess>
 #include <QSet>
@@ -110,12 +112,55 @@ TEST_CASE("Screenshot of the Program Tree view") {
     REQUIRE(distinctColours(image) > 20);
 }
 
-TEST_CASE("Screenshot of the Execution Trace view with its canvas") {
-    const QImage image = screenshot("execution");
+/// `tilescope ARGS --screenshot OUT --size 1000x700 REPORT` must succeed; its image.
+QImage screenshotWith(const QString& name, QStringList args,
+                      const std::filesystem::path& report = test::smallReport()) {
+    const auto out = test::scratchDir("shots") / (name.toStdString() + ".png");
+    args << "--screenshot" << QString::fromStdString(out.string()) << "--size" << "1000x700"
+         << QString::fromStdString(report.string());
+    const Run r = runTilescope(args);
+    INFO(r.stderrText.toStdString());
+    REQUIRE(r.exitCode == 0);
+    QImage image(QString::fromStdString(out.string()));
     REQUIRE(image.size() == QSize(1000, 700));
-    REQUIRE(distinctColours(image) > 20);
-    REQUIRE(pixelsNear(image, kBlueSeries) > 20000);  // compute
-    REQUIRE(pixelsNear(image, kOrangeSeries) > 1000); // exchange
+    return image;
+}
+
+TEST_CASE("Screenshot of the Execution Trace view with its canvas") {
+    // It opens on the flame: bars in the programs' colours, not the phase chart.
+    const QImage flame = screenshot("execution");
+    REQUIRE(flame.size() == QSize(1000, 700));
+    REQUIRE(distinctColours(flame) > 20);
+    int programColours = 0;
+    for (int id = 0; id < 15; ++id) {
+        const QColor c = programColour(id);
+        programColours += pixelsNear(flame, qRgb(c.red(), c.green(), c.blue())) > 300 ? 1 : 0;
+    }
+    CHECK(programColours >= 3);
+    // The phase shares stay one mode away.
+    const QImage flat = screenshotWith("execution-flat", {"--execution-mode", "flat"});
+    REQUIRE(distinctColours(flat) > 20);
+    REQUIRE(pixelsNear(flat, kBlueSeries) > 20000);  // compute
+    REQUIRE(pixelsNear(flat, kOrangeSeries) > 1000); // exchange
+}
+
+TEST_CASE("Screenshot of the Execution Trace with a selected cycle range") {
+    const QImage without = screenshotWith("execution-no-range", {"--execution-mode", "flat"});
+    const QImage with = screenshotWith("execution-range", {"--execution-mode", "flat",
+                                                           "--cycle-range", "2000:9000"});
+    // The range panel takes room from the chart, and the range is shaded over it.
+    CHECK(pixelsNear(with, kBlueSeries) < pixelsNear(without, kBlueSeries));
+    CHECK(distinctColours(with) > 20);
+    for (const QStringList& bad : {QStringList{"--cycle-range", "9000:2000"},
+                                   QStringList{"--cycle-range", "abc"},
+                                   QStringList{"--view", "memory", "--cycle-range", "1:2"}}) {
+        QStringList args = bad;
+        args << "--screenshot" << "/tmp/x.png" << QString::fromStdString(test::smallReport().string());
+        const Run r = runTilescope(args);
+        INFO(bad.join(' ').toStdString());
+        CHECK(r.exitCode == 2);
+        CHECK(r.stderrText.startsWith("tilescope: "));
+    }
 }
 
 TEST_CASE("Screenshot of the Execution Trace's lightweight-profiling blocks") {

@@ -5,6 +5,7 @@
 #include <QString>
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 namespace tilescope::gui {
 
@@ -29,8 +30,11 @@ struct ViewState {
     QString variableFilter;
     bool includeAlwaysLive = true; // the chart stacks not-always-live on always-live memory
 
-    // Execution Trace: the mode (ExecutionModel::Mode).
-    int executionMode = 0;
+    // Execution Trace: the mode (ExecutionModel::Mode); it opens on the flame, which names the
+    // programs, rather than on the phase shares.
+    int executionMode = 1;
+    // Execution Trace: the cycle range selected by Shift+drag, for its Summary/Details panel.
+    std::optional<std::pair<double, double>> cycleRange;
 
     // Program tree.
     std::optional<std::int64_t> selectedProgram;

@@ -54,6 +54,8 @@ struct Options {
     std::optional<int> executionMode;
     // --always-live: whether the Liveness chart stacks on always-live memory.
     std::optional<bool> includeAlwaysLive;
+    // --cycle-range: the Execution Trace's selected range of the run, in cycles.
+    std::optional<std::pair<double, double>> cycleRange;
 
     /// The view settings given on the command line, applied to a report's ViewState.
     void applyTo(ViewState& state) const {
@@ -63,6 +65,8 @@ struct Options {
             state.executionMode = *executionMode;
         if (includeAlwaysLive)
             state.includeAlwaysLive = *includeAlwaysLive;
+        if (cycleRange)
+            state.cycleRange = cycleRange;
     }
 
     // ssh:// files: as tilescope-cli's options of the same names.
@@ -175,8 +179,13 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         QStringLiteral("Liveness chart: include (always-live memory under the not-always-live "
                        "bytes) or exclude (the axis starts at the not-always-live range)"),
         QStringLiteral("MODE"));
+    const QCommandLineOption cycleRange(
+        QStringLiteral("cycle-range"),
+        QStringLiteral("Execution Trace: select cycles FROM:TO of the run (whole numbers) and "
+                       "show what ran in them"),
+        QStringLiteral("FROM:TO"));
     parser.addOptions({view, screenshot, size, sshConfig, knownHosts, acceptNewHostKey, compare,
-                       range, tileOrder, executionMode, flame, chart, alwaysLive});
+                       range, tileOrder, executionMode, flame, chart, alwaysLive, cycleRange});
     *exitNow = false;
     if (!parser.parse(arguments)) {
         *error = parser.errorText();
@@ -319,6 +328,25 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         }
         o.includeAlwaysLive = value == QLatin1String("include");
         o.view = QStringLiteral("liveness");
+    }
+    if (parser.isSet(cycleRange)) {
+        static const QRegularExpression re(QStringLiteral("^(\\d{1,18}):(\\d{1,18})$"));
+        const auto m = re.match(parser.value(cycleRange));
+        if (!m.hasMatch() || m.captured(2).toULongLong() <= m.captured(1).toULongLong()) {
+            *error = QStringLiteral("--cycle-range must be FROM:TO in cycles with FROM < TO, e.g. "
+                                    "1000:50000 (got '%1')")
+                         .arg(parser.value(cycleRange));
+            return std::nullopt;
+        }
+        if (system || parser.isSet(compare) ||
+            (!o.view.isEmpty() && o.view != QLatin1String("execution"))) {
+            *error = QStringLiteral("--cycle-range applies to the execution view of one profile "
+                                    "report");
+            return std::nullopt;
+        }
+        o.cycleRange = std::make_pair(double(m.captured(1).toULongLong()),
+                                      double(m.captured(2).toULongLong()));
+        o.view = QStringLiteral("execution");
     }
     o.screenshot = parser.value(screenshot);
     if (parser.isSet(size)) {
