@@ -8,6 +8,7 @@
 #include "compare/ComparePane.hpp"
 #include "compare/CompareScreenshotRunner.hpp"
 #include "compare/CompareWindow.hpp"
+#include "core/RecentEntries.hpp"
 #include "core/ReportSession.hpp"
 #include "core/ViewState.hpp"
 #include "remote/QtSshInteraction.hpp"
@@ -475,6 +476,16 @@ int main(int argc, char** argv) {
                 QObject::connect(
                     &window, &CompareWindow::comparisonOpened, &window,
                     [&] { window.pane()->showView(options->view); }, Qt::SingleShotConnection);
+            QObject::connect(
+                &window, &CompareWindow::comparisonOpened, &window,
+                [&] {
+                    const auto where = [](const QString& p) {
+                        return p.contains(QLatin1String("://")) ? p
+                                                                : QFileInfo(p).absoluteFilePath();
+                    };
+                    recent::add({RecentEntry::Comparison, {where(source), where(target)}});
+                },
+                Qt::SingleShotConnection);
             window.openComparison(source, target);
             return app.exec();
         }
