@@ -4,9 +4,12 @@
 #include "OperationsReport.hpp"
 #include "TestReports.hpp"
 #include "insights/InsightsModel.hpp"
+#include "memory/TileComputeSetsModel.hpp"
 #include "memory/TileMapWidget.hpp"
 #include "memory/TileMemoryModel.hpp"
+#include "memory/TileVariablesModel.hpp"
 #include "memory/TileVerticesModel.hpp"
+#include "memory/VariablesGraphWidget.hpp"
 #include "tables/ReportTableModel.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
@@ -251,4 +254,84 @@ TEST_CASE("Vertex instances on tile ranges equal the same tiles of the whole per
         REQUIRE(!got[i].computeSet.empty());
     }
     REQUIRE(reader.vertexInstancesOnTiles({}).empty());
+}
+
+TEST_CASE("TileComputeSetsModel sums each compute set's vertices and steps on the selection") {
+    auto session = gui::test::openSession(gui::test::operationsReport());
+    TileComputeSetsModel model(session);
+    using C = TileComputeSetsModel::ColumnIndex;
+    auto select = [&](const TileSelection& tiles) {
+        QSignalSpy loaded(&model, &TileComputeSetsModel::loaded);
+        model.setSelection(tiles);
+        REQUIRE(gui::test::waitFor(loaded));
+    };
+    auto row = [&](const QString& name) {
+        for (int r = 0; r < model.rowCount(); ++r)
+            if (model.value(r, C::Name).toString() == name)
+                return r;
+        return -1;
+    };
+    // All tiles: Matmul 3 per tile on tiles 0-3, Add 1 per tile on all 8.
+    select({});
+    REQUIRE(model.rowCount() == 2);
+    const int mm = row("matmul/cs"), add = row("add/cs");
+    REQUIRE(mm >= 0);
+    REQUIRE(add >= 0);
+    CHECK(model.value(mm, C::Vertices).toULongLong() == 12);
+    CHECK(model.value(mm, C::State).toULongLong() == 12 * F::kMatmulState);
+    CHECK(model.value(mm, C::VertexTypes).toULongLong() == 1);
+    CHECK(model.value(mm, C::Steps).toULongLong() == 1);
+    CHECK(model.value(mm, C::Cycles).toULongLong() == 1000);
+    CHECK(model.value(add, C::Vertices).toULongLong() == 8);
+    CHECK(model.value(add, C::Cycles).toULongLong() == F::kAddCycles);
+    CHECK_FALSE(model.value(add, C::Tiles).isValid()); // not counted without a selection
+    CHECK(mm == 0); // largest state first
+    // Tile 6 holds only Add vertices; tiles 2-5 both.
+    select(TileSelection::single(6));
+    REQUIRE(model.rowCount() == 1);
+    CHECK(model.value(0, C::Name).toString() == "add/cs");
+    CHECK(model.value(0, C::Vertices).toULongLong() == 1);
+    CHECK(model.value(0, C::Tiles).toULongLong() == 1);
+    select(TileSelection::range(2, 5));
+    REQUIRE(model.rowCount() == 2);
+    CHECK(model.value(row("matmul/cs"), C::Vertices).toULongLong() == 6);
+    CHECK(model.value(row("matmul/cs"), C::Tiles).toULongLong() == 2);
+    CHECK(model.value(row("add/cs"), C::Tiles).toULongLong() == 4);
+}
+
+TEST_CASE("TileVariablesModel follows the selection; the graph reads bytes per tile") {
+    auto session = gui::test::openSession(gui::test::operationsReport());
+    TileVariablesModel model(session, 100);
+    auto select = [&](const TileSelection& tiles) {
+        QSignalSpy loaded(&model, &TileVariablesModel::loaded);
+        model.setSelection(tiles);
+        REQUIRE(gui::test::waitFor(loaded));
+    };
+    const int on = model.selectedBytesColumn();
+    select({});
+    REQUIRE(model.rowCount() == 3); // weights, acts, out: largest first
+    CHECK(model.value(0, 0).toString() == "weights");
+    CHECK(model.value(0, on).toULongLong() == F::kWeightsBytes);
+    // Tile 6 holds weights (512 B) and out (128 B), not acts.
+    select(TileSelection::single(6));
+    REQUIRE(model.rowCount() == 2);
+    CHECK(model.value(0, 0).toString() == "weights");
+    CHECK(model.value(0, on).toULongLong() == 512);
+    CHECK(model.value(1, 0).toString() == "out");
+    CHECK(model.value(1, on).toULongLong() == 128);
+    CHECK(model.value(1, 3).toULongLong() == F::kOutBytes); // the whole variable's bytes too
+    CHECK_FALSE(model.limitReached());
+    const std::int64_t outId = model.variableIdAt(1);
+
+    report::ProfileReader reader(gui::test::operationsReport().string());
+    const auto series = VariableTileSeries::fetch(reader, {outId, model.variableIdAt(0), 999999});
+    REQUIRE(series.names == QStringList{"out", "weights"}); // an unknown id is left out
+    CHECK(series.tiles == 8);
+    CHECK(series.bytes[0] == report::PerTile{0, 0, 0, 0, 0, 0, 128, 128});
+    CHECK(series.bytes[1] == report::PerTile(8, 512));
+    // Pixel columns keep each column's largest tile: never averaged away.
+    CHECK(VariablesGraphWidget::columnPeaks(series.bytes[0], 2) ==
+          std::vector<std::uint64_t>{0, 128});
+    CHECK(VariablesGraphWidget::columnPeaks(series.bytes[0], 16).size() == 16);
+    CHECK(VariablesGraphWidget::columnPeaks(series.bytes[0], 16)[13] == 128);
 }

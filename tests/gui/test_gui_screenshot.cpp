@@ -106,6 +106,23 @@ TEST_CASE("Screenshot of the Liveness view without always-live memory") {
     REQUIRE(pixelsNear(without, kOrangeSeries) > 2 * pixelsNear(with, kOrangeSeries));
 }
 
+TEST_CASE("Screenshots of the Memory view's Compute sets tab and Variables graph") {
+    const QImage memory = screenshot("memory", "1000x700", test::operationsReport());
+    const QImage graph =
+        screenshotWith("memory-graph", {"--memory-tab", "variables-graph"}, test::operationsReport());
+    // The graph draws the largest variables' bytes per tile, the second in the second series
+    // colour, which the memory chart above it does not use.
+    CHECK(pixelsNear(graph, kOrangeSeries) > pixelsNear(memory, kOrangeSeries) + 100);
+    const QImage computeSets =
+        screenshotWith("memory-compute-sets", {"--memory-tab", "compute-sets"},
+                       test::operationsReport());
+    CHECK(distinctColours(computeSets) > 20);
+    const Run bad = runTilescope({"--memory-tab", "nope", "--screenshot", "/tmp/x.png",
+                                  QString::fromStdString(test::smallReport().string())});
+    CHECK(bad.exitCode == 2);
+    CHECK(bad.stderrText.contains("compute-sets"));
+}
+
 TEST_CASE("Screenshot of the Program Tree view") {
     const QImage image = screenshot("programs");
     REQUIRE(image.size() == QSize(1000, 700));

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace tilescope::gui {
 
@@ -23,6 +24,8 @@ struct ViewState {
     int tileOrder = 0; // TileMemoryModel::TileOrder
     std::optional<std::pair<double, double>> tileWindow;
     TileSelection selectedTiles;
+    int memoryTab = 0;                           // MemoryView's tab (its Tab order)
+    std::vector<std::int64_t> graphedVariables; // the Variables graph's variables (ids)
 
     // Liveness.
     std::optional<std::pair<double, double>> stepWindow;

@@ -11,6 +11,7 @@
 #include "core/RecentEntries.hpp"
 #include "core/ReportSession.hpp"
 #include "core/ViewState.hpp"
+#include "memory/MemoryView.hpp"
 #include "remote/QtSshInteraction.hpp"
 #include "system/SystemAnalyserView.hpp"
 #include "system/SystemAnalyserWindow.hpp"
@@ -55,6 +56,8 @@ struct Options {
     std::optional<int> executionMode;
     // --always-live: whether the Liveness chart stacks on always-live memory.
     std::optional<bool> includeAlwaysLive;
+    // --memory-tab: the Memory view's tab (MemoryView::tabNames() order).
+    std::optional<int> memoryTab;
     // --cycle-range: the Execution Trace's selected range of the run, in cycles.
     std::optional<std::pair<double, double>> cycleRange;
 
@@ -68,6 +71,8 @@ struct Options {
             state.includeAlwaysLive = *includeAlwaysLive;
         if (cycleRange)
             state.cycleRange = cycleRange;
+        if (memoryTab)
+            state.memoryTab = *memoryTab;
     }
 
     // ssh:// files: as tilescope-cli's options of the same names.
@@ -185,8 +190,13 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         QStringLiteral("Execution Trace: select cycles FROM:TO of the run (whole numbers) and "
                        "show what ran in them"),
         QStringLiteral("FROM:TO"));
+    const QCommandLineOption memoryTab(
+        QStringLiteral("memory-tab"),
+        QStringLiteral("Memory view tab: %1").arg(MemoryView::tabNames().join(", ")),
+        QStringLiteral("TAB"));
     parser.addOptions({view, screenshot, size, sshConfig, knownHosts, acceptNewHostKey, compare,
-                       range, tileOrder, executionMode, flame, chart, alwaysLive, cycleRange});
+                       range, tileOrder, executionMode, flame, chart, alwaysLive, cycleRange,
+                       memoryTab});
     *exitNow = false;
     if (!parser.parse(arguments)) {
         *error = parser.errorText();
@@ -329,6 +339,22 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         }
         o.includeAlwaysLive = value == QLatin1String("include");
         o.view = QStringLiteral("liveness");
+    }
+    if (parser.isSet(memoryTab)) {
+        const QString value = parser.value(memoryTab);
+        const int index = int(MemoryView::tabNames().indexOf(value));
+        if (index < 0) {
+            *error = QStringLiteral("--memory-tab must be one of %1 (got '%2')")
+                         .arg(MemoryView::tabNames().join(", "), value);
+            return std::nullopt;
+        }
+        if (system || parser.isSet(compare) ||
+            (!o.view.isEmpty() && o.view != QLatin1String("memory"))) {
+            *error = QStringLiteral("--memory-tab applies to the memory view of one profile report");
+            return std::nullopt;
+        }
+        o.memoryTab = index;
+        o.view = QStringLiteral("memory");
     }
     if (parser.isSet(cycleRange)) {
         static const QRegularExpression re(QStringLiteral("^(\\d{1,18}):(\\d{1,18})$"));
