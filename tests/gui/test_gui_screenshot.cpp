@@ -6,6 +6,7 @@
 #include "TilescopeProcess.hpp"
 
 #include "canvas/SeriesColours.hpp"
+#include "operations/OperationGraphWidget.hpp"
 
 #include <QImage>
 #include <QProcess>
@@ -121,6 +122,16 @@ TEST_CASE("Screenshots of the Memory view's Compute sets tab and Variables graph
                                   QString::fromStdString(test::smallReport().string())});
     CHECK(bad.exitCode == 2);
     CHECK(bad.stderrText.contains("compute-sets"));
+}
+
+TEST_CASE("Screenshot of the Operations Graph view") {
+    // The operations report: matmul then add, each a box in the ramp's colours.
+    const QImage image = screenshot("operations-graph", "1000x700", test::operationsReport());
+    REQUIRE(image.size() == QSize(1000, 700));
+    REQUIRE(distinctColours(image) > 20);
+    // The darkest end of the ramp (the costliest operation) is on screen.
+    const QColor top = OperationGraphWidget::rampColour(1, 1);
+    CHECK(pixelsNear(image, qRgb(top.red(), top.green(), top.blue())) > 500);
 }
 
 TEST_CASE("Screenshot of the Program Tree view") {

@@ -276,12 +276,12 @@ void ExecutionView::showRange(double firstCycle, double endCycle) {
     rangeSummary_->setText(tr("Cycles %1–%2: summing…")
                                .arg(formatCount(std::int64_t(first)), formatCount(std::int64_t(end))));
     const std::uint64_t generation = ++rangeGeneration_;
-    auto session = sharedSession();
+    auto shared = sharedSession();
     const report::RunRecord r = *run;
     runInBackground<RangeSummary>(
         this,
-        [session, r, first, end] {
-            return session->read([&](const report::ProfileReader& reader) {
+        [shared, r, first, end] {
+            return shared->read([&](const report::ProfileReader& reader) {
                 return RangeSummary::fetch(reader, r, first, end);
             });
         },

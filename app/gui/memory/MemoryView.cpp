@@ -287,11 +287,11 @@ void MemoryView::graphVariables(const std::vector<std::int64_t>& ids, bool chose
         return;
     }
     variablesGraph_->setMessage(tr("Reading the variables' bytes per tile…"));
-    auto session = sharedSession();
+    auto shared = sharedSession();
     runInBackground<VariableTileSeries>(
         this,
-        [session, ids] {
-            return session->read([&](const report::ProfileReader& reader) {
+        [shared, ids] {
+            return shared->read([&](const report::ProfileReader& reader) {
                 return VariableTileSeries::fetch(reader, ids);
             });
         },
