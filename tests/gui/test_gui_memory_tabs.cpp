@@ -285,7 +285,7 @@ TEST_CASE("TileComputeSetsModel sums each compute set's vertices and steps on th
     CHECK(model.value(add, C::Vertices).toULongLong() == 8);
     CHECK(model.value(add, C::Cycles).toULongLong() == F::kAddCycles);
     CHECK_FALSE(model.value(add, C::Tiles).isValid()); // not counted without a selection
-    CHECK(mm == 0); // largest state first
+    CHECK(mm == 0);                                    // largest state first
     // Tile 6 holds only Add vertices; tiles 2-5 both.
     select(TileSelection::single(6));
     REQUIRE(model.rowCount() == 1);

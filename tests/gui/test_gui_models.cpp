@@ -13,11 +13,11 @@
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/ProfileSummary.hpp"
 
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTableView>
-#include <algorithm>
-#include <QSettings>
 #include <QToolButton>
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <numeric>
 

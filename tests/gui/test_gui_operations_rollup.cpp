@@ -105,11 +105,10 @@ TEST_CASE("OperationsModel lists the steps and variables of an operation with it
     for (int r = 1; r <= 5; ++r)
         expected.push_back(model.operationIdAt(r));
     REQUIRE(model.operationWithDescendants(0) == expected);
-    REQUIRE(model.operationWithDescendants(1) ==
-            std::vector<std::int64_t>{model.operationIdAt(1), model.operationIdAt(2),
-                                      model.operationIdAt(3)});
-    REQUIRE(model.operationWithDescendants(6) ==
-            std::vector<std::int64_t>{model.operationIdAt(6)});
+    REQUIRE(model.operationWithDescendants(1) == std::vector<std::int64_t>{model.operationIdAt(1),
+                                                                           model.operationIdAt(2),
+                                                                           model.operationIdAt(3)});
+    REQUIRE(model.operationWithDescendants(6) == std::vector<std::int64_t>{model.operationIdAt(6)});
 
     QSignalSpy selected(&model, &OperationsModel::operationLoaded);
     REQUIRE(model.isInclusive());
@@ -164,8 +163,8 @@ report::RolledUpOperations graphOps() {
     r.operations = {
         graphOp("encoder", "encoder", 0, ""),
         graphOp("matMul", "encoder/q", 100,
-                R"({"api":"matMul","args":{"A":)" + tensor("x") + R"(},"output":)" +
-                    tensor("q") + "}"),
+                R"({"api":"matMul","args":{"A":)" + tensor("x") + R"(},"output":)" + tensor("q") +
+                    "}"),
         graphOp("softmax", "encoder/sm", 50,
                 R"({"args":{"in":)" + tensor("q") + R"(},"output":)" + tensor("p") + "}"),
         graphOp("matMul", "encoder/out", 200,
@@ -194,10 +193,10 @@ TEST_CASE("The operations graph links operations by the tensors they pass, layer
         for (const auto& e : g.edges())
             edges.emplace_back(g.nodes()[std::size_t(e.from)].path,
                                g.nodes()[std::size_t(e.to)].path);
-        CHECK(edges == std::vector<std::pair<std::string, std::string>>{
-                           {"encoder/q", "encoder/sm"},
-                           {"encoder/sm", "encoder/out"},
-                           {"encoder/out", "loss"}});
+        CHECK(edges ==
+              std::vector<std::pair<std::string, std::string>>{{"encoder/q", "encoder/sm"},
+                                                               {"encoder/sm", "encoder/out"},
+                                                               {"encoder/out", "loss"}});
         CHECK(g.edges()[0].tensor == "q: half [4, 8]");
         // Data flows down: each consumer one row below its producer.
         for (int op = 1; op <= 4; ++op)

@@ -4,7 +4,6 @@
 #include "OperationsReport.hpp"
 #include "TestReports.hpp"
 #include "TilescopeProcess.hpp"
-
 #include "canvas/SeriesColours.hpp"
 #include "operations/OperationGraphWidget.hpp"
 
@@ -109,14 +108,13 @@ TEST_CASE("Screenshot of the Liveness view without always-live memory") {
 
 TEST_CASE("Screenshots of the Memory view's Compute sets tab and Variables graph") {
     const QImage memory = screenshot("memory", "1000x700", test::operationsReport());
-    const QImage graph =
-        screenshotWith("memory-graph", {"--memory-tab", "variables-graph"}, test::operationsReport());
+    const QImage graph = screenshotWith("memory-graph", {"--memory-tab", "variables-graph"},
+                                        test::operationsReport());
     // The graph draws the largest variables' bytes per tile, the second in the second series
     // colour, which the memory chart above it does not use.
     CHECK(pixelsNear(graph, kOrangeSeries) > pixelsNear(memory, kOrangeSeries) + 100);
-    const QImage computeSets =
-        screenshotWith("memory-compute-sets", {"--memory-tab", "compute-sets"},
-                       test::operationsReport());
+    const QImage computeSets = screenshotWith(
+        "memory-compute-sets", {"--memory-tab", "compute-sets"}, test::operationsReport());
     CHECK(distinctColours(computeSets) > 20);
     const Run bad = runTilescope({"--memory-tab", "nope", "--screenshot", "/tmp/x.png",
                                   QString::fromStdString(test::smallReport().string())});
@@ -144,8 +142,8 @@ TEST_CASE("Screenshot of the Program Tree view") {
 QImage screenshotWith(const QString& name, QStringList args,
                       const std::filesystem::path& report = test::smallReport()) {
     const auto out = test::scratchDir("shots") / (name.toStdString() + ".png");
-    args << "--screenshot" << QString::fromStdString(out.string()) << "--size" << "1000x700"
-         << QString::fromStdString(report.string());
+    args << "--screenshot" << QString::fromStdString(out.string()) << "--size"
+         << "1000x700" << QString::fromStdString(report.string());
     const Run r = runTilescope(args);
     INFO(r.stderrText.toStdString());
     REQUIRE(r.exitCode == 0);
@@ -174,16 +172,17 @@ TEST_CASE("Screenshot of the Execution Trace view with its canvas") {
 
 TEST_CASE("Screenshot of the Execution Trace with a selected cycle range") {
     const QImage without = screenshotWith("execution-no-range", {"--execution-mode", "flat"});
-    const QImage with = screenshotWith("execution-range", {"--execution-mode", "flat",
-                                                           "--cycle-range", "2000:9000"});
+    const QImage with = screenshotWith("execution-range",
+                                       {"--execution-mode", "flat", "--cycle-range", "2000:9000"});
     // The range panel takes room from the chart, and the range is shaded over it.
     CHECK(pixelsNear(with, kBlueSeries) < pixelsNear(without, kBlueSeries));
     CHECK(distinctColours(with) > 20);
-    for (const QStringList& bad : {QStringList{"--cycle-range", "9000:2000"},
-                                   QStringList{"--cycle-range", "abc"},
-                                   QStringList{"--view", "memory", "--cycle-range", "1:2"}}) {
+    for (const QStringList& bad :
+         {QStringList{"--cycle-range", "9000:2000"}, QStringList{"--cycle-range", "abc"},
+          QStringList{"--view", "memory", "--cycle-range", "1:2"}}) {
         QStringList args = bad;
-        args << "--screenshot" << "/tmp/x.png" << QString::fromStdString(test::smallReport().string());
+        args << "--screenshot"
+             << "/tmp/x.png" << QString::fromStdString(test::smallReport().string());
         const Run r = runTilescope(args);
         INFO(bad.join(' ').toStdString());
         CHECK(r.exitCode == 2);
@@ -211,13 +210,23 @@ TEST_CASE("Screenshot of the Execution Trace's lightweight-profiling blocks") {
     const std::string sql =
         "INSERT INTO block(run_index, run_start, tile, kind, program_id, step_id, cycles_from, "
         "cycles_to, dropped) VALUES "
-        "(0, 0, 0, 0, (SELECT min(id) FROM program), NULL, 0, " + std::to_string(6 * q) + ", 0),"
-        "(0, 0, 0, 0, (SELECT max(id) FROM program), NULL, " + std::to_string(q) + ", " +
-        std::to_string(3 * q) + ", 0),"
-        "(0, 0, 1, 1, NULL, NULL, " + std::to_string(6 * q) + ", " + std::to_string(7 * q) + ", 0),"
-        "(0, 0, 1, 2, NULL, NULL, " + std::to_string(7 * q) + ", " + std::to_string(8 * q) + ", 0),"
-        "(0, 0, 1, 3, NULL, NULL, " + std::to_string(8 * q) + ", " + std::to_string(9 * q) + ", 0),"
-        "(0, 0, 0, 7, NULL, NULL, " + std::to_string(7 * q) + ", " + std::to_string(cycles) + ", 12)";
+        "(0, 0, 0, 0, (SELECT min(id) FROM program), NULL, 0, " +
+        std::to_string(6 * q) +
+        ", 0),"
+        "(0, 0, 0, 0, (SELECT max(id) FROM program), NULL, " +
+        std::to_string(q) + ", " + std::to_string(3 * q) +
+        ", 0),"
+        "(0, 0, 1, 1, NULL, NULL, " +
+        std::to_string(6 * q) + ", " + std::to_string(7 * q) +
+        ", 0),"
+        "(0, 0, 1, 2, NULL, NULL, " +
+        std::to_string(7 * q) + ", " + std::to_string(8 * q) +
+        ", 0),"
+        "(0, 0, 1, 3, NULL, NULL, " +
+        std::to_string(8 * q) + ", " + std::to_string(9 * q) +
+        ", 0),"
+        "(0, 0, 0, 7, NULL, NULL, " +
+        std::to_string(7 * q) + ", " + std::to_string(cycles) + ", 12)";
     char* message = nullptr;
     INFO((message ? message : ""));
     REQUIRE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) == SQLITE_OK);

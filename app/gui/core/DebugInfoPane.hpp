@@ -18,7 +18,8 @@ class ReportSession;
 /// The "Debug information" details pane: the operations (PopLibs calls, user layers) that
 /// created the selected program, step or variable, or one selected operation, each with its
 /// API call summary and its recorded arguments, outputs and user values as a tree, with the
-/// summary as tooltip, and a "recorded" row saying what the report holds for each. The operations are read off the UI thread; a newer selection wins.
+/// summary as tooltip, and a "recorded" row saying what the report holds for each. The operations
+/// are read off the UI thread; a newer selection wins.
 class DebugInfoPane : public QWidget {
     Q_OBJECT
 public:

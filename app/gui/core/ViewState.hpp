@@ -24,7 +24,7 @@ struct ViewState {
     int tileOrder = 0; // TileMemoryModel::TileOrder
     std::optional<std::pair<double, double>> tileWindow;
     TileSelection selectedTiles;
-    int memoryTab = 0;                           // MemoryView's tab (its Tab order)
+    int memoryTab = 0;                          // MemoryView's tab (its Tab order)
     std::vector<std::int64_t> graphedVariables; // the Variables graph's variables (ids)
 
     // Liveness.

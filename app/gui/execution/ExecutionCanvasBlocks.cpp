@@ -96,8 +96,8 @@ void ExecutionCanvas::drawBlockRowLabels(ImDrawList& list, const QRectF& plot) {
         for (std::uint32_t d = 1; d < depth; ++d) {
             const QByteArray utf8 = tr("nested %1").arg(d).toUtf8();
             const float w = ImGui::CalcTextSize(utf8.constData()).x;
-            const float y = float(plot.top() + (double(rows.firstRow(b) + d) + 0.5) * rowH) -
-                            lineH / 2;
+            const float y =
+                float(plot.top() + (double(rows.firstRow(b) + d) + 0.5) * rowH) - lineH / 2;
             list.AddText(ImVec2(float(plot.left()) - w - 6, y), faint, utf8.constData());
         }
     }

@@ -8,9 +8,8 @@
 
 namespace tilescope::gui {
 
-RangeSummary RangeSummary::fetch(const report::ProfileReader& reader,
-                                 const report::RunRecord& run, std::uint64_t firstCycle,
-                                 std::uint64_t endCycle) {
+RangeSummary RangeSummary::fetch(const report::ProfileReader& reader, const report::RunRecord& run,
+                                 std::uint64_t firstCycle, std::uint64_t endCycle) {
     RangeSummary out;
     out.firstCycle = firstCycle;
     out.endCycle = std::max(firstCycle, endCycle);

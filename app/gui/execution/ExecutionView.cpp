@@ -38,12 +38,13 @@ ExecutionView::ExecutionView(std::shared_ptr<ReportSession> session, QWidget* pa
     mode_ = new QComboBox;
     mode_->addItems({tr("Flat: phase shares"), tr("Flame: by program"), tr("BSP: per tile"),
                      tr("Per IPU: busy cycles"), tr("Blocks: lightweight profiling")});
-    mode_->setToolTip(tr("Flat: share of each pixel's cycles by phase. Flame: the programs each "
-                         "step runs under, root on top. BSP: for a range of tiles, each tile's "
-                         "own cycles of every step, then its wait at the sync. Per IPU: each "
-                         "IPU's own cycles of every step, then its wait for the slowest IPU. Blocks: "
-                         "every recorded execution of the selected blocks and stream copies, a "
-                         "band per recording tile, nested blocks stacked."));
+    mode_->setToolTip(
+        tr("Flat: share of each pixel's cycles by phase. Flame: the programs each "
+           "step runs under, root on top. BSP: for a range of tiles, each tile's "
+           "own cycles of every step, then its wait at the sync. Per IPU: each "
+           "IPU's own cycles of every step, then its wait for the slowest IPU. Blocks: "
+           "every recorded execution of the selected blocks and stream copies, a "
+           "band per recording tile, nested blocks stacked."));
     const auto tiles = int(this->session().target().numTiles());
     firstTile_ = new QSpinBox;
     firstTile_->setRange(0, std::max(0, tiles - 1));
@@ -97,11 +98,12 @@ ExecutionView::ExecutionView(std::shared_ptr<ReportSession> session, QWidget* pa
     rangeSummary_ = new QLabel;
     rangeSummary_->setWordWrap(true);
     rangeSummary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    rangePrograms_ = new RecordTableModel({{tr("Program"), {}, false},
-                                           {tr("Cycles in range"), RecordTableModel::countCell, true},
-                                           {tr("Share"), RecordTableModel::percentCell, true},
-                                           {tr("Steps"), RecordTableModel::countCell, true}},
-                                          this);
+    rangePrograms_ =
+        new RecordTableModel({{tr("Program"), {}, false},
+                              {tr("Cycles in range"), RecordTableModel::countCell, true},
+                              {tr("Share"), RecordTableModel::percentCell, true},
+                              {tr("Steps"), RecordTableModel::countCell, true}},
+                             this);
     auto* rangeTable = newSortableTable(*rangePrograms_, this);
     rangeTable->horizontalHeader()->setStretchLastSection(true);
     rangeBox_ = new QGroupBox(tr("Selected range: summary and details by program"));
@@ -273,8 +275,9 @@ void ExecutionView::showRange(double firstCycle, double endCycle) {
     }
     rangeBox_->show();
     rangePending_ = true;
-    rangeSummary_->setText(tr("Cycles %1–%2: summing…")
-                               .arg(formatCount(std::int64_t(first)), formatCount(std::int64_t(end))));
+    rangeSummary_->setText(
+        tr("Cycles %1–%2: summing…")
+            .arg(formatCount(std::int64_t(first)), formatCount(std::int64_t(end))));
     const std::uint64_t generation = ++rangeGeneration_;
     auto shared = sharedSession();
     const report::RunRecord r = *run;
@@ -313,12 +316,12 @@ void ExecutionView::showRange(double firstCycle, double endCycle) {
                                        : QString()));
             std::vector<RecordTableModel::Row> rows;
             for (const auto& p : sum.programs)
-                rows.push_back({QString::fromStdString(p.name.empty() ? "program " +
-                                                                            std::to_string(p.programId)
-                                                                      : p.name),
-                                RecordTableModel::u64(p.cycles),
-                                cycles ? double(p.cycles) / double(cycles) : 0.0,
-                                RecordTableModel::u64(p.steps)});
+                rows.push_back(
+                    {QString::fromStdString(
+                         p.name.empty() ? "program " + std::to_string(p.programId) : p.name),
+                     RecordTableModel::u64(p.cycles),
+                     cycles ? double(p.cycles) / double(cycles) : 0.0,
+                     RecordTableModel::u64(p.steps)});
             rangePrograms_->setRows(std::move(rows));
             rangeFilled();
         },

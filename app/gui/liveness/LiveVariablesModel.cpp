@@ -119,11 +119,11 @@ void LiveVariablesModel::showStep(std::int64_t step) {
                      reader.largestAlwaysLiveVariables(kAlwaysLiveRowLimit)) {
                     ++out.info.alwaysLiveCount;
                     out.info.alwaysLiveBytes += v.bytes;
-                    out.alwaysLive.push_back({QString::fromStdString(v.name),
-                                              RecordTableModel::u64(v.bytes),
-                                              QString::fromStdString(v.elementType),
-                                              QVariant::fromValue<qlonglong>(qlonglong(v.numElements)),
-                                              categoryLabels[v.categoryId]});
+                    out.alwaysLive.push_back(
+                        {QString::fromStdString(v.name), RecordTableModel::u64(v.bytes),
+                         QString::fromStdString(v.elementType),
+                         QVariant::fromValue<qlonglong>(qlonglong(v.numElements)),
+                         categoryLabels[v.categoryId]});
                 }
                 for (const report::VariableRecord& v : reader.variablesLiveAt(step)) {
                     out.info.variableBytes += v.bytes;

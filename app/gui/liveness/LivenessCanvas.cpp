@@ -81,8 +81,8 @@ void LivenessCanvas::drawGroups(ImDrawList& list, const QRectF& plot) {
         const double always = base(series.alwaysLive(g));
         const float yAlways = float(yToPixel(always));
         if (includeAlwaysLive_)
-            list.AddLine(ImVec2(float(plot.left()), yAlways),
-                         ImVec2(float(plot.right()), yAlways), colour(c, 0.35));
+            list.AddLine(ImVec2(float(plot.left()), yAlways), ImVec2(float(plot.right()), yAlways),
+                         colour(c, 0.35));
         points.clear();
         for (const auto& col : cols) {
             const float y = float(yToPixel(always + col.maxNotAlwaysLive[std::size_t(g)]));

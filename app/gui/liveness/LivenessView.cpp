@@ -217,11 +217,10 @@ void LivenessView::showStepInfo() {
     const double clock = session().target().clockHz;
     // The per-tile estimates say whether the slowest tile is alone or the step is balanced.
     const QString tiles =
-        i.busyTiles
-            ? tr(" (slowest tile %1; %2 tiles with work, mean %3)")
-                  .arg(formatCount(i.slowestTile), formatCount(std::int64_t(i.busyTiles)),
-                       formatCycles(std::uint64_t(i.meanBusyTileCycles + 0.5), clock))
-            : QString();
+        i.busyTiles ? tr(" (slowest tile %1; %2 tiles with work, mean %3)")
+                          .arg(formatCount(i.slowestTile), formatCount(std::int64_t(i.busyTiles)),
+                               formatCycles(std::uint64_t(i.meanBusyTileCycles + 0.5), clock))
+                    : QString();
     stepLabel_->setText(
         tr("<b>Step %1</b>: %2 (%3) in <i>%4</i> · estimated %5%6 · not-always-live %7 "
            "(fullest tile %8) · %9 live variables, %10 · always-live %11 in %12 variables · %13")

@@ -263,10 +263,11 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
     connect(computeSets_, &TileComputeSetsModel::loaded, this, [this] {
         const TileSelection& tiles = computeSets_->selection();
         computeSetsLabel_->setText(
-            tiles.empty() ? tr("%1 compute sets on all tiles").arg(formatCount(computeSets_->rowCount()))
-                          : tr("%1 compute sets with vertices on %2 selected tile(s)")
-                                .arg(formatCount(computeSets_->rowCount()),
-                                     formatCount(std::int64_t(tiles.count()))));
+            tiles.empty()
+                ? tr("%1 compute sets on all tiles").arg(formatCount(computeSets_->rowCount()))
+                : tr("%1 compute sets with vertices on %2 selected tile(s)")
+                      .arg(formatCount(computeSets_->rowCount()),
+                           formatCount(std::int64_t(tiles.count()))));
     });
     connect(computeSets_, &TileComputeSetsModel::failed, this, [this](const QString& m) {
         computeSetsLabel_->setText(tr("Cannot read the compute sets: %1").arg(m));
@@ -312,9 +313,9 @@ void MemoryView::graphVariables(const std::vector<std::int64_t>& ids, bool chose
 MemoryView::~MemoryView() = default;
 
 QStringList MemoryView::tabNames() {
-    return {QStringLiteral("details"),   QStringLiteral("vertices"),
+    return {QStringLiteral("details"),      QStringLiteral("vertices"),
             QStringLiteral("compute-sets"), QStringLiteral("exchanges"),
-            QStringLiteral("variables"), QStringLiteral("variables-graph"),
+            QStringLiteral("variables"),    QStringLiteral("variables-graph"),
             QStringLiteral("tile-map")};
 }
 

@@ -3,8 +3,8 @@
 #include "core/ReportView.hpp"
 #include "core/TileSelection.hpp"
 
-#include <cstdint>
 #include <QStringList>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <vector>
@@ -36,9 +36,9 @@ class TileVerticesModel;
 /// the largest), the Variables graph (bytes per tile of the variables selected in the Variables
 /// table, the largest three until some are picked) and the Tile map (floor plan coloured by memory;
 /// clicking selects). The tables sort and filter; each tab reads its data the first time it is
-/// shown (the ones that follow the tiles again when the selection changes). Its settings live in the session's
-/// ViewState, so a selection made in another view (a variable's tiles in the Operations view) shows
-/// here.
+/// shown (the ones that follow the tiles again when the selection changes). Its settings live in
+/// the session's ViewState, so a selection made in another view (a variable's tiles in the
+/// Operations view) shows here.
 class MemoryView : public ReportView {
     Q_OBJECT
 public:

@@ -23,8 +23,7 @@ struct ComputeSetFigures {
 
 } // namespace
 
-TileComputeSetsModel::TileComputeSetsModel(std::shared_ptr<ReportSession> session,
-                                           QObject* parent)
+TileComputeSetsModel::TileComputeSetsModel(std::shared_ptr<ReportSession> session, QObject* parent)
     : RecordTableModel({{tr("Compute set"), {}, false},
                         {tr("Vertices"), RecordTableModel::countCell, true},
                         {tr("Vertex types"), RecordTableModel::countCell, true},

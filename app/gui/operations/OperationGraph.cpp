@@ -1,9 +1,8 @@
 #include "OperationGraph.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <unordered_map>
 
 namespace tilescope::gui {
@@ -30,8 +29,7 @@ Tensor tensorOf(const Json& v) {
 }
 
 /// The tensors an operation's debug information records as its arguments and outputs.
-void tensorsOf(const std::string& json, std::vector<Tensor>& inputs,
-               std::vector<Tensor>& outputs) {
+void tensorsOf(const std::string& json, std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {
     if (json.empty())
         return;
     const Json root = Json::parse(json, nullptr, false);
@@ -56,8 +54,7 @@ OperationGraph::OperationGraph(report::RolledUpOperations ops, std::set<int> exp
     build();
 }
 
-std::set<int> OperationGraph::defaultExpanded(const report::RolledUpOperations& ops,
-                                              int maxNodes) {
+std::set<int> OperationGraph::defaultExpanded(const report::RolledUpOperations& ops, int maxNodes) {
     std::set<int> open;
     if (int(ops.operations.size()) > maxNodes)
         return open;

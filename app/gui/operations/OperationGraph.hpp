@@ -20,19 +20,21 @@ public:
     enum Metric { Cycles, Memory, Code };
 
     struct Node {
-        int operation = -1;        ///< index into the operations the graph was built from
-        std::string name;          ///< the operation's name
-        std::string path;          ///< its debug path (or name)
-        std::string layer;         ///< its layer kind, e.g. "Dense"
-        bool collapsed = false;    ///< a layer shown as one node for all it holds
-        int members = 1;           ///< operations the node stands for
-        std::uint64_t cycles = 0;  ///< inclusive when collapsed, its own otherwise
-        std::uint64_t memory = 0;  ///< variable bytes, likewise
-        std::uint64_t code = 0;    ///< code bytes, likewise
+        int operation = -1;       ///< index into the operations the graph was built from
+        std::string name;         ///< the operation's name
+        std::string path;         ///< its debug path (or name)
+        std::string layer;        ///< its layer kind, e.g. "Dense"
+        bool collapsed = false;   ///< a layer shown as one node for all it holds
+        int members = 1;          ///< operations the node stands for
+        std::uint64_t cycles = 0; ///< inclusive when collapsed, its own otherwise
+        std::uint64_t memory = 0; ///< variable bytes, likewise
+        std::uint64_t code = 0;   ///< code bytes, likewise
         std::vector<std::string> inputs, outputs; ///< "type [shape]" of its recorded tensors
-        int rank = 0;              ///< row in the layout (data flows down)
-        int column = 0;            ///< position within the row
-        std::uint64_t value(Metric m) const { return m == Cycles ? cycles : m == Memory ? memory : code; }
+        int rank = 0;                             ///< row in the layout (data flows down)
+        int column = 0;                           ///< position within the row
+        std::uint64_t value(Metric m) const {
+            return m == Cycles ? cycles : m == Memory ? memory : code;
+        }
     };
     struct Edge {
         int from = 0, to = 0; ///< node indices

@@ -17,8 +17,8 @@ OperationGraphView::OperationGraphView(std::shared_ptr<ReportSession> session, Q
     : ReportView(std::move(session), parent) {
     widget_ = new OperationGraphWidget;
     metric_ = new QComboBox;
-    metric_->addItems({tr("Colour by cycles"), tr("Colour by variable memory"),
-                       tr("Colour by code")});
+    metric_->addItems(
+        {tr("Colour by cycles"), tr("Colour by variable memory"), tr("Colour by code")});
     metric_->setToolTip(tr("What the colour of each operation shows (inclusive for a closed "
                            "layer)"));
     auto* expandAll = new QPushButton(tr("Expand all"));
@@ -40,9 +40,8 @@ OperationGraphView::OperationGraphView(std::shared_ptr<ReportSession> session, Q
     layout->addWidget(details_);
     layout->addWidget(widget_, 1);
 
-    connect(metric_, &QComboBox::currentIndexChanged, this, [this](int index) {
-        widget_->setMetric(OperationGraph::Metric(index));
-    });
+    connect(metric_, &QComboBox::currentIndexChanged, this,
+            [this](int index) { widget_->setMetric(OperationGraph::Metric(index)); });
     connect(fit, &QPushButton::clicked, widget_, &OperationGraphWidget::fit);
     connect(widget_, &OperationGraphWidget::layerToggleRequested, this, [this](int operation) {
         if (graph_)
@@ -130,9 +129,9 @@ void OperationGraphView::showSelection() {
     details_->setText(
         tr("<b>%1</b>%2 · %3 · %4 · variables %5 · code %6%7")
             .arg(QString::fromStdString(n.name).toHtmlEscaped(),
-                 n.layer.empty() ? QString()
-                                 : QStringLiteral(" (%1)").arg(
-                                       QString::fromStdString(n.layer).toHtmlEscaped()),
+                 n.layer.empty()
+                     ? QString()
+                     : QStringLiteral(" (%1)").arg(QString::fromStdString(n.layer).toHtmlEscaped()),
                  QString::fromStdString(n.path).toHtmlEscaped(), formatCycles(n.cycles, clock),
                  formatBytes(double(n.memory)), formatBytes(double(n.code)),
                  n.collapsed ? tr(" · a closed layer of %1 operations").arg(n.members)

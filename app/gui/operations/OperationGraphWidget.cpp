@@ -60,8 +60,8 @@ void OperationGraphWidget::fit() {
         return;
     const double w = std::max(1, graph_->widestRank()) * kCellWidth;
     const double h = std::max(1, graph_->ranks()) * kCellHeight;
-    scale_ = std::clamp(std::min((width() - 2 * kMargin) / w, (height() - 2 * kMargin) / h), 0.01,
-                        1.5);
+    scale_ =
+        std::clamp(std::min((width() - 2 * kMargin) / w, (height() - 2 * kMargin) / h), 0.01, 1.5);
     offset_ = QPointF((width() - w * scale_) / 2, kMargin);
     fitted_ = true;
     update();
@@ -79,7 +79,8 @@ QColor OperationGraphWidget::rampColour(std::uint64_t value, std::uint64_t maxim
     const double f = at - i;
     const QColor& a = stops[i];
     const QColor& b = stops[i + 1];
-    return QColor(int(a.red() + (b.red() - a.red()) * f), int(a.green() + (b.green() - a.green()) * f),
+    return QColor(int(a.red() + (b.red() - a.red()) * f),
+                  int(a.green() + (b.green() - a.green()) * f),
                   int(a.blue() + (b.blue() - a.blue()) * f));
 }
 
@@ -172,20 +173,22 @@ void OperationGraphWidget::paintEvent(QPaintEvent*) {
             p.drawLine(r.bottomLeft() + QPointF(3, 3), r.bottomRight() + QPointF(3, 3));
         if (box >= kLabelMinBox) {
             // Dark text on the light end of the ramp, light text on the dark end.
-            p.setPen(fill.lightnessF() > 0.55 ? QColor(0x20, 0x20, 0x20) : QColor(0xf8, 0xf8, 0xf8));
+            p.setPen(fill.lightnessF() > 0.55 ? QColor(0x20, 0x20, 0x20)
+                                              : QColor(0xf8, 0xf8, 0xf8));
             p.setFont(bold);
-            const QString title = n.collapsed ? QStringLiteral("▸ %1 (%2)")
-                                                    .arg(QString::fromStdString(n.name))
-                                                    .arg(n.members)
-                                              : QString::fromStdString(n.name);
+            const QString title =
+                n.collapsed
+                    ? QStringLiteral("▸ %1 (%2)").arg(QString::fromStdString(n.name)).arg(n.members)
+                    : QString::fromStdString(n.name);
             const QRectF inner = r.adjusted(6, 2, -6, -2);
             p.drawText(QRectF(inner.topLeft(), QSizeF(inner.width(), inner.height() / 2)),
                        Qt::AlignLeft | Qt::AlignVCenter,
                        p.fontMetrics().elidedText(title, Qt::ElideMiddle, int(inner.width())));
             p.setFont(normal);
-            const QString sub = (n.layer.empty() ? QString() : QString::fromStdString(n.layer) +
-                                                                   QStringLiteral(" · ")) +
-                                metricText(metric_, n.value(metric_));
+            const QString sub =
+                (n.layer.empty() ? QString()
+                                 : QString::fromStdString(n.layer) + QStringLiteral(" · ")) +
+                metricText(metric_, n.value(metric_));
             p.drawText(QRectF(inner.left(), inner.center().y(), inner.width(), inner.height() / 2),
                        Qt::AlignLeft | Qt::AlignVCenter,
                        p.fontMetrics().elidedText(sub, Qt::ElideRight, int(inner.width())));

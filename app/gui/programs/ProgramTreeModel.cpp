@@ -1,7 +1,6 @@
 #include "ProgramTreeModel.hpp"
 
 #include "canvas/SeriesColours.hpp"
-
 #include "core/Background.hpp"
 #include "core/Format.hpp"
 #include "core/ReportSession.hpp"

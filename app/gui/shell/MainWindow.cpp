@@ -6,10 +6,10 @@
 #include "compare/CompareDialog.hpp"
 #include "compare/CompareWindow.hpp"
 #include "core/RecentEntries.hpp"
-#include "system/SystemAnalyserWindow.hpp"
 #include "core/ReportSession.hpp"
 #include "core/ReportView.hpp"
 #include "remote/RemoteOpenDialog.hpp"
+#include "system/SystemAnalyserWindow.hpp"
 #include "tilescope/report/RemoteStorage.hpp"
 
 #include <QApplication>
@@ -154,7 +154,8 @@ void MainWindow::buildWelcome() {
     recentList_->setMaximumWidth(720);
     layout->addStretch(1);
     layout->addWidget(title);
-    layout->addWidget(new QLabel(tr("Recent reports, traces and comparisons:")), 0, Qt::AlignHCenter);
+    layout->addWidget(new QLabel(tr("Recent reports, traces and comparisons:")), 0,
+                      Qt::AlignHCenter);
     layout->addWidget(recentList_, 0, Qt::AlignHCenter);
     layout->addStretch(2);
     connect(recentList_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {

@@ -13,11 +13,11 @@
 namespace tilescope::gui {
 namespace {
 
-const RailPane::Entry kViews[] = {{"summary", "Summary"},       {"insights", "Insights"},
-                                  {"memory", "Memory"},         {"liveness", "Liveness"},
-                                  {"programs", "Program Tree"}, {"execution", "Execution Trace"},
-                                  {"operations", "Operations"},
-                                  {"operations-graph", "Operations Graph"}};
+const RailPane::Entry kViews[] = {
+    {"summary", "Summary"},       {"insights", "Insights"},
+    {"memory", "Memory"},         {"liveness", "Liveness"},
+    {"programs", "Program Tree"}, {"execution", "Execution Trace"},
+    {"operations", "Operations"}, {"operations-graph", "Operations Graph"}};
 
 } // namespace
 

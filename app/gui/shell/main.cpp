@@ -350,7 +350,8 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         }
         if (system || parser.isSet(compare) ||
             (!o.view.isEmpty() && o.view != QLatin1String("memory"))) {
-            *error = QStringLiteral("--memory-tab applies to the memory view of one profile report");
+            *error =
+                QStringLiteral("--memory-tab applies to the memory view of one profile report");
             return std::nullopt;
         }
         o.memoryTab = index;

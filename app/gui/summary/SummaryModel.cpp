@@ -105,8 +105,9 @@ SummaryModel::SummaryModel(std::shared_ptr<ReportSession> session, QObject* pare
     });
 
     // The simulator records cycle estimates at compile time and executed cycles of every run at
-    // the granularity of debug.computeInstrumentationLevel (per tile unless "ipu"); debug.instrument
-    // adds the instrumentation code a device would need, which the Memory view counts.
+    // the granularity of debug.computeInstrumentationLevel (per tile unless "ipu");
+    // debug.instrument adds the instrumentation code a device would need, which the Memory view
+    // counts.
     const auto& options = session->engineOptions();
     const QString level = optionValue(options, "debug.computeInstrumentationLevel", "tile");
     const bool perIpuOnly = level.startsWith(QLatin1String("ipu"));
@@ -115,9 +116,9 @@ SummaryModel::SummaryModel(std::shared_ptr<ReportSession> session, QObject* pare
                                                 : tr("executed cycles per tile");
     instrumentation_.setRows({
         {tr("Instrumentation level"), tr("cycle estimates per tile; %1").arg(executed)},
-        {tr("Instrumentation code"),
-         optionOn(options, "debug.instrument") ? tr("added (debug.instrument)")
-                                               : tr("none (debug.instrument off)")},
+        {tr("Instrumentation code"), optionOn(options, "debug.instrument")
+                                         ? tr("added (debug.instrument)")
+                                         : tr("none (debug.instrument off)")},
         {tr("debug.instrument"), optionValue(options, "debug.instrument", "false")},
         {tr("debug.computeInstrumentationLevel"), level},
         {tr("debug.instrumentExternalExchange"),

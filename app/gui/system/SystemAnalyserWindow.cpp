@@ -96,8 +96,9 @@ void SystemAnalyserWindow::openTraces(const QStringList& paths) {
             if (interactive_) {
                 QStringList absolute;
                 for (const QString& p : paths)
-                    absolute << (p.contains(QLatin1String("://")) ? p
-                                                                  : QFileInfo(p).absoluteFilePath());
+                    absolute << (p.contains(QLatin1String("://"))
+                                     ? p
+                                     : QFileInfo(p).absoluteFilePath());
                 recent::add({RecentEntry::Traces, absolute});
                 refreshRecent();
             }
