@@ -4,6 +4,7 @@
 #include "OperationsReport.hpp"
 #include "TestReports.hpp"
 #include "insights/InsightsModel.hpp"
+#include "insights/TileAdvice.hpp"
 #include "memory/TileComputeSetsModel.hpp"
 #include "memory/TileMapWidget.hpp"
 #include "memory/TileMemoryModel.hpp"
@@ -16,6 +17,7 @@
 #include <QMouseEvent>
 #include <QTest>
 #include <catch2/catch.hpp>
+#include <map>
 
 using namespace tilescope;
 using namespace tilescope::gui;
@@ -334,4 +336,46 @@ TEST_CASE("TileVariablesModel follows the selection; the graph reads bytes per t
           std::vector<std::uint64_t>{0, 128});
     CHECK(VariablesGraphWidget::columnPeaks(series.bytes[0], 16).size() == 16);
     CHECK(VariablesGraphWidget::columnPeaks(series.bytes[0], 16)[13] == 128);
+}
+
+TEST_CASE("Insights: what fills the fullest tile and what to change, with estimated savings") {
+    report::ProfileReader reader(gui::test::operationsReport().string());
+    const report::PerTile totals = reader.tileMemoryTotal(true);
+    const TileAdvice a = TileAdvice::fullestTile(reader);
+    REQUIRE(a.tile == 0); // tiles 0-3 hold the vertex code, the first of them
+    CHECK(a.bytes == totals[0]);
+    CHECK(a.capacity == reader.target().bytesPerTile);
+    std::map<QString, std::uint64_t> variables;
+    std::uint64_t categories = 0;
+    for (const auto& p : a.parts)
+        if (p.kind == "variable")
+            variables[p.name] = p.bytes;
+        else
+            categories += p.bytes;
+    CHECK(categories == totals[0]); // the categories add up to the tile
+    CHECK(variables == std::map<QString, std::uint64_t>{{"weights", 512}, {"acts", 256}});
+
+    // Tile 0: weights (always live) and acts (live steps 0-1, created by the matmul), floats.
+    std::map<QString, std::uint64_t> saving;
+    for (const auto& r : a.recommendations)
+        saving[r.action] = r.savingBytes;
+    CHECK(saving.at("Use HALF for the float tensors") == (512 + 256) / 2);
+    CHECK(saving.at("Recompute acts where it is used") == 256);
+    CHECK(saving.at("Lower availableMemoryProportion of model/matmul to 0.3") == 256 / 2);
+    CHECK(saving.at("Halve the batch size") == 256 / 2);
+    CHECK(a.recommendations.front().action == "Use HALF for the float tensors"); // largest first
+    for (const auto& r : a.recommendations)
+        CHECK_FALSE(r.why.isEmpty());
+
+    // Tile 6 holds 128 B of "out" (256 B over 8 tiles: 32 B each if spread evenly).
+    const TileAdvice six = TileAdvice::forTile(reader, 6);
+    bool spread = false;
+    for (const auto& r : six.recommendations)
+        if (r.action == "Spread the mapping of out") {
+            spread = true;
+            CHECK(r.savingBytes == 128 - 32);
+            CHECK(r.scope == "tile");
+        }
+    CHECK(spread);
+    CHECK(TileAdvice::forTile(reader, 99).tile == -1); // no such tile: no advice
 }

@@ -91,8 +91,8 @@ TEST_CASE("Screenshot of the Liveness view with its canvas") {
 }
 
 TEST_CASE("Screenshot of the Liveness view without always-live memory") {
-    // The small report's always-live memory dwarfs its not-always-live changes: left out, the
-    // chart shows no always-live band and the not-always-live area fills far more of the plot.
+    // Left out, the chart shows no always-live band and the not-always-live area fills more of
+    // the plot.
     const auto out = test::scratchDir("shots") / "liveness-exclude.png";
     const Run r = runTilescope({"--always-live", "exclude", "--screenshot",
                                 QString::fromStdString(out.string()), "--size", "1000x700",
@@ -103,7 +103,8 @@ TEST_CASE("Screenshot of the Liveness view without always-live memory") {
     REQUIRE(without.size() == QSize(1000, 700));
     const QImage with = screenshot("liveness");
     REQUIRE(pixelsNear(without, kBlueSeries) < 200);
-    REQUIRE(pixelsNear(without, kOrangeSeries) > 2 * pixelsNear(with, kOrangeSeries));
+    // The not-always-live area is stretched by (always-live + peak) / peak: never smaller.
+    REQUIRE(pixelsNear(without, kOrangeSeries) > pixelsNear(with, kOrangeSeries));
 }
 
 TEST_CASE("Screenshots of the Memory view's Compute sets tab and Variables graph") {
