@@ -15,6 +15,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QTest>
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -191,4 +192,17 @@ TEST_CASE("The system analyser window reloads its traces and lists recent trace 
     CHECK(window.view() != first);
     CHECK(window.paths() == QStringList{QString::fromStdString(trace.string())});
     recent::clear();
+}
+
+TEST_CASE("Help › Open Demo Report opens a small generated report") {
+    QStandardPaths::setTestModeEnabled(true); // the demo goes to the test cache folder
+    MainWindow window;
+    window.setInteractive(false);
+    QSignalSpy opened(&window, &MainWindow::reportOpened);
+    window.openDemo(false);
+    REQUIRE(test::waitFor(opened, 60000));
+    REQUIRE(window.pane());
+    CHECK(window.pane()->session()->target().tilesPerIpu == 64);
+    CHECK(window.pane()->session()->summary().runs.size() == 2);
+    QStandardPaths::setTestModeEnabled(false);
 }

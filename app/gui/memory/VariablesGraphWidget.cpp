@@ -2,6 +2,7 @@
 
 #include "canvas/SeriesColours.hpp"
 #include "core/Format.hpp"
+#include "core/ImageSaving.hpp"
 
 #include <QPainter>
 #include <QPainterPath>
@@ -120,6 +121,10 @@ void VariablesGraphWidget::paintEvent(QPaintEvent*) {
         p.drawText(QPointF(swatch.right() + 6, legend.top() + 3 + (i + 1) * line - 4),
                    series_.names[i]);
     }
+}
+
+void VariablesGraphWidget::contextMenuEvent(QContextMenuEvent* event) {
+    showSaveImageMenu(this, event, tr("variables graph"));
 }
 
 } // namespace tilescope::gui

@@ -27,6 +27,8 @@ public:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    /// "Save image…".
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     VariableTileSeries series_;

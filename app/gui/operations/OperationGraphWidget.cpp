@@ -1,6 +1,7 @@
 #include "OperationGraphWidget.hpp"
 
 #include "core/Format.hpp"
+#include "core/ImageSaving.hpp"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -321,6 +322,10 @@ bool OperationGraphWidget::event(QEvent* event) {
         text += tr("<br>out: %1").arg(QString::fromStdString(out).toHtmlEscaped());
     QToolTip::showText(help->globalPos(), text, this);
     return true;
+}
+
+void OperationGraphWidget::contextMenuEvent(QContextMenuEvent* event) {
+    showSaveImageMenu(this, event, tr("operations graph"));
 }
 
 } // namespace tilescope::gui

@@ -43,6 +43,8 @@ signals:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    /// "Save image…".
+    void contextMenuEvent(QContextMenuEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;

@@ -5,12 +5,14 @@
 #include "ReportPane.hpp"
 #include "compare/CompareDialog.hpp"
 #include "compare/CompareWindow.hpp"
+#include "core/Background.hpp"
 #include "core/RecentEntries.hpp"
 #include "core/ReportSession.hpp"
 #include "core/ReportView.hpp"
 #include "remote/RemoteOpenDialog.hpp"
 #include "system/SystemAnalyserWindow.hpp"
 #include "tilescope/report/RemoteStorage.hpp"
+#include "tilescope/report/SyntheticReport.hpp"
 
 #include <QApplication>
 #include <QDragEnterEvent>
@@ -26,8 +28,10 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStackedWidget>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QVBoxLayout>
+#include <filesystem>
 
 namespace tilescope::gui {
 namespace {
@@ -138,6 +142,9 @@ void MainWindow::buildMenus() {
         });
         a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)));
     }
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("Open &Demo Report"), this, [this] { openDemo(false); });
+    help->addAction(tr("Open Demo &Trace"), this, [this] { openDemo(true); });
     refreshRecent();
     updateActions();
 }
@@ -162,6 +169,43 @@ void MainWindow::buildWelcome() {
         openRecent(RecentEntry::decode(item->data(Qt::UserRole).toString()));
     });
     pages_->addWidget(welcome_);
+}
+
+void MainWindow::openDemo(bool trace) {
+    // The demo ships as its recipe: a small generated report (1 IPU x 64 tiles, 300 steps, two
+    // runs) and its host trace, written once into the cache folder and reused afterwards.
+    const QString dir =
+        QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/demo");
+    statusBar()->showMessage(tr("Preparing the demo report…"));
+    runInBackground<report::SyntheticOutput>(
+        this,
+        [dir] {
+            const std::filesystem::path folder = dir.toStdString();
+            report::SyntheticOutput out{folder / "profile.pop", folder / "host.pvti"};
+            if (std::filesystem::exists(out.profile) && std::filesystem::exists(out.hostTrace))
+                return out;
+            std::filesystem::remove_all(folder);
+            report::SyntheticSpec spec;
+            spec.tilesPerIpu = 64;
+            spec.steps = 300;
+            spec.hostEvents = 2000;
+            spec.hostThreads = 4;
+            return report::generateSyntheticReport(folder, spec);
+        },
+        [this, trace](report::SyntheticOutput out) {
+            statusBar()->clearMessage();
+            const QString profile = QString::fromStdString(out.profile.string());
+            if (!trace)
+                return openReport(profile);
+            openRecent(
+                {RecentEntry::Traces, {QString::fromStdString(out.hostTrace.string()), profile}});
+        },
+        [this](const QString& message) {
+            statusBar()->showMessage(tr("Cannot prepare the demo: %1").arg(message), 8000);
+            if (interactive_)
+                QMessageBox::warning(this, tr("Demo"),
+                                     tr("Cannot prepare the demo: %1").arg(message));
+        });
 }
 
 void MainWindow::openReport(const QString& fileOrFolder) {

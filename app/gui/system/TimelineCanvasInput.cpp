@@ -5,8 +5,11 @@
 #include "TimelineLayout.hpp"
 #include "TimelineModel.hpp"
 #include "canvas/ViewportNavigation.hpp"
+#include "core/ImageSaving.hpp"
 
+#include <QContextMenuEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QWheelEvent>
 #include <algorithm>
@@ -142,6 +145,13 @@ void TimelineCanvas::keyPressEvent(QKeyEvent* event) {
         return;
     }
     ImGuiCanvas::keyPressEvent(event);
+}
+
+void TimelineCanvas::contextMenuEvent(QContextMenuEvent* event) {
+    QMenu menu(this);
+    menu.addAction(tr("Save image…"), this,
+                   [this] { saveImageAs(this, grabFramebuffer(), tr("timeline")); });
+    menu.exec(event->globalPos());
 }
 
 } // namespace tilescope::gui
