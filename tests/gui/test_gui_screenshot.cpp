@@ -56,6 +56,20 @@ int distinctColours(const QImage& image) {
     return int(colours.size());
 }
 
+/// `tilescope ARGS --screenshot OUT --size 1000x700 REPORT` must succeed; its image.
+QImage screenshotWith(const QString& name, QStringList args,
+                      const std::filesystem::path& report = test::smallReport()) {
+    const auto out = test::scratchDir("shots") / (name.toStdString() + ".png");
+    args << "--screenshot" << QString::fromStdString(out.string()) << "--size"
+         << "1000x700" << QString::fromStdString(report.string());
+    const Run r = runTilescope(args);
+    INFO(r.stderrText.toStdString());
+    REQUIRE(r.exitCode == 0);
+    QImage image(QString::fromStdString(out.string()));
+    REQUIRE(image.size() == QSize(1000, 700));
+    return image;
+}
+
 const QRgb kBlueSeries = qRgb(0x4e, 0x79, 0xa7);   // total / always-live
 const QRgb kOrangeSeries = qRgb(0xf2, 0x8e, 0x2b); // not-always-live
 
@@ -137,20 +151,6 @@ TEST_CASE("Screenshot of the Program Tree view") {
     const QImage image = screenshot("programs");
     REQUIRE(image.size() == QSize(1000, 700));
     REQUIRE(distinctColours(image) > 20);
-}
-
-/// `tilescope ARGS --screenshot OUT --size 1000x700 REPORT` must succeed; its image.
-QImage screenshotWith(const QString& name, QStringList args,
-                      const std::filesystem::path& report = test::smallReport()) {
-    const auto out = test::scratchDir("shots") / (name.toStdString() + ".png");
-    args << "--screenshot" << QString::fromStdString(out.string()) << "--size"
-         << "1000x700" << QString::fromStdString(report.string());
-    const Run r = runTilescope(args);
-    INFO(r.stderrText.toStdString());
-    REQUIRE(r.exitCode == 0);
-    QImage image(QString::fromStdString(out.string()));
-    REQUIRE(image.size() == QSize(1000, 700));
-    return image;
 }
 
 TEST_CASE("Screenshot of the Execution Trace view with its canvas") {
