@@ -450,7 +450,7 @@ void ExecutionCanvas::clickedAt(double x, Qt::KeyboardModifiers modifiers) {
                     selectedProgram_ = s.programId;
                     update();
                     emit programClicked(s.programId);
-                    return;
+                    break; // zoomed in, the step under the cursor is selected too
                 }
     }
     if (model_.window().mode == ExecutionModel::Bsp) {

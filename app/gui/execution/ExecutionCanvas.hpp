@@ -39,7 +39,7 @@ public:
 signals:
     /// A click on a column that shows one executed step: its program step.
     void stepClicked(std::int64_t stepId);
-    /// A click on a flame bar: the program it stands for.
+    /// A click on a flame bar: the program it stands for (and stepClicked for the step there).
     void programClicked(std::int64_t programId);
 
 protected:
