@@ -3,7 +3,7 @@
 #include "core/NewestLoad.hpp"
 #include "core/TileSelection.hpp"
 #include "tables/RecordTableModel.hpp"
-#include "tilescope/report/ProfileTypes.hpp"
+#include "tilescope/report/ProfileReader.hpp"
 
 #include <QStringList>
 #include <cstdint>

@@ -108,21 +108,21 @@ SummaryModel::SummaryModel(std::shared_ptr<ReportSession> session, QObject* pare
     // the granularity of debug.computeInstrumentationLevel (per tile unless "ipu");
     // debug.instrument adds the instrumentation code a device would need, which the Memory view
     // counts.
-    const auto& options = session->engineOptions();
-    const QString level = optionValue(options, "debug.computeInstrumentationLevel", "tile");
+    const auto& engineOptions = session->engineOptions();
+    const QString level = optionValue(engineOptions, "debug.computeInstrumentationLevel", "tile");
     const bool perIpuOnly = level.startsWith(QLatin1String("ipu"));
     const QString executed = s.counts.runs == 0 ? tr("no executions recorded")
                              : perIpuOnly       ? tr("executed cycles per IPU")
                                                 : tr("executed cycles per tile");
     instrumentation_.setRows({
         {tr("Instrumentation level"), tr("cycle estimates per tile; %1").arg(executed)},
-        {tr("Instrumentation code"), optionOn(options, "debug.instrument")
+        {tr("Instrumentation code"), optionOn(engineOptions, "debug.instrument")
                                          ? tr("added (debug.instrument)")
                                          : tr("none (debug.instrument off)")},
-        {tr("debug.instrument"), optionValue(options, "debug.instrument", "false")},
+        {tr("debug.instrument"), optionValue(engineOptions, "debug.instrument", "false")},
         {tr("debug.computeInstrumentationLevel"), level},
         {tr("debug.instrumentExternalExchange"),
-         optionValue(options, "debug.instrumentExternalExchange", "false")},
+         optionValue(engineOptions, "debug.instrumentExternalExchange", "false")},
         {tr("Executions recorded"), formatCount(s.counts.runs)},
         {tr("Executed steps recorded"), formatCount(s.counts.runSteps)},
     });
