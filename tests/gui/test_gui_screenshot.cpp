@@ -158,10 +158,14 @@ TEST_CASE("Screenshot of the Execution Trace view with its canvas") {
     const QImage flame = screenshot("execution");
     REQUIRE(flame.size() == QSize(1000, 700));
     REQUIRE(distinctColours(flame) > 20);
+    // Bars are drawn at 85% opacity over the white plot.
     int programColours = 0;
     for (int id = 0; id < 15; ++id) {
         const QColor c = programColour(id);
-        programColours += pixelsNear(flame, qRgb(c.red(), c.green(), c.blue())) > 300 ? 1 : 0;
+        const auto blend = [](int v) { return int(v * 0.85 + 255 * 0.15 + 0.5); };
+        programColours +=
+            pixelsNear(flame, qRgb(blend(c.red()), blend(c.green()), blend(c.blue()))) > 300 ? 1
+                                                                                            : 0;
     }
     CHECK(programColours >= 3);
     // The phase shares stay one mode away.

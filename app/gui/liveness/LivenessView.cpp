@@ -146,7 +146,7 @@ LivenessView::LivenessView(std::shared_ptr<ReportSession> session, QWidget* pare
             markReady();
     });
     connect(model_, &LivenessModel::windowChanged, this, [this] {
-        if (!variables_->isLoading())
+        if (model_->hasWindow() && !variables_->isLoading())
             markReady();
     });
     connect(model_, &LivenessModel::failed, this, &ReportView::failed);
