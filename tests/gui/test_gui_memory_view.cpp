@@ -83,6 +83,10 @@ TEST_CASE("Memory view tabs load on demand and follow the tile map's selection")
     CHECK(session->state().graphedVariables.size() == 1);
 
     // A variable picked in the Operations view selects its tiles here when shown again.
+    view.tabs().setCurrentIndex(1);
+    vertices.clear();
+    if (view.vertices().isLoading())
+        REQUIRE(gui::test::waitFor(vertices));
     view.hide();
     OperationsView ops(session);
     QSignalSpy opsReady(&ops, &ReportView::ready);
