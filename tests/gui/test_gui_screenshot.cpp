@@ -165,7 +165,7 @@ TEST_CASE("Screenshot of the Execution Trace view with its canvas") {
         const auto blend = [](int v) { return int(v * 0.85 + 255 * 0.15 + 0.5); };
         programColours +=
             pixelsNear(flame, qRgb(blend(c.red()), blend(c.green()), blend(c.blue()))) > 300 ? 1
-                                                                                            : 0;
+                                                                                             : 0;
     }
     CHECK(programColours >= 3);
     // The phase shares stay one mode away.

@@ -21,13 +21,13 @@ class ReportSession;
 struct RecentEntry;
 
 /// The application window: File menu (Open, Open Remote, Compare Two Reports (a CompareWindow),
-/// Open Recent, Reload (F5 or Ctrl+R), Close, New Window, Quit; Help › Open Demo Report/Trace), a welcome page listing the recent
-/// reports, trace sets and comparisons (the list every window shares, core/RecentEntries), and the
-/// ReportPane of the open report. Opening runs in a ReportLoader with a progress bar and a Cancel
-/// button in the status bar; failures show one dialog with the reader's message (only the
-/// `openFailed` signal when not interactive, as in screenshot mode). Reports can also be dropped
-/// onto the window. `FILE` may be an ssh:// URL. A view that fails to read (a dropped connection)
-/// shows a ReadFailureBar with Reload.
+/// Open Recent, Reload (F5 or Ctrl+R), Close, New Window, Quit; Help › Open Demo Report/Trace), a
+/// welcome page listing the recent reports, trace sets and comparisons (the list every window
+/// shares, core/RecentEntries), and the ReportPane of the open report. Opening runs in a
+/// ReportLoader with a progress bar and a Cancel button in the status bar; failures show one dialog
+/// with the reader's message (only the `openFailed` signal when not interactive, as in screenshot
+/// mode). Reports can also be dropped onto the window. `FILE` may be an ssh:// URL. A view that
+/// fails to read (a dropped connection) shows a ReadFailureBar with Reload.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
