@@ -2,6 +2,7 @@
 
 #include "CompiledFigures.hpp"
 
+#include <poplin/Convolution.hpp>
 #include <poplin/MatMul.hpp>
 #include <popops/Cast.hpp>
 #include <popops/ElementWise.hpp>
@@ -32,6 +33,11 @@ const char* const kStridedReduceEstimators =
 const char* const kScaledAddEstimators =
     "PopLibs lib/popops/PerformanceEstimation.cpp (getScaledArithmeticSupervisorCycleEstimate, "
     "constant scale)";
+const char* const kConvEstimators =
+    "PopLibs lib/poplin/PerformanceEstimation.hpp (getConvPartial1x1SupervisorCycleEstimate, "
+    "getConvPartialnx1SupervisorCycleEstimate, getConvPartialHorizontalMacSupervisorCycleEstimate)"
+    ", worked out by hand for the same shape on one ipu2 tile (6 workers, output rows dealt "
+    "round-robin)";
 const char* const kCastEstimators =
     "PopLibs lib/popops/PerformanceEstimation.cpp (getCast1DCycleEstimate)";
 
@@ -95,6 +101,25 @@ void denseLayer16x4096x1024(poplar::Graph& g, poplar::program::Sequence& prog) {
     poplar::Tensor x = poplin::createMatMulInputLHS(g, poplar::FLOAT, xShape, wShape, "x");
     poplar::Tensor w = poplin::createMatMulInputRHS(g, poplar::FLOAT, xShape, wShape, "w");
     poplin::matMul(g, x, w, prog, "dense");
+}
+
+/// Tile cycles of the "Convolve" compute set of a convolution on one ipu2 tile, its operands
+/// created for the plan.
+double convolutionCycles(const poplin::ConvParams& params) {
+    return tileCycles(
+        [&](poplar::Graph& g, poplar::program::Sequence& prog) {
+            poplar::Tensor in = poplin::createInput(g, params, "in");
+            poplar::Tensor w = poplin::createWeights(g, params, "w");
+            poplin::convolution(g, in, w, params, false, prog, "conv");
+        },
+        "Convolve");
+}
+
+poplin::ConvParams paddedConv(const poplar::Type& type, std::size_t channels) {
+    poplin::ConvParams p(type, 1, {8, 8}, {3, 3}, channels, channels, 1);
+    p.inputTransform.paddingLower = {1, 1};
+    p.inputTransform.paddingUpper = {1, 1};
+    return p;
 }
 
 } // namespace
@@ -197,6 +222,31 @@ std::vector<CalibrationCase> calibrationCases() {
                  },
                  "cast");
          }},
+        // Convolutions on one tile: PopLibs' vertex estimators worked out by hand.
+        // 1x1, 16 -> 16 HALF channels, 8x8: 64 output elements, workers 11,11,11,11,10,10;
+        // with zeroing 6 x (16 + 40 + 2 + 4 x 11 + 4 x 8) = 804; weight loads 4 x 4 x 16 x 2 /
+        // 16 = 32; 55 + 13 + 13 + 11 + 6 + 32 + 804 = 934.
+        {"conv 1x1 HALF 16->16 channels, 8x8 field, one ipu2 tile (ConvPartial1x1Out)", "cycles",
+         934, kConvEstimators,
+         [] {
+             return convolutionCycles(poplin::ConvParams(HALF, 1, {8, 8}, {1, 1}, 16, 16, 1));
+         }},
+        // 3x3 padded, 16 -> 16 HALF, 8x8: 8 rows of 8 (workers 2,2,1,1,1,1); per row 35 + 5 x 4
+        // = 55, busiest 6 x (19 + 110) = 774; per kernel position 13 + 32 + 15 + 774 = 834;
+        // 3 x (15 + 3 x 834) = 7551; 93 + 15 + 16 + 16 + 7551 = 7691.
+        {"conv 3x3 HALF 16->16 channels, 8x8 field padded, one ipu2 tile (ConvPartialnx1)",
+         "cycles", 7691, kConvEstimators, [] { return convolutionCycles(paddedConv(HALF, 16)); }},
+        // The same in FLOAT, 8 -> 8 channels: weight loads 2 x 4 x 8 x 4 / 16 = 16;
+        // 3 x (15 + 3 x (13 + 16 + 15 + 774)) = 7407; 93 + 15 + 16 + 16 + 7407 = 7547.
+        {"conv 3x3 FLOAT 8->8 channels, 8x8 field padded, one ipu2 tile (ConvPartialnx1)", "cycles",
+         7547, kConvEstimators, [] { return convolutionCycles(paddedConv(FLOAT, 8)); }},
+        // 1-D, batch 6, width 3, kernel 3, one channel: one row of one element per worker;
+        // per kernel position 16 + 19 + (7 + dot(1) = 5) = 47, 3 x 47 + 16 = 157, x 6 = 942;
+        // 62 + 21 + 15 + 10 + 942 = 1050 (the AMP vertex would take 1196).
+        {"conv 1-D width 3 kernel 3 FLOAT 1->1 channel, batch 6, one ipu2 tile "
+         "(ConvPartialHorizontalMac)",
+         "cycles", 1050, kConvEstimators,
+         [] { return convolutionCycles(poplin::ConvParams(FLOAT, 6, {3}, {3}, 1, 1, 1)); }},
         // Memory: internal exchange code is per message (simcore/README.md, memory accounting).
         {"Poplar tutorial 4 two-matMul program on one ipu2, internal exchange code per used tile",
          "bytes", 2600, kTut4Memory, [] { return exchangeCodePerUsedTile(tut4TwoMatMuls); }},

@@ -81,6 +81,20 @@ TEST_CASE("mlp_training's loss falls over Repeat-ed FIFO batches and matches the
     CHECK(output.find("must be a positive integer") != std::string::npos);
 }
 
+TEST_CASE("cnn_training's loss falls: conv, batch norm, ReLU, pooling, fully connected, SGD",
+          "[examples]") {
+    // tiles, batch, batches, epochs, size: defaults, one tile, more tiles, larger images.
+    for (const char* args : {"", "1 8 2 8 8", "64 8 4 6 12"}) {
+        const auto [status, output] = runCommand(std::string(CNN_TRAINING_EXAMPLE) + " " + args);
+        INFO(args << ": " << output);
+        CHECK(status == 0);
+        CHECK(output.find("\"ok\":true") != std::string::npos);
+    }
+    const auto [status, output] = runCommand(std::string(CNN_TRAINING_EXAMPLE) + " 4 4 2 2 5");
+    CHECK(status == 2);
+    CHECK(output.find("SIZE even") != std::string::npos);
+}
+
 TEST_CASE("matmul_chain is exact for several shapes and tile counts", "[examples]") {
     // tiles, M, K, N, P: defaults (a few hundred rows), a deep reduction over a full IPU, 1x1.
     for (const char* args : {"", "1472 7 3000 5 2", "3 1 1 1 1", "16 33 17 65 9"}) {

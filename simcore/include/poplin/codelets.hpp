@@ -5,7 +5,8 @@
 
 namespace poplin {
 
-/// Registers the matrix product vertices (and popops', which matMul's reductions use).
+/// Registers the matrix product and convolution vertices (and popops', which matMul's reductions
+/// use).
 void addCodelets(poplar::Graph& graph);
 
 } // namespace poplin

@@ -5,7 +5,8 @@
 
 namespace popnn {
 
-/// Registers the non-linearity and loss vertices (and popops', which softmax uses).
+/// Registers the non-linearity, loss, arg-max and pooling vertices (and popops', which
+/// softmax uses).
 void addCodelets(poplar::Graph& graph);
 
 } // namespace popnn

@@ -1,5 +1,6 @@
 #include "poplin/codelets.hpp"
 
+#include "poplin/ConvVertices.hpp"
 #include "poplin/MatMulVertex.hpp"
 #include "tilescope/sim/BuiltinLibraries.hpp"
 #include "tilescope/sim/BuiltinVertex.hpp"
@@ -20,6 +21,21 @@ template <typename In, typename Partial> void registerBlock(poplar::Graph& graph
         &V::visit);
 }
 
+template <typename In, typename Partial> void registerConv(poplar::Graph& graph) {
+    namespace pl = tilescope::poplibs;
+    const poplar::Type in = poplar::equivalent_device_type<In>().value;
+    const poplar::Type partial = poplar::equivalent_device_type<Partial>().value;
+    const auto add = [&](auto* tag, const char* name) {
+        using V = std::remove_pointer_t<decltype(tag)>;
+        tilescope::sim::registerBuiltinVertex<V>(graph, poputil::templateVertex(name, in, partial),
+                                                 &V::visit);
+    };
+    add(static_cast<pl::ConvPartial<In, Partial, 0>*>(nullptr), "poplin::ConvPartial1x1Out");
+    add(static_cast<pl::ConvPartial<In, Partial, 1>*>(nullptr), "poplin::ConvPartialnx1");
+    add(static_cast<pl::ConvPartial<In, Partial, 2>*>(nullptr), "poplin::ConvPartialHorizontalMac");
+    add(static_cast<pl::ConvWeightDeltas<In, Partial>*>(nullptr), "poplin::ConvWeightDeltas");
+}
+
 } // namespace
 
 void addCodelets(poplar::Graph& graph) {
@@ -28,6 +44,10 @@ void addCodelets(poplar::Graph& graph) {
     registerBlock<float, poplar::half>(graph);
     registerBlock<poplar::half, float>(graph);
     registerBlock<poplar::half, poplar::half>(graph);
+    registerConv<float, float>(graph);
+    registerConv<float, poplar::half>(graph);
+    registerConv<poplar::half, float>(graph);
+    registerConv<poplar::half, poplar::half>(graph);
 }
 
 } // namespace poplin

@@ -6,6 +6,7 @@
 #include "common/ElementWiseBuilder.hpp"
 #include "poplin/MatMulPlanner.hpp"
 #include "poplin/MatMulVertex.hpp"
+#include "poplin/PlanningCacheImpl.hpp"
 #include "popops/Transpose2d.hpp"
 
 #include <algorithm>
@@ -21,13 +22,6 @@ namespace poplin {
 
 namespace pl = tilescope::poplibs;
 using poplar::Tensor;
-
-struct PlanningCache::Impl {
-    std::map<
-        std::tuple<unsigned, unsigned, std::size_t, std::size_t, std::size_t, double, unsigned>,
-        pl::MatMulPlan>
-        plans;
-};
 
 PlanningCache::PlanningCache() : impl_(std::make_unique<Impl>()) {}
 PlanningCache::~PlanningCache() = default;

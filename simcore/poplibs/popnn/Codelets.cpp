@@ -12,6 +12,7 @@ void addCodelets(poplar::Graph& graph) {
     detail::registerNonLinearityVertices(graph);
     detail::registerLossVertices(graph);
     detail::registerArgMinMaxVertices(graph);
+    detail::registerPoolingVertices(graph);
 }
 
 } // namespace popnn

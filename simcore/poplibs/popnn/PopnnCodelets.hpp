@@ -7,4 +7,5 @@ namespace popnn::detail {
 void registerNonLinearityVertices(poplar::Graph& graph);
 void registerLossVertices(poplar::Graph& graph);
 void registerArgMinMaxVertices(poplar::Graph& graph);
+void registerPoolingVertices(poplar::Graph& graph);
 } // namespace popnn::detail

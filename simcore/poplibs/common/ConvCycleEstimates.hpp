@@ -1,0 +1,122 @@
+#pragma once
+// Cycle estimates of poplin's convolution-partial vertices, following PopLibs' public estimators
+// (lib/poplin/PerformanceEstimation.hpp: getConvPartialnx1SupervisorCycleEstimate,
+// getConvPartialHorizontalMacSupervisorCycleEstimate, getDenseDotProductCycles) with the AMP
+// parameters of CycleEstimates.hpp (numConvUnits, weightsPerConvUnit,
+// convUnitInputLoadElemsPerCycle, convUnitCoeffLoadBytesPerCycle); ConvPartial1x1Out is
+// cycles::convPartial1x1 there. Results are tile cycles (supervisor cycles) of one vertex.
+//
+// A vertex's work is described as PopLibs' worklists describe it: per worker context and per
+// kernel position, the lengths of the output rows (runs along the innermost field dimension) it
+// computes.
+
+#include "common/CycleEstimates.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace tilescope::poplibs::cycles {
+
+/// Rows of a vertex's output shared among the workers as PopLibs' partitioner deals them:
+/// `rows` rows of `rowLength` elements each, worker w taking rows w, w + workers, ...; for every
+/// one of `kernelPositions` kernel positions the same partition.
+inline std::vector<std::vector<std::vector<unsigned>>>
+convWorkerPartitions(unsigned workers, std::uint64_t rows, unsigned rowLength,
+                     std::uint64_t kernelPositions) {
+    const unsigned used = static_cast<unsigned>(std::min<std::uint64_t>(workers, rows));
+    std::vector<std::vector<std::vector<unsigned>>> parts(used);
+    for (unsigned w = 0; w < used; ++w) {
+        const std::uint64_t mine = rows / workers + (w < rows % workers ? 1 : 0);
+        parts[w].assign(kernelPositions, std::vector<unsigned>(mine, rowLength));
+    }
+    return parts;
+}
+
+/// PopLibs' getDenseDotProductCycles: a dot product of `size` elements on one worker. FLOAT: 4
+/// + size / 2 for an even size (64-bit loads), 4 + size otherwise; HALF: 6 + size / 4 for a
+/// multiple of 4, 4 + size otherwise.
+inline std::uint64_t denseDotProduct(bool isFloat, std::uint64_t size) {
+    if (isFloat)
+        return 4 + (size % 2 == 0 ? size / 2 : size);
+    return size % 4 == 0 ? 6 + size / 4 : 4 + size;
+}
+
+/// ConvPartialHorizontalMac: each worker, per kernel position, 16 cycles plus per row 7 (empty)
+/// or 19 + length * (7 + outChans * dot(inChans)), plus 16 outside its loops; the supervisor
+/// takes numWorkers times the busiest worker (or the least busy when all are used) and adds
+/// 62 + groups * (21 + inGroups * (15 + outGroups * (10 + inner))).
+inline std::uint64_t
+convPartialHorizontalMac(const poplar::Target& target, const poplar::Type& inputType,
+                         const std::vector<std::vector<std::vector<unsigned>>>& partitions,
+                         unsigned numConvGroups, unsigned numInGroups, unsigned numOutGroups,
+                         unsigned inChansPerGroup, unsigned outChansPerGroup) {
+    const unsigned workers = target.getNumWorkerContexts();
+    const bool isFloat = inputType == poplar::FLOAT;
+    std::uint64_t most = 0;
+    std::uint64_t least =
+        partitions.size() < workers ? 0 : std::numeric_limits<std::uint64_t>::max();
+    for (const auto& worker : partitions) {
+        std::uint64_t c = 0;
+        for (const auto& rows : worker) {
+            c += 16;
+            for (unsigned length : rows)
+                c += length == 0
+                         ? 7
+                         : 19 + length * (7 + outChansPerGroup *
+                                                  denseDotProduct(isFloat, inChansPerGroup));
+        }
+        c += 16;
+        most = std::max(most, workers * c);
+        least = std::min(least, workers * c);
+    }
+    const std::uint64_t inner = std::max(most, least);
+    return 62 + std::uint64_t(numConvGroups) *
+                    (21 + numInGroups * (15 + std::uint64_t(numOutGroups) * (10 + inner)));
+}
+
+/// ConvPartialnx1 on the AMP units (conv unit weight height 1): per kernel position and output
+/// channel pass, the supervisor loads the weights (input load elements per cycle x 4 loads x
+/// conv units x bytes per weight / coefficient load bytes per cycle, + 15) and waits for the
+/// workers: each 19 plus per row 18 (empty), 30, 34 or 35 + 4 per element beyond 3; numWorkers
+/// times the busiest (at least the least busy + 9); plus 15 per outer and 13 per inner kernel
+/// element. Then 93 + groups * (15 + outGroups * (16 + inGroups * (16 + inner))).
+inline std::uint64_t
+convPartialnx1(const poplar::Target& target, const poplar::Type& inputType,
+               const std::vector<std::vector<std::vector<unsigned>>>& partitions,
+               unsigned kernelInnerElems, unsigned kernelOuterElems, unsigned numConvGroups,
+               unsigned numOutGroups, unsigned numInGroups) {
+    const unsigned workers = target.getNumWorkerContexts();
+    const unsigned convUnits = numConvUnits(target, inputType);
+    const std::uint64_t loads = std::uint64_t(convUnitInputLoadElemsPerCycle(inputType)) * 4 *
+                                convUnits * (inputType == poplar::FLOAT ? 4 : 2) /
+                                convUnitCoeffLoadBytesPerCycle(target);
+    const std::uint64_t innermost = loads + 15; // filter height 1
+    const unsigned outChanPasses = 1;           // outChansPerGroup == numConvUnits
+    std::uint64_t inner = 0;
+    for (unsigned ky = 0; ky < kernelOuterElems; ++ky) {
+        inner += 15;
+        for (unsigned kx = 0; kx < kernelInnerElems; ++kx) {
+            inner += 18 - 5;
+            const unsigned k = ky * kernelInnerElems + kx;
+            for (unsigned pass = 0; pass < outChanPasses; ++pass) {
+                std::uint64_t most = 0;
+                std::uint64_t least =
+                    partitions.size() < workers ? 0 : std::numeric_limits<std::uint64_t>::max();
+                for (const auto& worker : partitions) {
+                    std::uint64_t c = 19;
+                    for (unsigned n : worker[k])
+                        c += n == 0 ? 18 : n == 1 ? 30 : n == 2 ? 34 : 35 + (n - 3) * 4;
+                    most = std::max(most, workers * c);
+                    least = std::min(least, workers * c);
+                }
+                inner += innermost + std::max(most, least + 9);
+            }
+        }
+    }
+    return 93 + std::uint64_t(numConvGroups) *
+                    (15 + numOutGroups * (16 + std::uint64_t(numInGroups) * (16 + inner)));
+}
+
+} // namespace tilescope::poplibs::cycles

@@ -1,0 +1,218 @@
+#include "poplin/ConvPlanner.hpp"
+
+#include "common/ConvCycleEstimates.hpp"
+#include "common/CycleEstimates.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace tilescope::poplibs {
+
+namespace {
+
+std::size_t ceilDiv(std::size_t a, std::size_t b) {
+    return (a + b - 1) / b;
+}
+
+/// Splits of a dimension of `n` worth trying: powers of two and n itself, each giving a
+/// different block size.
+std::vector<std::size_t> splitCandidates(std::size_t n, std::size_t limit) {
+    std::vector<std::size_t> out;
+    std::size_t lastBlock = 0;
+    const auto add = [&](std::size_t s) {
+        if (s == 0 || s > n || s > limit)
+            return;
+        const std::size_t block = ceilDiv(n, s);
+        if (block != lastBlock) {
+            out.push_back(s);
+            lastBlock = block;
+        }
+    };
+    for (std::size_t s = 1; s <= n && s <= limit; s *= 2)
+        add(s);
+    add(n);
+    return out;
+}
+
+/// Input elements of the split dimension a block of `rows` output rows reads: rows at the
+/// stride plus the transformed kernel, at most the input.
+std::size_t inputRowsFor(const poplin::ConvParams& p, std::size_t rows) {
+    const std::size_t stride = p.outputTransform.stride[0];
+    const std::size_t need = (rows - 1) * stride + p.getTransformedKernelSize(0);
+    return std::min<std::size_t>(need, p.inputFieldShape[0]);
+}
+
+} // namespace
+
+const char* convMethodName(ConvMethod m) {
+    switch (m) {
+    case ConvMethod::Amp1x1:
+        return "ConvPartial1x1Out";
+    case ConvMethod::AmpNx1:
+        return "ConvPartialnx1";
+    case ConvMethod::HorizontalMac:
+        return "ConvPartialHorizontalMac";
+    }
+    return "?";
+}
+
+std::string ConvPlan::describe() const {
+    return std::string(weightUpdate ? "weight deltas, " : "") + "split B/G/Co/F/Ci " +
+           std::to_string(splitB) + "/" + std::to_string(splitG) + "/" + std::to_string(splitO) +
+           "/" + std::to_string(splitF) + "/" + std::to_string(splitI) + ", block " +
+           std::to_string(blockB) + "x" + std::to_string(blockG) + "x" + std::to_string(blockO) +
+           "x" + std::to_string(blockF) + "x" + std::to_string(blockI) + ", " +
+           (weightUpdate ? "ConvPartial1x1Out" : convMethodName(method));
+}
+
+std::size_t canonicalInsertAt(std::size_t fieldDims) {
+    return fieldDims == 2 ? 1 : 0;
+}
+
+poplin::ConvParams canonicalParams(const poplin::ConvParams& p) {
+    poplin::ConvParams c = p;
+    const std::size_t pad = 3 - p.getNumFieldDims();
+    const std::size_t at = canonicalInsertAt(p.getNumFieldDims());
+    const auto front = [&](auto& v, auto value) { v.insert(v.begin() + long(at), pad, value); };
+    front(c.inputFieldShape, std::size_t(1));
+    front(c.kernelShape, std::size_t(1));
+    for (auto* t : {&c.inputTransform, &c.kernelTransform}) {
+        front(t->truncationLower, 0u);
+        front(t->truncationUpper, 0u);
+        front(t->dilation, 1u);
+        front(t->paddingLower, 0u);
+        front(t->paddingUpper, 0u);
+        front(t->flip, false);
+    }
+    front(c.outputTransform.truncationLower, 0u);
+    front(c.outputTransform.truncationUpper, 0u);
+    front(c.outputTransform.stride, 1u);
+    front(c.outputTransform.paddingLower, 0u);
+    front(c.outputTransform.paddingUpper, 0u);
+    return c;
+}
+
+std::uint64_t convVertexCycles(const poplar::Target& target, const poplar::Type& inputType,
+                               ConvMethod method, std::size_t batch, std::size_t outChans,
+                               std::size_t inChans, const std::size_t out[3],
+                               const std::size_t kernel[3]) {
+    const unsigned workers = target.getNumWorkerContexts();
+    const std::uint64_t rows = std::uint64_t(batch) * out[0] * out[1];
+    const unsigned rowLength = static_cast<unsigned>(out[2]);
+    const std::uint64_t kernelPositions = std::uint64_t(kernel[0]) * kernel[1] * kernel[2];
+    switch (method) {
+    case ConvMethod::Amp1x1:
+        return cycles::convPartial1x1(target, inputType, rows * rowLength, inChans, outChans);
+    case ConvMethod::AmpNx1: {
+        const auto parts = cycles::convWorkerPartitions(workers, rows, rowLength, kernelPositions);
+        const unsigned outGroups =
+            static_cast<unsigned>(ceilDiv(outChans, cycles::numConvUnits(target, inputType)));
+        const unsigned inGroups =
+            static_cast<unsigned>(ceilDiv(inChans, cycles::weightsPerConvUnit(inputType)));
+        return cycles::convPartialnx1(target, inputType, parts, static_cast<unsigned>(kernel[2]),
+                                      static_cast<unsigned>(kernel[0] * kernel[1]), 1, outGroups,
+                                      inGroups);
+    }
+    case ConvMethod::HorizontalMac: {
+        const auto parts = cycles::convWorkerPartitions(workers, rows, rowLength, kernelPositions);
+        return cycles::convPartialHorizontalMac(target, inputType, parts, 1, 1, 1,
+                                                static_cast<unsigned>(inChans),
+                                                static_cast<unsigned>(outChans));
+    }
+    }
+    return 0;
+}
+
+std::uint64_t convWeightDeltaCycles(const poplar::Target& target, const poplar::Type& inputType,
+                                    std::size_t batch, std::size_t outChans, std::size_t inChans,
+                                    const std::size_t out[3], const std::size_t kernel[3]) {
+    const std::uint64_t field = std::uint64_t(batch) * out[0] * out[1] * out[2];
+    const std::uint64_t kernelPositions = std::uint64_t(kernel[0]) * kernel[1] * kernel[2];
+    return cycles::convPartial1x1(target, inputType, kernelPositions * inChans, field, outChans);
+}
+
+ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams& p,
+                         const poplar::Type& partialsType, double availableMemoryProportion,
+                         bool weightUpdate) {
+    const std::size_t tiles = target.getNumTiles();
+    const std::uint64_t inBytes = target.getTypeSize(p.inputType);
+    const std::uint64_t partialBytes = target.getTypeSize(partialsType);
+    const std::uint64_t exchangeRate = target.spec().exchangeBytesPerCycle;
+    const unsigned workers = target.getNumWorkerContexts();
+    const auto limit =
+        static_cast<std::uint64_t>(availableMemoryProportion * double(target.getBytesPerTile()));
+    const std::size_t B = p.batchSize, G = p.numConvGroups, Co = p.outputChannels,
+                      Ci = p.inputChannels;
+    const std::size_t out[3] = {p.getOutputSize(0), p.getOutputSize(1), p.getOutputSize(2)};
+    const std::size_t kernel[3] = {p.kernelShape[0], p.kernelShape[1], p.kernelShape[2]};
+    const std::size_t inPlane = p.inputFieldShape[1] * p.inputFieldShape[2];
+    const std::size_t kernelElems = kernel[0] * kernel[1] * kernel[2];
+    const bool oneByOne = kernelElems == 1;
+    const std::vector<ConvMethod> methods = {oneByOne ? ConvMethod::Amp1x1 : ConvMethod::AmpNx1,
+                                             ConvMethod::HorizontalMac};
+
+    ConvPlan best, smallest;
+    bool haveBest = false, haveSmallest = false;
+    for (std::size_t sb : splitCandidates(B, tiles))
+        for (std::size_t sg : splitCandidates(G, tiles / sb))
+            for (std::size_t so : splitCandidates(Co, tiles / (sb * sg)))
+                for (std::size_t sf : splitCandidates(out[0], tiles / (sb * sg * so)))
+                    for (std::size_t si : splitCandidates(Ci, tiles / (sb * sg * so * sf))) {
+                        ConvPlan c;
+                        c.weightUpdate = weightUpdate;
+                        c.numTiles = static_cast<unsigned>(tiles);
+                        c.splitB = sb, c.splitG = sg, c.splitO = so, c.splitF = sf, c.splitI = si;
+                        c.blockB = ceilDiv(B, sb), c.blockG = ceilDiv(G, sg);
+                        c.blockO = ceilDiv(Co, so), c.blockF = ceilDiv(out[0], sf);
+                        c.blockI = ceilDiv(Ci, si);
+                        const std::size_t blockOut[3] = {c.blockF, out[1], out[2]};
+                        const std::uint64_t inElems =
+                            c.blockB * c.blockI * inputRowsFor(p, c.blockF) * inPlane;
+                        const std::uint64_t wElems = c.blockO * c.blockI * kernelElems;
+                        const std::uint64_t outElems =
+                            c.blockB * c.blockO * c.blockF * out[1] * out[2];
+                        std::uint64_t vertex = 0;
+                        if (weightUpdate) {
+                            vertex = convWeightDeltaCycles(target, p.inputType, c.blockB, c.blockO,
+                                                           c.blockI, blockOut, kernel);
+                        } else {
+                            vertex = ~std::uint64_t(0);
+                            for (ConvMethod m : methods) {
+                                const std::uint64_t v =
+                                    convVertexCycles(target, p.inputType, m, c.blockB, c.blockO,
+                                                     c.blockI, blockOut, kernel);
+                                if (v < vertex)
+                                    vertex = v, c.method = m;
+                            }
+                        }
+                        c.vertexCycles = c.blockG * vertex;
+                        // Each tile receives its operands and, holding a share of what its
+                        // neighbours in the plan read, sends about as much.
+                        const std::uint64_t moved =
+                            weightUpdate ? inElems + outElems : inElems + wElems;
+                        const std::uint64_t exchange =
+                            2 * c.blockG * moved * inBytes / exchangeRate;
+                        const std::size_t parts = c.partials();
+                        const std::uint64_t results = weightUpdate ? wElems : outElems;
+                        std::uint64_t reduction = 0;
+                        if (parts > 1) {
+                            const std::uint64_t perTile = ceilDiv(c.blockG * results, parts);
+                            reduction = workers * cycles::reduceContinuous(
+                                                      target, partialsType,
+                                                      ceilDiv(perTile, workers), parts) +
+                                        perTile * parts * partialBytes / exchangeRate;
+                        }
+                        c.estimatedCycles = exchange + c.vertexCycles + reduction;
+                        c.bytesPerTile = c.blockG * (inElems * inBytes +
+                                                     (weightUpdate ? outElems : wElems) * inBytes +
+                                                     results * partialBytes);
+                        const bool fits = c.bytesPerTile <= limit;
+                        if (fits && (!haveBest || c.estimatedCycles < best.estimatedCycles))
+                            best = c, haveBest = true;
+                        if (!haveSmallest || c.bytesPerTile < smallest.bytesPerTile)
+                            smallest = c, haveSmallest = true;
+                    }
+    return haveBest ? best : smallest;
+}
+
+} // namespace tilescope::poplibs

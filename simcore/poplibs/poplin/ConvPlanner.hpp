@@ -1,0 +1,71 @@
+#pragma once
+// The convolution planner: how to split a convolution (or its weight-delta pass) over the tiles
+// of a target, and which convolution-partial vertex each tile runs.
+
+#include <cstddef>
+#include <cstdint>
+#include <poplar/Target.hpp>
+#include <poplar/Type.hpp>
+#include <poplin/ConvParams.hpp>
+#include <string>
+
+namespace tilescope::poplibs {
+
+/// The PopLibs vertex a plan's tiles run: ConvPartial1x1Out or ConvPartialnx1 on the AMP units,
+/// or ConvPartialHorizontalMac on the workers' multiply-accumulate instructions.
+enum class ConvMethod { Amp1x1, AmpNx1, HorizontalMac };
+const char* convMethodName(ConvMethod m);
+
+/// A split of a convolution into blocks, one per tile: batch x conv groups x output channels x
+/// output rows (the outermost field dimension) x input channels. With input channels split,
+/// tiles write partial sums that a reduction adds. For the weight-delta pass the output is the
+/// weights: batch and rows are the reduction (splitB x splitF partials) and output/input channels
+/// and groups split the weights.
+struct ConvPlan {
+    std::size_t splitB = 1, splitG = 1, splitO = 1, splitF = 1, splitI = 1;
+    std::size_t blockB = 0, blockG = 0, blockO = 0, blockF = 0, blockI = 0;
+    ConvMethod method = ConvMethod::HorizontalMac;
+    bool weightUpdate = false;
+    std::uint64_t estimatedCycles = 0; ///< tile cycles: exchange + vertices + reduction
+    std::uint64_t vertexCycles = 0;    ///< tile cycles of the busiest tile's vertices
+    std::uint64_t bytesPerTile = 0;
+    unsigned numTiles = 1;
+
+    unsigned tileOf(std::size_t b, std::size_t g, std::size_t o, std::size_t f,
+                    std::size_t i) const {
+        return static_cast<unsigned>(((((b * splitG + g) * splitO + o) * splitF + f) * splitI + i) %
+                                     numTiles);
+    }
+    std::size_t partials() const { return weightUpdate ? splitB * splitF : splitI; }
+    std::string describe() const;
+};
+
+/// `params` with three field dimensions, adding dimensions of size 1 (identity transforms) so
+/// that the innermost dimension stays innermost (the rows of the vertices' work) and the
+/// outermost real one comes first (the dimension the planner splits): {H, W} becomes
+/// {H, 1, W}, {W} becomes {1, 1, W}.
+poplin::ConvParams canonicalParams(const poplin::ConvParams& params);
+/// Where those dimensions go among the field dimensions of a `fieldDims`-dimensional field.
+std::size_t canonicalInsertAt(std::size_t fieldDims);
+
+/// Tile cycles of one vertex of `method` over a block of `batch` x `outChans` x `inChans` and
+/// output field out0 x out1 x out2 with the kernel k0 x k1 x k2 (PopLibs' estimators).
+std::uint64_t convVertexCycles(const poplar::Target& target, const poplar::Type& inputType,
+                               ConvMethod method, std::size_t batch, std::size_t outChans,
+                               std::size_t inChans, const std::size_t out[3],
+                               const std::size_t kernel[3]);
+/// Tile cycles of one weight-delta vertex: the pass PopLibs runs as a convolution whose input
+/// channels are the batch and output field and whose field is the kernel and input channels,
+/// on the AMP units (ConvPartial1x1Out).
+std::uint64_t convWeightDeltaCycles(const poplar::Target& target, const poplar::Type& inputType,
+                                    std::size_t batch, std::size_t outChans, std::size_t inChans,
+                                    const std::size_t out[3], const std::size_t kernel[3]);
+
+/// The plan with the fewest estimated cycles whose per-tile bytes stay within
+/// `availableMemoryProportion` of a tile's memory, else the one using least memory. `params`
+/// must be canonical (three field dimensions).
+ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams& params,
+                         const poplar::Type& partialsType, double availableMemoryProportion,
+                         bool weightUpdate);
+
+} // namespace tilescope::poplibs
