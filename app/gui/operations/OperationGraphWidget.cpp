@@ -120,17 +120,22 @@ void OperationGraphWidget::paintEvent(QPaintEvent*) {
     p.setRenderHint(QPainter::Antialiasing, true);
     const auto& nodes = graph_->nodes();
     const double box = kBoxWidth * scale_;
-    // Open layers: frames behind their nodes, outer ones first.
+    // Open layers: frames behind their nodes, outer ones first; only those on screen (a dashed
+    // outline of a frame thousands of pixels tall costs its whole length to draw).
+    QColor frameFill = pal.color(QPalette::Highlight);
+    frameFill.setAlphaF(0.06f);
+    QColor frameLine = pal.color(QPalette::Mid);
     for (const auto& f : graph_->frames()) {
         const QPointF a = toWidget(f.firstColumn * kCellWidth + 4, f.firstRank * kCellHeight + 2);
         const QPointF b =
             toWidget((f.lastColumn + 1) * kCellWidth - 4, (f.lastRank + 1) * kCellHeight - 2);
-        QColor fill = pal.color(QPalette::Highlight);
-        fill.setAlphaF(0.06f);
-        p.setPen(QPen(pal.color(QPalette::Mid), 1, Qt::DashLine));
-        p.setBrush(fill);
-        p.drawRoundedRect(QRectF(a, b), 6, 6);
-        if (box >= kLabelMinBox) {
+        const QRectF frame(a, b);
+        if (!rect().intersects(frame.toAlignedRect()))
+            continue;
+        p.setPen(QPen(frameLine, 1));
+        p.setBrush(frameFill);
+        p.drawRect(frame.intersected(QRectF(rect()).adjusted(-2, -2, 2, 2)));
+        if (box >= kLabelMinBox && rect().contains(a.toPoint())) {
             p.setPen(pal.color(QPalette::PlaceholderText));
             p.drawText(QRectF(a + QPointF(6, 1), QSizeF(b.x() - a.x() - 12, 14)),
                        Qt::AlignLeft | Qt::AlignTop, QString::fromStdString(f.name));
