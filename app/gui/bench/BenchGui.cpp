@@ -63,6 +63,7 @@ namespace {
 /// Operations Graph figures on `layers` layers of `perLayer` chained operations each.
 struct GraphFigures {
     double buildClosedMs = 0, buildOpenMs = 0, worstPaintMs = 0;
+    double closedPaintMs = 0, openFitPaintMs = 0, openZoomedPaintMs = 0;
     std::size_t operations = 0, openNodes = 0;
 };
 
@@ -109,6 +110,10 @@ GraphFigures benchOperationsGraph(int layers, int perLayer) {
     OperationGraphWidget widget;
     widget.resize(1600, 1000);
     widget.show();
+    // The first paint of a new top-level window sets up its backing store and the fonts' caches;
+    // that one-time cost is not the graph's.
+    widget.setGraph(closed);
+    widget.grab();
     for (const auto& graph : {closed, open}) {
         widget.setGraph(graph);
         widget.fit();
@@ -120,7 +125,12 @@ GraphFigures benchOperationsGraph(int layers, int perLayer) {
             }
             timer.restart();
             widget.grab(); // paints into a pixmap, synchronously
-            f.worstPaintMs = std::max(f.worstPaintMs, double(timer.nsecsElapsed()) / 1e6);
+            const double ms = double(timer.nsecsElapsed()) / 1e6;
+            f.worstPaintMs = std::max(f.worstPaintMs, ms);
+            double& slot = graph == closed ? f.closedPaintMs
+                           : zoom == 0     ? f.openFitPaintMs
+                                           : f.openZoomedPaintMs;
+            slot = std::max(slot, ms);
         }
     }
     return f;
@@ -506,12 +516,16 @@ int main(int argc, char** argv) {
                     "  \"operations_graph_build_closed_ms\": %.1f,\n"
                     "  \"operations_graph_build_open_ms\": %.1f,\n"
                     "  \"worst_operations_graph_paint_ms\": %.2f,\n"
+                    "  \"operations_graph_closed_paint_ms\": %.2f,\n"
+                    "  \"operations_graph_open_fit_paint_ms\": %.2f,\n"
+                    "  \"operations_graph_open_zoomed_paint_ms\": %.2f,\n"
                     "  \"tiles\": %u,\n  \"steps\": 200000\n}\n",
                     firstBig, firstSmall,
                     std::max({memoryFrame, livenessFrame, executionFrame, livenessGroupFrame}),
                     memoryFrame, livenessFrame, executionFrame, flatFrame, flameFrame, bspFrame,
                     ipuFrame, livenessGroupFrame, groupBuildMs, rss, peak, graph.operations,
                     graph.openNodes, graph.buildClosedMs, graph.buildOpenMs, graph.worstPaintMs,
+                    graph.closedPaintMs, graph.openFitPaintMs, graph.openZoomedPaintMs,
                     16u * 1472u);
         return 0;
     } catch (const std::exception& e) {

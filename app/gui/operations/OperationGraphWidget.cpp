@@ -153,6 +153,10 @@ void OperationGraphWidget::paintEvent(QPaintEvent*) {
             const QPointF a(from.center().x(), from.bottom()), b(to.center().x(), to.top());
             if (!visible.intersects(QRectF(a, b).normalized().adjusted(-1, -1, 1, 1)))
                 continue;
+            if (std::abs(a.x() - b.x()) < 1) { // straight down: no curve to stroke
+                p.drawLine(a, b);
+                continue;
+            }
             QPainterPath path(a);
             const double bend = std::max(8.0, (b.y() - a.y()) / 2);
             path.cubicTo(a + QPointF(0, bend), b - QPointF(0, bend), b);
@@ -173,8 +177,12 @@ void OperationGraphWidget::paintEvent(QPaintEvent*) {
         p.setBrush(fill);
         p.setPen(QPen(pal.color(QPalette::Text), n.collapsed ? 2.0 : 0.8,
                       n.collapsed ? Qt::SolidLine : Qt::SolidLine));
+        // Rounded corners only where they show: sub-pixel arcs are slow to stroke.
         const double radius = std::min(6.0, 6 * scale_);
-        p.drawRoundedRect(r, radius, radius);
+        if (radius >= 2)
+            p.drawRoundedRect(r, radius, radius);
+        else
+            p.drawRect(r);
         if (n.collapsed && box >= kEdgeMinBox) // a second edge: a stack of operations
             p.drawLine(r.bottomLeft() + QPointF(3, 3), r.bottomRight() + QPointF(3, 3));
         if (box >= kLabelMinBox) {
