@@ -266,6 +266,18 @@ TEST_CASE("compare liveness: program steps aligned by identity") {
     REQUIRE(model.series());
     CHECK(model.series()->size() == 3);
     CHECK(model.rowCount() == 3);
+    // Bytes live at a step are a level: the summary gives the peak and the mean per step, never
+    // a sum over steps; step names leave out the parts a step has none of.
+    const QString summary = model.summaryText();
+    CHECK(summary.contains("at the peak step"));
+    CHECK(summary.contains("mean per step"));
+    CHECK_FALSE(summary.contains("Total"));
+    for (int r = 0; r < model.rowCount(); ++r) {
+        const QString step = model.value(r, StepCompareModel::Step).toString();
+        CHECK_FALSE(step.contains("|  |"));
+        CHECK_FALSE(step.startsWith(" |"));
+        CHECK_FALSE(step.endsWith("| "));
+    }
 }
 
 TEST_CASE("compare loader: opens both reports off the UI thread, names a bad file") {

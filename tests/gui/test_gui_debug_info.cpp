@@ -92,3 +92,25 @@ TEST_CASE("the pane shows the operations of an operation, a program, a step and 
     REQUIRE(gui::test::waitFor(shown));
     CHECK(pane.operations().empty());
 }
+
+TEST_CASE("the pane says what the report records for an operation") {
+    report::OperationRecord layer;
+    layer.name = "encoder";
+    layer.debugPath = "model/encoder";
+    layer.layer = "Transformer";
+    // A current report: no call values because the operation has none, not the format.
+    const std::string current = debugInfoRecorded(layer, 6);
+    CHECK(current.find("name, debug path, layer") == 0);
+    CHECK(current.find("created from a name only") != std::string::npos);
+    CHECK(current.find("before") == std::string::npos);
+    CHECK(current.find("predates") == std::string::npos);
+    // An old report: the format is why.
+    const std::string old = debugInfoRecorded(layer, 4);
+    CHECK(old.find("format v4 predates them (v5)") != std::string::npos);
+    // Recorded values name the API.
+    report::OperationRecord call;
+    call.name = "matMul";
+    call.flops = 100;
+    call.debugJson = R"({"api":"matMul","args":{}})";
+    CHECK(debugInfoRecorded(call, 6) == "name, FLOPs, call values (matMul)");
+}

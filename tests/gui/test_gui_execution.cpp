@@ -1,12 +1,14 @@
 // ExecutionModel against the reader's runs, run steps and steps.
 #include "TestReports.hpp"
 #include "execution/ExecutionModel.hpp"
+#include "execution/ExecutionRange.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/TileSeries.hpp"
 
 #include <array>
 #include <catch2/catch.hpp>
+#include <map>
 #include <numeric>
 
 using namespace tilescope;
@@ -359,4 +361,57 @@ TEST_CASE("A range of a per-tile series decodes like the same range of the whole
     std::vector<std::uint64_t> part;
     REQUIRE_THROWS_AS(report::TileSeries::decodeRange(cut.data(), cut.size(), 250, 10, part),
                       report::ReportError);
+}
+
+TEST_CASE("A range summary sums the executed steps in the range by phase and by program") {
+    report::ProfileReader reader(smallReport().string());
+    const auto runs = reader.runs();
+    REQUIRE(!runs.empty());
+    const report::RunRecord& run = runs.front();
+    const auto steps = reader.steps(0, reader.counts().steps);
+    const auto executed = reader.runSteps(run, 0, std::int64_t(run.numSteps));
+    REQUIRE(executed.size() > 20);
+    // A range that cuts steps at both ends: a third of the run from the middle of a step.
+    const auto& a = executed[executed.size() / 3];
+    const auto& b = executed[2 * executed.size() / 3];
+    const std::uint64_t from = a.startCycle + a.cycles / 2;
+    const std::uint64_t to = b.startCycle + b.cycles / 2 + 1;
+
+    std::array<std::uint64_t, ExecutionModel::PhaseCount> phases{};
+    std::map<std::int64_t, std::uint64_t> programCycles;
+    std::uint64_t count = 0, bytes = 0;
+    for (const auto& rs : executed) {
+        const std::uint64_t begin = std::max(rs.startCycle, from);
+        const std::uint64_t end = std::min(rs.startCycle + rs.cycles, to);
+        if (rs.startCycle >= to || rs.startCycle + rs.cycles <= from)
+            continue;
+        const auto& step = steps[std::size_t(rs.stepId)];
+        ++count;
+        bytes += step.exchangeBytes;
+        phases[ExecutionModel::phaseFromName(step.phase)] += end - begin;
+        programCycles[step.programId] += end - begin;
+    }
+    REQUIRE(count > 2);
+
+    const RangeSummary sum = RangeSummary::fetch(reader, run, from, to);
+    CHECK(sum.firstCycle == from);
+    CHECK(sum.endCycle == to);
+    CHECK(sum.steps == count);
+    CHECK(sum.exchangeBytes == bytes);
+    CHECK_FALSE(sum.truncated);
+    for (int p = 0; p < ExecutionModel::PhaseCount; ++p)
+        CHECK(sum.phaseCycles[std::size_t(p)] == phases[std::size_t(p)]);
+    CHECK(sum.cycles() <= to - from); // steps do not overlap
+    CHECK(sum.cycles() > 0);
+    REQUIRE(sum.programs.size() == programCycles.size());
+    for (std::size_t i = 0; i < sum.programs.size(); ++i) {
+        CHECK(sum.programs[i].cycles == programCycles.at(sum.programs[i].programId));
+        if (i > 0)
+            CHECK(sum.programs[i - 1].cycles >= sum.programs[i].cycles); // largest first
+        const auto record = reader.program(sum.programs[i].programId);
+        REQUIRE(record);
+        CHECK(sum.programs[i].name == (record->name.empty() ? record->kind : record->name));
+    }
+    // An empty range holds nothing.
+    CHECK(RangeSummary::fetch(reader, run, from, from).steps == 0);
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <map>
 
 using namespace tilescope;
 using namespace tilescope::gui;
@@ -157,6 +158,60 @@ TEST_CASE("LiveVariablesModel lists the variables live at a step") {
     REQUIRE(model.stepInfo().vertexCount == vertices);
     REQUIRE(model.stepInfo().estimatedCycles == compute.estimatedCycles);
     REQUIRE(!model.stepInfo().vertexTypes.isEmpty());
+
+    SECTION("the step's vertices by type: instances, tiles, state and code bytes") {
+        std::map<std::int64_t, report::VertexTypeRecord> types;
+        for (const auto& t : reader.vertexTypes())
+            types[t.id] = t;
+        const auto instances = reader.vertexInstances(*compute.computeSetId, true);
+        const RecordTableModel& table = model.vertices();
+        REQUIRE(table.rowCount() == int(instances.size()));
+        std::uint64_t listed = 0;
+        for (const auto& vi : instances) {
+            const auto& type = types.at(vi.vertexTypeId);
+            const auto row = std::find_if(table.rows().begin(), table.rows().end(), [&](auto& r) {
+                return r[0].toString().toStdString() == type.name;
+            });
+            REQUIRE(row != table.rows().end());
+            std::uint64_t tiles = 0;
+            for (auto n : vi.perTile)
+                tiles += n > 0;
+            REQUIRE((*row)[1].toULongLong() == vi.count);
+            REQUIRE((*row)[2].toULongLong() == tiles);
+            REQUIRE((*row)[3].toULongLong() == vi.count * type.stateBytes);
+            REQUIRE((*row)[4].toULongLong() == tiles * type.codeBytes);
+            listed += (*row)[1].toULongLong();
+        }
+        REQUIRE(listed == vertices);
+    }
+    SECTION("cycle estimates per tile: the slowest tile is the step's estimate") {
+        const auto withTiles = reader.steps(compute.id, 1, true).front();
+        REQUIRE(!withTiles.estimatedPerTile.empty());
+        const auto& info = model.stepInfo();
+        REQUIRE(info.slowestTile >= 0);
+        REQUIRE(withTiles.estimatedPerTile[std::size_t(info.slowestTile)] ==
+                compute.estimatedCycles);
+        std::uint64_t busy = 0, sum = 0;
+        for (auto c : withTiles.estimatedPerTile)
+            if (c)
+                ++busy, sum += c;
+        REQUIRE(info.busyTiles == busy);
+        REQUIRE(info.meanBusyTileCycles == Approx(double(sum) / double(busy)));
+    }
+    SECTION("the always-live variables, the same at every step") {
+        const auto alwaysLive = reader.largestAlwaysLiveVariables(1000000);
+        REQUIRE(!alwaysLive.empty());
+        const RecordTableModel& table = model.alwaysLiveVariables();
+        REQUIRE(table.rowCount() == int(alwaysLive.size()));
+        std::uint64_t bytes = 0;
+        for (std::size_t i = 0; i < alwaysLive.size(); ++i) {
+            REQUIRE(table.value(int(i), 0).toString().toStdString() == alwaysLive[i].name);
+            REQUIRE(table.value(int(i), 1).toULongLong() == alwaysLive[i].bytes);
+            bytes += alwaysLive[i].bytes;
+        }
+        REQUIRE(model.stepInfo().alwaysLiveBytes == bytes);
+        REQUIRE(model.stepInfo().alwaysLiveCount == alwaysLive.size());
+    }
 
     QSignalSpy failed(&model, &LiveVariablesModel::failed);
     model.showStep(100000);

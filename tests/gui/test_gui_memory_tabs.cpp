@@ -4,15 +4,20 @@
 #include "OperationsReport.hpp"
 #include "TestReports.hpp"
 #include "insights/InsightsModel.hpp"
+#include "insights/TileAdvice.hpp"
+#include "memory/TileComputeSetsModel.hpp"
 #include "memory/TileMapWidget.hpp"
 #include "memory/TileMemoryModel.hpp"
+#include "memory/TileVariablesModel.hpp"
 #include "memory/TileVerticesModel.hpp"
+#include "memory/VariablesGraphWidget.hpp"
 #include "tables/ReportTableModel.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
 #include <QMouseEvent>
 #include <QTest>
 #include <catch2/catch.hpp>
+#include <map>
 
 using namespace tilescope;
 using namespace tilescope::gui;
@@ -251,4 +256,126 @@ TEST_CASE("Vertex instances on tile ranges equal the same tiles of the whole per
         REQUIRE(!got[i].computeSet.empty());
     }
     REQUIRE(reader.vertexInstancesOnTiles({}).empty());
+}
+
+TEST_CASE("TileComputeSetsModel sums each compute set's vertices and steps on the selection") {
+    auto session = gui::test::openSession(gui::test::operationsReport());
+    TileComputeSetsModel model(session);
+    using C = TileComputeSetsModel::ColumnIndex;
+    auto select = [&](const TileSelection& tiles) {
+        QSignalSpy loaded(&model, &TileComputeSetsModel::loaded);
+        model.setSelection(tiles);
+        REQUIRE(gui::test::waitFor(loaded));
+    };
+    auto row = [&](const QString& name) {
+        for (int r = 0; r < model.rowCount(); ++r)
+            if (model.value(r, C::Name).toString() == name)
+                return r;
+        return -1;
+    };
+    // All tiles: Matmul 3 per tile on tiles 0-3, Add 1 per tile on all 8.
+    select({});
+    REQUIRE(model.rowCount() == 2);
+    const int mm = row("matmul/cs"), add = row("add/cs");
+    REQUIRE(mm >= 0);
+    REQUIRE(add >= 0);
+    CHECK(model.value(mm, C::Vertices).toULongLong() == 12);
+    CHECK(model.value(mm, C::State).toULongLong() == 12 * F::kMatmulState);
+    CHECK(model.value(mm, C::VertexTypes).toULongLong() == 1);
+    CHECK(model.value(mm, C::Steps).toULongLong() == 1);
+    CHECK(model.value(mm, C::Cycles).toULongLong() == 1000);
+    CHECK(model.value(add, C::Vertices).toULongLong() == 8);
+    CHECK(model.value(add, C::Cycles).toULongLong() == F::kAddCycles);
+    CHECK_FALSE(model.value(add, C::Tiles).isValid()); // not counted without a selection
+    CHECK(mm == 0);                                    // largest state first
+    // Tile 6 holds only Add vertices; tiles 2-5 both.
+    select(TileSelection::single(6));
+    REQUIRE(model.rowCount() == 1);
+    CHECK(model.value(0, C::Name).toString() == "add/cs");
+    CHECK(model.value(0, C::Vertices).toULongLong() == 1);
+    CHECK(model.value(0, C::Tiles).toULongLong() == 1);
+    select(TileSelection::range(2, 5));
+    REQUIRE(model.rowCount() == 2);
+    CHECK(model.value(row("matmul/cs"), C::Vertices).toULongLong() == 6);
+    CHECK(model.value(row("matmul/cs"), C::Tiles).toULongLong() == 2);
+    CHECK(model.value(row("add/cs"), C::Tiles).toULongLong() == 4);
+}
+
+TEST_CASE("TileVariablesModel follows the selection; the graph reads bytes per tile") {
+    auto session = gui::test::openSession(gui::test::operationsReport());
+    TileVariablesModel model(session, 100);
+    auto select = [&](const TileSelection& tiles) {
+        QSignalSpy loaded(&model, &TileVariablesModel::loaded);
+        model.setSelection(tiles);
+        REQUIRE(gui::test::waitFor(loaded));
+    };
+    const int on = model.selectedBytesColumn();
+    select({});
+    REQUIRE(model.rowCount() == 3); // weights, acts, out: largest first
+    CHECK(model.value(0, 0).toString() == "weights");
+    CHECK(model.value(0, on).toULongLong() == F::kWeightsBytes);
+    // Tile 6 holds weights (512 B) and out (128 B), not acts.
+    select(TileSelection::single(6));
+    REQUIRE(model.rowCount() == 2);
+    CHECK(model.value(0, 0).toString() == "weights");
+    CHECK(model.value(0, on).toULongLong() == 512);
+    CHECK(model.value(1, 0).toString() == "out");
+    CHECK(model.value(1, on).toULongLong() == 128);
+    CHECK(model.value(1, 3).toULongLong() == F::kOutBytes); // the whole variable's bytes too
+    CHECK_FALSE(model.limitReached());
+    const std::int64_t outId = model.variableIdAt(1);
+
+    report::ProfileReader reader(gui::test::operationsReport().string());
+    const auto series = VariableTileSeries::fetch(reader, {outId, model.variableIdAt(0), 999999});
+    REQUIRE(series.names == QStringList{"out", "weights"}); // an unknown id is left out
+    CHECK(series.tiles == 8);
+    CHECK(series.bytes[0] == report::PerTile{0, 0, 0, 0, 0, 0, 128, 128});
+    CHECK(series.bytes[1] == report::PerTile(8, 512));
+    // Pixel columns keep each column's largest tile: never averaged away.
+    CHECK(VariablesGraphWidget::columnPeaks(series.bytes[0], 2) ==
+          std::vector<std::uint64_t>{0, 128});
+    CHECK(VariablesGraphWidget::columnPeaks(series.bytes[0], 16).size() == 16);
+    CHECK(VariablesGraphWidget::columnPeaks(series.bytes[0], 16)[13] == 128);
+}
+
+TEST_CASE("Insights: what fills the fullest tile and what to change, with estimated savings") {
+    report::ProfileReader reader(gui::test::operationsReport().string());
+    const report::PerTile totals = reader.tileMemoryTotal(true);
+    const TileAdvice a = TileAdvice::fullestTile(reader);
+    REQUIRE(a.tile == 0); // tiles 0-3 hold the vertex code, the first of them
+    CHECK(a.bytes == totals[0]);
+    CHECK(a.capacity == reader.target().bytesPerTile);
+    std::map<QString, std::uint64_t> variables;
+    std::uint64_t categories = 0;
+    for (const auto& p : a.parts)
+        if (p.kind == "variable")
+            variables[p.name] = p.bytes;
+        else
+            categories += p.bytes;
+    CHECK(categories == totals[0]); // the categories add up to the tile
+    CHECK(variables == std::map<QString, std::uint64_t>{{"weights", 512}, {"acts", 256}});
+
+    // Tile 0: weights (always live) and acts (live steps 0-1, created by the matmul), floats.
+    std::map<QString, std::uint64_t> saving;
+    for (const auto& r : a.recommendations)
+        saving[r.action] = r.savingBytes;
+    CHECK(saving.at("Use HALF for the float tensors") == (512 + 256) / 2);
+    CHECK(saving.at("Recompute acts where it is used") == 256);
+    CHECK(saving.at("Lower availableMemoryProportion of model/matmul to 0.3") == 256 / 2);
+    CHECK(saving.at("Halve the batch size") == 256 / 2);
+    CHECK(a.recommendations.front().action == "Use HALF for the float tensors"); // largest first
+    for (const auto& r : a.recommendations)
+        CHECK_FALSE(r.why.isEmpty());
+
+    // Tile 6 holds 128 B of "out" (256 B over 8 tiles: 32 B each if spread evenly).
+    const TileAdvice six = TileAdvice::forTile(reader, 6);
+    bool spread = false;
+    for (const auto& r : six.recommendations)
+        if (r.action == "Spread the mapping of out") {
+            spread = true;
+            CHECK(r.savingBytes == 128 - 32);
+            CHECK(r.scope == "tile");
+        }
+    CHECK(spread);
+    CHECK(TileAdvice::forTile(reader, 99).tile == -1); // no such tile: no advice
 }

@@ -5,8 +5,11 @@
 #include "TestReports.hpp"
 #include "core/ReportSession.hpp"
 #include "memory/MemoryView.hpp"
+#include "memory/TileComputeSetsModel.hpp"
 #include "memory/TileMapWidget.hpp"
+#include "memory/TileVariablesModel.hpp"
 #include "memory/TileVerticesModel.hpp"
+#include "memory/VariablesGraphWidget.hpp"
 #include "operations/OperationsView.hpp"
 #include "tables/ReportTableModel.hpp"
 
@@ -29,17 +32,21 @@ TEST_CASE("Memory view tabs load on demand and follow the tile map's selection")
 
     REQUIRE_FALSE(view.exchanges().isLoaded()); // nothing read until the tab is shown
     QSignalSpy exchanges(&view.exchanges(), &ReportTableModel::loadedChanged);
-    view.tabs().setCurrentIndex(2);
+    view.tabs().setCurrentIndex(3);
     REQUIRE(gui::test::waitFor(exchanges));
     REQUIRE(view.exchanges().rowCount() == 2);
 
-    QSignalSpy variables(&view.variables(), &ReportTableModel::loadedChanged);
-    view.tabs().setCurrentIndex(3);
+    QSignalSpy variables(&view.variables(), &TileVariablesModel::loaded);
+    QSignalSpy graphed(&view, &MemoryView::variablesGraphed);
+    view.tabs().setCurrentIndex(4);
     REQUIRE(gui::test::waitFor(variables));
     REQUIRE(view.variables().rowCount() == 3);
+    // The graph starts on the largest variables.
+    REQUIRE(gui::test::waitFor(graphed));
+    CHECK(view.variablesGraph().series().names.size() == 3);
 
     // Click tile 6 on the map: the selection is the session's, and Vertices follows it.
-    view.tabs().setCurrentIndex(4);
+    view.tabs().setCurrentIndex(6);
     TileMapWidget& map = view.tileMap();
     QTest::qWait(50);
     const QRectF r = map.mapRect();
@@ -57,8 +64,29 @@ TEST_CASE("Memory view tabs load on demand and follow the tile map's selection")
     REQUIRE(view.vertices().selection() == TileSelection::single(6));
     REQUIRE(view.vertices().rowCount() == 1); // only the Add vertices sit on tile 6
     REQUIRE(view.vertices().value(0, TileVerticesModel::Count).toULongLong() == 1);
+    // Compute sets and variables follow the selection too.
+    QSignalSpy computeSets(&view.computeSets(), &TileComputeSetsModel::loaded);
+    view.tabs().setCurrentIndex(2);
+    REQUIRE(gui::test::waitFor(computeSets));
+    REQUIRE(view.computeSets().rowCount() == 1);
+    variables.clear();
+    view.tabs().setCurrentIndex(4);
+    REQUIRE(gui::test::waitFor(variables));
+    REQUIRE(view.variables().rowCount() == 2); // weights and out hold bytes on tile 6
+    // Rows picked in the table are what the graph shows, remembered in the view state.
+    auto* table = view.tabs().widget(4)->findChild<QTableView*>();
+    REQUIRE(table);
+    graphed.clear();
+    table->selectRow(1);
+    REQUIRE(gui::test::waitFor(graphed));
+    CHECK(view.variablesGraph().series().names.size() == 1);
+    CHECK(session->state().graphedVariables.size() == 1);
 
     // A variable picked in the Operations view selects its tiles here when shown again.
+    view.tabs().setCurrentIndex(1);
+    vertices.clear();
+    if (view.vertices().isLoading())
+        REQUIRE(gui::test::waitFor(vertices));
     view.hide();
     OperationsView ops(session);
     QSignalSpy opsReady(&ops, &ReportView::ready);

@@ -6,13 +6,17 @@
 #include "core/Format.hpp"
 #include "memory/TileDetailsModel.hpp"
 #include "memory/TileMemoryModel.hpp"
+#include "summary/CollapsibleSection.hpp"
 #include "summary/SummaryModel.hpp"
+#include "summary/SummaryView.hpp"
 #include "tables/TableExport.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/ProfileSummary.hpp"
 
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QToolButton>
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <numeric>
@@ -265,6 +269,67 @@ TEST_CASE("SummaryModel shows the figures of summarize()") {
     const QModelIndex bytes = model.categories().index(0, 1);
     REQUIRE(bytes.data(Qt::DisplayRole).toString().endsWith("iB"));
     REQUIRE(bytes.data(Qt::UserRole).toULongLong() == s.categories[0].bytes);
+}
+
+namespace {
+/// The value of the row whose first column is `property`.
+QVariant rowValue(const RecordTableModel& table, const QString& property) {
+    for (int r = 0; r < table.rowCount(); ++r)
+        if (table.value(r, 0).toString() == property)
+            return table.value(r, 1);
+    FAIL("no row " << property.toStdString());
+    return {};
+}
+} // namespace
+
+TEST_CASE("SummaryModel shows versions, replicas, capacity per tile, IPU and replica") {
+    auto session = openSession(smallReport());
+    const report::ProfileSummary& s = session->summary();
+    report::ProfileReader reader(smallReport().string());
+    SummaryModel model(session);
+    const auto& t = s.target;
+    REQUIRE(t.numIpus == 2);
+    CHECK(rowValue(model.target(), "Replicas").toUInt() == t.replicas);
+    CHECK(rowValue(model.target(), "IPUs per replica").toUInt() == t.numIpus / t.replicas);
+    CHECK(rowValue(model.versions(), "TileScope that wrote the report").toString().toStdString() ==
+          s.toolVersion);
+    CHECK(rowValue(model.versions(), "Report format").toString() ==
+          QStringLiteral("profile v%1").arg(reader.file().formatVersion()));
+    const std::string poplar = reader.file().metadataValue("poplar_version");
+    CHECK(rowValue(model.versions(), "Poplar-compatible version").toString().toStdString() ==
+          (poplar.empty() ? "not recorded" : poplar));
+    const auto& cap = model.capacity();
+    REQUIRE(cap.rowCount() == 4);
+    CHECK(cap.value(0, 1).toULongLong() == t.bytesPerTile);
+    CHECK(cap.value(1, 1).toULongLong() == t.bytesPerTile * t.tilesPerIpu);
+    CHECK(cap.value(2, 1).toULongLong() ==
+          t.bytesPerTile * t.tilesPerIpu * (t.numIpus / t.replicas));
+    CHECK(cap.value(3, 1).toULongLong() == s.totalCapacityBytes);
+    CHECK(rowValue(model.instrumentation(), "Instrumentation level")
+              .toString()
+              .startsWith("cycle estimates per tile"));
+}
+
+TEST_CASE("Summary sections fold and open folded the next time") {
+    auto session = openSession(smallReport());
+    QSettings().remove(CollapsibleSection::settingsKey("versions"));
+    {
+        SummaryView view(session);
+        REQUIRE(view.sections().size() == 9);
+        CollapsibleSection* versions = nullptr;
+        for (auto* s : view.sections())
+            if (s->findChild<QToolButton*>()->text() == "Versions")
+                versions = s;
+        REQUIRE(versions);
+        REQUIRE(versions->isExpanded());
+        versions->setExpanded(false);
+    }
+    SummaryView again(session);
+    int folded = 0;
+    for (auto* s : again.sections())
+        folded += s->isExpanded() ? 0 : 1;
+    CHECK(folded == 1);
+    QSettings().remove(CollapsibleSection::settingsKey("versions"));
 }
 
 TEST_CASE("SummaryModel raises the out-of-memory banner for a report that did not fit") {

@@ -132,7 +132,16 @@ TEST_CASE("OperationsView filters, hides FLOPs when absent and cross-selects ste
     REQUIRE(view.isReady());
     REQUIRE(view.model().steps().rowCount() > 0); // the first operation is shown at once
     QTableView& ops = view.operationsTable();
+    // Figures include nested operations by default: the inclusive columns stand in for the own.
+    REQUIRE_FALSE(ops.isColumnHidden(OperationsModel::InclusiveFlops));
+    REQUIRE(ops.isColumnHidden(OperationsModel::Flops));
+    REQUIRE(ops.isColumnHidden(OperationsModel::Cycles));
+    REQUIRE_FALSE(ops.isColumnHidden(OperationsModel::InclusiveCycles));
+    view.setInclusive(false); // own figures only: the other way round
     REQUIRE_FALSE(ops.isColumnHidden(OperationsModel::Flops));
+    REQUIRE(ops.isColumnHidden(OperationsModel::InclusiveCycles));
+    REQUIRE_FALSE(view.model().isInclusive());
+    view.setInclusive(true);
 
     auto* filter = view.findChild<QLineEdit*>();
     REQUIRE(filter);

@@ -3,11 +3,15 @@
 #include "SmallReport.hpp"
 #include "TestReports.hpp"
 #include "core/ReportSession.hpp"
+#include "operations/OperationGraph.hpp"
+#include "operations/OperationGraphWidget.hpp"
 #include "operations/OperationRollup.hpp"
 #include "operations/OperationsModel.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 
+#include <QColor>
 #include <catch2/catch.hpp>
+#include <set>
 
 using namespace tilescope;
 using namespace tilescope::gui;
@@ -86,4 +90,172 @@ TEST_CASE("OperationsModel shows self and inclusive columns side by side") {
     REQUIRE(ops.value(1, OperationsModel::InclusiveMemory).toULongLong() == 256 + 1024 + 128);
     REQUIRE(ops.value(1, OperationsModel::InclusiveCode).toULongLong() == 400 + 1200 + 80);
     REQUIRE(ops.value(6, OperationsModel::InclusiveCycles).toULongLong() == 9);
+}
+
+TEST_CASE("OperationsModel lists the steps and variables of an operation with its nested ones") {
+    auto session = gui::test::openSession(nestedReport());
+    report::ProfileReader reader(nestedReport().string());
+    OperationsModel model(session);
+    QSignalSpy loaded(&model, &OperationsModel::loadedChanged);
+    model.load();
+    REQUIRE(gui::test::waitFor(loaded));
+    const auto& ops = model.operations();
+    // "encoder" (row 0) holds rows 1-5; "attention" (row 1) holds rows 2 and 3.
+    std::vector<std::int64_t> expected{model.operationIdAt(0)};
+    for (int r = 1; r <= 5; ++r)
+        expected.push_back(model.operationIdAt(r));
+    REQUIRE(model.operationWithDescendants(0) == expected);
+    REQUIRE(model.operationWithDescendants(1) == std::vector<std::int64_t>{model.operationIdAt(1),
+                                                                           model.operationIdAt(2),
+                                                                           model.operationIdAt(3)});
+    REQUIRE(model.operationWithDescendants(6) == std::vector<std::int64_t>{model.operationIdAt(6)});
+
+    QSignalSpy selected(&model, &OperationsModel::operationLoaded);
+    REQUIRE(model.isInclusive());
+    model.selectOperation(model.operationIdAt(0));
+    REQUIRE(gui::test::waitFor(selected));
+    // Inclusive: the steps and variables of all six operations, cycles adding up to the column.
+    REQUIRE(model.steps().rowCount() ==
+            int(ops.value(0, OperationsModel::InclusiveSteps).toULongLong()));
+    std::uint64_t cycles = 0;
+    std::int64_t previous = -1;
+    for (int r = 0; r < model.steps().rowCount(); ++r) {
+        cycles += model.steps().value(r, OperationsModel::StepCycles).toULongLong();
+        const std::int64_t id = model.steps().value(r, OperationsModel::StepId).toLongLong();
+        REQUIRE(id > previous); // in step order
+        previous = id;
+    }
+    REQUIRE(cycles == ops.value(0, OperationsModel::InclusiveCycles).toULongLong());
+    std::size_t variables = 0;
+    for (std::int64_t id : expected)
+        variables += reader.operationVariables(id).size();
+    REQUIRE(model.variables().rowCount() == int(variables));
+
+    // Own figures only: the layer's single step.
+    selected.clear();
+    model.setInclusive(false);
+    REQUIRE(gui::test::waitFor(selected));
+    REQUIRE(model.steps().rowCount() == int(ops.value(0, OperationsModel::Steps).toULongLong()));
+    REQUIRE(model.steps().value(0, OperationsModel::StepCycles).toULongLong() == 10);
+}
+
+namespace {
+
+report::OperationTotals graphOp(const char* name, const char* path, std::uint64_t cycles,
+                                std::string debugJson) {
+    report::OperationTotals t;
+    t.operation.name = name;
+    t.operation.debugPath = path;
+    t.operation.debugJson = std::move(debugJson);
+    t.estimatedCycles = cycles;
+    t.variableBytes = cycles * 2;
+    t.steps = cycles ? 1 : 0;
+    return t;
+}
+
+std::string tensor(const char* name) {
+    return std::string(R"({"name":")") + name + R"(","type":"half","shape":"[4, 8]"})";
+}
+
+/// encoder { q = matMul(x), p = softmax(q), y = matMul(p, w) }, then loss(y).
+report::RolledUpOperations graphOps() {
+    report::RolledUpOperations r;
+    r.operations = {
+        graphOp("encoder", "encoder", 0, ""),
+        graphOp("matMul", "encoder/q", 100,
+                R"({"api":"matMul","args":{"A":)" + tensor("x") + R"(},"output":)" + tensor("q") +
+                    "}"),
+        graphOp("softmax", "encoder/sm", 50,
+                R"({"args":{"in":)" + tensor("q") + R"(},"output":)" + tensor("p") + "}"),
+        graphOp("matMul", "encoder/out", 200,
+                R"({"args":{"A":)" + tensor("p") + R"(,"B":)" + tensor("w") +
+                    R"(},"outputs":{"out":)" + tensor("y") + "}}"),
+        graphOp("loss", "loss", 10, R"({"args":{"y":)" + tensor("y") + "}}"),
+    };
+    for (std::size_t i = 0; i < r.operations.size(); ++i)
+        r.operations[i].operation.id = std::int64_t(i + 1);
+    r.rollup = OperationRollup::compute(r.operations);
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("The operations graph links operations by the tensors they pass, layers fold") {
+    const auto ops = graphOps();
+    REQUIRE(OperationGraph::defaultExpanded(ops) == std::set<int>{0});
+    CHECK(OperationGraph::defaultExpanded(ops, 3).empty()); // too many: layers closed
+
+    SECTION("layers open: one node per operation with work, edges along the data") {
+        const OperationGraph g(ops, {0});
+        REQUIRE(g.nodes().size() == 4); // the encoder has no work of its own: a frame
+        CHECK(g.nodeOf(0) == -1);
+        std::vector<std::pair<std::string, std::string>> edges;
+        for (const auto& e : g.edges())
+            edges.emplace_back(g.nodes()[std::size_t(e.from)].path,
+                               g.nodes()[std::size_t(e.to)].path);
+        CHECK(edges ==
+              std::vector<std::pair<std::string, std::string>>{{"encoder/q", "encoder/sm"},
+                                                               {"encoder/sm", "encoder/out"},
+                                                               {"encoder/out", "loss"}});
+        CHECK(g.edges()[0].tensor == "q: half [4, 8]");
+        // Data flows down: each consumer one row below its producer.
+        for (int op = 1; op <= 4; ++op)
+            CHECK(g.nodes()[std::size_t(g.nodeOf(op))].rank == op - 1);
+        REQUIRE(g.frames().size() == 1);
+        CHECK(g.frames()[0].name == "encoder");
+        CHECK(g.frames()[0].firstRank == 0);
+        CHECK(g.frames()[0].lastRank == 2);
+        CHECK(g.nodes()[std::size_t(g.nodeOf(3))].inputs.size() == 2);
+        CHECK(g.maximum(OperationGraph::Cycles) == 200);
+    }
+    SECTION("a closed layer is one node with its inclusive figures") {
+        const OperationGraph g = OperationGraph(ops, {0}).toggled(0);
+        CHECK(g.expanded().empty());
+        REQUIRE(g.nodes().size() == 2);
+        const auto& encoder = g.nodes()[std::size_t(g.nodeOf(0))];
+        CHECK(encoder.collapsed);
+        CHECK(encoder.members == 4);
+        CHECK(encoder.cycles == 350);
+        CHECK(encoder.memory == 700);
+        CHECK(g.nodeOf(2) == g.nodeOf(0)); // its operations are shown by it
+        REQUIRE(g.edges().size() == 1);    // edges inside the layer fold away
+        CHECK(g.edges()[0].tensor == "y: half [4, 8]");
+        CHECK(g.toggled(0).nodes().size() == 4);
+        CHECK_FALSE(g.isLayer(1));
+        CHECK(g.toggled(1).expanded().empty()); // not a layer: nothing to open
+    }
+    SECTION("the colour ramp runs from light to dark") {
+        const QColor low = OperationGraphWidget::rampColour(0, 1000);
+        const QColor mid = OperationGraphWidget::rampColour(30, 1000);
+        const QColor high = OperationGraphWidget::rampColour(1000, 1000);
+        CHECK(low.lightnessF() > mid.lightnessF());
+        CHECK(mid.lightnessF() > high.lightnessF());
+        CHECK(OperationGraphWidget::rampColour(5000, 1000) == high);
+    }
+}
+
+TEST_CASE("The operations graph of thousands of operations opens as its layers") {
+    report::RolledUpOperations r;
+    for (int layer = 0; layer < 40; ++layer) {
+        const std::string path = "model/layer" + std::to_string(layer);
+        r.operations.push_back(graphOp("layer", path.c_str(), 0, ""));
+        for (int op = 0; op < 80; ++op) {
+            const std::string in = "t" + std::to_string(layer * 100 + op);
+            const std::string out = "t" + std::to_string(layer * 100 + op + 1);
+            const std::string child = path + "/op" + std::to_string(op);
+            r.operations.push_back(graphOp("op", child.c_str(), 10,
+                                           R"({"args":{"x":)" + tensor(in.c_str()) +
+                                               R"(},"output":)" + tensor(out.c_str()) + "}"));
+        }
+    }
+    for (std::size_t i = 0; i < r.operations.size(); ++i)
+        r.operations[i].operation.id = std::int64_t(i + 1);
+    r.rollup = OperationRollup::compute(r.operations);
+    REQUIRE(r.operations.size() == 3240);
+    const OperationGraph closed(r, OperationGraph::defaultExpanded(r));
+    CHECK(closed.nodes().size() == 40);
+    const OperationGraph open = closed.toggled(0);
+    CHECK(open.nodes().size() == 39 + 80);
+    // Inside the open layer the chain of 80 operations runs down 80 rows.
+    CHECK(open.ranks() >= 80);
 }

@@ -4,6 +4,8 @@
 #include "OperationsReport.hpp"
 #include "TestReports.hpp"
 #include "TilescopeProcess.hpp"
+#include "canvas/SeriesColours.hpp"
+#include "operations/OperationGraphWidget.hpp"
 
 #include <QImage>
 #include <QProcess>
@@ -54,6 +56,20 @@ int distinctColours(const QImage& image) {
     return int(colours.size());
 }
 
+/// `tilescope ARGS --screenshot OUT --size 1000x700 REPORT` must succeed; its image.
+QImage screenshotWith(const QString& name, QStringList args,
+                      const std::filesystem::path& report = test::smallReport()) {
+    const auto out = test::scratchDir("shots") / (name.toStdString() + ".png");
+    args << "--screenshot" << QString::fromStdString(out.string()) << "--size"
+         << "1000x700" << QString::fromStdString(report.string());
+    const Run r = runTilescope(args);
+    INFO(r.stderrText.toStdString());
+    REQUIRE(r.exitCode == 0);
+    QImage image(QString::fromStdString(out.string()));
+    REQUIRE(image.size() == QSize(1000, 700));
+    return image;
+}
+
 const QRgb kBlueSeries = qRgb(0x4e, 0x79, 0xa7);   // total / always-live
 const QRgb kOrangeSeries = qRgb(0xf2, 0x8e, 0x2b); // not-always-live
 
@@ -88,6 +104,49 @@ TEST_CASE("Screenshot of the Liveness view with its canvas") {
     REQUIRE(pixelsNear(image, kOrangeSeries) > 500);
 }
 
+TEST_CASE("Screenshot of the Liveness view without always-live memory") {
+    // Left out, the chart shows no always-live band and the not-always-live area fills more of
+    // the plot.
+    const auto out = test::scratchDir("shots") / "liveness-exclude.png";
+    const Run r = runTilescope({"--always-live", "exclude", "--screenshot",
+                                QString::fromStdString(out.string()), "--size", "1000x700",
+                                QString::fromStdString(test::smallReport().string())});
+    INFO(r.stderrText.toStdString());
+    REQUIRE(r.exitCode == 0);
+    const QImage without(QString::fromStdString(out.string()));
+    REQUIRE(without.size() == QSize(1000, 700));
+    const QImage with = screenshot("liveness");
+    REQUIRE(pixelsNear(without, kBlueSeries) < 200);
+    // The not-always-live area is stretched by (always-live + peak) / peak: never smaller.
+    REQUIRE(pixelsNear(without, kOrangeSeries) > pixelsNear(with, kOrangeSeries));
+}
+
+TEST_CASE("Screenshots of the Memory view's Compute sets tab and Variables graph") {
+    const QImage memory = screenshot("memory", "1000x700", test::operationsReport());
+    const QImage graph = screenshotWith("memory-graph", {"--memory-tab", "variables-graph"},
+                                        test::operationsReport());
+    // The graph draws the largest variables' bytes per tile, the second in the second series
+    // colour, which the memory chart above it does not use.
+    CHECK(pixelsNear(graph, kOrangeSeries) > pixelsNear(memory, kOrangeSeries) + 100);
+    const QImage computeSets = screenshotWith(
+        "memory-compute-sets", {"--memory-tab", "compute-sets"}, test::operationsReport());
+    CHECK(distinctColours(computeSets) > 20);
+    const Run bad = runTilescope({"--memory-tab", "nope", "--screenshot", "/tmp/x.png",
+                                  QString::fromStdString(test::smallReport().string())});
+    CHECK(bad.exitCode == 2);
+    CHECK(bad.stderrText.contains("compute-sets"));
+}
+
+TEST_CASE("Screenshot of the Operations Graph view") {
+    // The operations report: matmul then add, each a box in the ramp's colours.
+    const QImage image = screenshot("operations-graph", "1000x700", test::operationsReport());
+    REQUIRE(image.size() == QSize(1000, 700));
+    REQUIRE(distinctColours(image) > 20);
+    // The darkest end of the ramp (the costliest operation) is on screen.
+    const QColor top = OperationGraphWidget::rampColour(1, 1);
+    CHECK(pixelsNear(image, qRgb(top.red(), top.green(), top.blue())) > 500);
+}
+
 TEST_CASE("Screenshot of the Program Tree view") {
     const QImage image = screenshot("programs");
     REQUIRE(image.size() == QSize(1000, 700));
@@ -95,11 +154,45 @@ TEST_CASE("Screenshot of the Program Tree view") {
 }
 
 TEST_CASE("Screenshot of the Execution Trace view with its canvas") {
-    const QImage image = screenshot("execution");
-    REQUIRE(image.size() == QSize(1000, 700));
-    REQUIRE(distinctColours(image) > 20);
-    REQUIRE(pixelsNear(image, kBlueSeries) > 20000);  // compute
-    REQUIRE(pixelsNear(image, kOrangeSeries) > 1000); // exchange
+    // It opens on the flame: bars in the programs' colours, not the phase chart.
+    const QImage flame = screenshot("execution");
+    REQUIRE(flame.size() == QSize(1000, 700));
+    REQUIRE(distinctColours(flame) > 20);
+    // Bars are drawn at 85% opacity over the white plot.
+    int programColours = 0;
+    for (int id = 0; id < 15; ++id) {
+        const QColor c = programColour(id);
+        const auto blend = [](int v) { return int(v * 0.85 + 255 * 0.15 + 0.5); };
+        programColours +=
+            pixelsNear(flame, qRgb(blend(c.red()), blend(c.green()), blend(c.blue()))) > 300 ? 1
+                                                                                             : 0;
+    }
+    CHECK(programColours >= 3);
+    // The phase shares stay one mode away.
+    const QImage flat = screenshotWith("execution-flat", {"--execution-mode", "flat"});
+    REQUIRE(distinctColours(flat) > 20);
+    REQUIRE(pixelsNear(flat, kBlueSeries) > 20000);  // compute
+    REQUIRE(pixelsNear(flat, kOrangeSeries) > 1000); // exchange
+}
+
+TEST_CASE("Screenshot of the Execution Trace with a selected cycle range") {
+    const QImage without = screenshotWith("execution-no-range", {"--execution-mode", "flat"});
+    const QImage with = screenshotWith("execution-range",
+                                       {"--execution-mode", "flat", "--cycle-range", "2000:9000"});
+    // The range panel takes room from the chart, and the range is shaded over it.
+    CHECK(pixelsNear(with, kBlueSeries) < pixelsNear(without, kBlueSeries));
+    CHECK(distinctColours(with) > 20);
+    for (const QStringList& bad :
+         {QStringList{"--cycle-range", "9000:2000"}, QStringList{"--cycle-range", "abc"},
+          QStringList{"--view", "memory", "--cycle-range", "1:2"}}) {
+        QStringList args = bad;
+        args << "--screenshot"
+             << "/tmp/x.png" << QString::fromStdString(test::smallReport().string());
+        const Run r = runTilescope(args);
+        INFO(bad.join(' ').toStdString());
+        CHECK(r.exitCode == 2);
+        CHECK(r.stderrText.startsWith("tilescope: "));
+    }
 }
 
 TEST_CASE("Screenshot of the Execution Trace's lightweight-profiling blocks") {
@@ -122,13 +215,23 @@ TEST_CASE("Screenshot of the Execution Trace's lightweight-profiling blocks") {
     const std::string sql =
         "INSERT INTO block(run_index, run_start, tile, kind, program_id, step_id, cycles_from, "
         "cycles_to, dropped) VALUES "
-        "(0, 0, 0, 0, (SELECT min(id) FROM program), NULL, 0, " + std::to_string(6 * q) + ", 0),"
-        "(0, 0, 0, 0, (SELECT max(id) FROM program), NULL, " + std::to_string(q) + ", " +
-        std::to_string(3 * q) + ", 0),"
-        "(0, 0, 1, 1, NULL, NULL, " + std::to_string(6 * q) + ", " + std::to_string(7 * q) + ", 0),"
-        "(0, 0, 1, 2, NULL, NULL, " + std::to_string(7 * q) + ", " + std::to_string(8 * q) + ", 0),"
-        "(0, 0, 1, 3, NULL, NULL, " + std::to_string(8 * q) + ", " + std::to_string(9 * q) + ", 0),"
-        "(0, 0, 0, 7, NULL, NULL, " + std::to_string(7 * q) + ", " + std::to_string(cycles) + ", 12)";
+        "(0, 0, 0, 0, (SELECT min(id) FROM program), NULL, 0, " +
+        std::to_string(6 * q) +
+        ", 0),"
+        "(0, 0, 0, 0, (SELECT max(id) FROM program), NULL, " +
+        std::to_string(q) + ", " + std::to_string(3 * q) +
+        ", 0),"
+        "(0, 0, 1, 1, NULL, NULL, " +
+        std::to_string(6 * q) + ", " + std::to_string(7 * q) +
+        ", 0),"
+        "(0, 0, 1, 2, NULL, NULL, " +
+        std::to_string(7 * q) + ", " + std::to_string(8 * q) +
+        ", 0),"
+        "(0, 0, 1, 3, NULL, NULL, " +
+        std::to_string(8 * q) + ", " + std::to_string(9 * q) +
+        ", 0),"
+        "(0, 0, 0, 7, NULL, NULL, " +
+        std::to_string(7 * q) + ", " + std::to_string(cycles) + ", 12)";
     char* message = nullptr;
     INFO((message ? message : ""));
     REQUIRE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) == SQLITE_OK);
@@ -215,6 +318,9 @@ TEST_CASE("Screenshot usage errors exit 2 with one line") {
           QStringList{"--view", "memory", "--screenshot", "/tmp/x.png"},
           QStringList{"--tile-order", "diagonal", "--screenshot", "/tmp/x.png", report},
           QStringList{"--view", "summary", "--tile-order", "physical", "--screenshot", "/tmp/x.png",
+                      report},
+          QStringList{"--always-live", "sometimes", "--screenshot", "/tmp/x.png", report},
+          QStringList{"--view", "memory", "--always-live", "exclude", "--screenshot", "/tmp/x.png",
                       report}}) {
         const Run r = runTilescope(args);
         INFO(args.join(' ').toStdString());

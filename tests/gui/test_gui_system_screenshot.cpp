@@ -5,6 +5,7 @@
 #include "TestReports.hpp"
 #include "TilescopeProcess.hpp"
 #include "tilescope/report/HostTraceReader.hpp"
+#include "tilescope/report/HostTraceWriter.hpp"
 #include "tilescope/report/ProfileReader.hpp"
 #include "tilescope/report/SyntheticReport.hpp"
 
@@ -12,6 +13,7 @@
 #include <QProcess>
 #include <QSet>
 #include <catch2/catch.hpp>
+#include <optional>
 
 using namespace tilescope;
 using namespace tilescope::gui;
@@ -210,4 +212,54 @@ TEST_CASE("The system views refuse bad input with one line and a non-zero status
             runTilescope({"--view", "memory", "--screenshot", out, str(capture().hostTrace)});
         REQUIRE(r.exitCode == 2);
     }
+}
+
+namespace {
+
+/// A one-second trace: a long event on "main", optionally a 150 µs event on "worker" and a
+/// host-memory counter sampled once, at the start or at the end.
+std::filesystem::path shortSpanTrace(const std::string& name, bool shortEvent,
+                                     std::optional<bool> counterAtStart) {
+    const auto path = test::scratchDir("system-fixes") / (name + ".pvti");
+    report::HostTraceWriter w(path);
+    const std::int64_t t0 = 1'700'000'000'000'000'000;
+    const auto p = w.addProcess(7, "transformer_block_3_attention_heads", t0);
+    const auto main = w.addThread(p, 1, "main");
+    const auto worker = w.addThread(p, 2, "worker");
+    const auto ch = w.addChannel("user");
+    w.addEvent(main, ch, w.intern("epoch"), t0, t0 + 1'000'000'000, 0);
+    if (shortEvent)
+        w.addEvent(worker, ch, w.intern("device run"), t0 + 500'000'000, t0 + 500'150'000, 0);
+    if (counterAtStart) {
+        const auto s = w.addSeries(w.addGraph(p, "host memory", "bytes"), "rss");
+        w.addSample(s, *counterAtStart ? t0 : t0 + 1'000'000'000, 2e9);
+    }
+    w.close();
+    return path;
+}
+
+} // namespace
+
+TEST_CASE("Timeline fixes: short spans stay visible, a counter sampled once draws its level") {
+    const auto without = screenshot("timeline", {str(shortSpanTrace("plain", false, {}))});
+    const auto withShort = screenshot("timeline", {str(shortSpanTrace("short", true, {}))});
+    // A 150 µs event in a second is 0.15 pixels wide at full zoom: drawn as a whole pixel
+    // column on its row (below the overview and the ruler, which also change).
+    int changed = 0;
+    for (int y = 80; y < withShort.height(); ++y)
+        for (int x = 0; x < withShort.width(); ++x)
+            changed += withShort.pixel(x, y) != without.pixel(x, y) ? 1 : 0;
+    CHECK(changed >= 10);
+    // The counter's level, held from its only sample to the end of the trace: a line across the
+    // plot in the first series colour (and a tinted area under it).
+    const auto atStart = screenshot("timeline", {str(shortSpanTrace("start", false, true))});
+    const auto atEnd = screenshot("timeline", {str(shortSpanTrace("end", false, false))});
+    const auto near = [](const QImage& image) {
+        int n = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                n += image.pixel(x, y) == qRgb(0x4e, 0x79, 0xa7) ? 1 : 0;
+        return n;
+    };
+    CHECK(near(atStart) - near(atEnd) > 300);
 }

@@ -75,10 +75,16 @@ TEST_CASE("Execution Trace flame mode draws the program tree's rows, root on top
     view.modeBox().setCurrentIndex(ExecutionModel::Flame);
     ExecutionCanvas& canvas = view.canvas();
     canvas.update();
+    // The view opens on the flame: wait for the window of the whole run with every program's
+    // path known (a frame painted before the run's extent was known asks for a shorter one, and
+    // the first windows leave out the programs whose paths are still being read).
+    const std::uint64_t runCycles = reader.runs().front().totalCycles;
     REQUIRE(waitUntil([&] {
         canvas.grabFramebuffer();
         return view.model().window().mode == ExecutionModel::Flame &&
-               !view.model().window().flame.rows.empty();
+               !view.model().window().flame.rows.empty() &&
+               view.model().window().flame.missing.empty() && // every program's path resolved
+               view.model().window().endCycle >= runCycles;
     }));
     const QImage frame = canvas.grabFramebuffer();
     const auto& root = view.model().window().flame.rows.front();

@@ -163,22 +163,30 @@ TEST_CASE("strided reductions follow PopLibs' strided-reduce estimator") {
 
 TEST_CASE("matrix-product blocks follow PopLibs' ConvPartial1x1Out estimator") {
     const auto t = ipu2();
-    // HALF 12 x 16 x 16: one input and one output channel group; 2 field elements per worker:
-    // with zeroing 16 + 40 + 2 + 4 * 2 = 66 per worker, x 6 = 396, at least min + 14 = 410;
-    // weight loads per pass 4 elements x 4 loads x 16 units x 2 bytes / 16 bytes per cycle = 32;
-    // 55 + 13 fixed, 13 per input group, 11 per output group, 6 + 32 + 410 per pass.
-    CHECK(cycles::convPartial1x1(t, poplar::HALF, 12, 16, 16) == 55 + 13 + 13 + 11 + 6 + 32 + 410);
-    // FLOAT 7 x 8 x 8: workers take 2, 1, 1, 1, 1, 1 elements: 66 x 6 = 396 vs 62 x 6 + 14;
-    // weight loads 2 x 4 x 8 units x 4 bytes / 16 = 16.
-    CHECK(cycles::convPartial1x1(t, poplar::FLOAT, 7, 8, 8) == 55 + 13 + 13 + 11 + 6 + 16 + 396);
-    // Two input groups: the second runs without zeroing (16 + 40 + 4 * 3 elements beyond 3).
-    const std::uint64_t zeroing = std::max<std::uint64_t>(6 * (16 + 40 + 2 + 4 * 6 + 4 * 3),
-                                                          6 * (16 + 40 + 2 + 4 * 6 + 4 * 3) + 14);
-    const std::uint64_t plain = 6 * (16 + 40 + 4 * 3) + 14;
-    CHECK(cycles::convPartial1x1(t, poplar::HALF, 36, 32, 16) ==
-          55 + 13 + (13 + 11 + 6 + 32 + plain) + (13 + 11 + 6 + 32 + zeroing));
+    // HALF 12 x 16 x 16, FLOAT partials: one input and one output channel group; 2 field
+    // elements per worker: with zeroing 40 + 2 - 10 (state retention) = 32 per worker, x 6 =
+    // 192, at least min + 14 = 206; weight loads 16 units x 16 HALF x 2 bytes / 16 bytes per
+    // cycle = 32; 50 fixed + 6 x 10 retention + 12 + 10 + 1 per zeroing input group, 19 per output
+    // group, 7 + 32 + 206 per pass.
+    CHECK(cycles::convPartial1x1(t, poplar::HALF, poplar::FLOAT, 12, 16, 16) ==
+          50 + 60 + 12 + 11 + 19 + 7 + 32 + 206);
+    // FLOAT 7 x 8 x 8: 16 input channels a group on ipu2, 8 cycles per element; workers take 2,
+    // 1, 1, 1, 1, 1 elements: 46 + 2 + 4 x 2 = 56 and 47 + 2 + 4 = 53, x 6 = 336 vs 318 + 14;
+    // weight loads 8 units x 16 FLOAT x 4 bytes / 16 = 32.
+    CHECK(cycles::convPartial1x1(t, poplar::FLOAT, poplar::FLOAT, 7, 8, 8) ==
+          50 + 12 + 11 + 19 + 7 + 32 + 336);
+    // Two input groups: the second runs without zeroing (40 + 4 x 3 elements beyond 3 - 10) and
+    // costs 15 + 1 per input group, 6 per pass; retention 6 x (10 + 2 per further group).
+    const std::uint64_t zeroing = 6 * (38 + 4 * 3 - 10) + 14;
+    const std::uint64_t plain = 6 * (40 + 4 * 3 - 10) + 14;
+    CHECK(cycles::convPartial1x1(t, poplar::HALF, poplar::FLOAT, 36, 32, 16) ==
+          50 + 72 + 12 + (16 + 19 + 6 + 32 + plain) + (11 + 19 + 7 + 32 + zeroing));
+    // ipu1 FLOAT: 8 input channels a group and 4 conv units, 4 cycles per element.
+    const auto t1 = poplar::Target::createIPUTarget(1, "ipu1");
+    CHECK(cycles::convPartial1x1(t1, poplar::FLOAT, poplar::FLOAT, 18, 8, 4) ==
+          50 + 12 + 11 + 19 + 7 + 4 * 8 * 4 / 8 + (6 * (46 + 2 + 4 * 3) + 14));
     // The simulator's MultiVertex states it per worker, rounded up.
-    CHECK(cycles::matMulBlock(t, poplar::HALF, 12, 16, 16) == (540 + 5) / 6);
+    CHECK(cycles::matMulBlock(t, poplar::HALF, poplar::FLOAT, 12, 16, 16) == (397 + 5) / 6);
 }
 
 TEST_CASE("a binary operation splits its elements over the 6 workers of each tile") {
@@ -251,9 +259,9 @@ TEST_CASE("a matMul block on one tile costs PopLibs' ConvPartial1x1Out figure") 
         ++cs;
     REQUIRE(cs < sets.size());
     // One tile: a single MultiVertex for the whole 20 x 40 x 24 product.
-    const std::uint64_t block = cycles::matMulBlock(t, poplar::HALF, 20, 40, 24);
+    const std::uint64_t block = cycles::matMulBlock(t, poplar::HALF, poplar::FLOAT, 20, 40, 24);
     CHECK(vertexEstimates(h.graph, cs, 0) == std::vector<std::uint64_t>{block});
-    CHECK(block == (cycles::convPartial1x1(t, poplar::HALF, 20, 40, 24) + 5) / 6);
+    CHECK(block == (cycles::convPartial1x1(t, poplar::HALF, poplar::FLOAT, 20, 40, 24) + 5) / 6);
     poplar::Engine e(h.graph, h.prog);
     const tilescope::sim::CostModel costs;
     // A MultiVertex keeps every worker busy for its estimate.

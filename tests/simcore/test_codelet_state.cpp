@@ -11,6 +11,7 @@
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
 #include <poplar/exceptions.hpp>
+#include <tilescope/sim/CostModel.hpp>
 
 using namespace poplar;
 using namespace poplar::program;
@@ -121,13 +122,21 @@ TEST_CASE("ext_vector_type codelets need Clang, which TILESCOPE_CODELET_CXX sele
     }
 }
 
-TEST_CASE("IPUModel's sync-delay knobs are accepted and leave results alone", "[devices][sdk]") {
+TEST_CASE("IPUModel's sync-delay knobs set what every sync of the device costs",
+          "[devices][sdk][cycles]") {
+    const tilescope::sim::CostModel costs;
     IPUModel model("ipu1");
-    CHECK(model.minIPUSyncDelay == 0);
+    CHECK(model.minIPUSyncDelay == tilescope::sim::TargetSpec::kDefaultMinIpuSyncDelay);
     CHECK(model.relativeSyncDelay == IPUModel::RelativeSyncDelayType::AUTO);
+    // By default: the delay plus the release of the furthest of 38 columns of 32 tiles, 19 away.
+    CHECK(costs.syncCycles(model.createDevice().getTarget().spec(), false) ==
+          tilescope::sim::TargetSpec::kDefaultMinIpuSyncDelay +
+              19 * costs.relativeSyncDelayCyclesPerColumn);
     model.minIPUSyncDelay = 0;
     model.relativeSyncDelay = IPUModel::RelativeSyncDelayType::NO_DELAY;
     Device device = model.createDevice();
     CHECK(device.getTarget().getTargetArchString() == "ipu1");
     CHECK(device.getTarget().getNumTiles() == 1216);
+    CHECK(costs.syncCycles(device.getTarget().spec(), false) == 0);
+    CHECK(costs.syncCycles(device.getTarget().spec(), true) == 0);
 }

@@ -420,3 +420,42 @@ TEST_CASE("an external merge of spilled runs imports exactly what memory does") 
                          [](const Event& x, const Event& y) { return !(x < y) && !(y < x); }));
     }
 }
+
+TEST_CASE("async and flow events without a time are dropped and counted, never refused") {
+    // Chrome writes the ends of some async slices with "ts": null; a flow step may lack "ts".
+    const fs::path in = dir() / "untimed.json";
+    {
+        std::ofstream f(in);
+        f << R"({"traceEvents":[
+{"ph":"X","name":"work","pid":1,"tid":1,"ts":1,"dur":5},
+{"ph":"b","name":"load","cat":"net","id":"7","pid":1,"tid":1,"ts":2},
+{"ph":"e","name":"load","cat":"net","id":"7","pid":1,"tid":1,"ts":null},
+{"ph":"b","name":"ok","cat":"net","id":"8","pid":1,"tid":1,"ts":3},
+{"ph":"e","name":"ok","cat":"net","id":"8","pid":1,"tid":1,"ts":4},
+{"ph":"s","name":"msg","cat":"c","id":"1","pid":1,"tid":1,"ts":2},
+{"ph":"t","name":"msg","cat":"c","id":"1","pid":1,"tid":1},
+{"ph":"f","name":"msg","cat":"c","id":"1","pid":1,"tid":1,"ts":"not a time","bp":"e"}
+]})";
+    }
+    const fs::path out = dir() / "untimed.pvti";
+    const ChromeTraceStats stats = importChromeTrace(in, out);
+    CHECK(stats.repairs.untimed == 3);
+    CHECK(stats.events == 1);
+    CHECK(stats.repairs.unfinished == 1);    // "load" lost its end
+    CHECK(stats.repairs.danglingFlows == 1); // "msg" kept one point
+    CHECK(describeImport(stats).find("dropped 3 async or flow events without a time") !=
+          std::string::npos);
+    const HostTraceReader r(out.string());
+    CHECK(meta(r, "import_untimed_dropped") == 3);
+    // Strict import refuses the same file: it needed repairs.
+    ChromeTraceImportOptions strict;
+    strict.strict = true;
+    CHECK_THROWS_AS(importChromeTrace(in, dir() / "untimed-strict.pvti", strict), ReportError);
+    // An interval event without a time is still an error: it is what the trace is made of.
+    const fs::path bad = dir() / "untimed-interval.json";
+    {
+        std::ofstream f(bad);
+        f << R"([{"ph":"X","name":"work","pid":1,"tid":1,"ts":null,"dur":5}])";
+    }
+    CHECK_THROWS_AS(importChromeTrace(bad, dir() / "untimed-interval.pvti"), ReportError);
+}

@@ -10,6 +10,10 @@
 //                                     Execution Trace in flat, flame, BSP and per-IPU modes,
 //                                     Liveness also per IPU)
 //   rss_mb, rss_peak_mb               resident memory with every view of the big report open
+//   operations_graph_*                the Operations Graph of 10,240 generated operations (128
+//                                     layers of 80 chained operations): building the graph with
+//                                     its layers closed and with every layer open, and the worst
+//                                     paint of the fitted and zoomed-in graph in both
 // With --vertices REPORT it only times the Memory view's Vertices tab (TileVerticesModel) for a
 // few tile selections of REPORT and prints those figures (no display needed). With --step-filter
 // REPORT it times the Execution Trace's step filter on REPORT's first run (resolving it, and the
@@ -30,6 +34,8 @@
 #include "memory/TileMemoryCanvas.hpp"
 #include "memory/TileMemoryModel.hpp"
 #include "memory/TileVerticesModel.hpp"
+#include "operations/OperationGraph.hpp"
+#include "operations/OperationGraphWidget.hpp"
 #include "shell/DisplayCheck.hpp"
 #include "shell/MainWindow.hpp"
 #include "shell/ReportPane.hpp"
@@ -39,9 +45,12 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
+#include <QWheelEvent>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -50,6 +59,82 @@ using namespace tilescope;
 using namespace tilescope::gui;
 
 namespace {
+
+/// Operations Graph figures on `layers` layers of `perLayer` chained operations each.
+struct GraphFigures {
+    double buildClosedMs = 0, buildOpenMs = 0, worstPaintMs = 0;
+    double closedPaintMs = 0, openFitPaintMs = 0, openZoomedPaintMs = 0;
+    std::size_t operations = 0, openNodes = 0;
+};
+
+GraphFigures benchOperationsGraph(int layers, int perLayer) {
+    report::RolledUpOperations r;
+    auto tensor = [](int id) {
+        return R"({"name":"t)" + std::to_string(id) + R"(","type":"half","shape":"[256, 512]"})";
+    };
+    for (int layer = 0; layer < layers; ++layer) {
+        report::OperationTotals l;
+        l.operation.name = "layer";
+        l.operation.debugPath = "model/layer" + std::to_string(layer);
+        r.operations.push_back(l);
+        for (int op = 0; op < perLayer; ++op) {
+            const int in = layer * (perLayer + 1) + op;
+            report::OperationTotals t;
+            t.operation.name = op % 2 ? "matMul" : "add";
+            t.operation.debugPath = l.operation.debugPath + "/op" + std::to_string(op);
+            t.operation.debugJson = R"({"args":{"x":)" +
+                                    tensor(in == layer * (perLayer + 1) && layer ? in - 1 : in) +
+                                    R"(},"output":)" + tensor(in + 1) + "}";
+            t.estimatedCycles = std::uint64_t(100 + (op * 37 + layer * 11) % 5000);
+            t.variableBytes = t.estimatedCycles * 64;
+            r.operations.push_back(std::move(t));
+        }
+    }
+    for (std::size_t i = 0; i < r.operations.size(); ++i)
+        r.operations[i].operation.id = std::int64_t(i + 1);
+    r.rollup = report::OperationRollup::compute(r.operations);
+    GraphFigures f;
+    f.operations = r.operations.size();
+    QElapsedTimer timer;
+    timer.start();
+    auto closed = std::make_shared<const OperationGraph>(r, OperationGraph::defaultExpanded(r));
+    f.buildClosedMs = double(timer.nsecsElapsed()) / 1e6;
+    std::set<int> all;
+    for (std::size_t i = 0; i < r.operations.size(); ++i)
+        if (closed->isLayer(int(i)))
+            all.insert(int(i));
+    timer.restart();
+    auto open = std::make_shared<const OperationGraph>(r, std::move(all));
+    f.buildOpenMs = double(timer.nsecsElapsed()) / 1e6;
+    f.openNodes = open->nodes().size();
+    OperationGraphWidget widget;
+    widget.resize(1600, 1000);
+    widget.show();
+    // The first paint of a new top-level window sets up its backing store and the fonts' caches;
+    // that one-time cost is not the graph's.
+    widget.setGraph(closed);
+    widget.grab();
+    for (const auto& graph : {closed, open}) {
+        widget.setGraph(graph);
+        widget.fit();
+        for (int zoom = 0; zoom < 2; ++zoom) {
+            if (zoom == 1) { // zoomed in on the middle: boxes with their names
+                QWheelEvent in(QPointF(800, 500), QPointF(800, 500), QPoint(), QPoint(0, 3000),
+                               Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+                QCoreApplication::sendEvent(&widget, &in);
+            }
+            timer.restart();
+            widget.grab(); // paints into a pixmap, synchronously
+            const double ms = double(timer.nsecsElapsed()) / 1e6;
+            f.worstPaintMs = std::max(f.worstPaintMs, ms);
+            double& slot = graph == closed ? f.closedPaintMs
+                           : zoom == 0     ? f.openFitPaintMs
+                                           : f.openZoomedPaintMs;
+            slot = std::max(slot, ms);
+        }
+    }
+    return f;
+}
 
 double worstMemoryFrame(MainWindow& window) {
     auto* view = static_cast<MemoryView*>(window.pane()->showView(QStringLiteral("memory")));
@@ -409,8 +494,10 @@ int main(int argc, char** argv) {
         const double executionFrame = std::max({flatFrame, flameFrame, bspFrame, ipuFrame});
         window.pane()->showView(QStringLiteral("programs"));
         window.pane()->showView(QStringLiteral("insights"));
+        window.pane()->showView(QStringLiteral("operations-graph"));
         QCoreApplication::processEvents();
         const auto [rss, peak] = residentMemoryMb();
+        const GraphFigures graph = benchOperationsGraph(128, 80);
         std::printf("{\n  \"open_first_paint_ms_big\": %.1f,\n"
                     "  \"open_first_paint_ms_small\": %.1f,\n"
                     "  \"worst_frame_prep_ms\": %.2f,\n"
@@ -424,11 +511,22 @@ int main(int argc, char** argv) {
                     "  \"worst_liveness_per_ipu_frame_prep_ms\": %.2f,\n"
                     "  \"liveness_per_ipu_build_ms\": %.1f,\n"
                     "  \"rss_mb\": %.1f,\n  \"rss_peak_mb\": %.1f,\n"
+                    "  \"operations_graph_operations\": %zu,\n"
+                    "  \"operations_graph_open_nodes\": %zu,\n"
+                    "  \"operations_graph_build_closed_ms\": %.1f,\n"
+                    "  \"operations_graph_build_open_ms\": %.1f,\n"
+                    "  \"worst_operations_graph_paint_ms\": %.2f,\n"
+                    "  \"operations_graph_closed_paint_ms\": %.2f,\n"
+                    "  \"operations_graph_open_fit_paint_ms\": %.2f,\n"
+                    "  \"operations_graph_open_zoomed_paint_ms\": %.2f,\n"
                     "  \"tiles\": %u,\n  \"steps\": 200000\n}\n",
                     firstBig, firstSmall,
                     std::max({memoryFrame, livenessFrame, executionFrame, livenessGroupFrame}),
                     memoryFrame, livenessFrame, executionFrame, flatFrame, flameFrame, bspFrame,
-                    ipuFrame, livenessGroupFrame, groupBuildMs, rss, peak, 16u * 1472u);
+                    ipuFrame, livenessGroupFrame, groupBuildMs, rss, peak, graph.operations,
+                    graph.openNodes, graph.buildClosedMs, graph.buildOpenMs, graph.worstPaintMs,
+                    graph.closedPaintMs, graph.openFitPaintMs, graph.openZoomedPaintMs,
+                    16u * 1472u);
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "tilescope-bench-gui: %s\n", e.what());

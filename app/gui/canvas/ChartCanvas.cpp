@@ -84,6 +84,19 @@ void ChartCanvas::drawFrame(ImDrawList& list, const QSizeF& size) {
     list.PushClipRect(ImVec2(float(plot_.left()), float(plot_.top()) - 1),
                       ImVec2(float(plot_.right()) + 1, float(plot_.bottom()) + 1), true);
     drawChart(list, plot_);
+    if (range_) {
+        // The selected range: shaded, with its edges, over whatever the chart drew.
+        const float x0 = float(std::max(plot_.left(), xToPixel(range_->first)));
+        const float x1 = float(std::min(plot_.right(), xToPixel(range_->second)));
+        if (x1 >= x0) {
+            const ImU32 edge = colour(palette().color(QPalette::Highlight));
+            list.AddRectFilled(ImVec2(x0, float(plot_.top())),
+                               ImVec2(std::max(x1, x0 + 1), float(plot_.bottom())),
+                               colour(palette().color(QPalette::Highlight), 0.18));
+            list.AddLine(ImVec2(x0, float(plot_.top())), ImVec2(x0, float(plot_.bottom())), edge);
+            list.AddLine(ImVec2(x1, float(plot_.top())), ImVec2(x1, float(plot_.bottom())), edge);
+        }
+    }
     list.PopClipRect();
     const ImU32 axis = colour(palette().color(QPalette::Text), 0.6);
     list.AddLine(ImVec2(float(plot_.left()), float(plot_.bottom())),
@@ -135,11 +148,30 @@ void ChartCanvas::wheelEvent(QWheelEvent* event) {
     event->accept();
 }
 
+void ChartCanvas::selectRange(double begin, double end) {
+    if (end < begin)
+        std::swap(begin, end);
+    if (!(end > begin))
+        return clearRange();
+    range_ = std::make_pair(begin, end);
+    update();
+    emit rangeSelected(begin, end);
+}
+
+void ChartCanvas::clearRange() {
+    if (!range_)
+        return;
+    range_.reset();
+    update();
+    emit rangeCleared();
+}
+
 void ChartCanvas::mousePressEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton)
         return ImGuiCanvas::mousePressEvent(event);
     pressed_ = true;
     dragging_ = false;
+    selectingRange_ = rangeSelectable_ && (event->modifiers() & Qt::ShiftModifier);
     pressPos_ = event->position();
     pressBegin_ = viewport_.begin();
     pressEnd_ = viewport_.end();
@@ -150,7 +182,14 @@ void ChartCanvas::mouseMoveEvent(QMouseEvent* event) {
         const double dx = event->position().x() - pressPos_.x();
         if (std::abs(dx) > kDragThreshold)
             dragging_ = true;
-        if (dragging_) {
+        if (dragging_ && selectingRange_) {
+            // Shown while dragging; announced on release.
+            const double a = viewport_.toDomain(pressPos_.x() - plot_.left(), plot_.width());
+            const double b =
+                viewport_.toDomain(event->position().x() - plot_.left(), plot_.width());
+            range_ = std::make_pair(std::min(a, b), std::max(a, b));
+            update();
+        } else if (dragging_) {
             const double shift = -dx / plot_.width() * (pressEnd_ - pressBegin_);
             viewport_.setWindow(pressBegin_ + shift, pressEnd_ + shift);
             notifyWindow();
@@ -163,10 +202,16 @@ void ChartCanvas::mouseReleaseEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton || !pressed_)
         return ImGuiCanvas::mouseReleaseEvent(event);
     pressed_ = false;
-    if (!dragging_ && plot_.contains(event->position()))
+    if (dragging_ && selectingRange_ && range_)
+        selectRange(range_->first, range_->second);
+    else if (!dragging_ && plot_.contains(event->position())) {
+        if (!(event->modifiers() & Qt::ShiftModifier))
+            clearRange();
         clickedAt(viewport_.toDomain(event->position().x() - plot_.left(), plot_.width()),
                   event->modifiers());
+    }
     dragging_ = false;
+    selectingRange_ = false;
     update();
 }
 

@@ -5,6 +5,8 @@
 
 #include <QRectF>
 #include <functional>
+#include <optional>
+#include <utility>
 
 namespace tilescope::gui {
 
@@ -13,6 +15,8 @@ namespace tilescope::gui {
 /// pans, W/S or Up/Down zoom, A/D or Left/Right pan, Home or 0 shows everything; a click without
 /// drag is passed to clickedAt(); the context menu resets the zoom or saves the chart as PNG. It
 /// also draws the axes, grid and messages, so subclasses only draw their series into the plot.
+/// Charts that allow it (setRangeSelectable) select an x range with Shift+drag: it is drawn
+/// shaded over the chart and announced with rangeSelected; a click without Shift clears it.
 class ChartCanvas : public ImGuiCanvas {
     Q_OBJECT
 public:
@@ -24,9 +28,19 @@ public:
     void showWindow(double begin, double end);
     /// The plot area of the last frame, in logical pixels (axes and legend are outside it).
     QRectF plotRect() const { return plot_; }
+    /// Lets Shift+drag select an x range (off by default).
+    void setRangeSelectable(bool selectable) { rangeSelectable_ = selectable; }
+    /// The selected x range [begin, end), if any.
+    std::optional<std::pair<double, double>> selectedRange() const { return range_; }
+    /// Selects [begin, end) as a Shift+drag would (emits rangeSelected); an empty range clears.
+    void selectRange(double begin, double end);
+    void clearRange();
 
 signals:
     void windowChanged(double begin, double end);
+    /// A Shift+drag ended on [begin, end) of the x domain.
+    void rangeSelected(double begin, double end);
+    void rangeCleared();
 
 protected:
     /// Called once per frame before anything is drawn: fetch or aggregate what the frame needs
@@ -73,6 +87,9 @@ private:
 
     HorizontalViewport viewport_;
     QRectF plot_;
+    bool rangeSelectable_ = false;
+    bool selectingRange_ = false;
+    std::optional<std::pair<double, double>> range_;
     bool pressed_ = false;
     bool dragging_ = false;
     QPointF pressPos_;

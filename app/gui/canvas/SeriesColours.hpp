@@ -36,4 +36,10 @@ inline QColor seriesColour(std::int64_t key) {
     return categories[(-key) % 15];
 }
 
+/// The colour of a program, the same in every view that draws programs (the Execution Trace's
+/// flame, the Program Tree's swatches), so a program is recognised by colour across them.
+inline QColor programColour(std::int64_t programId) {
+    return seriesColour(1 + (programId < 0 ? -programId : programId) % 15);
+}
+
 } // namespace tilescope::gui

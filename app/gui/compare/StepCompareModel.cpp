@@ -74,22 +74,30 @@ StepCompareModel::StepCompareModel(std::shared_ptr<CompareSession> session, Kind
             appendValue(row, v);
             r.rows.push_back(std::move(row));
         }
-        const QString unit = liveness ? tr("not-always-live bytes") : tr("cycles");
-        auto amount = [liveness](std::uint64_t v) {
-            return liveness ? formatBytes(double(v)) : formatCount(std::int64_t(v));
-        };
-        r.summary = tr("%1 steps matched by program identity, %2 added, %3 removed. Total %4: "
-                       "%5 → %6.")
+        r.summary = tr("%1 steps matched by program identity, %2 added, %3 removed.")
                         .arg(a.matched)
                         .arg(a.added)
-                        .arg(a.removed)
-                        .arg(unit, amount(a.total.source), amount(a.total.target));
+                        .arg(a.removed);
         if (liveness) {
+            // Memory live at each step is a level, not an amount: a sum over steps means
+            // nothing, the peak and the mean per step do.
             const auto& peak = s.liveness().peakNotAlwaysLiveBytes;
+            std::size_t sourceSteps = 0, targetSteps = 0;
+            for (const report::AlignedStep& step : a.steps) {
+                sourceSteps += step.source ? 1 : 0;
+                targetSteps += step.target ? 1 : 0;
+            }
+            const auto mean = [](std::uint64_t total, std::size_t steps) {
+                return steps ? formatBytes(double(total) / double(steps)) : tr("no steps");
+            };
             r.summary +=
-                tr(" Peak step: %1 → %2.")
-                    .arg(formatBytes(double(peak.source)), formatBytes(double(peak.target)));
+                tr(" Not-always-live memory at the peak step: %1 → %2; mean per step: %3 → %4.")
+                    .arg(formatBytes(double(peak.source)), formatBytes(double(peak.target)),
+                         mean(a.total.source, sourceSteps), mean(a.total.target, targetSteps));
         } else {
+            r.summary += tr(" Total cycles: %1 → %2.")
+                             .arg(formatCount(std::int64_t(a.total.source)),
+                                  formatCount(std::int64_t(a.total.target)));
             const auto& e = s.execution();
             if (!e.sourceRun || !e.targetRun)
                 r.summary += tr(" %1 has no run: its side is empty.")

@@ -54,36 +54,42 @@ void DebugInfoPane::clear() {
 void DebugInfoPane::load(Kind kind, std::int64_t id) {
     title_->setText(tr("Debug information: loading…"));
     auto session = session_;
-    load_.start<std::vector<report::OperationRecord>>(
+    load_.start<Loaded>(
         this,
         [session, kind, id] {
             return session->read([&](const report::ProfileReader& reader) {
+                Loaded out;
+                out.formatVersion = reader.file().formatVersion();
                 switch (kind) {
                 case Kind::Operation:
-                    return std::vector<report::OperationRecord>{reader.operation(id)};
+                    out.operations = {reader.operation(id)};
+                    break;
                 case Kind::Program:
-                    return reader.operationsOfProgram(id);
+                    out.operations = reader.operationsOfProgram(id);
+                    break;
                 case Kind::Step: {
                     const auto steps = reader.steps(id, 1);
-                    if (steps.empty() || steps.front().id != id)
-                        return std::vector<report::OperationRecord>{};
-                    return reader.operationsOfProgram(steps.front().programId);
-                }
-                case Kind::Variable:
+                    if (!steps.empty() && steps.front().id == id)
+                        out.operations = reader.operationsOfProgram(steps.front().programId);
                     break;
                 }
-                return reader.operationsOfVariable(id);
+                case Kind::Variable:
+                    out.operations = reader.operationsOfVariable(id);
+                    break;
+                }
+                return out;
             });
         },
-        [this](std::vector<report::OperationRecord> ops) { display(std::move(ops)); },
+        [this](Loaded loaded) { display(std::move(loaded)); },
         [this](const QString& error) {
             display({});
             title_->setText(tr("Debug information: %1").arg(error));
         });
 }
 
-void DebugInfoPane::display(std::vector<report::OperationRecord> operations) {
-    operations_ = std::move(operations);
+void DebugInfoPane::display(Loaded loaded) {
+    operations_ = std::move(loaded.operations);
+    formatVersion_ = loaded.formatVersion;
     tree_->clear();
     if (operations_.empty()) {
         title_->setText(tr("Debug information: no operation created this."));
@@ -111,8 +117,9 @@ void DebugInfoPane::display(std::vector<report::OperationRecord> operations) {
             item->setToolTip(1, QString::fromStdString(row.value));
             parents.push_back(item);
         }
-        if (op.debugJson.empty())
-            new QTreeWidgetItem(top, {tr("values"), tr("not recorded (report format before v5)")});
+        const QString recorded = QString::fromStdString(debugInfoRecorded(op, formatVersion_));
+        auto* recordedItem = new QTreeWidgetItem(top, {tr("recorded"), recorded});
+        recordedItem->setToolTip(1, recorded);
     }
     tree_->expandToDepth(1);
     title_->setText(tr("Debug information: %1")

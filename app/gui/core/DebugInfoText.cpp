@@ -88,6 +88,31 @@ std::string debugInfoSummary(const report::OperationRecord& operation) {
     return s;
 }
 
+std::string debugInfoRecorded(const report::OperationRecord& operation, int formatVersion) {
+    // Debug information values arrived with report format v5 (operation_debug).
+    constexpr int kFirstFormatWithValues = 5;
+    std::string s = "name";
+    if (!operation.debugPath.empty())
+        s += ", debug path";
+    if (!operation.layer.empty())
+        s += ", layer";
+    if (operation.flops)
+        s += ", FLOPs";
+    if (!operation.debugJson.empty()) {
+        const Json root = Json::parse(operation.debugJson, nullptr, false);
+        s += ", call values";
+        if (!root.is_discarded() && root.is_object() && root.contains("api") &&
+            root.at("api").is_string())
+            s += " (" + root.at("api").get<std::string>() + ")";
+        return s;
+    }
+    if (formatVersion < kFirstFormatWithValues)
+        return s + "; no call values: the report's format v" + std::to_string(formatVersion) +
+               " predates them (v" + std::to_string(kFirstFormatWithValues) + ")";
+    return s + "; no call values: the operation was created from a name only (a model layer "
+               "or a DebugContext without arguments), its work is in the operations within it";
+}
+
 std::string debugInfoTooltip(const report::OperationRecord& operation) {
     std::string s = debugInfoSummary(operation);
     if (!operation.debugPath.empty())

@@ -26,6 +26,11 @@ std::vector<DebugInfoRow> debugInfoRows(const std::string& json);
 /// the operation's name alone when it recorded no arguments or outputs.
 std::string debugInfoSummary(const report::OperationRecord& operation);
 
+/// What the report records about `operation`, for the pane to say instead of leaving the reader
+/// to guess: "name, debug path, layer, FLOPs, call values (matMul)". Without call values it says
+/// why: a report written before format v5 (`formatVersion`) has none for any operation, a current
+/// one has none for an operation created from a name only (a model layer, a DebugContext).
+std::string debugInfoRecorded(const report::OperationRecord& operation, int formatVersion);
 /// The tooltip of an operation: path, layer and the call summary.
 std::string debugInfoTooltip(const report::OperationRecord& operation);
 

@@ -41,9 +41,18 @@ ReportSession::open(const std::string& argument,
     if (!stage(0.8, "Reading engine options"))
         return nullptr;
     s->engineOptions_ = s->read([](const report::ProfileReader& r) { return r.engineOptions(); });
+    s->read([&](const report::ProfileReader& r) {
+        s->metadata_ = r.file().metadata();
+        s->formatVersion_ = r.file().formatVersion();
+    });
     s->categories_ = s->read([](const report::ProfileReader& r) { return r.memoryCategories(); });
     stage(1.0, "Done");
     return s;
+}
+
+std::string ReportSession::metadata(const std::string& key, const std::string& fallback) const {
+    const auto it = metadata_.find(key);
+    return it == metadata_.end() ? fallback : it->second;
 }
 
 } // namespace tilescope::gui

@@ -6,6 +6,7 @@
 #include "tilescope/report/ProfileSummary.hpp"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -34,6 +35,10 @@ public:
     const std::vector<report::EngineOption>& engineOptions() const { return engineOptions_; }
     const report::TargetInfo& target() const { return summary_.target; }
     const std::vector<report::MemoryCategory>& categories() const { return categories_; }
+    /// A metadata value of the report (read at open), or `fallback` when it has none.
+    std::string metadata(const std::string& key, const std::string& fallback = {}) const;
+    /// The report format version the file was written with.
+    int formatVersion() const { return formatVersion_; }
 
     /// Runs `f(const ProfileReader&)` under the session's lock. Call from worker threads only.
     template <class F>
@@ -52,6 +57,8 @@ private:
     report::ProfileSummary summary_;
     std::vector<report::EngineOption> engineOptions_;
     std::vector<report::MemoryCategory> categories_;
+    std::map<std::string, std::string> metadata_;
+    int formatVersion_ = 0;
     ViewState state_;
 };
 

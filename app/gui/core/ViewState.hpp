@@ -5,6 +5,8 @@
 #include <QString>
 #include <cstdint>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace tilescope::gui {
 
@@ -22,14 +24,20 @@ struct ViewState {
     int tileOrder = 0; // TileMemoryModel::TileOrder
     std::optional<std::pair<double, double>> tileWindow;
     TileSelection selectedTiles;
+    int memoryTab = 0;                          // MemoryView's tab (its Tab order)
+    std::vector<std::int64_t> graphedVariables; // the Variables graph's variables (ids)
 
     // Liveness.
     std::optional<std::pair<double, double>> stepWindow;
     std::optional<std::int64_t> selectedStep;
     QString variableFilter;
+    bool includeAlwaysLive = true; // the chart stacks not-always-live on always-live memory
 
-    // Execution Trace: the mode (ExecutionModel::Mode).
-    int executionMode = 0;
+    // Execution Trace: the mode (ExecutionModel::Mode); it opens on the flame, which names the
+    // programs, rather than on the phase shares.
+    int executionMode = 1;
+    // Execution Trace: the cycle range selected by Shift+drag, for its Summary/Details panel.
+    std::optional<std::pair<double, double>> cycleRange;
 
     // Program tree.
     std::optional<std::int64_t> selectedProgram;

@@ -123,11 +123,27 @@ QString ExecutionCanvas::formatX(double value) const {
     return QString::number(std::llround(value));
 }
 
+QStringList ExecutionCanvas::legendNames() const {
+    QStringList names;
+    switch (model_.mode()) {
+    case ExecutionModel::Blocks:
+        // Blocks are coloured by kind and, for user blocks, by name: say so, not the phases.
+        return {tr("User blocks: colour by name"), tr("Stream copy"), tr("Buffer flush (faded)"),
+                tr("Overflow: records dropped")};
+    case ExecutionModel::Flame:
+        names << tr("Bars: programs,") << tr("one colour each") << tr("(as in Program Tree)");
+        return names;
+    default:
+        for (int p = ExecutionModel::PhaseCount - 1; p >= 0; --p)
+            names << ExecutionModel::phaseName(p);
+        return names;
+    }
+}
+
 double ExecutionCanvas::rightMargin() const {
     float widest = 0;
-    for (int p = 0; p < ExecutionModel::PhaseCount; ++p)
-        widest = std::max(widest,
-                          ImGui::CalcTextSize(ExecutionModel::phaseName(p).toUtf8().constData()).x);
+    for (const QString& n : legendNames())
+        widest = std::max(widest, ImGui::CalcTextSize(n.toUtf8().constData()).x);
     return widest + kSwatch + 24;
 }
 
@@ -178,6 +194,7 @@ void ExecutionCanvas::drawFlame(ImDrawList& list, const QRectF& plot) {
     std::size_t hoveredDepth = 0;
     const bool hovering = hasHover() && plot.contains(hoverPosition());
     const double hoverCycle = hovering ? hoveredX() : -1;
+    std::vector<std::pair<ImVec2, ImVec2>> selectedBars; // outlined after all rows are drawn
     for (std::size_t d = 0; d < rows.size(); ++d) {
         const float y0 = float(plot.top() + double(d) * rowH);
         const float y1 = float(plot.top() + double(d + 1) * rowH) - 1;
@@ -200,7 +217,9 @@ void ExecutionCanvas::drawFlame(ImDrawList& list, const QRectF& plot) {
                 hovered = &s;
                 hoveredDepth = d;
             }
-            const ImU32 fill = colour(seriesColour(1 + s.programId % 15), 0.85);
+            const ImU32 fill = colour(programColour(s.programId), 0.85);
+            if (selectedProgram_ && s.programId == *selectedProgram_)
+                selectedBars.emplace_back(ImVec2(x0, y0), ImVec2(x1, y1));
             if (x1 - x0 < 2 && pendingX1 >= x0 - 0.5f) {
                 pendingX1 = std::max(pendingX1, x1);
                 continue;
@@ -227,6 +246,9 @@ void ExecutionCanvas::drawFlame(ImDrawList& list, const QRectF& plot) {
         }
         flush();
     }
+    const ImU32 outline = colour(palette().color(QPalette::Highlight));
+    for (const auto& [a, b] : selectedBars)
+        list.AddRect(a, b, outline, 0.0f, 0, 2.5f);
     if (hovered) {
         const auto entry = model_.programs().entry(hovered->programId);
         ImGui::BeginTooltip();
@@ -308,6 +330,9 @@ void ExecutionCanvas::drawFlat(ImDrawList& list, const QRectF& plot) {
                                ImVec2(x1, float(yToPixel(acc))), filtered ? dimmed[p] : colours[p]);
             acc += share;
         }
+        if (selectedProgram_ && col.step && col.step->programId == *selectedProgram_)
+            list.AddRect(ImVec2(x0, float(plot.top()) + 1), ImVec2(x1, float(plot.bottom()) - 1),
+                         colour(palette().color(QPalette::Highlight)), 0.0f, 0, 2.0f);
         if (!filtered)
             continue;
         // The matching steps' cycles, as a share of the column, in full colour from the bottom.
@@ -340,11 +365,28 @@ void ExecutionCanvas::drawOverlay(ImDrawList& list, const QRectF& plot) {
     const float x = float(plot.right()) + 12;
     float y = float(plot.top());
     const ImU32 label = colour(palette().color(QPalette::Text));
-    for (int p = ExecutionModel::PhaseCount - 1; p >= 0; --p) {
-        list.AddRectFilled(ImVec2(x, y + 2), ImVec2(x + kSwatch, y + 2 + kSwatch),
-                           colour(phaseColour(p)));
-        list.AddText(ImVec2(x + kSwatch + 6, y), label,
-                     ExecutionModel::phaseName(p).toUtf8().constData());
+    const QStringList names = legendNames();
+    std::vector<ImU32> swatches;
+    switch (model_.mode()) {
+    case ExecutionModel::Blocks:
+        swatches = {colour(blockColour(report::BlockKind::Common, "user")),
+                    colour(phaseColour(ExecutionModel::Stream)),
+                    colour(phaseColour(ExecutionModel::Stream), 0.55),
+                    colour(blockColour(report::BlockKind::Overflow, {}))};
+        drawBlockRowLabels(list, plot);
+        break;
+    case ExecutionModel::Flame:
+        swatches = {colour(programColour(1)), 0, 0};
+        break;
+    default:
+        for (int p = ExecutionModel::PhaseCount - 1; p >= 0; --p)
+            swatches.push_back(colour(phaseColour(p)));
+    }
+    for (int i = 0; i < int(names.size()); ++i) {
+        if (std::size_t(i) < swatches.size() && swatches[std::size_t(i)])
+            list.AddRectFilled(ImVec2(x, y + 2), ImVec2(x + kSwatch, y + 2 + kSwatch),
+                               swatches[std::size_t(i)]);
+        list.AddText(ImVec2(x + kSwatch + 6, y), label, names[i].toUtf8().constData());
         y += line;
     }
 }
@@ -389,8 +431,28 @@ void ExecutionCanvas::drawTooltip(int column) {
     ImGui::EndTooltip();
 }
 
+void ExecutionCanvas::setSelectedProgram(std::optional<std::int64_t> programId) {
+    selectedProgram_ = programId;
+    update();
+}
+
 void ExecutionCanvas::clickedAt(double x, Qt::KeyboardModifiers modifiers) {
     Q_UNUSED(modifiers);
+    if (model_.window().mode == ExecutionModel::Flame) {
+        // The bar under the cursor: its row from the height, its program from the cycle.
+        const auto& rows = model_.window().flame.rows;
+        const double rowH = flameRowHeight(plotRect());
+        const double y = hoverPosition().y() - plotRect().top();
+        const auto d = rowH > 0 && y >= 0 ? std::size_t(y / rowH) : rows.size();
+        if (d < rows.size())
+            for (const FlameSpan& s : rows[d])
+                if (x >= double(s.firstCycle) && x < double(s.endCycle)) {
+                    selectedProgram_ = s.programId;
+                    update();
+                    emit programClicked(s.programId);
+                    break; // zoomed in, the step under the cursor is selected too
+                }
+    }
     if (model_.window().mode == ExecutionModel::Bsp) {
         if (const int i = stepIndexAt(model_.window().bsp.steps, x); i >= 0)
             emit stepClicked(model_.window().bsp.steps[std::size_t(i)].stepId);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 namespace tilescope::gui {
@@ -22,17 +23,24 @@ class ExecutionModel;
 /// column as high as the IPU's busy share of it; in Blocks mode one band per tile that recorded
 /// lightweight-profiling blocks, nested blocks stacked. With a step filter, steps that do
 /// not match are dimmed: flat columns draw their matching share in full colour over the dimmed
-/// whole (ExecutionModel's exact matching cycles, so zoomed out too).
+/// whole (ExecutionModel's exact matching cycles, so zoomed out too). Programs have the colour
+/// the Program Tree shows them in (programColour); the selected program's bars (flame) or steps
+/// (flat) are outlined. Shift+drag selects a cycle range (ChartCanvas::rangeSelected).
 class ExecutionCanvas : public ChartCanvas {
     Q_OBJECT
 public:
     explicit ExecutionCanvas(ExecutionModel& model, QWidget* parent = nullptr);
 
     static QColor phaseColour(int phase);
+    /// Outlines the bars and steps of `programId` (none: no outline).
+    void setSelectedProgram(std::optional<std::int64_t> programId);
+    std::optional<std::int64_t> selectedProgram() const { return selectedProgram_; }
 
 signals:
     /// A click on a column that shows one executed step: its program step.
     void stepClicked(std::int64_t stepId);
+    /// A click on a flame bar: the program it stands for (and stepClicked for the step there).
+    void programClicked(std::int64_t programId);
 
 protected:
     void prepareFrame(const QRectF& plot) override;
@@ -73,10 +81,15 @@ private:
     void drawIpuRows(ImDrawList& list, const QRectF& plot); // ExecutionCanvasRows.cpp
     void drawIpuColumns(ImDrawList& list, const QRectF& plot);
     void drawBlockRows(ImDrawList& list, const QRectF& plot); // ExecutionCanvasBlocks.cpp
+    /// "nested d" left of each band's deeper rows (the axis names the band's tile).
+    void drawBlockRowLabels(ImDrawList& list, const QRectF& plot);
+    /// The legend's lines for the current mode (what the colours stand for).
+    QStringList legendNames() const;
     static QColor blockColour(report::BlockKind kind, const std::string& name);
     double flameRowHeight(const QRectF& plot) const;
 
     ExecutionModel& model_;
+    std::optional<std::int64_t> selectedProgram_;
 };
 
 } // namespace tilescope::gui

@@ -80,4 +80,27 @@ void ExecutionCanvas::drawBlockRows(ImDrawList& list, const QRectF& plot) {
     ImGui::EndTooltip();
 }
 
+void ExecutionCanvas::drawBlockRowLabels(ImDrawList& list, const QRectF& plot) {
+    const BlockRows& rows = model_.window().blocks;
+    const std::uint32_t total = rows.totalRows();
+    if (total == 0)
+        return;
+    const double rowH = plot.height() / double(total);
+    const float lineH = ImGui::GetTextLineHeight();
+    if (rowH < lineH * 0.8)
+        return; // too dense to label every row; the tooltip names the tile
+    // The axis names each band's tile at its first row; the rows below it hold nested blocks.
+    const ImU32 faint = colour(palette().color(QPalette::Text), 0.6);
+    for (std::uint32_t b = 0; b < rows.tiles.size(); ++b) {
+        const std::uint32_t depth = b < rows.depths.size() ? rows.depths[b] : 1;
+        for (std::uint32_t d = 1; d < depth; ++d) {
+            const QByteArray utf8 = tr("nested %1").arg(d).toUtf8();
+            const float w = ImGui::CalcTextSize(utf8.constData()).x;
+            const float y =
+                float(plot.top() + (double(rows.firstRow(b) + d) + 0.5) * rowH) - lineH / 2;
+            list.AddText(ImVec2(float(plot.left()) - w - 6, y), faint, utf8.constData());
+        }
+    }
+}
+
 } // namespace tilescope::gui

@@ -2,19 +2,29 @@
 
 #include "ExecutionCanvas.hpp"
 #include "ExecutionModel.hpp"
+#include "ExecutionRange.hpp"
+#include "core/Background.hpp"
 #include "core/DebugInfoPane.hpp"
 #include "core/Format.hpp"
 #include "core/ReportSession.hpp"
+#include "tables/RecordTableModel.hpp"
+#include "tables/SortableTable.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QGroupBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <iterator>
 
 namespace tilescope::gui {
 
@@ -28,12 +38,13 @@ ExecutionView::ExecutionView(std::shared_ptr<ReportSession> session, QWidget* pa
     mode_ = new QComboBox;
     mode_->addItems({tr("Flat: phase shares"), tr("Flame: by program"), tr("BSP: per tile"),
                      tr("Per IPU: busy cycles"), tr("Blocks: lightweight profiling")});
-    mode_->setToolTip(tr("Flat: share of each pixel's cycles by phase. Flame: the programs each "
-                         "step runs under, root on top. BSP: for a range of tiles, each tile's "
-                         "own cycles of every step, then its wait at the sync. Per IPU: each "
-                         "IPU's own cycles of every step, then its wait for the slowest IPU. Blocks: "
-                         "every recorded execution of the selected blocks and stream copies, a "
-                         "band per recording tile, nested blocks stacked."));
+    mode_->setToolTip(
+        tr("Flat: share of each pixel's cycles by phase. Flame: the programs each "
+           "step runs under, root on top. BSP: for a range of tiles, each tile's "
+           "own cycles of every step, then its wait at the sync. Per IPU: each "
+           "IPU's own cycles of every step, then its wait for the slowest IPU. Blocks: "
+           "every recorded execution of the selected blocks and stream copies, a "
+           "band per recording tile, nested blocks stacked."));
     const auto tiles = int(this->session().target().numTiles());
     firstTile_ = new QSpinBox;
     firstTile_->setRange(0, std::max(0, tiles - 1));
@@ -81,23 +92,43 @@ ExecutionView::ExecutionView(std::shared_ptr<ReportSession> session, QWidget* pa
     top->addWidget(firstTile_);
     top->addWidget(tileCount_);
     top->addStretch(1);
-    auto* hint = new QLabel(tr("Share of each pixel's cycles by phase. Wheel or W/S to zoom, drag "
-                               "or A/D to pan, Home to reset; zoomed in, hover a step for its "
-                               "details and click it to select it in the other views."));
-    hint->setWordWrap(true);
+    hint_ = new QLabel;
+    hint_->setWordWrap(true);
+    canvas_->setRangeSelectable(true);
+    rangeSummary_ = new QLabel;
+    rangeSummary_->setWordWrap(true);
+    rangeSummary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    rangePrograms_ =
+        new RecordTableModel({{tr("Program"), {}, false},
+                              {tr("Cycles in range"), RecordTableModel::countCell, true},
+                              {tr("Share"), RecordTableModel::percentCell, true},
+                              {tr("Steps"), RecordTableModel::countCell, true}},
+                             this);
+    auto* rangeTable = newSortableTable(*rangePrograms_, this);
+    rangeTable->horizontalHeader()->setStretchLastSection(true);
+    rangeBox_ = new QGroupBox(tr("Selected range: summary and details by program"));
+    auto* rangeLayout = new QVBoxLayout(rangeBox_);
+    rangeLayout->addWidget(rangeSummary_);
+    rangeLayout->addWidget(rangeTable, 1);
+    rangeBox_->hide();
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(totals_);
     layout->addLayout(filterRow);
     layout->addWidget(filterFigures_);
-    layout->addWidget(hint);
+    layout->addWidget(hint_);
     debugInfo_ = new DebugInfoPane(sharedSession());
     auto* canvasAndDebugInfo = new QSplitter(Qt::Horizontal);
     canvasAndDebugInfo->addWidget(canvas_);
     canvasAndDebugInfo->addWidget(debugInfo_);
     canvasAndDebugInfo->setStretchFactor(0, 4);
     canvasAndDebugInfo->setStretchFactor(1, 1);
-    layout->addWidget(canvasAndDebugInfo, 1);
+    auto* chartAndRange = new QSplitter(Qt::Vertical);
+    chartAndRange->addWidget(canvasAndDebugInfo);
+    chartAndRange->addWidget(rangeBox_);
+    chartAndRange->setStretchFactor(0, 3);
+    chartAndRange->setStretchFactor(1, 1);
+    layout->addWidget(chartAndRange, 1);
 
     connect(model_, &ExecutionModel::loadedChanged, this, [this] {
         const double clock = this->session().target().clockHz;
@@ -113,7 +144,10 @@ ExecutionView::ExecutionView(std::shared_ptr<ReportSession> session, QWidget* pa
         }
     });
     connect(model_, &ExecutionModel::runChanged, this, &ExecutionView::showTotals);
-    connect(model_, &ExecutionModel::windowChanged, this, [this] { markReady(); });
+    connect(model_, &ExecutionModel::windowChanged, this, [this] {
+        if (!rangePending_) // a range asked for at open is part of what the view shows
+            markReady();
+    });
     connect(model_, &ExecutionModel::failed, this, &ReportView::failed);
     connect(runs_, &QComboBox::currentIndexChanged, model_, &ExecutionModel::setCurrentRun);
     connect(mode_, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -135,9 +169,28 @@ ExecutionView::ExecutionView(std::shared_ptr<ReportSession> session, QWidget* pa
         this->session().state().selectedStep = step;
         debugInfo_->showStep(step);
     });
-    connect(mode_, &QComboBox::currentIndexChanged, this,
-            [this](int index) { this->session().state().executionMode = index; });
+    connect(mode_, &QComboBox::currentIndexChanged, this, [this](int index) {
+        this->session().state().executionMode = index;
+        showHint(index);
+    });
+    connect(canvas_, &ExecutionCanvas::programClicked, this, [this](std::int64_t program) {
+        this->session().state().selectedProgram = program;
+        debugInfo_->showProgram(program);
+    });
+    connect(canvas_, &ChartCanvas::rangeSelected, this, &ExecutionView::showRange);
+    connect(canvas_, &ChartCanvas::rangeCleared, this, [this] {
+        ++rangeGeneration_;
+        this->session().state().cycleRange.reset();
+        rangeBox_->hide();
+    });
+    connect(model_, &ExecutionModel::runChanged, this, [this] {
+        if (const auto range = this->session().state().cycleRange)
+            canvas_->selectRange(range->first, range->second); // the same cycles of this run
+    });
     mode_->setCurrentIndex(this->session().state().executionMode);
+    showHint(mode_->currentIndex());
+    rangePending_ = this->session().state().cycleRange.has_value();
+    canvas_->setSelectedProgram(this->session().state().selectedProgram);
     model_->load();
 }
 
@@ -167,6 +220,118 @@ void ExecutionView::showTotals() {
 
 QString ExecutionView::summaryText() const {
     return totals_->text();
+}
+
+void ExecutionView::showEvent(QShowEvent* event) {
+    ReportView::showEvent(event);
+    canvas_->setSelectedProgram(session().state().selectedProgram);
+}
+
+void ExecutionView::showHint(int mode) {
+    static const char* const what[] = {
+        QT_TR_NOOP("Each pixel column: the share of its cycles by phase."),
+        QT_TR_NOOP("The programs each step runs under, root on top, each program in its own "
+                   "colour (the Program Tree's); click a bar to select its program."),
+        QT_TR_NOOP("For a range of tiles, each tile's own cycles of every step in the phase "
+                   "colour, then its wait for the slowest tile."),
+        QT_TR_NOOP("Each IPU's own cycles of every step in the phase colour, then its wait for "
+                   "the slowest IPU."),
+        QT_TR_NOOP("Recorded block executions: a band per recording tile (named on the axis), "
+                   "nested blocks on the rows below; user blocks coloured by name, stream copies "
+                   "and flushes in the stream colour, overflows red.")};
+    const int m = std::clamp(mode, 0, int(std::size(what)) - 1);
+    hint_->setText(tr(what[m]) + QLatin1Char(' ') +
+                   tr("Wheel or W/S to zoom, drag or A/D to pan, Home to reset, Shift+drag to "
+                      "sum a range; zoomed in, hover a step for its details and click it to "
+                      "select it in the other views."));
+}
+
+QString ExecutionView::hintText() const {
+    return hint_->text();
+}
+
+void ExecutionView::rangeFilled() {
+    rangePending_ = false;
+    if (model_->hasWindow())
+        markReady();
+    emit rangeShown();
+}
+
+QString ExecutionView::rangeText() const {
+    return rangeSummary_->text();
+}
+
+void ExecutionView::showRange(double firstCycle, double endCycle) {
+    const auto* run = model_->run();
+    if (!run)
+        return;
+    const auto first = std::uint64_t(std::max(0.0, std::floor(firstCycle)));
+    const auto end = std::uint64_t(std::max(0.0, std::ceil(endCycle)));
+    session().state().cycleRange = std::make_pair(double(first), double(end));
+    if (!canvas_->selectedRange() || canvas_->selectedRange()->first != double(first) ||
+        canvas_->selectedRange()->second != double(end)) {
+        canvas_->selectRange(double(first), double(end)); // comes back here
+        return;
+    }
+    rangeBox_->show();
+    rangePending_ = true;
+    rangeSummary_->setText(
+        tr("Cycles %1–%2: summing…")
+            .arg(formatCount(std::int64_t(first)), formatCount(std::int64_t(end))));
+    const std::uint64_t generation = ++rangeGeneration_;
+    auto shared = sharedSession();
+    const report::RunRecord r = *run;
+    runInBackground<RangeSummary>(
+        this,
+        [shared, r, first, end] {
+            return shared->read([&](const report::ProfileReader& reader) {
+                return RangeSummary::fetch(reader, r, first, end);
+            });
+        },
+        [this, generation](RangeSummary sum) {
+            if (generation != rangeGeneration_)
+                return;
+            const double clock = session().target().clockHz;
+            const std::uint64_t cycles = sum.cycles();
+            QStringList phases;
+            for (int p = 0; p < ExecutionModel::PhaseCount; ++p)
+                if (sum.phaseCycles[std::size_t(p)])
+                    phases << QStringLiteral("%1 %2 (%3)")
+                                  .arg(ExecutionModel::phaseName(p),
+                                       formatCount(std::int64_t(sum.phaseCycles[std::size_t(p)])),
+                                       formatPercent(double(sum.phaseCycles[std::size_t(p)]) /
+                                                     double(std::max<std::uint64_t>(1, cycles))));
+            rangeSummary_->setText(
+                tr("<b>Cycles %1–%2</b> (%3, %4): %5 steps · %6 · %7 exchanged · %8 programs%9")
+                    .arg(formatCount(std::int64_t(sum.firstCycle)),
+                         formatCount(std::int64_t(sum.endCycle)),
+                         formatCount(std::int64_t(sum.endCycle - sum.firstCycle)),
+                         formatCycles(sum.endCycle - sum.firstCycle, clock),
+                         formatCount(std::int64_t(sum.steps)),
+                         phases.isEmpty() ? tr("no cycles") : phases.join(QStringLiteral(", ")),
+                         formatBytes(double(sum.exchangeBytes)),
+                         formatCount(std::int64_t(sum.programs.size())),
+                         sum.truncated ? tr(" · only the first %1 steps counted")
+                                             .arg(formatCount(RangeSummary::kMaxSteps))
+                                       : QString()));
+            std::vector<RecordTableModel::Row> rows;
+            for (const auto& p : sum.programs)
+                rows.push_back(
+                    {QString::fromStdString(
+                         p.name.empty() ? "program " + std::to_string(p.programId) : p.name),
+                     RecordTableModel::u64(p.cycles),
+                     cycles ? double(p.cycles) / double(cycles) : 0.0,
+                     RecordTableModel::u64(p.steps)});
+            rangePrograms_->setRows(std::move(rows));
+            rangeFilled();
+        },
+        [this, generation](const QString& message) {
+            if (generation != rangeGeneration_)
+                return;
+            rangeSummary_->setText(tr("Cannot sum the range: %1").arg(message));
+            rangePrograms_->setRows({});
+            rangeFilled();
+        });
 }
 
 } // namespace tilescope::gui

@@ -15,6 +15,7 @@ namespace {
 struct Loaded {
     InsightsModel::Histogram histogram;
     std::vector<RecordTableModel::Row> topTiles, vertexTypes, variables, exchanges;
+    TileAdvice advice;
 };
 
 } // namespace
@@ -35,7 +36,15 @@ InsightsModel::InsightsModel(std::shared_ptr<ReportSession> session, QObject* pa
                   {tr("Bytes"), RecordTableModel::bytesCell, true},
                   {tr("Type"), {}, false},
                   {tr("Elements"), RecordTableModel::countCell, true}}),
-      exchanges_(exchangeStepColumns()) {}
+      exchanges_(exchangeStepColumns()),
+      tileContents_({{tr("What"), {}, false},
+                     {tr("Name"), {}, false},
+                     {tr("Bytes on the tile"), RecordTableModel::bytesCell, true},
+                     {tr("Detail"), {}, false}}),
+      recommendations_({{tr("Change"), {}, false},
+                        {tr("Estimated saving"), RecordTableModel::bytesCell, true},
+                        {tr("Applies to"), {}, false},
+                        {tr("Why"), {}, false}}) {}
 
 double InsightsModel::usedFraction() const {
     const auto& s = session_->summary();
@@ -111,6 +120,7 @@ void InsightsModel::load() {
                          QString::fromStdString(v.elementType),
                          QVariant::fromValue<qlonglong>(qlonglong(v.numElements))});
                 out.exchanges = largestExchangeRows(reader, kLargestExchanges);
+                out.advice = TileAdvice::fullestTile(reader);
                 return out;
             });
         },
@@ -120,6 +130,15 @@ void InsightsModel::load() {
             vertexTypes_.setRows(std::move(loaded.vertexTypes));
             variables_.setRows(std::move(loaded.variables));
             exchanges_.setRows(std::move(loaded.exchanges));
+            advice_ = std::move(loaded.advice);
+            std::vector<RecordTableModel::Row> parts, recommendations;
+            for (const auto& p : advice_.parts)
+                parts.push_back({p.kind, p.name, RecordTableModel::u64(p.bytes), p.detail});
+            for (const auto& r : advice_.recommendations)
+                recommendations.push_back(
+                    {r.action, RecordTableModel::u64(r.savingBytes), r.scope, r.why});
+            tileContents_.setRows(std::move(parts));
+            recommendations_.setRows(std::move(recommendations));
             loaded_ = true;
             emit loadedChanged();
         },

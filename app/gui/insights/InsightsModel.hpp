@@ -1,5 +1,6 @@
 #pragma once
 
+#include "TileAdvice.hpp"
 #include "tables/RecordTableModel.hpp"
 
 #include <QObject>
@@ -14,8 +15,10 @@ class ReportSession;
 /// The Insights view's answers to "does it fit, and what takes the space": the fraction of
 /// memory used, the fullest tiles, a histogram of memory per tile, the vertex types with the most
 /// state (with their code size per tile), the largest always-live variables and the largest
-/// exchanges (steps that move the most bytes). load() gathers everything on a worker thread: one
-/// per-tile total, the vertex tables without per-tile data, and two LIMIT queries.
+/// exchanges (steps that move the most bytes), and for the fullest tile what fills it and what to
+/// change (TileAdvice: recommendations with their estimated saving and why). load() gathers
+/// everything on a worker thread: one per-tile total, the vertex tables without per-tile data, two
+/// LIMIT queries and the fullest tile's categories and variables.
 class InsightsModel : public QObject {
     Q_OBJECT
 public:
@@ -41,6 +44,11 @@ public:
     RecordTableModel& alwaysLiveVariables() { return variables_; }
     /// Columns of exchangeStepColumns(), largest first.
     RecordTableModel& largestExchanges() { return exchanges_; }
+    /// The fullest tile's advice, and as tables: what fills it (What, Name, Bytes, Detail) and the
+    /// recommendations (Change, Estimated saving, Applies to, Why).
+    const TileAdvice& advice() const { return advice_; }
+    RecordTableModel& tileContents() { return tileContents_; }
+    RecordTableModel& recommendations() { return recommendations_; }
 
     static constexpr int kTopTiles = 20;
     static constexpr int kHistogramBins = 40;
@@ -59,6 +67,9 @@ private:
     RecordTableModel vertexTypes_;
     RecordTableModel variables_;
     RecordTableModel exchanges_;
+    TileAdvice advice_;
+    RecordTableModel tileContents_;
+    RecordTableModel recommendations_;
 };
 
 } // namespace tilescope::gui

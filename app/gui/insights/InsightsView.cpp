@@ -76,17 +76,32 @@ InsightsView::InsightsView(std::shared_ptr<ReportSession> session, QWidget* pare
     grid->addWidget(tableBox(tr("Vertex types by state"), model_->vertexTypes(), this), 3, 0);
     grid->addWidget(
         tableBox(tr("Largest always-live variables"), model_->alwaysLiveVariables(), this), 3, 1);
+    auto* contentsBox = tableBox(tr("What fills the fullest tile"), model_->tileContents(), this);
+    auto* adviceBox = tableBox(tr("What to change (estimated saving on the fullest tile)"),
+                               model_->recommendations(), this);
+    grid->addWidget(contentsBox, 4, 0);
+    grid->addWidget(adviceBox, 4, 1);
     grid->addWidget(
         tableBox(tr("Largest exchanges (bytes over all tiles)"), model_->largestExchanges(), this),
-        4, 0, 1, 2);
+        5, 0, 1, 2);
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
     grid->setRowStretch(2, 1);
     grid->setRowStretch(3, 1);
     grid->setRowStretch(4, 1);
+    grid->setRowStretch(5, 1);
 
-    connect(model_, &InsightsModel::loadedChanged, this, [this, histogram] {
+    connect(model_, &InsightsModel::loadedChanged, this, [this, histogram, contentsBox, adviceBox] {
         histogram->setHistogram(model_->histogram());
+        const TileAdvice& a = model_->advice();
+        if (a.tile >= 0) {
+            contentsBox->setTitle(
+                tr("What fills tile %1 (%2 of its %3)")
+                    .arg(a.tile)
+                    .arg(formatBytes(double(a.bytes)), formatBytes(double(a.capacity))));
+            adviceBox->setTitle(
+                tr("What to change on tile %1 (estimated saving there)").arg(a.tile));
+        }
         markReady();
     });
     connect(model_, &InsightsModel::failed, this, &ReportView::failed);

@@ -2,6 +2,7 @@
 
 #include "canvas/SeriesColours.hpp"
 #include "core/Format.hpp"
+#include "core/ImageSaving.hpp"
 
 #include <QHelpEvent>
 #include <QPainter>
@@ -91,6 +92,10 @@ bool TileHistogramWidget::event(QEvent* event) {
         return true;
     }
     return QWidget::event(event);
+}
+
+void TileHistogramWidget::contextMenuEvent(QContextMenuEvent* event) {
+    showSaveImageMenu(this, event, tr("histogram"));
 }
 
 } // namespace tilescope::gui

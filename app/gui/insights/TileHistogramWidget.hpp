@@ -19,6 +19,8 @@ public:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    /// "Save image…".
+    void contextMenuEvent(QContextMenuEvent* event) override;
     bool event(QEvent* event) override;
 
 private:

@@ -32,6 +32,11 @@ void LivenessCanvas::setCompareStep(std::optional<std::int64_t> step) {
     update();
 }
 
+void LivenessCanvas::setIncludeAlwaysLive(bool include) {
+    includeAlwaysLive_ = include;
+    update();
+}
+
 void LivenessCanvas::drawStepMarker(ImDrawList& list, const QRectF& plot, std::int64_t step,
                                     const QColor& c) {
     const float x0 = float(xToPixel(double(step)));
@@ -46,11 +51,12 @@ void LivenessCanvas::drawGroups(ImDrawList& list, const QRectF& plot) {
     const float bottom = float(plot.bottom());
     if (series.groups() == 1) {
         // One group (the selected tiles): the same stacked chart as for all tiles.
-        const double always = series.alwaysLive(0);
+        const double always = base(series.alwaysLive(0));
         const float yAlways = float(yToPixel(always));
-        list.AddRectFilled(ImVec2(float(xToPixel(0)), yAlways),
-                           ImVec2(float(xToPixel(double(series.stepCount()))), bottom),
-                           colour(seriesColour(-10)));
+        if (includeAlwaysLive_)
+            list.AddRectFilled(ImVec2(float(xToPixel(0)), yAlways),
+                               ImVec2(float(xToPixel(double(series.stepCount()))), bottom),
+                               colour(seriesColour(-10)));
         for (const auto& c : cols) {
             const float x0 = float(xToPixel(double(c.firstStep)));
             const float x1 = std::max(float(xToPixel(double(c.lastStep + 1))), x0 + 1);
@@ -72,10 +78,11 @@ void LivenessCanvas::drawGroups(ImDrawList& list, const QRectF& plot) {
     points.reserve(cols.size() * 2);
     for (int g = 0; g < series.groups(); ++g) {
         const QColor c = seriesColour(1 + g);
-        const double always = series.alwaysLive(g);
+        const double always = base(series.alwaysLive(g));
         const float yAlways = float(yToPixel(always));
-        list.AddLine(ImVec2(float(plot.left()), yAlways), ImVec2(float(plot.right()), yAlways),
-                     colour(c, 0.35));
+        if (includeAlwaysLive_)
+            list.AddLine(ImVec2(float(plot.left()), yAlways), ImVec2(float(plot.right()), yAlways),
+                         colour(c, 0.35));
         points.clear();
         for (const auto& col : cols) {
             const float y = float(yToPixel(always + col.maxNotAlwaysLive[std::size_t(g)]));
@@ -115,9 +122,11 @@ QString LivenessCanvas::message() const {
 }
 
 double LivenessCanvas::yAxisMaximum() const {
-    if (model_.grouping() != LivenessModel::AllTiles && model_.groupSeries())
-        return model_.groupSeries()->peakTotal() * 1.08 + 1;
-    return (model_.alwaysLiveBytes() + model_.peakNotAlwaysLiveBytes()) * 1.08 + 1;
+    if (model_.grouping() != LivenessModel::AllTiles && model_.groupSeries()) {
+        const LivenessGroupSeries& series = *model_.groupSeries();
+        return (includeAlwaysLive_ ? series.peakTotal() : groupPeakNotAlwaysLive_) * 1.08 + 1;
+    }
+    return (base(model_.alwaysLiveBytes()) + model_.peakNotAlwaysLiveBytes()) * 1.08 + 1;
 }
 
 QString LivenessCanvas::formatY(double value) const {
@@ -131,6 +140,15 @@ void LivenessCanvas::prepareFrame(const QRectF& plot) {
     groupColumns_ = model_.grouping() != LivenessModel::AllTiles && model_.groupSeries()
                         ? &model_.groupWindow(first, end, std::max(1, int(plot.width())))
                         : nullptr;
+    // yToPixel asks for the axis maximum per point: the groups' peak is found once a frame.
+    groupPeakNotAlwaysLive_ = 0;
+    if (groupColumns_ && !includeAlwaysLive_) {
+        const LivenessGroupSeries& series = *model_.groupSeries();
+        for (int g = 0; g < series.groups(); ++g)
+            groupPeakNotAlwaysLive_ =
+                std::max(groupPeakNotAlwaysLive_,
+                         series.range(g, 0, series.stepCount() - 1).maxNotAlwaysLive);
+    }
 }
 
 int LivenessCanvas::pointAt(double step) const {
@@ -182,7 +200,7 @@ void LivenessCanvas::drawChart(ImDrawList& list, const QRectF& plot) {
         }
         return;
     }
-    const double alwaysLive = model_.alwaysLiveBytes();
+    const double alwaysLive = base(model_.alwaysLiveBytes());
     const ImU32 alwaysColour = colour(seriesColour(-10));
     const ImU32 nalColour = colour(seriesColour(-11));
     const ImU32 nalRangeColour = colour(seriesColour(-11), 0.45);
@@ -190,8 +208,10 @@ void LivenessCanvas::drawChart(ImDrawList& list, const QRectF& plot) {
     const float yAlways = float(yToPixel(alwaysLive));
 
     // Always-live memory is reserved at every step: one band under the whole program.
-    list.AddRectFilled(ImVec2(float(xToPixel(0)), yAlways),
-                       ImVec2(float(xToPixel(double(model_.stepCount()))), bottom), alwaysColour);
+    if (includeAlwaysLive_)
+        list.AddRectFilled(ImVec2(float(xToPixel(0)), yAlways),
+                           ImVec2(float(xToPixel(double(model_.stepCount()))), bottom),
+                           alwaysColour);
     const auto& points = model_.window().points;
     for (const auto& p : points) {
         float x0 = float(xToPixel(double(p.firstStep)));
@@ -244,10 +264,15 @@ void LivenessCanvas::drawOverlay(ImDrawList& list, const QRectF& plot) {
         }
         return;
     }
-    const QStringList names = {tr("Not-always-live (range within column)"), tr("Not-always-live"),
-                               tr("Always-live")};
-    const ImU32 colours[] = {colour(seriesColour(-11), 0.45), colour(seriesColour(-11)),
-                             colour(seriesColour(-10))};
+    QStringList names = {tr("Not-always-live (range within column)"), tr("Not-always-live")};
+    std::vector<ImU32> colours = {colour(seriesColour(-11), 0.45), colour(seriesColour(-11))};
+    if (includeAlwaysLive_) {
+        names << tr("Always-live");
+        colours.push_back(colour(seriesColour(-10)));
+    } else {
+        names << tr("Always-live %1 not drawn").arg(formatBytes(model_.alwaysLiveBytes()));
+        colours.push_back(0);
+    }
     const float line = ImGui::GetTextLineHeightWithSpacing();
     float widest = 0;
     for (const QString& n : names)
@@ -257,7 +282,8 @@ void LivenessCanvas::drawOverlay(ImDrawList& list, const QRectF& plot) {
                        colour(palette().color(QPalette::Base), 0.85), 3.0f);
     for (int i = 0; i < 3; ++i) {
         const float y = y0 + float(i) * line;
-        list.AddRectFilled(ImVec2(x, y + 2), ImVec2(x + 10, y + 12), colours[i]);
+        if (colours[std::size_t(i)])
+            list.AddRectFilled(ImVec2(x, y + 2), ImVec2(x + 10, y + 12), colours[std::size_t(i)]);
         list.AddText(ImVec2(x + 16, y), colour(palette().color(QPalette::Text)),
                      names[i].toUtf8().constData());
     }

@@ -15,8 +15,10 @@ class LivenessModel;
 /// shows the lowest not-always-live value of its steps solid and the range up to the highest
 /// one lighter (from LivenessModel's pre-aggregated window). Grouped by IPU it draws one line per
 /// IPU (always-live plus the highest not-always-live of each column); for selected tiles, the
-/// same stacked chart for those tiles only. A click selects a step; shift-click picks the step to
-/// compare it with.
+/// same stacked chart for those tiles only. With "Include always-live" off the always-live band
+/// is left out and the axis starts where not-always-live memory starts, so its changes fill the
+/// chart instead of a few pixels above a constant. A click selects a step; shift-click picks the
+/// step to compare it with.
 class LivenessCanvas : public ChartCanvas {
     Q_OBJECT
 public:
@@ -24,6 +26,9 @@ public:
 
     void setSelectedStep(std::optional<std::int64_t> step);
     void setCompareStep(std::optional<std::int64_t> step);
+    /// Draws always-live memory under the not-always-live bytes (on) or leaves it out (off).
+    void setIncludeAlwaysLive(bool include);
+    bool includesAlwaysLive() const { return includeAlwaysLive_; }
 
 signals:
     void stepClicked(std::int64_t step);
@@ -44,10 +49,14 @@ private:
     void drawTooltip(int point);
     void drawGroups(ImDrawList& list, const QRectF& plot);
     void drawStepMarker(ImDrawList& list, const QRectF& plot, std::int64_t step, const QColor& c);
+    /// Where not-always-live bytes start on the y axis: always-live bytes or 0 without them.
+    double base(double alwaysLive) const { return includeAlwaysLive_ ? alwaysLive : 0.0; }
 
     LivenessModel& model_;
     std::optional<std::int64_t> selected_;
     std::optional<std::int64_t> compare_;
+    bool includeAlwaysLive_ = true;
+    double groupPeakNotAlwaysLive_ = 0; // highest not-always-live bytes of any group
     std::vector<LivenessGroupSeries::Column> const* groupColumns_ = nullptr;
 };
 

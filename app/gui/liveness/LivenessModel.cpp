@@ -192,6 +192,10 @@ LivenessModel::groupWindow(std::int64_t firstStep, std::int64_t endStep, int wid
 }
 
 void LivenessModel::requestWindow(std::int64_t firstStep, std::int64_t endStep, int widthPx) {
+    // A frame painted before the step count is known would ask for an empty window, and its
+    // empty answer would read as "the chart is ready".
+    if (!loaded_)
+        return;
     firstStep = std::clamp<std::int64_t>(firstStep, 0, stepCount_);
     endStep = std::clamp<std::int64_t>(endStep, firstStep, stepCount_);
     Window request;

@@ -9,6 +9,7 @@
 #include "core/ReportSession.hpp"
 #include "tables/SortableTable.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -33,6 +34,14 @@ LivenessView::LivenessView(std::shared_ptr<ReportSession> session, QWidget* pare
     grouping_->addItems({tr("All tiles"), tr("Per IPU"), tr("Selected tiles")});
     grouping_->setToolTip(tr("Chart memory of all tiles, of each IPU, or of the tiles selected "
                              "in the Memory view"));
+
+    includeAlwaysLive_ = new QCheckBox(tr("Include always-live"));
+    includeAlwaysLive_->setToolTip(tr("Stack not-always-live memory on the always-live memory "
+                                      "reserved at every step; off, the axis starts where "
+                                      "not-always-live memory starts, so its changes fill the "
+                                      "chart"));
+    includeAlwaysLive_->setChecked(this->session().state().includeAlwaysLive);
+    canvas_->setIncludeAlwaysLive(includeAlwaysLive_->isChecked());
 
     auto* hint = new QLabel(tr("Memory of all tiles over program steps. Wheel or W/S to zoom, "
                                "drag or A/D to pan, Home to reset; click a step to list its "
@@ -74,8 +83,14 @@ LivenessView::LivenessView(std::shared_ptr<ReportSession> session, QWidget* pare
     compareLayout->setContentsMargins(0, 0, 0, 0);
     compareLayout->addWidget(compareLabel_);
     compareLayout->addWidget(compareTable);
+    auto* alwaysLiveTable = newSortableTable(variables_->alwaysLiveVariables(), this);
+    alwaysLiveTable->horizontalHeader()->setStretchLastSection(true);
+    auto* verticesTable = newSortableTable(variables_->vertices(), this);
+    verticesTable->horizontalHeader()->setStretchLastSection(true);
     auto* lower = new QTabWidget;
     lower->addTab(live, tr("Live at step"));
+    lower->addTab(alwaysLiveTable, tr("Always-live variables"));
+    lower->addTab(verticesTable, tr("Vertices"));
     lower->addTab(comparePage, tr("Compare two steps"));
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(canvas_);
@@ -86,6 +101,7 @@ LivenessView::LivenessView(std::shared_ptr<ReportSession> session, QWidget* pare
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Memory of:")));
     top->addWidget(grouping_);
+    top->addWidget(includeAlwaysLive_);
     top->addWidget(hint, 1);
     layout->addLayout(top);
     layout->addWidget(splitter, 1);
@@ -105,13 +121,14 @@ LivenessView::LivenessView(std::shared_ptr<ReportSession> session, QWidget* pare
             });
     connect(canvas_, &LivenessCanvas::compareStepClicked, this, [this, lower](std::int64_t step) {
         compareWith(step);
-        lower->setCurrentIndex(1);
+        lower->setCurrentIndex(lower->count() - 1);
     });
     connect(compare_, &LivenessStepDiffModel::compared, this, &LivenessView::showComparison);
     connect(compare_, &LivenessStepDiffModel::failed, this, [this](const QString& message) {
         compareLabel_->setText(tr("Cannot compare the steps: %1").arg(message));
     });
     connect(grouping_, &QComboBox::currentIndexChanged, this, &LivenessView::applyGrouping);
+    connect(includeAlwaysLive_, &QCheckBox::toggled, this, &LivenessView::setIncludeAlwaysLive);
     connect(canvas_, &ChartCanvas::windowChanged, this, [this](double begin, double end) {
         this->session().state().stepWindow = std::make_pair(begin, end);
     });
@@ -129,7 +146,7 @@ LivenessView::LivenessView(std::shared_ptr<ReportSession> session, QWidget* pare
             markReady();
     });
     connect(model_, &LivenessModel::windowChanged, this, [this] {
-        if (!variables_->isLoading())
+        if (model_->hasWindow() && !variables_->isLoading())
             markReady();
     });
     connect(model_, &LivenessModel::failed, this, &ReportView::failed);
@@ -141,6 +158,13 @@ void LivenessView::selectStep(std::int64_t step) {
     canvas_->setSelectedStep(step);
     stepLabel_->setText(tr("Step %1: loading…").arg(formatCount(step)));
     variables_->showStep(step);
+}
+
+void LivenessView::setIncludeAlwaysLive(bool include) {
+    session().state().includeAlwaysLive = include;
+    if (includeAlwaysLive_->isChecked() != include)
+        includeAlwaysLive_->setChecked(include);
+    canvas_->setIncludeAlwaysLive(include);
 }
 
 void LivenessView::showEvent(QShowEvent* event) {
@@ -191,14 +215,22 @@ void LivenessView::showStepInfo() {
     const auto& i = variables_->stepInfo();
     debugInfo_->showProgram(i.programId); // the operations the step's program belongs to
     const double clock = session().target().clockHz;
+    // The per-tile estimates say whether the slowest tile is alone or the step is balanced.
+    const QString tiles =
+        i.busyTiles ? tr(" (slowest tile %1; %2 tiles with work, mean %3)")
+                          .arg(formatCount(i.slowestTile), formatCount(std::int64_t(i.busyTiles)),
+                               formatCycles(std::uint64_t(i.meanBusyTileCycles + 0.5), clock))
+                    : QString();
     stepLabel_->setText(
-        tr("<b>Step %1</b>: %2 (%3) in <i>%4</i> · estimated %5 · not-always-live %6 "
-           "(fullest tile %7) · %8 live variables, %9 · %10")
+        tr("<b>Step %1</b>: %2 (%3) in <i>%4</i> · estimated %5%6 · not-always-live %7 "
+           "(fullest tile %8) · %9 live variables, %10 · always-live %11 in %12 variables · %13")
             .arg(formatCount(i.id), i.kind.toHtmlEscaped(), i.phase.toHtmlEscaped(),
-                 i.program.toHtmlEscaped(), formatCycles(i.estimatedCycles, clock),
+                 i.program.toHtmlEscaped(), formatCycles(i.estimatedCycles, clock), tiles,
                  formatBytes(double(i.notAlwaysLiveBytes)),
                  formatBytes(double(i.maxTileNotAlwaysLiveBytes)),
-                 formatCount(variables_->rowCount()), formatBytes(double(i.variableBytes)),
+                 formatCount(variables_->rowCount()), formatBytes(double(i.variableBytes)))
+            .arg(formatBytes(double(i.alwaysLiveBytes)),
+                 formatCount(std::int64_t(i.alwaysLiveCount)),
                  i.vertexCount ? tr("%1 vertices: %2")
                                      .arg(formatCount(std::int64_t(i.vertexCount)),
                                           i.vertexTypes.toHtmlEscaped())

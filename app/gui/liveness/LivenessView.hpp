@@ -2,6 +2,7 @@
 
 #include "core/ReportView.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -20,8 +21,10 @@ class LivenessModel;
 /// The Liveness view: the LivenessCanvas over program steps and, below it, the step picked on
 /// the chart (kind, program, cycles, bytes) with a filterable, sortable table of the
 /// not-always-live variables live at that step; a grouping selector (all tiles, per IPU, the
-/// tiles selected in the Memory view); shift-click picks a second step and a Compare tab lists
-/// the variables that became live or stopped being live between the two, with the byte change.
+/// tiles selected in the Memory view) and an "Include always-live" switch; below the chart, tabs
+/// with the step's not-always-live variables, the always-live variables and the vertices of its
+/// compute set by type (cycle estimates in the step line); shift-click picks a second step and a
+/// Compare tab lists the variables that became live or stopped being live between the two.
 class LivenessView : public ReportView {
     Q_OBJECT
 public:
@@ -31,6 +34,8 @@ public:
     LiveVariablesModel& variables() const { return *variables_; }
     LivenessCanvas& canvas() const { return *canvas_; }
     LivenessStepDiffModel& comparison() const { return *compare_; }
+    /// Draws the always-live band under the chart (on) or starts the axis without it (off).
+    void setIncludeAlwaysLive(bool include);
     /// Compares the selected step with `step`, as a shift-click on the chart would.
     void compareWith(std::int64_t step);
     /// Selects a step as a click on the chart would.
@@ -55,6 +60,7 @@ private:
     DebugInfoPane* debugInfo_;
     LivenessStepDiffModel* compare_;
     QComboBox* grouping_;
+    QCheckBox* includeAlwaysLive_;
     QLabel* compareLabel_;
 };
 

@@ -1,11 +1,15 @@
 #include "MemoryView.hpp"
 
+#include "TileComputeSetsModel.hpp"
 #include "TileDetailsModel.hpp"
 #include "TileMapWidget.hpp"
 #include "TileMemoryCanvas.hpp"
 #include "TileMemoryModel.hpp"
 #include "TileOrderBox.hpp"
+#include "TileVariablesModel.hpp"
 #include "TileVerticesModel.hpp"
+#include "VariablesGraphWidget.hpp"
+#include "core/Background.hpp"
 #include "core/Format.hpp"
 #include "core/ReportSession.hpp"
 #include "tables/ReportTableModel.hpp"
@@ -16,18 +20,32 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace tilescope::gui {
 namespace {
 
-enum Tab { DetailsTab, VerticesTab, ExchangesTab, VariablesTab, TileMapTab };
+enum Tab {
+    DetailsTab,
+    VerticesTab,
+    ComputeSetsTab,
+    ExchangesTab,
+    VariablesTab,
+    VariablesGraphTab,
+    TileMapTab
+};
+
+/// Variables the graph shows until the user picks some: the largest few.
+constexpr int kDefaultGraphedVariables = 3;
 
 /// The body of a table tab: a filter box and a sortable table over `model`.
 QWidget* tablePage(RecordTableModel& model, QObject* owner, const QString& filter) {
@@ -104,10 +122,13 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
 
     vertices_ = new TileVerticesModel(sharedSession(), this);
     exchanges_ = newExchangeStepsModel(sharedSession(), kTableRows, this);
-    variables_ = newVariablesModel(sharedSession(), kTableRows, this);
+    computeSets_ = new TileComputeSetsModel(sharedSession(), this);
+    variables_ = new TileVariablesModel(sharedSession(), kTableRows, this);
     verticesLabel_ = new QLabel;
+    computeSetsLabel_ = new QLabel;
+    variablesLabel_ = new QLabel(tr("Loading…"));
     auto* exchangesLabel = new QLabel(tr("Loading…"));
-    auto* variablesLabel = new QLabel(tr("Loading…"));
+    variablesGraph_ = new VariablesGraphWidget;
     tileMap_ = new TileMapWidget(*model_);
     tileMap_->setSelection(state.selectedTiles);
     tabs_ = new QTabWidget;
@@ -125,10 +146,14 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
         };
     };
     lazyTab(tr("Vertices"), verticesLabel_, vertices_, tr("Filter vertices"));
+    lazyTab(tr("Compute sets"), computeSetsLabel_, computeSets_, tr("Filter compute sets"));
     lazyTab(tr("Exchanges"), exchangesLabel, exchanges_, tr("Filter exchanges"));
-    lazyTab(tr("Variables"), variablesLabel, variables_, tr("Filter variables"));
+    lazyTab(tr("Variables"), variablesLabel_, variables_, tr("Filter variables"));
+    tabs_->addTab(variablesGraph_, tr("Variables graph"));
     tabs_->addTab(tileMap_, tr("Tile map"));
 
+    // The tab the user left (or --memory-tab asked for); it loads once the memory is read.
+    tabs_->setCurrentIndex(std::clamp(state.memoryTab, 0, tabs_->count() - 1));
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(canvas_);
     splitter->addWidget(tabs_);
@@ -170,7 +195,18 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
         tileMap_->setSelection(s.selectedTiles);
         updateSelectionLabel();
         loadTab(tabs_->currentIndex());
-        markReady();
+        // A tab that reads its own data is part of what is shown: ready once it has it.
+        const int tab = tabs_->currentIndex();
+        if (tab != ComputeSetsTab && tab != VariablesTab && tab != VariablesGraphTab)
+            markReady();
+    });
+    connect(computeSets_, &TileComputeSetsModel::loaded, this, [this] {
+        if (tabs_->currentIndex() == ComputeSetsTab)
+            markReady();
+    });
+    connect(this, &MemoryView::variablesGraphed, this, [this] {
+        if (tabs_->currentIndex() == VariablesGraphTab)
+            markReady();
     });
     connect(model_, &TileMemoryModel::failed, this, &ReportView::failed);
     connect(tabs_, &QTabWidget::currentChanged, this, &MemoryView::loadTab);
@@ -196,8 +232,46 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
     tableStatus(exchangesLabel, exchanges_,
                 tr("All %1 steps that move data (bytes over all tiles)"),
                 tr("The %1 largest steps that move data (bytes over all tiles)"));
-    tableStatus(variablesLabel, variables_, tr("All %1 variables (bytes over all tiles)"),
-                tr("The %1 largest variables (bytes over all tiles)"));
+    connect(variables_, &TileVariablesModel::loaded, this, [this] {
+        const TileSelection& tiles = variables_->selection();
+        const QString count = formatCount(variables_->rowCount());
+        variablesLabel_->setText(
+            tiles.empty()
+                ? (variables_->limitReached()
+                       ? tr("The %1 largest variables (bytes over all tiles)").arg(count)
+                       : tr("All %1 variables (bytes over all tiles)").arg(count))
+                : tr("%1 variables with bytes on the %2 selected tile(s), most there first; "
+                     "select rows to graph them")
+                      .arg(count, formatCount(std::int64_t(tiles.count()))));
+        // The graph starts on the largest variables until the user picks some.
+        if (this->session().state().graphedVariables.empty() && variables_->rowCount() > 0 &&
+            variablesGraph_->series().bytes.empty()) {
+            std::vector<std::int64_t> ids;
+            for (int r = 0; r < std::min(kDefaultGraphedVariables, variables_->rowCount()); ++r)
+                ids.push_back(variables_->variableIdAt(r));
+            graphVariables(ids, false);
+        } else if (tabs_->currentIndex() == VariablesGraphTab && variables_->rowCount() == 0) {
+            variablesGraph_->setMessage(tr("This report has no variables."));
+            emit variablesGraphed();
+        }
+        if (tabs_->currentIndex() == VariablesTab)
+            markReady();
+    });
+    connect(variables_, &TileVariablesModel::failed, this, [this](const QString& message) {
+        variablesLabel_->setText(tr("Cannot read the table: %1").arg(message));
+    });
+    connect(computeSets_, &TileComputeSetsModel::loaded, this, [this] {
+        const TileSelection& tiles = computeSets_->selection();
+        computeSetsLabel_->setText(
+            tiles.empty()
+                ? tr("%1 compute sets on all tiles").arg(formatCount(computeSets_->rowCount()))
+                : tr("%1 compute sets with vertices on %2 selected tile(s)")
+                      .arg(formatCount(computeSets_->rowCount()),
+                           formatCount(std::int64_t(tiles.count()))));
+    });
+    connect(computeSets_, &TileComputeSetsModel::failed, this, [this](const QString& m) {
+        computeSetsLabel_->setText(tr("Cannot read the compute sets: %1").arg(m));
+    });
     connect(vertices_, &TileVerticesModel::failed, verticesLabel_, [this](const QString& m) {
         verticesLabel_->setText(tr("Cannot read the vertices: %1").arg(m));
     });
@@ -205,7 +279,45 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
     model_->load();
 }
 
+void MemoryView::graphVariables(const std::vector<std::int64_t>& ids, bool chosen) {
+    if (chosen)
+        session().state().graphedVariables = ids;
+    const std::uint64_t generation = ++graphGeneration_;
+    if (ids.empty()) {
+        variablesGraph_->setSeries({});
+        return;
+    }
+    variablesGraph_->setMessage(tr("Reading the variables' bytes per tile…"));
+    auto shared = sharedSession();
+    runInBackground<VariableTileSeries>(
+        this,
+        [shared, ids] {
+            return shared->read([&](const report::ProfileReader& reader) {
+                return VariableTileSeries::fetch(reader, ids);
+            });
+        },
+        [this, generation](VariableTileSeries series) {
+            if (generation != graphGeneration_)
+                return;
+            variablesGraph_->setSeries(std::move(series));
+            emit variablesGraphed();
+        },
+        [this, generation](const QString& message) {
+            if (generation != graphGeneration_)
+                return;
+            variablesGraph_->setMessage(tr("Cannot read the variables: %1").arg(message));
+            emit variablesGraphed();
+        });
+}
+
 MemoryView::~MemoryView() = default;
+
+QStringList MemoryView::tabNames() {
+    return {QStringLiteral("details"),      QStringLiteral("vertices"),
+            QStringLiteral("compute-sets"), QStringLiteral("exchanges"),
+            QStringLiteral("variables"),    QStringLiteral("variables-graph"),
+            QStringLiteral("tile-map")};
+}
 
 void MemoryView::applySelection(const TileSelection& tiles) {
     session().state().selectedTiles = tiles;
@@ -215,13 +327,19 @@ void MemoryView::applySelection(const TileSelection& tiles) {
     selectTiles_->setText(tiles.toString());
     updateSelectionLabel();
     verticesStale_ = true;
+    computeSetsStale_ = true;
+    variablesStale_ = true;
     loadTab(tabs_->currentIndex());
 }
 
 void MemoryView::loadTab(int index) {
+    session().state().memoryTab = index;
     if (auto page = pendingPages_.find(index); page != pendingPages_.end()) {
-        static_cast<QVBoxLayout*>(tabs_->widget(index)->layout())->addWidget(page->second(), 1);
+        QWidget* built = page->second();
+        static_cast<QVBoxLayout*>(tabs_->widget(index)->layout())->addWidget(built, 1);
         pendingPages_.erase(page);
+        if (index == VariablesTab)
+            connectVariablesTable(*built->findChild<QTableView*>());
     }
     if (!model_->isLoaded())
         return;
@@ -233,15 +351,46 @@ void MemoryView::loadTab(int index) {
             vertices_->setSelection(session().state().selectedTiles);
         }
         break;
+    case ComputeSetsTab:
+        if (computeSetsStale_) {
+            computeSetsStale_ = false;
+            computeSetsLabel_->setText(tr("Loading…"));
+            computeSets_->setSelection(session().state().selectedTiles);
+        }
+        break;
     case ExchangesTab:
         exchanges_->load();
         break;
     case VariablesTab:
-        variables_->load();
+    case VariablesGraphTab:
+        if (variablesStale_) {
+            variablesStale_ = false;
+            variablesLabel_->setText(tr("Loading…"));
+            variables_->setSelection(session().state().selectedTiles);
+        }
+        if (index == VariablesGraphTab && !session().state().graphedVariables.empty() &&
+            variablesGraph_->series().bytes.empty())
+            graphVariables(session().state().graphedVariables, false);
         break;
     default:
         break;
     }
+}
+
+void MemoryView::connectVariablesTable(QTableView& table) {
+    // Rows selected in the table are the variables the graph shows.
+    table.setSelectionMode(QAbstractItemView::ExtendedSelection);
+    connect(table.selectionModel(), &QItemSelectionModel::selectionChanged, this, [this, &table] {
+        const auto* proxy = qobject_cast<const QSortFilterProxyModel*>(table.model());
+        std::vector<std::int64_t> ids;
+        for (const QModelIndex& i : table.selectionModel()->selectedRows()) {
+            const int row = proxy ? proxy->mapToSource(i).row() : i.row();
+            if (const std::int64_t id = variables_->variableIdAt(row); id >= 0)
+                ids.push_back(id);
+        }
+        if (!ids.empty())
+            graphVariables(ids, true);
+    });
 }
 
 void MemoryView::showEvent(QShowEvent* event) {

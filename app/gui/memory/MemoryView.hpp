@@ -3,8 +3,11 @@
 #include "core/ReportView.hpp"
 #include "core/TileSelection.hpp"
 
+#include <QStringList>
+#include <cstdint>
 #include <functional>
 #include <map>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -16,7 +19,10 @@ class QTableView;
 namespace tilescope::gui {
 
 class ReportTableModel;
+class TileComputeSetsModel;
 class TileDetailsModel;
+class TileVariablesModel;
+class VariablesGraphWidget;
 class TileMapWidget;
 class TileOrderBox;
 class TileMemoryCanvas;
@@ -25,12 +31,14 @@ class TileVerticesModel;
 
 /// The Memory view: a toolbar (breakdown, Include Gaps, Show Max Memory, software or physical tile
 /// order, zoom to a tile range, select tiles by list), the TileMemoryCanvas, and below it tabs:
-/// Details (categories of the selected tiles), Vertices (vertex instances on the selected tiles),
-/// Exchanges and Variables (report-wide, largest first) and the Tile map (floor plan coloured by
-/// memory; clicking selects). The tables sort and filter; each tab reads its data the first time it
-/// is shown (Vertices again when the selection changes). Its settings live in the session's
-/// ViewState, so a selection made in another view (a variable's tiles in the Operations view) shows
-/// here.
+/// Details (categories of the selected tiles), Vertices and Compute sets (on the selected tiles),
+/// Exchanges (report-wide, largest first), Variables (those with bytes on the selected tiles, or
+/// the largest), the Variables graph (bytes per tile of the variables selected in the Variables
+/// table, the largest three until some are picked) and the Tile map (floor plan coloured by memory;
+/// clicking selects). The tables sort and filter; each tab reads its data the first time it is
+/// shown (the ones that follow the tiles again when the selection changes). Its settings live in
+/// the session's ViewState, so a selection made in another view (a variable's tiles in the
+/// Operations view) shows here.
 class MemoryView : public ReportView {
     Q_OBJECT
 public:
@@ -41,13 +49,23 @@ public:
     TileMemoryCanvas& canvas() const { return *canvas_; }
     TileVerticesModel& vertices() const { return *vertices_; }
     ReportTableModel& exchanges() const { return *exchanges_; }
-    ReportTableModel& variables() const { return *variables_; }
+    TileVariablesModel& variables() const { return *variables_; }
+    TileComputeSetsModel& computeSets() const { return *computeSets_; }
+    VariablesGraphWidget& variablesGraph() const { return *variablesGraph_; }
+    /// Graphs the bytes per tile of variables `ids`; `chosen` remembers them as the user's choice.
+    void graphVariables(const std::vector<std::int64_t>& ids, bool chosen);
     TileMapWidget& tileMap() const { return *tileMap_; }
     TileOrderBox& tileOrder() const { return *tileOrder_; }
     QTabWidget& tabs() const { return *tabs_; }
 
+    /// The tabs' names on the command line (--memory-tab), in tab order.
+    static QStringList tabNames();
     /// Rows the Exchanges and Variables tabs keep (largest first).
     static constexpr int kTableRows = 10000;
+
+signals:
+    /// The Variables graph shows the variables last asked for (or why it cannot).
+    void variablesGraphed();
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -59,6 +77,7 @@ private:
     void updateSelectionLabel();
     void updateTileOrderChoice();
     void loadTab(int index);
+    void connectVariablesTable(QTableView& table);
 
     TileMemoryModel* model_;
     TileDetailsModel* details_;
@@ -73,7 +92,14 @@ private:
     QTableView* detailsTable_;
     TileVerticesModel* vertices_;
     ReportTableModel* exchanges_;
-    ReportTableModel* variables_;
+    TileVariablesModel* variables_;
+    TileComputeSetsModel* computeSets_;
+    VariablesGraphWidget* variablesGraph_;
+    QLabel* computeSetsLabel_;
+    QLabel* variablesLabel_;
+    bool computeSetsStale_ = true;
+    bool variablesStale_ = true;
+    std::uint64_t graphGeneration_ = 0;
     TileMapWidget* tileMap_;
     QTabWidget* tabs_;
     QLabel* verticesLabel_;

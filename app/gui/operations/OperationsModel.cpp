@@ -5,12 +5,15 @@
 #include "core/ReportSession.hpp"
 #include "tables/VariableRows.hpp"
 
+#include <algorithm>
+
 namespace tilescope::gui {
 namespace {
 
 struct LoadedList {
     std::vector<RecordTableModel::Row> rows;
     std::vector<std::int64_t> ids;
+    std::vector<int> parents;
     bool hasFlops = false;
 };
 
@@ -81,6 +84,7 @@ void OperationsModel::load() {
                     const int parent = rollup.parent[i];
                     out.hasFlops = out.hasFlops || o.flops.has_value();
                     out.ids.push_back(o.id);
+                    out.parents.push_back(parent);
                     out.rows.push_back(
                         {QString::fromStdString(o.name), QString::fromStdString(o.debugPath),
                          QString::fromStdString(o.layer), RecordTableModel::u64(t.steps),
@@ -101,6 +105,7 @@ void OperationsModel::load() {
         },
         [this](LoadedList list) {
             operationIds_ = std::move(list.ids);
+            parents_ = std::move(list.parents);
             hasFlops_ = list.hasFlops;
             operations_.setRows(std::move(list.rows));
             loaded_ = true;
@@ -127,15 +132,58 @@ TileSelection OperationsModel::variableTilesAt(int row) const {
                                                                 : TileSelection();
 }
 
+std::vector<std::int64_t> OperationsModel::operationWithDescendants(int row) const {
+    std::vector<std::int64_t> out;
+    if (row < 0 || std::size_t(row) >= operationIds_.size())
+        return out;
+    out.push_back(operationIds_[std::size_t(row)]);
+    // A row's ancestors come before it in id order only by convention, so walk each row up.
+    for (std::size_t r = 0; r < parents_.size(); ++r)
+        for (int p = parents_[r]; p >= 0; p = parents_[std::size_t(p)])
+            if (p == row) {
+                out.push_back(operationIds_[r]);
+                break;
+            }
+    return out;
+}
+
+void OperationsModel::setInclusive(bool inclusive) {
+    if (inclusive_ == inclusive)
+        return;
+    inclusive_ = inclusive;
+    if (selected_)
+        selectOperation(*selected_);
+}
+
 void OperationsModel::selectOperation(std::int64_t operationId) {
     selected_ = operationId;
+    std::vector<std::int64_t> ids{operationId};
+    if (inclusive_) {
+        const auto row = std::find(operationIds_.begin(), operationIds_.end(), operationId);
+        if (row != operationIds_.end())
+            ids = operationWithDescendants(int(row - operationIds_.begin()));
+    }
     auto session = session_;
     operationLoad_.start<LoadedOperation>(
         this,
-        [session, operationId] {
+        [session, ids] {
             return session->read([&](const report::ProfileReader& reader) {
                 LoadedOperation out;
-                for (const report::NamedStep& n : reader.operationSteps(operationId)) {
+                std::vector<report::NamedStep> steps;
+                std::vector<report::VariableRecord> variables;
+                for (const std::int64_t id : ids) {
+                    for (report::NamedStep& n : reader.operationSteps(id))
+                        steps.push_back(std::move(n));
+                    for (report::VariableRecord& v : reader.operationVariables(id, true))
+                        variables.push_back(std::move(v));
+                }
+                // One list as for a single operation: steps in order, variables largest first.
+                std::stable_sort(steps.begin(), steps.end(), [](const auto& a, const auto& b) {
+                    return a.step.id < b.step.id;
+                });
+                std::stable_sort(variables.begin(), variables.end(),
+                                 [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
+                for (const report::NamedStep& n : steps) {
                     const report::StepRecord& s = n.step;
                     out.stepIds.emplace_back(s.id, s.programId);
                     out.steps.push_back(
@@ -145,8 +193,7 @@ void OperationsModel::selectOperation(std::int64_t operationId) {
                          RecordTableModel::u64(s.exchangeBytes)});
                 }
                 const auto labels = categoryLabels(reader.memoryCategories());
-                for (const report::VariableRecord& v :
-                     reader.operationVariables(operationId, true)) {
+                for (const report::VariableRecord& v : variables) {
                     out.variables.push_back(variableRow(v, labels));
                     out.variableTiles.push_back(nonZeroTiles(v.perTile));
                 }

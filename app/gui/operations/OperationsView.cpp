@@ -7,6 +7,7 @@
 #include "tables/SortableTable.hpp"
 #include "tables/TableControls.hpp"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -58,8 +59,14 @@ OperationsView::OperationsView(std::shared_ptr<ReportSession> session, QWidget* 
 
     auto* filter = newTableFilter(operations_, tr("Filter operations (name, path, layer)"));
     status_ = new QLabel(tr("Loading operations…"));
+    figures_ = new QComboBox;
+    figures_->addItems({tr("Including nested operations"), tr("Own figures only")});
+    figures_->setToolTip(tr("Steps, cycles, code and memory of each operation with those of the "
+                            "operations nested in it (a layer's work is in its children), or "
+                            "its own only"));
     auto* toolbar = new QHBoxLayout;
     toolbar->addWidget(filter, 1);
+    toolbar->addWidget(figures_);
     toolbar->addWidget(newColumnPicker(operations_));
     toolbar->addWidget(status_);
 
@@ -94,6 +101,8 @@ OperationsView::OperationsView(std::shared_ptr<ReportSession> session, QWidget* 
     layout->addLayout(toolbar);
     layout->addWidget(splitter, 1);
 
+    connect(figures_, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setInclusive(index == 0); });
     connect(model_, &OperationsModel::loadedChanged, this, &OperationsView::onOperationsLoaded);
     connect(model_, &OperationsModel::operationLoaded, this, [this] {
         showOperationInfo();
@@ -119,9 +128,31 @@ OperationsView::OperationsView(std::shared_ptr<ReportSession> session, QWidget* 
     model_->load();
 }
 
+void OperationsView::setInclusive(bool inclusive) {
+    if (figures_->currentIndex() != (inclusive ? 0 : 1))
+        figures_->setCurrentIndex(inclusive ? 0 : 1); // comes back here through the signal
+    model_->setInclusive(inclusive);
+    // One set of cost columns at a time, in the same place: the inclusive ones sit where the
+    // own ones are. "Sub-ops" and the Columns picker still give the other set when wanted.
+    using M = OperationsModel;
+    const std::pair<int, int> pairs[] = {{M::Steps, M::InclusiveSteps},
+                                         {M::Cycles, M::InclusiveCycles},
+                                         {M::Code, M::InclusiveCode},
+                                         {M::Memory, M::InclusiveMemory},
+                                         {M::Flops, M::InclusiveFlops}};
+    QHeaderView* header = operations_->horizontalHeader();
+    for (const auto& [own, incl] : pairs) {
+        const bool hasColumn = own != M::Flops || model_->hasFlops();
+        operations_->setColumnHidden(own, inclusive || !hasColumn);
+        operations_->setColumnHidden(incl, !inclusive || !hasColumn);
+        header->moveSection(header->visualIndex(incl), header->visualIndex(own) + 1);
+    }
+    if (model_->isLoaded())
+        showOperationInfo();
+}
+
 void OperationsView::onOperationsLoaded() {
-    operations_->setColumnHidden(OperationsModel::Flops, !model_->hasFlops());
-    operations_->setColumnHidden(OperationsModel::InclusiveFlops, !model_->hasFlops());
+    setInclusive(model_->isInclusive());
     operations_->resizeColumnsToContents();
     const int count = model_->operations().rowCount();
     if (count == 0) {
@@ -161,28 +192,31 @@ void OperationsView::showOperationInfo() {
         return;
     const RecordTableModel& ops = model_->operations();
     const double clock = session().target().clockHz;
-    operationLabel_->setText(
-        tr("<b>%1</b> (%2) · %3 steps, %4 · code %5 · %6 variables, %7")
-            .arg(ops.value(row, OperationsModel::Name).toString().toHtmlEscaped(),
-                 ops.value(row, OperationsModel::Layer).toString().toHtmlEscaped(),
-                 formatCount(model_->steps().rowCount()),
-                 formatCycles(ops.value(row, OperationsModel::Cycles).toULongLong(), clock),
-                 formatBytes(double(ops.value(row, OperationsModel::Code).toULongLong())),
-                 formatCount(model_->variables().rowCount()),
-                 formatBytes(double(ops.value(row, OperationsModel::Memory).toULongLong()))));
-    if (const auto subOps = ops.value(row, OperationsModel::SubOperations).toULongLong())
-        operationLabel_->setText(
-            operationLabel_->text() +
-            tr(" · with its %1 sub-operations: %2 steps, %3, code %4, variables %5")
-                .arg(formatCount(std::int64_t(subOps)),
-                     formatCount(std::int64_t(
-                         ops.value(row, OperationsModel::InclusiveSteps).toULongLong())),
-                     formatCycles(ops.value(row, OperationsModel::InclusiveCycles).toULongLong(),
-                                  clock),
-                     formatBytes(
-                         double(ops.value(row, OperationsModel::InclusiveCode).toULongLong())),
-                     formatBytes(
-                         double(ops.value(row, OperationsModel::InclusiveMemory).toULongLong()))));
+    using M = OperationsModel;
+    const auto subOps = ops.value(row, M::SubOperations).toULongLong();
+    const bool inclusive = model_->isInclusive() && subOps > 0;
+    const auto figure = [&](int own, int incl) {
+        return ops.value(row, inclusive ? incl : own).toULongLong();
+    };
+    QString text = tr("<b>%1</b> (%2) · %3 steps, %4 · code %5 · %6 variables, %7")
+                       .arg(ops.value(row, M::Name).toString().toHtmlEscaped(),
+                            ops.value(row, M::Layer).toString().toHtmlEscaped(),
+                            formatCount(model_->steps().rowCount()),
+                            formatCycles(figure(M::Cycles, M::InclusiveCycles), clock),
+                            formatBytes(double(figure(M::Code, M::InclusiveCode))),
+                            formatCount(model_->variables().rowCount()),
+                            formatBytes(double(figure(M::Memory, M::InclusiveMemory))));
+    if (inclusive)
+        text += tr(" · with its %1 nested operations (own: %2 steps, %3)")
+                    .arg(formatCount(std::int64_t(subOps)),
+                         formatCount(std::int64_t(ops.value(row, M::Steps).toULongLong())),
+                         formatCycles(ops.value(row, M::Cycles).toULongLong(), clock));
+    else if (subOps)
+        text += tr(" · own figures; with its %1 nested operations: %2 steps, %3")
+                    .arg(formatCount(std::int64_t(subOps)),
+                         formatCount(std::int64_t(ops.value(row, M::InclusiveSteps).toULongLong())),
+                         formatCycles(ops.value(row, M::InclusiveCycles).toULongLong(), clock));
+    operationLabel_->setText(text);
     steps_->resizeColumnsToContents();
     variables_->resizeColumnsToContents();
 }

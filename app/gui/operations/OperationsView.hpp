@@ -2,6 +2,7 @@
 
 #include "core/ReportView.hpp"
 
+class QComboBox;
 class QLabel;
 class QTableView;
 
@@ -15,6 +16,8 @@ class OperationsModel;
 /// picker, and below it the selected operation's lowered steps (cycles each) and its variables.
 /// Selecting a step makes it the session's selected step and program (the Liveness and Program
 /// Tree views show it); selecting a variable selects the tiles holding it in the Memory view.
+/// Figures include the operations nested in each one (a model layer's work is in its children)
+/// unless "Own figures only" is chosen, for the table's cost columns and the details alike.
 class OperationsView : public ReportView {
     Q_OBJECT
 public:
@@ -24,6 +27,8 @@ public:
     QTableView& operationsTable() const { return *operations_; }
     QTableView& stepsTable() const { return *steps_; }
     QTableView& variablesTable() const { return *variables_; }
+    /// Inclusive figures (the default) or each operation's own only.
+    void setInclusive(bool inclusive);
 
 private:
     void onOperationsLoaded();
@@ -35,6 +40,7 @@ private:
     QTableView* steps_;
     QTableView* variables_;
     QLabel* status_;
+    QComboBox* figures_;
     QLabel* operationLabel_;
     DebugInfoPane* debugInfo_;
 };

@@ -1,9 +1,12 @@
 #include "ProgramTreeModel.hpp"
 
+#include "canvas/SeriesColours.hpp"
 #include "core/Background.hpp"
 #include "core/Format.hpp"
 #include "core/ReportSession.hpp"
 
+#include <QColor>
+#include <QFont>
 #include <algorithm>
 
 namespace tilescope::gui {
@@ -178,6 +181,21 @@ QVariant ProgramTreeModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole)
         return QVariant::fromValue(Qt::AlignVCenter |
                                    (column == CodeColumn ? Qt::AlignRight : Qt::AlignLeft));
+    // One colour per program, as the Execution Trace's flame draws it; the selected program and
+    // its steps are set apart.
+    const std::int64_t programId = n->type == Node::Type::Step ? n->step.programId : n->program.id;
+    if (role == Qt::DecorationRole && column == NameColumn && n->type != Node::Type::Root)
+        return programColour(programId);
+    if (highlighted_ && programId == *highlighted_ && n->type != Node::Type::Root) {
+        if (role == Qt::BackgroundRole)
+            return QColor(programColour(programId).red(), programColour(programId).green(),
+                          programColour(programId).blue(), 70);
+        if (role == Qt::FontRole) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+    }
     if (n->type == Node::Type::Step) {
         const report::StepRecord& s = n->step;
         if (role == Qt::ToolTipRole)
@@ -338,6 +356,15 @@ void ProgramTreeModel::continueReveal() {
     }
     revealPath_.clear();
     emit found(indexOf(node));
+}
+
+void ProgramTreeModel::setHighlightedProgram(std::optional<std::int64_t> programId) {
+    if (highlighted_ == programId)
+        return;
+    // Rows are fetched lazily and few are visible: repaint all rather than find the program's.
+    emit layoutAboutToBeChanged();
+    highlighted_ = programId;
+    emit layoutChanged();
 }
 
 } // namespace tilescope::gui

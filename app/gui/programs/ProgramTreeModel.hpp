@@ -47,6 +47,9 @@ public:
     const report::StepRecord* stepAt(const QModelIndex& index) const;
     /// Queries the details of the program at `index`; answers with detailsReady.
     void requestDetails(const QModelIndex& index);
+    /// Shows `programId` and its steps set apart (bold, tinted in its colour); none clears.
+    void setHighlightedProgram(std::optional<std::int64_t> programId);
+    std::optional<std::int64_t> highlightedProgram() const { return highlighted_; }
     /// Finds the next program (after the last one found for the same text, wrapping around)
     /// whose name contains `text`, loads the nodes on its path and answers with `found(index)`,
     /// or `notFound`.
@@ -86,6 +89,7 @@ private:
     QString searchText_;
     std::int64_t lastFoundId_ = 0;
     std::vector<std::int64_t> revealPath_; // program ids from a root down to a search hit
+    std::optional<std::int64_t> highlighted_;
 };
 
 } // namespace tilescope::gui

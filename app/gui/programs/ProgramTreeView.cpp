@@ -106,6 +106,7 @@ void ProgramTreeView::onFetchFinished(const QModelIndex& parent) {
 void ProgramTreeView::onCurrentChanged(const QModelIndex& current) {
     if (const auto* s = model_->stepAt(current)) {
         session().state().selectedStep = s->id; // the Liveness view shows it when opened
+        model_->setHighlightedProgram(s->programId);
         debugInfo_->showProgram(s->programId);
         const double clock = session().target().clockHz;
         details_->setHtml(
@@ -124,6 +125,7 @@ void ProgramTreeView::onCurrentChanged(const QModelIndex& current) {
     }
     if (const auto* p = model_->programAt(current)) {
         session().state().selectedProgram = p->id;
+        model_->setHighlightedProgram(p->id);
         debugInfo_->showProgram(p->id);
         details_->setHtml(
             QStringLiteral("<h3>%1</h3><p>%2</p>")
@@ -131,6 +133,12 @@ void ProgramTreeView::onCurrentChanged(const QModelIndex& current) {
                      tr("Loading…")));
         model_->requestDetails(current);
     }
+}
+
+void ProgramTreeView::showEvent(QShowEvent* event) {
+    ReportView::showEvent(event);
+    // A program picked in the Execution Trace's flame: set its steps apart here too.
+    model_->setHighlightedProgram(session().state().selectedProgram);
 }
 
 void ProgramTreeView::showDetails(const ProgramTreeModel::ProgramDetails& d) {

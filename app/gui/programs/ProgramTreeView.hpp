@@ -14,7 +14,8 @@ class DebugInfoPane;
 
 /// The Program Tree view: the lazy ProgramTreeModel in a QTreeView (children load as nodes are
 /// expanded; the first entry point opens two levels deep) beside a details pane for the selected
-/// program or step.
+/// program or step. Each program carries its colour (the Execution Trace's); the selected program
+/// and its steps are set apart, also when selected in the Execution Trace.
 class ProgramTreeView : public ReportView {
     Q_OBJECT
 public:
@@ -23,6 +24,9 @@ public:
     ProgramTreeModel& model() const { return *model_; }
     QTreeView& tree() const { return *tree_; }
     QLineEdit& searchBox() const { return *search_; }
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
     void onFetchFinished(const QModelIndex& parent);

@@ -5,11 +5,15 @@
 #include "ReportPane.hpp"
 #include "compare/CompareDialog.hpp"
 #include "compare/CompareWindow.hpp"
+#include "core/Background.hpp"
+#include "core/RecentEntries.hpp"
 #include "core/ReportSession.hpp"
 #include "core/ReportView.hpp"
 #include "remote/RemoteOpenDialog.hpp"
 #include "sweep/SweepWindow.hpp"
+#include "system/SystemAnalyserWindow.hpp"
 #include "tilescope/report/RemoteStorage.hpp"
+#include "tilescope/report/SyntheticReport.hpp"
 
 #include <QApplication>
 #include <QDragEnterEvent>
@@ -25,13 +29,13 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStackedWidget>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QVBoxLayout>
+#include <filesystem>
 
 namespace tilescope::gui {
 namespace {
-constexpr int kMaxRecent = 10;
-const char* const kRecentKey = "recentFiles";
 const char* const kGeometryKey = "windowGeometry";
 
 bool isRemote(const QString& location) {
@@ -110,14 +114,12 @@ void MainWindow::buildMenus() {
         CompareDialog dialog(this);
         if (dialog.exec() != QDialog::Accepted)
             return;
-        auto* window = new CompareWindow;
-        window->setAttribute(Qt::WA_DeleteOnClose);
-        window->show();
-        window->openComparison(dialog.source(), dialog.target());
+        openRecent({RecentEntry::Comparison, {dialog.source(), dialog.target()}});
     });
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     reloadAction_ = file->addAction(tr("&Reload"), this, &MainWindow::reload);
-    reloadAction_->setShortcut(QKeySequence::Refresh);
+    // F5 and Ctrl+R everywhere (QKeySequence::Refresh is only one of them on some platforms).
+    reloadAction_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(QStringLiteral("Ctrl+R"))});
     closeAction_ = file->addAction(tr("&Close Report"), this, &MainWindow::closeReport);
     closeAction_->setShortcut(QKeySequence::Close);
     file->addSeparator();
@@ -141,6 +143,9 @@ void MainWindow::buildMenus() {
         });
         a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)));
     }
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("Open &Demo Report"), this, [this] { openDemo(false); });
+    help->addAction(tr("Open Demo &Trace"), this, [this] { openDemo(true); });
     refreshRecent();
     updateActions();
 }
@@ -157,12 +162,51 @@ void MainWindow::buildWelcome() {
     recentList_->setMaximumWidth(720);
     layout->addStretch(1);
     layout->addWidget(title);
-    layout->addWidget(new QLabel(tr("Recent reports:")), 0, Qt::AlignHCenter);
+    layout->addWidget(new QLabel(tr("Recent reports, traces and comparisons:")), 0,
+                      Qt::AlignHCenter);
     layout->addWidget(recentList_, 0, Qt::AlignHCenter);
     layout->addStretch(2);
-    connect(recentList_, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem* item) { openReport(item->text()); });
+    connect(recentList_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        openRecent(RecentEntry::decode(item->data(Qt::UserRole).toString()));
+    });
     pages_->addWidget(welcome_);
+}
+
+void MainWindow::openDemo(bool trace) {
+    // The demo ships as its recipe: a small generated report (1 IPU x 64 tiles, 300 steps, two
+    // runs) and its host trace, written once into the cache folder and reused afterwards.
+    const QString dir =
+        QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/demo");
+    statusBar()->showMessage(tr("Preparing the demo report…"));
+    runInBackground<report::SyntheticOutput>(
+        this,
+        [dir] {
+            const std::filesystem::path folder = dir.toStdString();
+            report::SyntheticOutput out{folder / "profile.pop", folder / "host.pvti"};
+            if (std::filesystem::exists(out.profile) && std::filesystem::exists(out.hostTrace))
+                return out;
+            std::filesystem::remove_all(folder);
+            report::SyntheticSpec spec;
+            spec.tilesPerIpu = 64;
+            spec.steps = 300;
+            spec.hostEvents = 2000;
+            spec.hostThreads = 4;
+            return report::generateSyntheticReport(folder, spec);
+        },
+        [this, trace](report::SyntheticOutput out) {
+            statusBar()->clearMessage();
+            const QString profile = QString::fromStdString(out.profile.string());
+            if (!trace)
+                return openReport(profile);
+            openRecent(
+                {RecentEntry::Traces, {QString::fromStdString(out.hostTrace.string()), profile}});
+        },
+        [this](const QString& message) {
+            statusBar()->showMessage(tr("Cannot prepare the demo: %1").arg(message), 8000);
+            if (interactive_)
+                QMessageBox::warning(this, tr("Demo"),
+                                     tr("Cannot prepare the demo: %1").arg(message));
+        });
 }
 
 void MainWindow::openReport(const QString& fileOrFolder) {
@@ -251,28 +295,53 @@ void MainWindow::onFailed(const QString& message) {
 }
 
 QStringList MainWindow::recentFiles() {
-    return QSettings().value(QLatin1String(kRecentKey)).toStringList();
+    QStringList files;
+    for (const RecentEntry& e : recent::entries(RecentEntry::Report))
+        files << e.paths.front();
+    return files;
+}
+
+void MainWindow::openRecent(const RecentEntry& entry) {
+    switch (entry.kind) {
+    case RecentEntry::Report:
+        openReport(entry.paths.value(0));
+        return;
+    case RecentEntry::Traces: {
+        auto* window = new SystemAnalyserWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->show();
+        window->openTraces(entry.paths);
+        return;
+    }
+    case RecentEntry::Comparison: {
+        auto* window = new CompareWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->show();
+        window->openComparison(entry.paths.value(0), entry.paths.value(1));
+        if (interactive_) {
+            recent::add(entry);
+            refreshRecent();
+        }
+        return;
+    }
+    }
 }
 
 void MainWindow::addRecent(const QString& path) {
-    QStringList files = recentFiles();
-    files.removeAll(path);
-    files.prepend(path);
-    while (files.size() > kMaxRecent)
-        files.removeLast();
-    QSettings().setValue(QLatin1String(kRecentKey), files);
+    recent::add({RecentEntry::Report, {path}});
     refreshRecent();
 }
 
 void MainWindow::refreshRecent() {
-    const QStringList files = recentFiles();
+    const auto entries = recent::entries();
     recentMenu_->clear();
     recentList_->clear();
-    for (const QString& f : files) {
-        recentMenu_->addAction(f, this, [this, f] { openReport(f); });
-        recentList_->addItem(f);
+    for (const RecentEntry& e : entries) {
+        recentMenu_->addAction(e.label(), this, [this, e] { openRecent(e); });
+        auto* item = new QListWidgetItem(e.label(), recentList_);
+        item->setData(Qt::UserRole, e.encode());
     }
-    recentMenu_->setEnabled(!files.isEmpty());
+    recentMenu_->setEnabled(!entries.empty());
 }
 
 void MainWindow::updateActions() {

@@ -18,14 +18,16 @@ class RemoteOpenDialog;
 class ReportLoader;
 class ReportPane;
 class ReportSession;
+struct RecentEntry;
 
 /// The application window: File menu (Open, Open Remote, Compare Two Reports (a CompareWindow),
-/// Open Recent, Reload, Close, New Window, Quit),
-/// a welcome page listing recent reports, and the ReportPane of the open report. Opening runs in
-/// a ReportLoader with a progress bar and a Cancel button in the status bar; failures show one
-/// dialog with the reader's message (only the `openFailed` signal when not interactive, as in
-/// screenshot mode). Reports can also be dropped onto the window. `FILE` may be an ssh:// URL.
-/// A view that fails to read (a dropped connection) shows a ReadFailureBar with Reload.
+/// Open Recent, Reload (F5 or Ctrl+R), Close, New Window, Quit; Help › Open Demo Report/Trace), a
+/// welcome page listing the recent reports, trace sets and comparisons (the list every window
+/// shares, core/RecentEntries), and the ReportPane of the open report. Opening runs in a
+/// ReportLoader with a progress bar and a Cancel button in the status bar; failures show one dialog
+/// with the reader's message (only the `openFailed` signal when not interactive, as in screenshot
+/// mode). Reports can also be dropped onto the window. `FILE` may be an ssh:// URL. A view that
+/// fails to read (a dropped connection) shows a ReadFailureBar with Reload.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -45,7 +47,14 @@ public:
     ReportPane* pane() const { return pane_; }
     bool isLoading() const;
 
+    /// The recent single reports (the shared list holds traces and comparisons too).
     static QStringList recentFiles();
+    /// Opens a recent entry: a report here, traces in a system analyser window, a comparison in
+    /// a compare window.
+    void openRecent(const RecentEntry& entry);
+    /// Help › Open Demo Report / Trace: a small generated report (and its host trace, opened in a
+    /// system analyser window with the report), made once in the cache folder.
+    void openDemo(bool trace);
     /// Restores the size and position the last interactive window closed with.
     void restoreSavedGeometry();
 

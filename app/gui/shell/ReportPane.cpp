@@ -5,6 +5,7 @@
 #include "insights/InsightsView.hpp"
 #include "liveness/LivenessView.hpp"
 #include "memory/MemoryView.hpp"
+#include "operations/OperationGraphView.hpp"
 #include "operations/OperationsView.hpp"
 #include "programs/ProgramTreeView.hpp"
 #include "summary/SummaryView.hpp"
@@ -12,10 +13,11 @@
 namespace tilescope::gui {
 namespace {
 
-const RailPane::Entry kViews[] = {{"summary", "Summary"},       {"insights", "Insights"},
-                                  {"memory", "Memory"},         {"liveness", "Liveness"},
-                                  {"programs", "Program Tree"}, {"execution", "Execution Trace"},
-                                  {"operations", "Operations"}};
+const RailPane::Entry kViews[] = {
+    {"summary", "Summary"},       {"insights", "Insights"},
+    {"memory", "Memory"},         {"liveness", "Liveness"},
+    {"programs", "Program Tree"}, {"execution", "Execution Trace"},
+    {"operations", "Operations"}, {"operations-graph", "Operations Graph"}};
 
 } // namespace
 
@@ -45,6 +47,8 @@ RailView* ReportPane::createView(const QString& name) {
         return new ExecutionView(session_);
     if (name == QLatin1String("operations"))
         return new OperationsView(session_);
+    if (name == QLatin1String("operations-graph"))
+        return new OperationGraphView(session_);
     return nullptr;
 }
 

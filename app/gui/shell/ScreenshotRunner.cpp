@@ -30,6 +30,8 @@ void ScreenshotRunner::onOpened() {
         window_.pane()->session()->state().tileOrder = tileOrder_;
     if (executionMode_ >= 0)
         window_.pane()->session()->state().executionMode = executionMode_;
+    if (setup_)
+        setup_(window_.pane()->session()->state());
     ReportView* view = window_.pane()->showView(view_);
     if (!view)
         return fail(tr("unknown view '%1'").arg(view_));

@@ -2,9 +2,12 @@
 
 #include "core/WindowCapture.hpp"
 
+#include <functional>
+
 namespace tilescope::gui {
 
 class MainWindow;
+struct ViewState;
 
 /// Drives `tilescope --view NAME --screenshot out.png [--size WxH] [--tile-order ORDER] FILE`:
 /// opens the report in a non-interactive MainWindow of the requested size, shows the view and
@@ -24,6 +27,10 @@ public:
     /// The Execution Trace's mode (ExecutionModel::Mode).
     void setExecutionMode(int mode) { executionMode_ = mode; }
 
+    /// Further view settings from the command line, applied to the report's ViewState before the
+    /// view is created (as they would be restored).
+    void setViewStateSetup(std::function<void(ViewState&)> setup) { setup_ = std::move(setup); }
+
     void start(const QString& report);
 
 protected:
@@ -36,6 +43,7 @@ private:
     QString view_;
     int tileOrder_ = -1; // -1: as the view state has it
     int executionMode_ = -1;
+    std::function<void(ViewState&)> setup_;
 };
 
 } // namespace tilescope::gui

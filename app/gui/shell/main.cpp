@@ -8,7 +8,10 @@
 #include "compare/ComparePane.hpp"
 #include "compare/CompareScreenshotRunner.hpp"
 #include "compare/CompareWindow.hpp"
+#include "core/RecentEntries.hpp"
 #include "core/ReportSession.hpp"
+#include "core/ViewState.hpp"
+#include "memory/MemoryView.hpp"
 #include "remote/QtSshInteraction.hpp"
 #include "sweep/SweepScreenshotRunner.hpp"
 #include "sweep/SweepWindow.hpp"
@@ -55,6 +58,26 @@ struct Options {
     std::optional<int> tileOrder;
     // --execution-mode: the Execution Trace's mode (ExecutionModel::Mode).
     std::optional<int> executionMode;
+    // --always-live: whether the Liveness chart stacks on always-live memory.
+    std::optional<bool> includeAlwaysLive;
+    // --memory-tab: the Memory view's tab (MemoryView::tabNames() order).
+    std::optional<int> memoryTab;
+    // --cycle-range: the Execution Trace's selected range of the run, in cycles.
+    std::optional<std::pair<double, double>> cycleRange;
+
+    /// The view settings given on the command line, applied to a report's ViewState.
+    void applyTo(ViewState& state) const {
+        if (tileOrder)
+            state.tileOrder = *tileOrder;
+        if (executionMode)
+            state.executionMode = *executionMode;
+        if (includeAlwaysLive)
+            state.includeAlwaysLive = *includeAlwaysLive;
+        if (cycleRange)
+            state.cycleRange = cycleRange;
+        if (memoryTab)
+            state.memoryTab = *memoryTab;
+    }
 
     // ssh:// files: as tilescope-cli's options of the same names.
     QString sshConfig;
@@ -165,8 +188,23 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         QStringLiteral("sweep"),
         QStringLiteral("FILE is a what-if sweep folder (tilescope-cli sweep -o DIR): open its "
                        "Sweep view (a folder holding sweep.json opens so without it)"));
+    const QCommandLineOption alwaysLive(
+        QStringLiteral("always-live"),
+        QStringLiteral("Liveness chart: include (always-live memory under the not-always-live "
+                       "bytes) or exclude (the axis starts at the not-always-live range)"),
+        QStringLiteral("MODE"));
+    const QCommandLineOption cycleRange(
+        QStringLiteral("cycle-range"),
+        QStringLiteral("Execution Trace: select cycles FROM:TO of the run (whole numbers) and "
+                       "show what ran in them"),
+        QStringLiteral("FROM:TO"));
+    const QCommandLineOption memoryTab(
+        QStringLiteral("memory-tab"),
+        QStringLiteral("Memory view tab: %1").arg(MemoryView::tabNames().join(", ")),
+        QStringLiteral("TAB"));
     parser.addOptions({view, screenshot, size, sshConfig, knownHosts, acceptNewHostKey, compare,
-                       range, tileOrder, executionMode, flame, chart, sweepOption});
+                       range, tileOrder, executionMode, flame, chart, alwaysLive, cycleRange,
+                       memoryTab, sweepOption});
     *exitNow = false;
     if (!parser.parse(arguments)) {
         *error = parser.errorText();
@@ -300,6 +338,58 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
             return std::nullopt;
         }
         o.executionMode = int(modes.indexOf(value));
+        o.view = QStringLiteral("execution");
+    }
+    if (parser.isSet(alwaysLive)) {
+        const QString value = parser.value(alwaysLive);
+        if (value != QLatin1String("include") && value != QLatin1String("exclude")) {
+            *error =
+                QStringLiteral("--always-live must be include or exclude (got '%1')").arg(value);
+            return std::nullopt;
+        }
+        if (system || parser.isSet(compare) ||
+            (!o.view.isEmpty() && o.view != QLatin1String("liveness"))) {
+            *error = QStringLiteral("--always-live applies to the liveness view of one profile "
+                                    "report");
+            return std::nullopt;
+        }
+        o.includeAlwaysLive = value == QLatin1String("include");
+        o.view = QStringLiteral("liveness");
+    }
+    if (parser.isSet(memoryTab)) {
+        const QString value = parser.value(memoryTab);
+        const int index = int(MemoryView::tabNames().indexOf(value));
+        if (index < 0) {
+            *error = QStringLiteral("--memory-tab must be one of %1 (got '%2')")
+                         .arg(MemoryView::tabNames().join(", "), value);
+            return std::nullopt;
+        }
+        if (system || parser.isSet(compare) ||
+            (!o.view.isEmpty() && o.view != QLatin1String("memory"))) {
+            *error =
+                QStringLiteral("--memory-tab applies to the memory view of one profile report");
+            return std::nullopt;
+        }
+        o.memoryTab = index;
+        o.view = QStringLiteral("memory");
+    }
+    if (parser.isSet(cycleRange)) {
+        static const QRegularExpression re(QStringLiteral("^(\\d{1,18}):(\\d{1,18})$"));
+        const auto m = re.match(parser.value(cycleRange));
+        if (!m.hasMatch() || m.captured(2).toULongLong() <= m.captured(1).toULongLong()) {
+            *error = QStringLiteral("--cycle-range must be FROM:TO in cycles with FROM < TO, e.g. "
+                                    "1000:50000 (got '%1')")
+                         .arg(parser.value(cycleRange));
+            return std::nullopt;
+        }
+        if (system || parser.isSet(compare) ||
+            (!o.view.isEmpty() && o.view != QLatin1String("execution"))) {
+            *error = QStringLiteral("--cycle-range applies to the execution view of one profile "
+                                    "report");
+            return std::nullopt;
+        }
+        o.cycleRange = std::make_pair(double(m.captured(1).toULongLong()),
+                                      double(m.captured(2).toULongLong()));
         o.view = QStringLiteral("execution");
     }
     o.screenshot = parser.value(screenshot);
@@ -451,6 +541,16 @@ int main(int argc, char** argv) {
                 QObject::connect(
                     &window, &CompareWindow::comparisonOpened, &window,
                     [&] { window.pane()->showView(options->view); }, Qt::SingleShotConnection);
+            QObject::connect(
+                &window, &CompareWindow::comparisonOpened, &window,
+                [&] {
+                    const auto where = [](const QString& p) {
+                        return p.contains(QLatin1String("://")) ? p
+                                                                : QFileInfo(p).absoluteFilePath();
+                    };
+                    recent::add({RecentEntry::Comparison, {where(source), where(target)}});
+                },
+                Qt::SingleShotConnection);
             window.openComparison(source, target);
             return app.exec();
         }
@@ -475,6 +575,7 @@ int main(int argc, char** argv) {
             runner.setTileOrder(*options->tileOrder);
         if (options->executionMode)
             runner.setExecutionMode(*options->executionMode);
+        runner.setViewStateSetup([&](ViewState& state) { options->applyTo(state); });
         int exitCode = 0;
         QObject::connect(&runner, &ScreenshotRunner::finished, &app,
                          [&](int code, const QString& message) {
@@ -494,10 +595,7 @@ int main(int argc, char** argv) {
             QObject::connect(
                 &window, &MainWindow::reportOpened, &window,
                 [&] {
-                    if (options->tileOrder)
-                        window.pane()->session()->state().tileOrder = *options->tileOrder;
-                    if (options->executionMode)
-                        window.pane()->session()->state().executionMode = *options->executionMode;
+                    options->applyTo(window.pane()->session()->state());
                     window.pane()->showView(options->view);
                 },
                 Qt::SingleShotConnection);

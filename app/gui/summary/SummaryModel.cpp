@@ -2,6 +2,9 @@
 
 #include "core/Format.hpp"
 #include "core/ReportSession.hpp"
+#include "tilescope/report/Version.hpp"
+
+#include <algorithm>
 
 namespace tilescope::gui {
 namespace {
@@ -13,10 +16,30 @@ double fraction(std::uint64_t part, std::uint64_t whole) {
     return whole ? double(part) / double(whole) : 0.0;
 }
 
+/// The value of engine option `name` as the report recorded it, else `fallback` marked default.
+QString optionValue(const std::vector<report::EngineOption>& options, const std::string& name,
+                    const QString& fallback) {
+    const auto it = std::find_if(options.begin(), options.end(),
+                                 [&](const report::EngineOption& o) { return o.name == name; });
+    if (it == options.end())
+        return SummaryModel::tr("%1 (default)").arg(fallback);
+    return QString::fromStdString(it->value) +
+           (it->applies ? QString() : SummaryModel::tr(" (not applied by the simulator)"));
+}
+
+bool optionOn(const std::vector<report::EngineOption>& options, const std::string& name) {
+    const auto it = std::find_if(options.begin(), options.end(),
+                                 [&](const report::EngineOption& o) { return o.name == name; });
+    return it != options.end() && it->applies && it->value == "true";
+}
+
 } // namespace
 
 SummaryModel::SummaryModel(std::shared_ptr<ReportSession> session, QObject* parent)
     : QObject(parent), target_({{tr("Property"), {}, false}, {tr("Value"), {}, false}}),
+      versions_({{tr("Property"), {}, false}, {tr("Value"), {}, false}}),
+      capacity_({{tr("Memory"), {}, false}, {tr("Capacity"), RecordTableModel::bytesCell, true}}),
+      instrumentation_({{tr("Property"), {}, false}, {tr("Value"), {}, false}}),
       categories_({{tr("Category"), {}, false},
                    {tr("Bytes"), RecordTableModel::bytesCell, true},
                    {tr("Share"), RecordTableModel::percentCell, true},
@@ -41,22 +64,67 @@ SummaryModel::SummaryModel(std::shared_ptr<ReportSession> session, QObject* pare
                 {tr("Applies"), {}, false}}) {
     const report::ProfileSummary& s = session->summary();
     const report::TargetInfo& t = s.target;
+    // A replica runs on numIpus / replicas IPUs (the report's IPU count covers all replicas).
+    const std::uint32_t replicas = std::max<std::uint32_t>(1, t.replicas);
+    const std::uint32_t ipusPerReplica = std::max<std::uint32_t>(1, t.numIpus / replicas);
     target_.setRows({
         {tr("Target type"), qs(t.type)},
         {tr("IPU version"), qs(t.ipuVersion)},
+        {tr("Replicas"), t.replicas},
+        {tr("IPUs per replica"), ipusPerReplica},
         {tr("IPUs"), t.numIpus},
         {tr("Tiles per IPU"), formatCount(t.tilesPerIpu)},
         {tr("Tiles"), formatCount(t.numTiles())},
-        {tr("Memory per tile"), formatBytes(double(t.bytesPerTile))},
-        {tr("Memory in total"), formatBytes(double(s.totalCapacityBytes))},
         {tr("Clock"), QStringLiteral("%1 GHz").arg(t.clockHz / 1e9, 0, 'f', 3)},
-        {tr("Replicas"), t.replicas},
         {tr("Program steps"), formatCount(s.counts.steps)},
         {tr("Variables"), formatCount(s.counts.variables)},
         {tr("Compute sets / vertices"),
          QStringLiteral("%1 / %2").arg(formatCount(s.counts.computeSets),
                                        formatCount(s.counts.vertices))},
         {tr("Report file"), QString::fromStdString(session->path())},
+    });
+
+    const std::string poplar = session->metadata("poplar_version");
+    versions_.setRows({
+        {tr("Poplar-compatible version"),
+         poplar.empty() ? tr("not recorded") : QString::fromStdString(poplar)},
+        {tr("TileScope that wrote the report"), qs(s.toolVersion)},
+        {tr("TileScope reading it"), QString::fromLatin1(report::kToolVersion)},
+        {tr("Report format"), tr("profile v%1").arg(session->formatVersion())},
+        {tr("Written"), qs(s.createdUtc)},
+    });
+
+    const std::uint64_t perIpu = t.bytesPerTile * t.tilesPerIpu;
+    capacity_.setRows({
+        {tr("Per tile"), RecordTableModel::u64(t.bytesPerTile)},
+        {tr("Per IPU (%1 tiles)").arg(formatCount(t.tilesPerIpu)), RecordTableModel::u64(perIpu)},
+        {tr("Per replica (%n IPU(s))", nullptr, int(ipusPerReplica)),
+         RecordTableModel::u64(perIpu * ipusPerReplica)},
+        {tr("In total (%n IPU(s))", nullptr, int(t.numIpus)),
+         RecordTableModel::u64(s.totalCapacityBytes)},
+    });
+
+    // The simulator records cycle estimates at compile time and executed cycles of every run at
+    // the granularity of debug.computeInstrumentationLevel (per tile unless "ipu");
+    // debug.instrument adds the instrumentation code a device would need, which the Memory view
+    // counts.
+    const auto& engineOptions = session->engineOptions();
+    const QString level = optionValue(engineOptions, "debug.computeInstrumentationLevel", "tile");
+    const bool perIpuOnly = level.startsWith(QLatin1String("ipu"));
+    const QString executed = s.counts.runs == 0 ? tr("no executions recorded")
+                             : perIpuOnly       ? tr("executed cycles per IPU")
+                                                : tr("executed cycles per tile");
+    instrumentation_.setRows({
+        {tr("Instrumentation level"), tr("cycle estimates per tile; %1").arg(executed)},
+        {tr("Instrumentation code"), optionOn(engineOptions, "debug.instrument")
+                                         ? tr("added (debug.instrument)")
+                                         : tr("none (debug.instrument off)")},
+        {tr("debug.instrument"), optionValue(engineOptions, "debug.instrument", "false")},
+        {tr("debug.computeInstrumentationLevel"), level},
+        {tr("debug.instrumentExternalExchange"),
+         optionValue(engineOptions, "debug.instrumentExternalExchange", "false")},
+        {tr("Executions recorded"), formatCount(s.counts.runs)},
+        {tr("Executed steps recorded"), formatCount(s.counts.runSteps)},
     });
 
     std::vector<RecordTableModel::Row> cats;

@@ -17,7 +17,15 @@ class SummaryModel : public QObject {
 public:
     explicit SummaryModel(std::shared_ptr<ReportSession> session, QObject* parent = nullptr);
 
+    /// System: target type, IPU version, replicas, IPUs per replica, tiles, clock, counts.
     RecordTableModel& target() { return target_; }
+    /// Versions: the TileScope that wrote the report and this one, the Poplar-compatible version
+    /// the program was built against, the report format.
+    RecordTableModel& versions() { return versions_; }
+    /// Memory capacity per tile, per IPU, per replica and in total.
+    RecordTableModel& capacity() { return capacity_; }
+    /// What was recorded: instrumentation level and the options that decide it.
+    RecordTableModel& instrumentation() { return instrumentation_; }
     RecordTableModel& categories() { return categories_; }
     RecordTableModel& regions() { return regions_; }
     RecordTableModel& liveness() { return liveness_; }
@@ -30,6 +38,9 @@ public:
 
 private:
     RecordTableModel target_;
+    RecordTableModel versions_;
+    RecordTableModel capacity_;
+    RecordTableModel instrumentation_;
     RecordTableModel categories_;
     RecordTableModel regions_;
     RecordTableModel liveness_;

@@ -153,11 +153,17 @@ QWidget* SystemAnalyserView::buildTimelineTab() {
     canvas_ = new TimelineCanvas(*timeline_);
     results_ = newSortableTable(*search_, this);
     results_->horizontalHeader()->setStretchLastSection(true);
+    // The results keep their header and a few rows whatever the splitter is given: a header cut
+    // in half reads as a broken table.
+    results_->setMinimumHeight(results_->horizontalHeader()->sizeHint().height() +
+                               3 * results_->verticalHeader()->defaultSectionSize() +
+                               2 * results_->frameWidth());
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(canvas_);
     split->addWidget(results_);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
+    split->setCollapsible(1, false);
 
     auto* layout = new QVBoxLayout(page);
     layout->setContentsMargins(4, 4, 4, 4);

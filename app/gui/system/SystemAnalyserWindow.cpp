@@ -4,9 +4,11 @@
 #include "HostTraceSession.hpp"
 #include "SystemAnalyserView.hpp"
 #include "core/Background.hpp"
+#include "core/RecentEntries.hpp"
 
 #include <QApplication>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
@@ -34,9 +36,28 @@ SystemAnalyserWindow::SystemAnalyserWindow(QWidget* parent) : QMainWindow(parent
         if (!f.isEmpty())
             openTraces(paths_ + QStringList{f});
     });
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    connect(recentMenu_, &QMenu::aboutToShow, this, &SystemAnalyserWindow::refreshRecent);
+    reloadAction_ = file->addAction(tr("&Reload"), this, &SystemAnalyserWindow::reload);
+    reloadAction_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(QStringLiteral("Ctrl+R"))});
+    reloadAction_->setEnabled(false);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+    refreshRecent();
     resize(1400, 900);
+}
+
+void SystemAnalyserWindow::reload() {
+    if (!paths_.isEmpty())
+        openTraces(paths_);
+}
+
+void SystemAnalyserWindow::refreshRecent() {
+    recentMenu_->clear();
+    const auto entries = recent::entries(RecentEntry::Traces);
+    for (const RecentEntry& e : entries)
+        recentMenu_->addAction(e.label(), this, [this, paths = e.paths] { openTraces(paths); });
+    recentMenu_->setEnabled(!entries.empty());
 }
 
 void SystemAnalyserWindow::openTraces(const QStringList& paths) {
@@ -71,6 +92,16 @@ void SystemAnalyserWindow::openTraces(const QStringList& paths) {
             view_ = view;
             setWindowTitle(
                 tr("%1 — TileScope System Analyser").arg(paths.join(QStringLiteral(", "))));
+            reloadAction_->setEnabled(true);
+            if (interactive_) {
+                QStringList absolute;
+                for (const QString& p : paths)
+                    absolute << (p.contains(QLatin1String("://"))
+                                     ? p
+                                     : QFileInfo(p).absoluteFilePath());
+                recent::add({RecentEntry::Traces, absolute});
+                refreshRecent();
+            }
             emit opened();
         },
         [this](const QString& message) {

@@ -4,6 +4,7 @@
 #include "TimelineModel.hpp"
 
 #include <QMainWindow>
+#include <QMenu>
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -18,14 +19,18 @@ class SystemAnalyserView;
 
 /// The window of the system analyser: opens one or more host traces (*.pvti) together on one
 /// time axis, on a worker thread, and shows them in a SystemAnalyserView. File › Open Traces…
-/// replaces what is shown, Add Trace… adds a file to the same axis. Failures show one dialog with
-/// the reader's message (only `openFailed` when not interactive).
+/// replaces what is shown, Add Trace… adds a file to the same axis, Open Recent lists the trace
+/// sets of the app's shared recent list (core/RecentEntries; interactive windows add theirs),
+/// Reload (F5 or Ctrl+R) opens the same files again, as a GA window reloads its report. Failures
+/// show one dialog with the reader's message (only `openFailed` when not interactive).
 class SystemAnalyserWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit SystemAnalyserWindow(QWidget* parent = nullptr);
 
     void openTraces(const QStringList& paths);
+    /// Opens the files shown again (a trace still being written shows what it holds now).
+    void reload();
     void setInteractive(bool interactive) { interactive_ = interactive; }
     SystemAnalyserView* view() const { return view_; }
     const QStringList& paths() const { return paths_; }
@@ -35,7 +40,11 @@ signals:
     void openFailed(const QString& message);
 
 private:
+    void refreshRecent();
+
     SystemAnalyserView* view_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QAction* reloadAction_ = nullptr;
     QStringList paths_;
     bool interactive_ = true;
 };

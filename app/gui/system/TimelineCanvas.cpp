@@ -221,9 +221,10 @@ const TimelineCanvas::Placed* TimelineCanvas::placedAt(double y) const {
 
 void TimelineCanvas::drawFrame(ImDrawList& list, const QSizeF& size) {
     const float w = float(size.width()), h = float(size.height());
-    overview_ = QRectF(kLabelWidth, 2, std::max(1.0f, w - kLabelWidth - 8), kOverviewHeight - 4);
-    ruler_ = QRectF(kLabelWidth, kOverviewHeight, overview_.width(), kRulerHeight);
-    plot_ = QRectF(kLabelWidth, kOverviewHeight + kRulerHeight, overview_.width(),
+    measureLabels(w);
+    overview_ = QRectF(labelWidth_, 2, std::max(1.0f, w - labelWidth_ - 8), kOverviewHeight - 4);
+    ruler_ = QRectF(labelWidth_, kOverviewHeight, overview_.width(), kRulerHeight);
+    plot_ = QRectF(labelWidth_, kOverviewHeight + kRulerHeight, overview_.width(),
                    std::max(1.0f, h - kOverviewHeight - kRulerHeight));
     const ImU32 textColour = colour(palette().color(QPalette::Text));
     if (model_.empty()) {
@@ -245,6 +246,34 @@ void TimelineCanvas::drawFrame(ImDrawList& list, const QSizeF& size) {
         list.AddText(ImVec2(float(plot_.left()) + 8, float(plot_.top()) + 8),
                      colour(QColor(0xd0, 0x30, 0x30)),
                      tr("Cannot read the trace: %1").arg(model_.error()).toUtf8().constData());
+}
+
+void TimelineCanvas::measureLabels(float canvasWidth) {
+    const auto& rows = model_.rows();
+    if (rows.size() != labelRows_) {
+        float widest = 0;
+        for (const auto& row : rows) {
+            QString label = row.label;
+            if ((row.kind == Kind::Counter || row.kind == Kind::Heatmap) && !row.unit.isEmpty())
+                label += QStringLiteral(" [%1]").arg(row.unit);
+            widest = std::max(widest, 6 + float(row.indent) * 12 + 12 +
+                                          ImGui::CalcTextSize(label.toUtf8().constData()).x);
+        }
+        labelRows_ = rows.size();
+        labelWanted_ = std::max(kLabelWidth, widest + kPinWidth + 8);
+    }
+    labelWidth_ = std::clamp(labelWanted_, kLabelWidth, std::max(kLabelWidth, canvasWidth * 0.4f));
+}
+
+QString TimelineCanvas::formatRulerTime(std::int64_t ns) const {
+    if (!relative_ || rulerUnit_ <= 0)
+        return formatTime(ns);
+    const double v = double(ns - model_.beginNs());
+    const double resolution = std::max(viewport_.span() / 10, 1.0);
+    const int decimals = std::clamp(int(std::ceil(std::log10(rulerUnit_ / resolution))), 0, 9);
+    return QStringLiteral("%1 %2")
+        .arg(v / rulerUnit_, 0, 'f', decimals)
+        .arg(QString::fromUtf8(rulerUnitName_));
 }
 
 void TimelineCanvas::drawOverview(ImDrawList& list) {
@@ -297,11 +326,19 @@ void TimelineCanvas::drawRuler(ImDrawList& list) {
     const ImU32 grid = colour(palette().color(QPalette::Mid), 0.35);
     const int maxTicks = std::max(2, int(ruler_.width() / 140));
     const double lo = viewport_.begin(), hi = viewport_.end();
-    for (const double t : niceTicks(lo, hi, maxTicks)) {
+    const auto ticks = niceTicks(lo, hi, maxTicks);
+    // One unit for the whole ruler, that of its largest tick: "0 ms … 500 ms", never "0 ns"
+    // beside "500.00 ms".
+    double largest = 0;
+    for (const double t : ticks)
+        largest = std::max(largest, std::abs(t));
+    rulerUnit_ = largest >= 1e9 ? 1e9 : largest >= 1e6 ? 1e6 : largest >= 1e3 ? 1e3 : 1;
+    rulerUnitName_ = largest >= 1e9 ? "s" : largest >= 1e6 ? "ms" : largest >= 1e3 ? "µs" : "ns";
+    for (const double t : ticks) {
         const float x = float(plot_.left() + viewport_.toPixel(t, plot_.width()));
         list.AddLine(ImVec2(x, float(ruler_.top()) + 14), ImVec2(x, float(plot_.bottom())), grid);
         list.AddText(ImVec2(x + 3, float(ruler_.top()) + 2), textColour,
-                     formatTime(model_.beginNs() + std::llround(t)).toUtf8().constData());
+                     formatRulerTime(model_.beginNs() + std::llround(t)).toUtf8().constData());
     }
     const QString mode = relative_ ? tr("Relative time (R)") : tr("Time of day, UTC (R)");
     list.AddText(ImVec2(8, float(ruler_.top()) + 4), textColour, mode.toUtf8().constData());
@@ -337,10 +374,10 @@ void TimelineCanvas::drawRows(ImDrawList& list) {
                 list.AddTriangleFilled(ImVec2(x + 1, mid - 4), ImVec2(x + 7, mid),
                                        ImVec2(x + 1, mid + 4), textColour);
         }
-        list.PushClipRect(ImVec2(0, p.top), ImVec2(kLabelWidth - kPinWidth - 2, p.bottom), true);
+        list.PushClipRect(ImVec2(0, p.top), ImVec2(labelWidth_ - kPinWidth - 2, p.bottom), true);
         list.AddText(ImVec2(x + 12, p.top + 3), textColour, label.toUtf8().constData());
         list.PopClipRect();
-        const ImVec2 pin(kLabelWidth - kPinWidth / 2 - 2, mid);
+        const ImVec2 pin(labelWidth_ - kPinWidth / 2 - 2, mid);
         if (row.pinned)
             list.AddCircleFilled(pin, 4, textColour);
         else
@@ -396,8 +433,10 @@ void TimelineCanvas::drawTrack(ImDrawList& list, int row, const QRectF& r) {
                                    marker[c]);
             continue;
         }
-        x0 = std::max(x0, left);
-        x1 = std::min(std::max(x1, x0 + 1), right);
+        // Whole pixels: a span shorter than a pixel (a 0.15 ms run at full zoom) still covers
+        // one, drawn solid rather than anti-aliased into a faint sliver.
+        x0 = std::floor(std::max(x0, left));
+        x1 = std::min(std::max(std::ceil(x1), x0 + 1), right + 1);
         const ImU32 fill =
             b.aggregated
                 ? shaded[c][std::clamp(int(std::ceil(b.busy * kShades)) - 1, 0, kShades - 1)]
@@ -478,6 +517,18 @@ void TimelineCanvas::drawChart(ImDrawList& list, int row, const QRectF& r) {
             prevX = x;
             prevY = y(p.mean);
             first = false;
+        }
+        if (!first) {
+            // The last value holds until the trace ends: a series with a single sample in the
+            // window (a host-memory counter sampled once) still draws its level.
+            const float end = std::clamp(float(pixelAtTime(model_.endNs())), float(plot_.left()),
+                                         float(plot_.right()));
+            if (end > prevX) {
+                list.AddRectFilled(ImVec2(prevX, prevY), ImVec2(end, bottom), area);
+                list.AddLine(ImVec2(prevX, prevY), ImVec2(end, prevY), stroke);
+            } else {
+                list.AddLine(ImVec2(prevX - 1, prevY), ImVec2(prevX + 1, prevY), stroke, 2.0f);
+            }
         }
     }
     drawChartScale(list, row, r, hi);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "TimelineLayout.hpp"
 #include "TimelineModel.hpp"
 #include "canvas/HorizontalViewport.hpp"
 #include "canvas/ImGuiCanvas.hpp"
@@ -67,6 +68,8 @@ protected:
     void drawFrame(ImDrawList& list, const QSizeF& size) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    /// "Save image…" of the timeline as shown.
+    void contextMenuEvent(QContextMenuEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
@@ -82,6 +85,9 @@ private:
     void drawOverview(ImDrawList& list);
     void drawRuler(ImDrawList& list);
     void drawRows(ImDrawList& list);
+    void measureLabels(float canvasWidth);
+    /// A relative time in the ruler's unit, for tick labels.
+    QString formatRulerTime(std::int64_t ns) const;
     void drawTrack(ImDrawList& list, int row, const QRectF& r);
     void drawChart(ImDrawList& list, int row, const QRectF& r);
     void drawStackedChart(ImDrawList& list, int row, const QRectF& r,
@@ -106,6 +112,14 @@ private:
     TimelineModel& model_;
     HorizontalViewport viewport_; // nanoseconds after the model's beginNs
     QRectF plot_, overview_, ruler_;
+    /// Width of the label column: wide enough for the longest row label (a process named
+    /// "transformer_block_3" is not cut), between kLabelWidth and 40% of the canvas.
+    float labelWidth_ = timeline_layout::kLabelWidth;
+    float labelWanted_ = timeline_layout::kLabelWidth; // the longest label's needs
+    std::size_t labelRows_ = std::size_t(-1);          // rows labelWanted_ was measured for
+    /// The ruler's unit for relative times ("ms"), one for every tick of a frame.
+    double rulerUnit_ = 0;
+    const char* rulerUnitName_ = "ns";
     std::vector<Placed> placed_;
     double scrollY_ = 0;
     double contentHeight_ = 0;

@@ -65,7 +65,7 @@ void TimelineCanvas::drawHeatmap(ImDrawList& list, int row, const QRectF& r) {
         const QString range = tr("%1 buckets, %2 … %3")
                                   .arg(rowInfo.buckets.size())
                                   .arg(rowInfo.buckets.front(), rowInfo.buckets.back());
-        list.PushClipRect(ImVec2(0, float(r.top())), ImVec2(kLabelWidth - kPinWidth - 2, bottom),
+        list.PushClipRect(ImVec2(0, float(r.top())), ImVec2(labelWidth_ - kPinWidth - 2, bottom),
                           true);
         list.AddText(ImVec2(x, rampY + 14), textColour, range.toUtf8().constData());
         list.PopClipRect();

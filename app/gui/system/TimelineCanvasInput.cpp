@@ -5,8 +5,11 @@
 #include "TimelineLayout.hpp"
 #include "TimelineModel.hpp"
 #include "canvas/ViewportNavigation.hpp"
+#include "core/ImageSaving.hpp"
 
+#include <QContextMenuEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QWheelEvent>
 #include <algorithm>
@@ -86,10 +89,10 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent* event) {
         return;
     // A click: labels expand/collapse or pin; a click in the plot clears the selection.
     const QPointF p = event->position();
-    if (p.x() < kLabelWidth && p.y() >= plot_.top()) {
+    if (p.x() < labelWidth_ && p.y() >= plot_.top()) {
         if (const Placed* placed = placedAt(p.y())) {
             const auto& row = model_.rows()[std::size_t(placed->row)];
-            if (p.x() >= kLabelWidth - kPinWidth - 2)
+            if (p.x() >= labelWidth_ - kPinWidth - 2)
                 model_.setPinned(placed->row, !row.pinned);
             else if (!TimelineModel::isTrack(row.kind) && row.kind != Kind::Counter &&
                      row.kind != Kind::Heatmap)
@@ -142,6 +145,13 @@ void TimelineCanvas::keyPressEvent(QKeyEvent* event) {
         return;
     }
     ImGuiCanvas::keyPressEvent(event);
+}
+
+void TimelineCanvas::contextMenuEvent(QContextMenuEvent* event) {
+    QMenu menu(this);
+    menu.addAction(tr("Save image…"), this,
+                   [this] { saveImageAs(this, grabFramebuffer(), tr("timeline")); });
+    menu.exec(event->globalPos());
 }
 
 } // namespace tilescope::gui

@@ -193,6 +193,7 @@ ChromeTraceStats importMapped(detail::MappedFile& file, const std::string& input
                                      {"import_cut_off", r.cutOff},
                                      {"import_partial_events_dropped", r.partialEvents},
                                      {"import_dangling_flows_dropped", r.danglingFlows},
+                                     {"import_untimed_dropped", r.untimed},
                                      {"import_async_slices", stats.asyncSlices},
                                      {"import_flows", stats.flows}})
         writer.setMetadata(key, std::to_string(value));
@@ -223,6 +224,9 @@ std::string describeImport(const ChromeTraceStats& s) {
         line += fmt::format("; {} async slices, {} flow arrows", s.asyncSlices, s.flows);
     if (r.danglingFlows > 0)
         line += fmt::format("; dropped {} flows with one end", r.danglingFlows);
+    if (r.untimed > 0)
+        line += fmt::format("; dropped {} async or flow event{} without a time", r.untimed,
+                            r.untimed == 1 ? "" : "s");
     if (r.cutOff > 0)
         line += r.partialEvents > 0 ? "; file cut off, dropped 1 partial event"
                                     : "; file cut off (no closing bracket)";
@@ -249,6 +253,7 @@ std::vector<std::pair<std::string, std::string>> chromeImportDetails(const Repor
           {"import_cut_off", "File cut off"},
           {"import_partial_events_dropped", "Partial events dropped"},
           {"import_dangling_flows_dropped", "Flows with one end dropped"},
+          {"import_untimed_dropped", "Async or flow events without a time dropped"},
           {"import_async_slices", "Async slices imported"},
           {"import_flows", "Flow arrows imported"}}) {
         const std::string value = file.metadataValue(key);

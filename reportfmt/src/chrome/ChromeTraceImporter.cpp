@@ -352,7 +352,22 @@ void TraceEventImporter::hold(Thread& th, const ScannedTraceEvent& e, char ph, s
         {t, dur, std::uint64_t{e.startOffset} << 8 | static_cast<unsigned char>(ph), name, ch});
 }
 
+// Async and flow events only decorate the timeline: one without a usable time (Chrome writes
+// async ends with "ts": null) is dropped and counted, never a reason to refuse the file.
+bool TraceEventImporter::dropUntimed(const ScannedTraceEvent& e) {
+    if (e.ts.type == TraceScalar::Type::Number ||
+        (e.ts.type == TraceScalar::Type::String && microsToNanos(e.ts.text)))
+        return false;
+    ++stats.repairs.untimed;
+    note(e.startOffset, nullptr,
+         fmt::format("{} event without a usable \"ts\" (dropped)",
+                     e.ph.type == TraceScalar::Type::String ? "\"" + e.ph.text + "\"" : "an"));
+    return true;
+}
+
 void TraceEventImporter::async(const ScannedTraceEvent& e, char ph) {
+    if (dropUntimed(e))
+        return;
     const std::int64_t t = requireTime(e.ts, "ts");
     const std::string& pid = idText(e.pid);
     const std::string category =
@@ -375,6 +390,8 @@ void TraceEventImporter::async(const ScannedTraceEvent& e, char ph) {
 }
 
 void TraceEventImporter::flow(const ScannedTraceEvent& e) {
+    if (dropUntimed(e))
+        return;
     const std::int64_t t = requireTime(e.ts, "ts");
     Thread& th = hintedThread(e);
     const std::string category =

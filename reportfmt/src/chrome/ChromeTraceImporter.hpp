@@ -161,6 +161,8 @@ private:
     void interval(const ScannedTraceEvent& e, char ph);
     void hold(Thread& th, const ScannedTraceEvent& e, char ph, std::int64_t t, std::int64_t dur,
               std::int32_t name, std::int32_t channel);
+    /// True (and counted as a repair) when an async or flow event has no usable "ts".
+    bool dropUntimed(const ScannedTraceEvent& e);
     void async(const ScannedTraceEvent& e, char ph);
     void flow(const ScannedTraceEvent& e);
     void nestAndWriteThreads();

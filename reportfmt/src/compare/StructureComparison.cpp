@@ -332,8 +332,18 @@ StructureComparison::~StructureComparison() = default;
 std::string StructureComparison::keyLabel(std::int32_t key) const {
     const auto& k = state_->keys.at(static_cast<std::size_t>(key));
     const auto& t = state_->texts;
-    return t[static_cast<std::size_t>(k.program)] + " | " +
-           t[static_cast<std::size_t>(k.computeSet)] + " | " + t[static_cast<std::size_t>(k.kind)];
+    // Parts a step does not have (no compute set: an exchange, a sync) are left out rather than
+    // shown as empty fields ("prog |  | Sync").
+    std::string label;
+    for (const std::int32_t part : {k.program, k.computeSet, k.kind}) {
+        const std::string& text = t[static_cast<std::size_t>(part)];
+        if (text.empty())
+            continue;
+        if (!label.empty())
+            label += " | ";
+        label += text;
+    }
+    return label.empty() ? std::string("(unnamed step)") : label;
 }
 
 namespace {

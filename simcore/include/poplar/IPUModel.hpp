@@ -24,10 +24,11 @@ public:
     /// charges no control, vertex or exchange code and says code was not compiled; when true,
     /// code is accounted as on hardware. Codelets always run on the host either way.
     bool compileIPUCode = false;
-    /// Sync-delay knobs of the SDK's model, accepted for source compatibility: the simulator
-    /// charges every sync the fixed cost of its cost model (tilescope/sim/CostModel.hpp), with no
-    /// per-tile or per-IPU delay, so these change neither results nor cycle estimates.
-    unsigned minIPUSyncDelay = 0;
+    /// The IPU sync delay for the tile closest to the sync controller, in cycles, and whether
+    /// tiles further away are released later (AUTO) or together (NO_DELAY). Every sync of the
+    /// device costs them (tilescope/sim/CostModel.hpp: syncCycles); the defaults are modelled,
+    /// as the SDK does not publish its own.
+    unsigned minIPUSyncDelay = 30;
     RelativeSyncDelayType relativeSyncDelay = RelativeSyncDelayType::AUTO;
 
     /// A device with the figures above; throws invalid_option for an unknown ipuVersion or

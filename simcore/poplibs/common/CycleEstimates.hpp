@@ -177,65 +177,93 @@ inline std::uint64_t cast(const poplar::Target& target, const poplar::Type& from
 // poplin's matrix products run as ConvPartial1x1Out vertices on the AMP units: out (m x n) =
 // a (m x k) x b (k x n) is a 1x1 convolution with m output field elements, k input channels in
 // groups of weightsPerConvUnit and n output channels in groups of numConvUnits. The figures
-// follow PopLibs' getConvPartial1x1SupervisorCycleEstimate (lib/poplin/PerformanceEstimation.hpp)
-// and the AMP parameters of poplar::Target for the IPU (getNumConvUnits,
-// getConvUnitInputLoadElemsPerCycle, getWeightsPerConvUnit, getConvUnitCoeffLoadBytesPerCycle):
-/// Conv units per tile: on ipu2 16 for HALF inputs and 8 for FLOAT (with the load width below,
-/// the 64 and 16 multiply-accumulates per cycle above); ipu1 has half as many (8 and 4: 32 and
-/// 8 multiply-accumulates, the 124.5 and 31.1 TFLOPS of the 1216-tile 1.6 GHz GC2).
+// follow PopLibs' getConvPartial1x1SupervisorCycleEstimate and its inner- and outer-loop parts
+// (lib/poplin/PerformanceEstimation.hpp) and the AMP parameters poplar::Target gives PopLibs
+// (getNumConvUnits, getWeightsPerConvUnit, getConvUnitInputLoadElemsPerCycle,
+// getConvUnitCoeffLoadBytesPerCycle). The per-architecture values are those that reproduce the
+// published peaks: a worker feeds one field element every inChansPerGroup / inputLoadElems
+// thread cycles (PopLibs' core loop: 8 for FLOAT, 4 for HALF, halved for 4 conv units), and
+// numConvUnits x weightsPerConvUnit multiply-accumulates per element over the 6 workers give
+// ipu2 64 HALF / 16 FLOAT and ipu1 32 HALF / 8 FLOAT multiply-accumulates per tile cycle (the
+// GC200's 250 / 62.5 TFLOPS and the GC2's 124.5 / 31.1 TFLOPS above).
+/// Conv units per tile: ipu2 16 HALF, 8 FLOAT; ipu1 8 HALF, 4 FLOAT.
 inline unsigned numConvUnits(const poplar::Target& target, const poplar::Type& inputType) {
     const unsigned ipu2Units = inputType == poplar::HALF ? 16 : 8;
     return target.getTargetArchString() == "ipu1" ? ipu2Units / 2 : ipu2Units;
 }
-/// Input elements each conv unit loads per cycle: 4 HALF, 2 FLOAT.
+/// Input elements each conv unit loads per cycle: 4 HALF, 2 FLOAT (one 64-bit load).
 inline unsigned convUnitInputLoadElemsPerCycle(const poplar::Type& inputType) {
     return inputType == poplar::HALF ? 4 : 2;
 }
-/// Input channels per group (weights held per conv unit): 16 HALF, 8 FLOAT.
-inline unsigned weightsPerConvUnit(const poplar::Type& inputType) {
-    return inputType == poplar::HALF ? 16 : 8;
+/// Input channels per group (weights held per conv unit): 16 HALF; FLOAT 16 on ipu2, 8 on ipu1.
+inline unsigned weightsPerConvUnit(const poplar::Target& target, const poplar::Type& inputType) {
+    if (inputType == poplar::HALF)
+        return 16;
+    return target.getTargetArchString() == "ipu1" ? 8 : 16;
 }
-/// Coefficient (weight) load bandwidth: 16 bytes per cycle on ipu2, 8 on ipu1.
+/// Coefficient (weight) load bandwidth: 16 bytes per cycle on ipu2 (128-bit loads), 8 on ipu1.
 inline unsigned convUnitCoeffLoadBytesPerCycle(const poplar::Target& target) {
     return target.getTargetArchString() == "ipu1" ? 8 : 16;
 }
 
-/// Worker cycles of one ConvPartial1x1Out pass over `fieldElements` output field elements of
-/// one worker: 16 to load its work list, then per partition 15 (empty), 40 (1 or 2 elements)
-/// or 40 + 4 per element beyond 3, plus 2 + 4 per element when the partials are zeroed first.
-inline std::uint64_t convPartial1x1WorkerCycles(std::uint64_t fieldElements, bool zeroing) {
-    std::uint64_t cycles = 16;
-    if (fieldElements == 0)
-        return cycles + 15;
-    cycles += 40 + (zeroing ? 2 + 4 * fieldElements : 0);
-    if (fieldElements >= 3)
-        cycles += (fieldElements - 3) * 4;
-    return cycles;
+/// Worker thread cycles of one ConvPartial1x1Out pass over `n` field elements, PopLibs'
+/// getConvPartial1x1SupervisorInnerLoopCycleEstimate for one worker (its case table by element
+/// count, activation and partial type; `zeroing` when the first input group zeroes the partials;
+/// HALF activations with FLOAT partials save 10 cycles by state retention).
+inline std::uint64_t convPartial1x1WorkerCycles(std::uint64_t n, bool zeroing, bool floatActs,
+                                                bool floatPartials, unsigned coreCycles) {
+    const std::uint64_t z = zeroing ? 1 : 0;
+    const std::uint64_t zeroPerGroup = floatPartials ? 4 : 2;
+    std::uint64_t c = 0;
+    if (floatActs) {
+        c = n == 0   ? 24
+            : n == 1 ? 47 + (2 + zeroPerGroup) * z
+            : n == 2 ? 46 + (2 + zeroPerGroup * 2) * z
+                     : 46 + (2 + zeroPerGroup * n) * z + (n - 3) * coreCycles;
+        return c;
+    }
+    if (floatPartials) {
+        c = n == 0   ? 20 + (zeroing ? 2 : 4)
+            : n == 1 ? 31 + (zeroing ? 2 : 4)
+            : n == 2 ? 40 + (zeroing ? 2 : 4)
+                     : (zeroing ? 38 : 40) + (n - 3) * coreCycles;
+        return c - 10; // state retention
+    }
+    c = n == 0   ? 24
+        : n == 1 ? 39 + (2 + zeroPerGroup) * z
+        : n == 2 ? 40 + (2 + zeroPerGroup * 2) * z
+                 : 41 + (2 + zeroPerGroup * n) * z + (n - 3) * coreCycles;
+    return c;
 }
 
-/// Tile cycles of a ConvPartial1x1Out vertex computing an m x k by k x n block on one tile:
-/// each worker takes a share of the m field elements; an inner pass costs numWorkers times the
-/// busiest worker (at least the least busy one + 14); the supervisor loops over input and
-/// output channel groups (55 + 13 fixed, 13 per input group, 11 per output group, 6 + the weight
-/// loads per pass), the first input group zeroing the partials.
+/// Tile cycles of a ConvPartial1x1Out vertex computing an m x k by k x n block on one tile
+/// (PopLibs' getConvPartial1x1SupervisorCycleEstimate): the m field elements split over the
+/// workers; an inner pass costs numWorkers times the busiest worker (at least the least busy +
+/// 14); the supervisor's 50 fixed cycles and its loops over input groups (15 + 1 each, 10 + 1
+/// for the zeroing one) and output groups (19 each, and per pass 6, or 7 when zeroing, plus the
+/// weight loads).
 inline std::uint64_t convPartial1x1(const poplar::Target& target, const poplar::Type& inputType,
-                                    std::uint64_t m, std::uint64_t k, std::uint64_t n) {
+                                    const poplar::Type& partialsType, std::uint64_t m,
+                                    std::uint64_t k, std::uint64_t n) {
     const unsigned workers = target.getNumWorkerContexts();
-    const std::uint64_t inGroups =
-        (k + weightsPerConvUnit(inputType) - 1) / weightsPerConvUnit(inputType);
-    const std::uint64_t outGroups =
-        (n + numConvUnits(target, inputType) - 1) / numConvUnits(target, inputType);
+    const bool floatActs = inputType == poplar::FLOAT;
+    const bool floatPartials = floatActs || partialsType == poplar::FLOAT;
+    const unsigned units = numConvUnits(target, inputType);
+    const unsigned inChans = weightsPerConvUnit(target, inputType);
+    const std::uint64_t inGroups = (k + inChans - 1) / inChans;
+    const std::uint64_t outGroups = (n + units - 1) / units;
     const std::uint64_t passesPerGroup = 1; // outChansPerGroup == numConvUnits
-    const std::uint64_t weightLoads = std::uint64_t(convUnitInputLoadElemsPerCycle(inputType)) * 4 *
-                                      numConvUnits(target, inputType) *
-                                      (inputType == poplar::FLOAT ? 4 : 2) /
-                                      convUnitCoeffLoadBytesPerCycle(target);
+    const unsigned coreCycles = inChans / convUnitInputLoadElemsPerCycle(inputType);
+    const std::uint64_t weightBytes = std::uint64_t(inChans) * target.getTypeSize(inputType);
+    const std::uint64_t weightLoads = units * weightBytes / convUnitCoeffLoadBytesPerCycle(target);
     const auto innerLoop = [&](bool zeroing) {
         std::uint64_t most = 0, least = ~std::uint64_t(0);
         const unsigned used = static_cast<unsigned>(std::min<std::uint64_t>(workers, m));
         for (unsigned w = 0; w < used; ++w) {
             const std::uint64_t elements = m / workers + (w < m % workers ? 1 : 0);
-            const std::uint64_t c = workers * convPartial1x1WorkerCycles(elements, zeroing);
+            const std::uint64_t c =
+                workers *
+                convPartial1x1WorkerCycles(elements, zeroing, floatActs, floatPartials, coreCycles);
             most = std::max(most, c);
             least = std::min(least, c);
         }
@@ -244,18 +272,22 @@ inline std::uint64_t convPartial1x1(const poplar::Target& target, const poplar::
         return std::max(most, least + 14);
     };
     const std::uint64_t withZeroing = innerLoop(true), withoutZeroing = innerLoop(false);
-    const auto group = [&](std::uint64_t inner) {
-        return 13 + outGroups * (11 + passesPerGroup * (6 + weightLoads + inner));
-    };
-    return 55 + 13 + (inGroups - 1) * group(withoutZeroing) + group(withZeroing);
+    // HALF activations with FLOAT partials: state kept between passes costs 10, then 2 per group.
+    const std::uint64_t retention =
+        (!floatActs && floatPartials) ? workers * (10 + 2 * (inGroups - 1)) : 0;
+    return 50 + retention + 12 +
+           (inGroups - 1) *
+               (15 + 1 + outGroups * (19 + passesPerGroup * (6 + weightLoads + withoutZeroing))) +
+           (10 + 1 + outGroups * (19 + passesPerGroup * (7 + weightLoads + withZeroing)));
 }
 
 /// The matrix-product block as the simulator's MultiVertex states it: every worker busy for
 /// the vertex's tile cycles divided by the number of workers, in thread cycles.
 inline std::uint64_t matMulBlock(const poplar::Target& target, const poplar::Type& inputType,
-                                 std::uint64_t m, std::uint64_t k, std::uint64_t n) {
+                                 const poplar::Type& partialsType, std::uint64_t m, std::uint64_t k,
+                                 std::uint64_t n) {
     const unsigned workers = target.getNumWorkerContexts();
-    return (convPartial1x1(target, inputType, m, k, n) + workers - 1) / workers;
+    return (convPartial1x1(target, inputType, partialsType, m, k, n) + workers - 1) / workers;
 }
 
 /// A dynamic slice or update of `regions` regions, each copying `subElements` rows of

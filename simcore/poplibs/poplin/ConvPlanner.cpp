@@ -102,13 +102,14 @@ std::uint64_t convVertexCycles(const poplar::Target& target, const poplar::Type&
     const std::uint64_t kernelPositions = std::uint64_t(kernel[0]) * kernel[1] * kernel[2];
     switch (method) {
     case ConvMethod::Amp1x1:
-        return cycles::convPartial1x1(target, inputType, rows * rowLength, inChans, outChans);
+        return cycles::convPartial1x1(target, inputType, poplar::FLOAT, rows * rowLength, inChans,
+                                      outChans);
     case ConvMethod::AmpNx1: {
         const auto parts = cycles::convWorkerPartitions(workers, rows, rowLength, kernelPositions);
         const unsigned outGroups =
             static_cast<unsigned>(ceilDiv(outChans, cycles::numConvUnits(target, inputType)));
         const unsigned inGroups =
-            static_cast<unsigned>(ceilDiv(inChans, cycles::weightsPerConvUnit(inputType)));
+            static_cast<unsigned>(ceilDiv(inChans, cycles::weightsPerConvUnit(target, inputType)));
         return cycles::convPartialnx1(target, inputType, parts, static_cast<unsigned>(kernel[2]),
                                       static_cast<unsigned>(kernel[0] * kernel[1]), 1, outGroups,
                                       inGroups);
@@ -128,7 +129,9 @@ std::uint64_t convWeightDeltaCycles(const poplar::Target& target, const poplar::
                                     const std::size_t out[3], const std::size_t kernel[3]) {
     const std::uint64_t field = std::uint64_t(batch) * out[0] * out[1] * out[2];
     const std::uint64_t kernelPositions = std::uint64_t(kernel[0]) * kernel[1] * kernel[2];
-    return cycles::convPartial1x1(target, inputType, kernelPositions * inChans, field, outChans);
+    // FLOAT partials, as PopLibs' convolutions accumulate by default.
+    return cycles::convPartial1x1(target, inputType, poplar::FLOAT, kernelPositions * inChans,
+                                  field, outChans);
 }
 
 ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams& p,

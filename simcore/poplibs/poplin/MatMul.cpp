@@ -273,8 +273,9 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
                 graph.setInitialValue(v["depth"], static_cast<unsigned>(k.end - k.begin));
                 graph.setInitialValue(v["cols"], static_cast<unsigned>(n.end - n.begin));
                 graph.setTileMapping(v, plan.tileOf(m.index, k.index, n.index));
-                graph.setPerfEstimate(v, pl::cycles::matMulBlock(target, inType, m.end - m.begin,
-                                                                 k.end - k.begin, n.end - n.begin));
+                graph.setPerfEstimate(v, pl::cycles::matMulBlock(target, inType, partialsType,
+                                                                 m.end - m.begin, k.end - k.begin,
+                                                                 n.end - n.begin));
             }
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(2ull * M * K * N);

@@ -12,23 +12,18 @@ std::size_t ceilDiv(std::size_t a, std::size_t b) {
     return (a + b - 1) / b;
 }
 
-// The planner's own cost model, kept from before the vertex estimates followed PopLibs'
-// estimators so that it chooses the same splits (and so the same summation order: results stay
-// bit-identical). It ranks plans only; the compiled program's cycles come from the vertices'
-// estimates (cycles::matMulBlock, cycles::reduceContinuous).
-/// AMP thread cycles of an m x k x n block: the multiply-accumulates at the peak rate plus a
-/// pipeline fill per output row, spread over the workers.
-std::uint64_t planningBlockCycles(const poplar::Target& target, const poplar::Type& inputType,
-                                  std::uint64_t m, std::uint64_t k, std::uint64_t n) {
-    const std::uint64_t rate = cycles::ampMacsPerTileCycle(inputType);
-    const std::uint64_t tileCycles = (m * k * n + rate - 1) / rate + 16 * m;
+// The planner ranks plans with the estimates the compiled program is charged, as PopLibs'
+// planner costs its candidates with the vertices' own estimators (lib/poplin/ConvPlan.cpp): the
+// AMP vertex (cycles::convPartial1x1), the operands' exchange at the target's rate and, with a
+// split reduction, the partials' exchange and the strided reduce. A plan that leaves too few
+// field elements per worker pays the AMP vertex's fixed cost per pass, so such plans lose.
+/// Tile cycles of one worker reducing `outputs` results of `partials` partials each, x workers.
+std::uint64_t reduceTileCycles(const poplar::Target& target, const poplar::Type& type,
+                               std::uint64_t outputs, std::uint64_t partials) {
     const unsigned workers = target.getNumWorkerContexts();
-    return cycles::kVertexOverhead + (tileCycles + workers - 1) / workers;
-}
-/// Thread cycles of one worker reducing `outputs` results of `partials` partials each.
-std::uint64_t planningReduceCycles(const poplar::Target& target, const poplar::Type& type,
-                                   std::uint64_t outputs, std::uint64_t partials) {
-    return cycles::kVertexOverhead + outputs * (1 + cycles::vectors(target, type, partials));
+    const std::uint64_t perWorker = ceilDiv(outputs, workers);
+    return workers * cycles::reduceStrided(target, type, type, cycles::ReduceOpClass::Add,
+                                           perWorker, partials, perWorker);
 }
 
 } // namespace
@@ -43,7 +38,6 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                       const poplar::Type& partialsType, std::size_t M, std::size_t K, std::size_t N,
                       double availableMemoryProportion) {
     const std::size_t tiles = target.getNumTiles();
-    const std::uint64_t workers = target.getNumWorkerContexts();
     const std::uint64_t inBytes = target.getTypeSize(inputType);
     const std::uint64_t partialBytes = target.getTypeSize(partialsType);
     const std::uint64_t exchangeRate = target.spec().exchangeBytesPerCycle;
@@ -67,21 +61,19 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                 MatMulPlan p;
                 p.splitM = sm, p.splitK = sk, p.splitN = sn;
                 p.blockM = bm, p.blockK = bk, p.blockN = bn;
-                // Each tile receives its A and B blocks and, holding a share of the blocks its
-                // row and column of the plan read, sends about as much: exchange cycles count
-                // bytes sent plus received. Then it computes on the AMP units and, with a split
-                // reduction, each output element gathers and sums splitK partials.
-                const std::uint64_t exchange = 2 * (bm * bk + bk * bn) * inBytes / exchangeRate;
+                // Each tile receives its A and B blocks while it sends its share of them to the
+                // tiles of its row (A) and column (B) of the plan (about as much): the exchange
+                // takes the received bytes at the target's rate (CostModel::exchangeCycles). Then
+                // the AMP vertex runs and, with a split reduction, each output gathers splitK
+                // partials.
+                const std::uint64_t exchange = (bm * bk + bk * bn) * inBytes / exchangeRate;
                 const std::uint64_t amp =
-                    workers * planningBlockCycles(target, inputType, bm, bk, bn);
+                    cycles::convPartial1x1(target, inputType, partialsType, bm, bk, bn);
                 std::uint64_t reduction = 0;
-                const bool partials = sk > 1;
-                if (partials) {
-                    const std::uint64_t outputsPerTile = ceilDiv(M * N, tiles);
-                    const std::uint64_t perWorker = ceilDiv(outputsPerTile, workers);
-                    reduction =
-                        workers * planningReduceCycles(target, partialsType, perWorker, sk) +
-                        outputsPerTile * sk * partialBytes / exchangeRate;
+                if (sk > 1) {
+                    const std::uint64_t outputsPerTile = ceilDiv(bm * bn, sk);
+                    reduction = reduceTileCycles(target, partialsType, outputsPerTile, sk) +
+                                outputsPerTile * (sk - 1) * partialBytes / exchangeRate;
                 }
                 p.estimatedCycles = exchange + amp + reduction;
                 p.bytesPerTile = (bm * bk + bk * bn) * inBytes + bm * bn * partialBytes;

@@ -21,7 +21,7 @@ ExchangeMessages planExchangeMessages(std::vector<ExchangePiece>& pieces, bool i
     const std::uint32_t tilesPerIpu = model.target.tilesPerIpu;
     ExchangeMessages out;
     for (auto* series : {&out.bytes, &out.codeBytes, &out.receivedBytes, &out.rearranged,
-                         &out.copyPieces, &out.messageCount})
+                         &out.copyPieces, &out.messageCount, &out.sentBytes, &out.instructions})
         series->assign(numTiles, 0);
     if (pieces.empty())
         return out;
@@ -80,6 +80,9 @@ ExchangeMessages planExchangeMessages(std::vector<ExchangePiece>& pieces, bool i
         out.bytes[src] += pairBytes;
         out.bytes[dst] += pairBytes;
         out.receivedBytes[dst] += pairBytes;
+        out.sentBytes[src] += pairBytes;
+        out.instructions[src] += regions * costs.sendInstructionsPerRegion;
+        out.instructions[dst] += costs.receiveInstructionsPerSourceTile;
         out.codeBytes[src] += regions * sendBytes;
         out.codeBytes[dst] += receiveBytes;
         ++out.messageCount[src];

@@ -428,7 +428,7 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
     case ProgramKind::Sync: {
         last = newStep(StepKind::Sync, record, nodeName(n, model_), last);
         for (auto& c : out_.records.steps.back().estimatedCyclesPerTile)
-            c = n.globalSync ? costs_.externalSyncCycles : costs_.internalSyncCycles;
+            c = costs_.syncCycles(model_.target, n.globalSync);
         break;
     }
     case ProgramKind::WriteUndef: {

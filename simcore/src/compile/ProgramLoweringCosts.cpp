@@ -186,7 +186,7 @@ std::uint32_t ProgramLowering::emitExchange(std::uint32_t record, const std::str
     const auto sync = newStep(StepKind::Sync, record, name + "/sync", pred);
     auto& syncRec = out_.records.steps.back();
     for (auto& c : syncRec.estimatedCyclesPerTile)
-        c = global ? costs_.externalSyncCycles : costs_.internalSyncCycles;
+        c = costs_.syncCycles(model_.target, global);
     const auto node =
         newStep(global ? StepKind::GlobalExchange : StepKind::DoExchange, record, name, sync);
     const auto step = static_cast<std::uint32_t>(cfg_[node].step);
@@ -196,8 +196,12 @@ std::uint32_t ProgramLowering::emitExchange(std::uint32_t record, const std::str
         if (bytesPerTile[t] == 0)
             continue;
         rec.exchangeBytesPerTile[t] = bytesPerTile[t];
-        rec.estimatedCyclesPerTile[t] =
-            costs_.exchangeCycles(model_.target, bytesPerTile[t], global);
+        // A tile sends and receives at once (its send bus and its incoming multiplexer are
+        // separate): the busier direction sets the time. Its exchange instructions (a send per
+        // region, the receive set-up per sender) issue one a cycle.
+        const std::uint64_t busier = std::max(messages.sentBytes[t], messages.receivedBytes[t]);
+        rec.estimatedCyclesPerTile[t] = costs_.exchangeCycles(model_.target, busier, global) +
+                                        messages.instructions[t] * costs_.exchangeInstructionCycles;
     }
     for (std::uint32_t t = 0; t < messages.codeBytes.size(); ++t) {
         if (messages.codeBytes[t])
@@ -239,7 +243,7 @@ std::uint32_t ProgramLowering::emitStreamCopy(std::uint32_t record, const std::s
         total += b;
     const auto sync = newStep(StepKind::Sync, record, name + "/sync", pred);
     for (auto& c : out_.records.steps.back().estimatedCyclesPerTile)
-        c = costs_.externalSyncCycles;
+        c = costs_.syncCycles(model_.target, true);
     const auto begin = newStep(StepKind::StreamCopyBegin, record, name + "/begin", sync);
     const auto mid = newStep(StepKind::StreamCopyMid, record, name, begin);
     const auto end = newStep(StepKind::StreamCopyEnd, record, name + "/end", mid);

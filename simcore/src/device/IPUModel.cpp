@@ -33,6 +33,9 @@ Device IPUModel::createDevice(const OptionFlags&, bool, unsigned deviceManagerId
     spec.numWorkerContexts = numWorkerContexts;
     spec.tileClockHz = tileClockFrequency;
     spec.compileIpuCode = compileIPUCode;
+    spec.minIpuSyncDelay = minIPUSyncDelay;
+    spec.relativeSyncDelay = relativeSyncDelay == RelativeSyncDelayType::AUTO;
+    spec.hostLinkBytesPerSecond = sim::TargetSpec::kIpuModelHostLinkBytesPerSecond;
     return Device(Target(spec, TargetType::IPU_MODEL), deviceManagerId);
 }
 

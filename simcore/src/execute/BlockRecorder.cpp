@@ -43,8 +43,9 @@ BlockRecorder::BlockRecorder(const CompiledGraph& graph, const BlockSettings& se
     const auto& target = graph_.model->target;
     if (settings_.tile >= target.tilesPerIpu)
         throw poplar::invalid_option("Engine option 'profiler.blocks.tile' must be a tile of an "
-                                     "IPU (0 to " + std::to_string(target.tilesPerIpu - 1) +
-                                     "), got " + std::to_string(settings_.tile));
+                                     "IPU (0 to " +
+                                     std::to_string(target.tilesPerIpu - 1) + "), got " +
+                                     std::to_string(settings_.tile));
     capacity_ = settings_.bufferSize / kBlockRecordBytes;
     if (capacity_ == 0)
         throw poplar::invalid_option("Engine option 'profiler.blocks.bufferSize' must hold at "
@@ -86,8 +87,8 @@ BlockRecorder::BlockRecorder(const CompiledGraph& graph, const BlockSettings& se
             if (s.kind == StepKind::StreamCopyMid) {
                 auto& tiles = tilesOfProgram[s.program];
                 for (std::uint32_t t = 0; t < s.exchangeBytesPerTile.size(); ++t)
-                    if (s.exchangeBytesPerTile[t] && std::find(tiles.begin(), tiles.end(), t) ==
-                                                         tiles.end())
+                    if (s.exchangeBytesPerTile[t] &&
+                        std::find(tiles.begin(), tiles.end(), t) == tiles.end())
                         tiles.push_back(t);
             }
         streamTiles_.resize(steps.size());
@@ -211,9 +212,9 @@ void BlockRecorder::flush(std::uint64_t& cycle) {
     for (const auto& [tile, b] : buffers_)
         bytes = std::max(bytes, b.used * kBlockRecordBytes);
     // Begin: sync with the host; Mid: the buffers travel over the host link; End: completion.
-    const std::uint64_t phases[3] = {costs_.externalSyncCycles + costs_.streamCopyBeginEndCycles,
-                                     costs_.streamCopyCycles(target, bytes),
-                                     costs_.streamCopyBeginEndCycles};
+    const std::uint64_t phases[3] = {
+        costs_.syncCycles(target, true) + costs_.streamCopyBeginEndCycles,
+        costs_.streamCopyCycles(target, bytes), costs_.streamCopyBeginEndCycles};
     const BlockKind kinds[3] = {BlockKind::BlockFlushBegin, BlockKind::BlockFlushMid,
                                 BlockKind::BlockFlushEnd};
     std::uint64_t from[3], to[3];

@@ -79,6 +79,8 @@ public:
         t.interIpuBytesPerSecond = r_.f64();
         t.tilesPerColumn = r_.u32();
         t.compileIpuCode = r_.boolean();
+        t.minIpuSyncDelay = r_.u32();
+        t.relativeSyncDelay = r_.boolean();
         if (t.numIpus == 0 || t.tilesPerIpu == 0 || t.numWorkerContexts == 0 || t.numIpus > 4096 ||
             t.tilesPerIpu > (1u << 20))
             r_.fail("implausible target (" + std::to_string(t.numIpus) + " IPUs of " +

@@ -49,6 +49,8 @@ void writeTarget(ByteWriter& w, const TargetSpec& t) {
     w.f64(t.interIpuBytesPerSecond);
     w.u32(t.tilesPerColumn);
     w.boolean(t.compileIpuCode);
+    w.u32(t.minIpuSyncDelay);
+    w.boolean(t.relativeSyncDelay);
 }
 
 /// Every program node reachable from the programs and functions, numbered in visit order.

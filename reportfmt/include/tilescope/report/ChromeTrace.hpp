@@ -19,10 +19,13 @@ struct ChromeTraceRepairs {
     std::uint64_t cutOff = 0;         ///< 1 when the document stops before its end
     std::uint64_t partialEvents = 0;  ///< the event the cut fell in, dropped
     std::uint64_t danglingFlows = 0;  ///< flows with a single point (no arrow), dropped
+    /// Async and flow events whose "ts" is null, missing or not a number (Chrome writes async
+    /// ends with "ts": null), dropped: their slice closes as unfinished, their flow loses a point.
+    std::uint64_t untimed = 0;
 
     std::uint64_t total() const {
         return reordered + unmatchedEnds + unfinished + overlapping + trailingCommas + cutOff +
-               partialEvents + danglingFlows;
+               partialEvents + danglingFlows + untimed;
     }
 };
 
@@ -74,7 +77,8 @@ struct ChromeTraceImportOptions {
 /// before nesting. Repairs, counted in `stats.repairs` and stored in the file's metadata: events
 /// reordered, E without an open B dropped, B never closed kept as unfinished, slices that
 /// overlap without nesting placed on their own depth rows, a trailing comma, a document cut off
-/// (its partial last event dropped), a flow with a single point dropped. A gzip stream cut off is
+/// (its partial last event dropped), a flow with a single point dropped, an async or flow event
+/// without a usable "ts" dropped. A gzip stream cut off is
 /// a cut-off document. Memory: about 32 bytes per interval event held, at most
 /// `options.maxHeldEvents`; beyond, sorted runs go to a scratch file (external merge). Refused with
 /// a ReportError naming the input, the byte offset and the problem: malformed JSON, no event array,

@@ -131,7 +131,8 @@ public:
     const LivenessComparison& liveness();
     const ExecutionComparison& execution();
 
-    /// Text of a step key: "path/of/program | compute set | kind".
+    /// Text of a step key: "path/of/program | compute set | kind"; a part the step has none of
+    /// (no compute set: an exchange, a sync) is left out, not shown empty.
     std::string keyLabel(std::int32_t key) const;
 
 private:

@@ -46,11 +46,11 @@ inline constexpr std::uint64_t kBlockEdgeCodeBytes = 48;
 
 /// The engine options of lightweight profiling.
 struct BlockSettings {
-    std::string blocksFilter;   ///< profiler.blocks.filter ("" selects no Block)
-    std::string programsFilter; ///< profiler.programs.filter ("" wraps no program)
-    unsigned tile = 0;          ///< profiler.blocks.tile
-    bool implicitFlush = true;  ///< profiler.blocks.implicitFlush
-    unsigned bufferSize = 1000; ///< profiler.blocks.bufferSize
+    std::string blocksFilter;      ///< profiler.blocks.filter ("" selects no Block)
+    std::string programsFilter;    ///< profiler.programs.filter ("" wraps no program)
+    unsigned tile = 0;             ///< profiler.blocks.tile
+    bool implicitFlush = true;     ///< profiler.blocks.implicitFlush
+    unsigned bufferSize = 1000;    ///< profiler.blocks.bufferSize
     bool externalExchange = false; ///< debug.instrumentExternalExchange
 
     bool enabled() const {
@@ -125,8 +125,8 @@ private:
         std::uint64_t droppedFrom = 0, droppedTo = 0;
     };
     struct Walk {
-        bool selected = false;     ///< the subtree holds a selected scope
-        bool loopInside = false;   ///< ... inside a loop of the subtree
+        bool selected = false;   ///< the subtree holds a selected scope
+        bool loopInside = false; ///< ... inside a loop of the subtree
     };
 
     Walk walk(const ProgramNode& n);

@@ -30,7 +30,8 @@ enum class StepAction : std::uint8_t {
 /// The data effect of one lowered step (parallel to CompileRecords::steps).
 struct LoweredStep {
     StepAction action = StepAction::None;
-    std::uint32_t actionIndex = 0; ///< compute set, or index into copies/streamCopies/prints/remoteCopies
+    std::uint32_t actionIndex =
+        0; ///< compute set, or index into copies/streamCopies/prints/remoteCopies
 };
 
 /// A tensor-to-tensor copy, done at the last step its Copy program lowered to.

@@ -31,12 +31,17 @@ struct CostModel {
     // --- Exchange and sync ---
     /// Fixed cost of an exchange phase on every tile that sends or receives.
     std::uint64_t exchangeOverheadCycles = 30;
+    /// An exchange instruction (a send, a receiver's selection of its sender) issues in one
+    /// cycle, like any other instruction of the tile (the counts are those of the exchange code
+    /// below).
+    std::uint64_t exchangeInstructionCycles = 1;
     /// Extra latency when an exchange crosses IPUs (GlobalExchange), and its bandwidth comes
     /// from TargetSpec::interIpuBytesPerSecond.
     std::uint64_t globalExchangeLatencyCycles = 1200;
-    /// Cost of an internal (one IPU) and of an external (all IPUs and host) sync.
-    std::uint64_t internalSyncCycles = 40;
-    std::uint64_t externalSyncCycles = 800;
+    /// With IPUModel::relativeSyncDelay AUTO, tiles are released later the further they sit from
+    /// the sync controller: this many cycles per column of tiles (TargetSpec::tilesPerColumn)
+    /// along the exchange spine, for the furthest column. Modelled (not published).
+    std::uint64_t relativeSyncDelayCyclesPerColumn = 4;
     /// Host round trip of a stream copy; bandwidth comes from TargetSpec::hostLinkBytesPerSecond.
     std::uint64_t streamCopyLatencyCycles = 2000;
     std::uint64_t streamCopyBeginEndCycles = 100;
@@ -82,7 +87,12 @@ struct CostModel {
 
     /// Tile cycles to move `bytes` over the host link, starting from the stream latency.
     std::uint64_t streamCopyCycles(const TargetSpec& t, std::uint64_t bytes) const;
-    /// Tile cycles of an exchange phase in which a tile sends plus receives `bytes`.
+    /// Cycles of a sync on `t`, as the IPU Model states a sync: the target's minIPUSyncDelay
+    /// and, with relative delays, the release of the furthest column of tiles. An external sync
+    /// (all IPUs and the host) costs the same on one IPU: the host's side of a stream copy is in
+    /// its latency (streamCopyLatencyCycles) and begin/end phases.
+    std::uint64_t syncCycles(const TargetSpec& t, bool external) const;
+    /// Tile cycles of an exchange phase in which a tile moves `bytes` in its busier direction.
     std::uint64_t exchangeCycles(const TargetSpec& t, std::uint64_t bytes, bool global) const;
 };
 

@@ -41,6 +41,8 @@ struct ExchangeMessages {
     capture::PerTile rearranged;    ///< bytes received into a temporary and rearranged
     capture::PerTile copyPieces;    ///< contiguous pieces the rearrangement copies
     capture::PerTile messageCount;  ///< (source, destination) tile pairs the tile is part of
+    capture::PerTile sentBytes;     ///< bytes leaving the tile, once per destination
+    capture::PerTile instructions;  ///< exchange instructions the tile issues
     bool any = false;
     bool global = false; ///< some message crosses IPUs
 };

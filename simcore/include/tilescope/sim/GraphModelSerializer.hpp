@@ -23,8 +23,9 @@ inline constexpr char kExecutableMagic[8] = {'\x89', 'T', 'S', 'E', 'X', 'E', 'C
 /// 1: initial. 2: the target's device type, remote buffers, remote copies (buffer, offsets),
 /// cycleCount/cycleStamp counters, and each vertex type's supervisor flag. 3: whether IPU code
 /// was compiled (IPUModel::compileIPUCode), Block programs and the profiler options, and operation
-/// values as JSON text (serialized poplar::ProfileValue), not raw strings.
-inline constexpr std::uint32_t kExecutableFormatVersion = 3;
+/// values as JSON text (serialized poplar::ProfileValue), not raw strings. 4: the target's sync
+/// model (IPUModel::minIPUSyncDelay, relativeSyncDelay).
+inline constexpr std::uint32_t kExecutableFormatVersion = 4;
 
 /// What an executable file holds once read back: a fresh model (vertex types loaded, operations
 /// re-registered in this process), the programs, and the compile options.

@@ -37,6 +37,22 @@ struct TargetSpec {
     /// it to tile memory. Simulated hardware devices always do; an IPU Model does only when
     /// poplar::IPUModel::compileIPUCode is set (the SDK's default is false).
     bool compileIpuCode = true;
+    /// The sync model of poplar::IPUModel: cycles before the tile closest to the sync controller
+    /// is released from a sync (IPUModel::minIPUSyncDelay), and whether tiles further away are
+    /// released later (relativeSyncDelay AUTO) or all at once (NO_DELAY). The SDK does not
+    /// document its defaults: see CostModel.hpp and simcore/CALIBRATION-NOTES.md.
+    unsigned minIpuSyncDelay = kDefaultMinIpuSyncDelay;
+    bool relativeSyncDelay = true;
+
+    /// Modelled default of minIPUSyncDelay (the SDK does not publish its own): the sync request
+    /// and the release cross the exchange spine once each, as far as the fixed part of an
+    /// exchange (CostModel::exchangeOverheadCycles).
+    static constexpr unsigned kDefaultMinIpuSyncDelay = 30;
+    /// The host link of an IPU Model (Mk1 and Mk2): 8 GB/s. The SDK does not document it; it is
+    /// the rate of the one published IPU Model profile of a stream-bound program (Poplar tutorial
+    /// 6 README: 40,044,000 bytes streamed in 6,663,551 cycles at 1.33 GHz), the usable rate of a
+    /// PCIe Gen3 x8 link (7.9 GB/s).
+    static constexpr double kIpuModelHostLinkBytesPerSecond = 8e9;
 
     unsigned numTiles() const { return numIpus * tilesPerIpu; }
     std::uint64_t nonInterleavedBytesPerTile() const {
