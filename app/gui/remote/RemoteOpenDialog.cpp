@@ -233,7 +233,9 @@ void RemoteOpenDialog::updateOpenButton() {
 void RemoteOpenDialog::accept() {
     const QString path = path_->text().trimmed();
     if (path.isEmpty() || path.endsWith(QLatin1Char('/'))) {
-        showStatus(tr("Choose a report file (profile.pop, *.pop or *.pvti), not a folder"), true);
+        showStatus(tr("Choose a report file (profile.pop, *.pop or *.pvti), or a sweep folder's "
+                      "sweep.json, not a folder"),
+                   true);
         return;
     }
     // The model builds URLs for its host: make sure it has the one in the field.

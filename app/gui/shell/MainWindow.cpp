@@ -10,6 +10,7 @@
 #include "core/ReportSession.hpp"
 #include "core/ReportView.hpp"
 #include "remote/RemoteOpenDialog.hpp"
+#include "sweep/SweepWindow.hpp"
 #include "system/SystemAnalyserWindow.hpp"
 #include "tilescope/report/RemoteStorage.hpp"
 #include "tilescope/report/SyntheticReport.hpp"
@@ -217,7 +218,20 @@ void MainWindow::openReport(const QString& fileOrFolder) {
 RemoteOpenDialog* MainWindow::showOpenRemoteDialog() {
     auto* dialog = new RemoteOpenDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] { openReport(dialog->url()); });
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        // A sweep folder is picked by its sweep.json (or summary.json): the listing shows files.
+        const QString url = dialog->url();
+        const QString name = url.section(QLatin1Char('/'), -1);
+        if (name == QLatin1String("sweep.json") || name == QLatin1String("summary.json")) {
+            auto* sweep = new SweepWindow;
+            sweep->setAttribute(Qt::WA_DeleteOnClose);
+            sweep->resize(size());
+            sweep->show();
+            sweep->openSweep(url.left(url.size() - name.size() - 1));
+            return;
+        }
+        openReport(url);
+    });
     dialog->open();
     return dialog;
 }

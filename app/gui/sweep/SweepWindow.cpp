@@ -2,6 +2,7 @@
 
 #include "SweepView.hpp"
 #include "compare/CompareWindow.hpp"
+#include "tilescope/sweep/RemoteSweep.hpp"
 
 #include <QLabel>
 #include <QStackedWidget>
@@ -32,6 +33,21 @@ void SweepWindow::openSweep(const QString& directory) {
     setWindowTitle(tr("%1 — TileScope sweep").arg(directory));
     placeholder_->setText(tr("Reading the sweep in %1…").arg(directory));
     const std::string dir = directory.toStdString();
+    if (sweep::isRemoteSweep(dir)) {
+        // Over SSH the table comes from summary.json alone (opening every report over the
+        // network would take minutes), read off the UI thread.
+        watcher_.setFuture(
+            QtConcurrent::run([this, dir]() -> std::shared_ptr<const sweep::SweepSummary> {
+                try {
+                    return std::make_shared<const sweep::SweepSummary>(
+                        sweep::readRemoteSweep(dir, report::defaultSshOptions()));
+                } catch (const std::exception& e) {
+                    error_ = QString::fromUtf8(e.what());
+                    return nullptr;
+                }
+            }));
+        return;
+    }
     // A finished sweep's summary.json is shown at once (a fraction of a second for thousands of
     // variants); the reports are then read off the UI thread and the table refreshed from them
     // (a variant may have been rerun since). An error becomes the placeholder's text.

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -282,15 +283,21 @@ void writeSummaryJson(const SweepSummary& summary) {
 }
 
 std::optional<SweepSummary> readSummaryJson(const std::filesystem::path& directory) {
-    std::ifstream in(directory / "summary.json");
+    std::ifstream in(directory / "summary.json", std::ios::binary);
     if (!in)
         return std::nullopt;
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    return parseSummaryJson(text, std::filesystem::absolute(directory));
+}
+
+std::optional<SweepSummary> parseSummaryJson(const std::string& text,
+                                             const std::filesystem::path& directory) {
     try {
-        const json j = json::parse(in);
+        const json j = json::parse(text);
         if (j.value("format", "") != "tilescope-sweep-summary" || j.value("version", 0) != 1)
             return std::nullopt;
         SweepSummary s;
-        s.directory = std::filesystem::absolute(directory);
+        s.directory = directory;
         s.command = j.at("command").get<std::vector<std::string>>();
         s.axes = j.at("axes").get<std::vector<std::string>>();
         if (j.at("baseline").is_string())

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <libssh/sftp.h>
 #include <mutex>
@@ -15,11 +16,11 @@
 namespace tilescope::report {
 namespace {
 
-std::string sftpProblem(sftp_session sftp) {
+std::string sftpProblem(sftp_session sftp, std::string_view missing = "no such folder") {
     switch (sftp_get_error(sftp)) {
     case SSH_FX_NO_SUCH_FILE:
     case SSH_FX_NO_SUCH_PATH:
-        return "no such folder";
+        return std::string(missing);
     case SSH_FX_PERMISSION_DENIED:
         return "permission denied";
     default:
@@ -67,6 +68,15 @@ private:
 
 std::string::size_type pathStart(const std::string& sshUrl) {
     return sshUrl.find('/', 6); // after "ssh://"
+}
+
+// SFTP servers start in the user's home folder: relative paths are relative to it.
+std::string serverPath(const std::string& path) {
+    if (path.empty() || path == "~")
+        return ".";
+    if (path.starts_with("~/"))
+        return path.substr(2);
+    return path;
 }
 
 bool folderFirst(const RemoteEntry& a, const RemoteEntry& b) {
@@ -117,23 +127,27 @@ struct RemoteFolderBrowser::Connection {
         return urlBase + folder;
     }
 
-    [[noreturn]] void breakConnection(const std::string& folder, const std::string& why) {
-        failure = fmt::format("connection to {} lost while listing a folder ({})",
-                              ssh->destination(), why);
+    [[noreturn]] void breakConnection(const std::string& folder, const std::string& why,
+                                      std::string_view doing = "listing a folder") {
+        failure =
+            fmt::format("connection to {} lost while {} ({})", ssh->destination(), doing, why);
         throw ReportError(location(folder), failure);
     }
 
     // A failed call: the connection is gone (or the deadline cut it), or only this path failed.
-    [[noreturn]] void fail(const std::string& folder, ServerDeadline& deadline) {
+    // `file` says what was being done with `path`: a failed file read is "no such file".
+    [[noreturn]] void fail(const std::string& path, ServerDeadline& deadline, bool file = false) {
+        const std::string_view doing = file ? "reading a file" : "listing a folder";
         ssh_session session = ssh->session();
         if (deadline.expired())
-            breakConnection(folder,
-                            fmt::format("no answer within {} s", ssh->options().timeoutSeconds));
+            breakConnection(
+                path, fmt::format("no answer within {} s", ssh->options().timeoutSeconds), doing);
         const int code = sftp_get_error(sftp);
         if (!ssh_is_connected(session) || ssh_get_error_code(session) == SSH_FATAL ||
             code == SSH_FX_CONNECTION_LOST || code == SSH_FX_NO_CONNECTION)
-            breakConnection(folder, ssh_get_error(session));
-        throw ReportError(location(folder), sftpProblem(sftp));
+            breakConnection(path, ssh_get_error(session), doing);
+        throw ReportError(location(path),
+                          sftpProblem(sftp, file ? "no such file" : "no such folder"));
     }
 };
 
@@ -172,11 +186,7 @@ RemoteListing RemoteFolderBrowser::list(const std::string& folder) {
     if (!c.failure.empty())
         throw ReportError(c.location(folder), c.failure);
     // SFTP servers start in the user's home folder: relative paths are relative to it.
-    std::string path = folder;
-    if (path.empty() || path == "~")
-        path = ".";
-    else if (path.starts_with("~/"))
-        path.erase(0, 2);
+    const std::string path = serverPath(folder);
 
     ServerDeadline deadline(ssh_get_fd(c.ssh->session()), c.ssh->options().timeoutSeconds);
     char* canonical = sftp_canonicalize_path(c.sftp, path.c_str());
@@ -230,6 +240,50 @@ RemoteListing RemoteFolderBrowser::list(const std::string& folder) {
                           "cannot read the folder: " + sftpProblem(c.sftp));
     std::sort(listing.entries.begin(), listing.entries.end(), folderFirst);
     return listing;
+}
+
+std::string RemoteFolderBrowser::readFile(const std::string& file, std::uint64_t maxBytes) {
+    Connection& c = *connection_;
+    std::lock_guard lock(c.mutex);
+    if (!c.failure.empty())
+        throw ReportError(c.location(file), c.failure);
+    ServerDeadline deadline(ssh_get_fd(c.ssh->session()), c.ssh->options().timeoutSeconds);
+    sftp_file f = sftp_open(c.sftp, serverPath(file).c_str(), O_RDONLY, 0);
+    if (!f)
+        c.fail(file, deadline, true);
+    std::unique_ptr<sftp_file_struct, int (*)(sftp_file)> open(f, sftp_close);
+    if (sftp_attributes a = sftp_fstat(f)) {
+        const bool folder = a->type == SSH_FILEXFER_TYPE_DIRECTORY;
+        const std::uint64_t size = a->size;
+        sftp_attributes_free(a);
+        if (folder)
+            throw ReportError(c.location(file), "a folder, not a file");
+        if (size > maxBytes)
+            throw ReportError(c.location(file),
+                              fmt::format("{} bytes, more than the {} read here", size, maxBytes));
+    }
+    std::string text;
+    char buffer[32768];
+    for (;;) {
+        const ssize_t n = sftp_read(f, buffer, sizeof buffer);
+        if (n < 0)
+            c.fail(file, deadline, true);
+        if (n == 0)
+            break;
+        text.append(buffer, static_cast<std::size_t>(n));
+        if (text.size() > maxBytes) // the file grew since its size was read
+            throw ReportError(c.location(file), fmt::format("more than {} bytes", maxBytes));
+    }
+    return text;
+}
+
+std::string readRemoteFile(const std::string& sshUrl, const SshOptions& options,
+                           std::uint64_t maxBytes) {
+    const std::string file = remoteFolderOf(sshUrl);
+    if (file.empty() || file == "/")
+        throw ReportError(sshUrl, "names a folder, not a file");
+    RemoteFolderBrowser browser(sshUrl, options);
+    return browser.readFile(file, maxBytes);
 }
 
 RemoteListing listRemoteDirectory(const std::string& sshUrl, const SshOptions& options) {

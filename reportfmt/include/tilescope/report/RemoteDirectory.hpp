@@ -51,6 +51,10 @@ public:
     /// Lists `folder`: an absolute path, or a path relative to the remote user's home folder
     /// (empty or `~`: the home folder itself; `~/x` as `x`). Throws ReportError.
     RemoteListing list(const std::string& folder);
+    /// The whole of the small file `file` (a path as for `list`), for sweep.json-like files.
+    /// Throws ReportError naming the file's URL when it is missing, a folder, unreadable or
+    /// larger than `maxBytes`.
+    std::string readFile(const std::string& file, std::uint64_t maxBytes);
     /// user@host:port as resolved from the SSH configuration.
     const std::string& destination() const;
     /// False once a listing found the connection lost (every later call would fail).
@@ -69,5 +73,10 @@ std::string remoteFolderOf(const std::string& sshUrl);
 /// Lists the folder named by an ssh:// URL over a connection of its own (see
 /// RemoteFolderBrowser and remoteFolderOf). Throws ReportError naming the URL.
 RemoteListing listRemoteDirectory(const std::string& sshUrl, const SshOptions& options);
+
+/// Reads the small file an ssh:// URL names (`/~/x` is relative to the home folder) whole, over
+/// a connection of its own (see RemoteFolderBrowser::readFile). Throws ReportError naming the URL.
+std::string readRemoteFile(const std::string& sshUrl, const SshOptions& options,
+                           std::uint64_t maxBytes);
 
 } // namespace tilescope::report

@@ -106,6 +106,10 @@ void writeSummaryJson(const SweepSummary& summary);
 /// DIR/summary.json read back (what `sweep` wrote when it ended): the table without opening a
 /// report, for a first look at a large sweep. None when the file is missing or not a summary.
 std::optional<SweepSummary> readSummaryJson(const std::filesystem::path& directory);
+/// summary.json's text parsed as readSummaryJson does, with `directory` (a local folder or an
+/// ssh:// folder URL) as the summary's folder. None when the text is not a summary.
+std::optional<SweepSummary> parseSummaryJson(const std::string& text,
+                                             const std::filesystem::path& directory);
 
 /// The variant in row i is on the Pareto front of (cycles, peak tile memory): no other variant
 /// that compiled and fits is at most as slow and at most as large and better in one. Variants
