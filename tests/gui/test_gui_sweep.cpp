@@ -1,12 +1,12 @@
 // The Sweep view: its table, filter, sort, selection and scatter on a generated sweep folder
 // (offscreen), and `tilescope --sweep DIR --screenshot` by the real binary on Xvfb.
 
+#include "TestSweeps.hpp"
 #include "TilescopeProcess.hpp"
 #include "sweep/SweepScatter.hpp"
 #include "sweep/SweepTableModel.hpp"
 #include "sweep/SweepView.hpp"
 #include "sweep/SweepWindow.hpp"
-#include "tilescope/report/SyntheticReport.hpp"
 #include "tilescope/sweep/SweepPlan.hpp"
 #include "tilescope/sweep/SweepSummary.hpp"
 #include "tilescope/sweep/VariantStatus.hpp"
@@ -25,50 +25,10 @@ using namespace tilescope;
 using namespace tilescope::gui;
 namespace fs = std::filesystem;
 
-namespace {
-
-/// A sweep folder of `n` variants over arg:seed with synthetic reports (seeds differ, so cycles
-/// and memory differ); the last variant failed without a report, the one before it does not fit.
-fs::path makeSweep(const fs::path& dir, std::size_t n) {
-    sweep::SweepPlan plan;
-    plan.directory = dir;
-    plan.workingDirectory = dir;
-    plan.command = {"program", "{seed}"};
-    std::vector<std::string> seeds;
-    for (std::size_t i = 0; i < n; ++i)
-        seeds.push_back(std::to_string(i + 1));
-    plan.variants = sweep::expandVariants({sweep::SweepAxis{"arg:seed", seeds}}, {});
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto vdir = plan.variantDirectory(plan.variants[i]);
-        fs::create_directories(vdir);
-        sweep::VariantStatus status;
-        status.executor = "local";
-        if (i + 1 == n) {
-            status.state = "failed";
-            status.reason = "exit status 1";
-            status.outputTail = "the program failed";
-        } else {
-            report::SyntheticSpec spec;
-            spec.tilesPerIpu = 16;
-            spec.steps = 10 + 7 * i;
-            spec.runs = 1;
-            spec.seed = i + 1;
-            spec.outOfMemory = i + 2 == n;
-            report::generateSyntheticReport(vdir, spec);
-            status.state = "succeeded";
-            status.exitCode = 0;
-        }
-        sweep::writeStatus(vdir, status);
-    }
-    sweep::writePlan(plan);
-    return dir;
-}
-
-} // namespace
-
 TEST_CASE("the Sweep view lists, sorts, filters and selects variants and draws their scatter") {
     QTemporaryDir tmp;
-    const fs::path dir = makeSweep(fs::path(tmp.path().toStdString()) / "sweep", 8);
+    const fs::path dir =
+        test::makeSyntheticSweep(fs::path(tmp.path().toStdString()) / "sweep", 8, false);
     SweepWindow window;
     QSignalSpy opened(&window, &SweepWindow::sweepOpened);
     window.resize(1100, 700);
@@ -137,7 +97,8 @@ TEST_CASE("the Sweep view lists, sorts, filters and selects variants and draws t
 
 TEST_CASE("a finished sweep shows its summary.json first, then what its reports say") {
     QTemporaryDir tmp;
-    const fs::path dir = makeSweep(fs::path(tmp.path().toStdString()) / "sweep", 5);
+    const fs::path dir =
+        test::makeSyntheticSweep(fs::path(tmp.path().toStdString()) / "sweep", 5, false);
     sweep::writeSummaryJson(sweep::summarizeSweep(dir, std::nullopt, {}));
     const auto stored = sweep::readSummaryJson(dir);
     REQUIRE(stored);
@@ -166,7 +127,8 @@ TEST_CASE("a folder that is not a sweep shows why") {
 
 TEST_CASE("tilescope --sweep DIR --screenshot renders the Sweep view on Xvfb") {
     QTemporaryDir tmp;
-    const fs::path dir = makeSweep(fs::path(tmp.path().toStdString()) / "sweep", 12);
+    const fs::path dir =
+        test::makeSyntheticSweep(fs::path(tmp.path().toStdString()) / "sweep", 12, false);
     const QString png = tmp.filePath("sweep.png");
     const auto run = test::runTilescope({"--sweep", QString::fromStdString(dir.string()),
                                          "--screenshot", png, "--size", "1200x700"});

@@ -4,6 +4,7 @@
 
 #include "RemoteGuiFixture.hpp"
 #include "TestReports.hpp"
+#include "TestSweeps.hpp"
 #include "TilescopeProcess.hpp"
 #include "remote/RemoteOpenDialog.hpp"
 #include "shell/MainWindow.hpp"
@@ -13,7 +14,6 @@
 #include "tilescope/report/ProfileSummary.hpp"
 #include "tilescope/report/RemoteDirectory.hpp"
 #include "tilescope/report/ReportError.hpp"
-#include "tilescope/report/SyntheticReport.hpp"
 #include "tilescope/sweep/RemoteSweep.hpp"
 #include "tilescope/sweep/SweepPlan.hpp"
 #include "tilescope/sweep/SweepSummary.hpp"
@@ -35,42 +35,6 @@ using namespace tilescope::gui;
 namespace fs = std::filesystem;
 
 namespace {
-
-/// A finished sweep of `n` variants over arg:seed with synthetic reports and its summary.json;
-/// the last variant failed without a report.
-fs::path makeFinishedSweep(const fs::path& dir, std::size_t n) {
-    sweep::SweepPlan plan;
-    plan.directory = dir;
-    plan.workingDirectory = dir;
-    plan.command = {"program", "{seed}"};
-    std::vector<std::string> seeds;
-    for (std::size_t i = 0; i < n; ++i)
-        seeds.push_back(std::to_string(i + 1));
-    plan.variants = sweep::expandVariants({sweep::SweepAxis{"arg:seed", seeds}}, {});
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto vdir = plan.variantDirectory(plan.variants[i]);
-        fs::create_directories(vdir);
-        sweep::VariantStatus status;
-        status.executor = "local";
-        if (i + 1 == n) {
-            status.state = "failed";
-            status.reason = "exit status 1";
-        } else {
-            report::SyntheticSpec spec;
-            spec.tilesPerIpu = 16;
-            spec.steps = 10 + 5 * i;
-            spec.runs = 1;
-            spec.seed = i + 3;
-            report::generateSyntheticReport(vdir, spec);
-            status.state = "succeeded";
-            status.exitCode = 0;
-        }
-        sweep::writeStatus(vdir, status);
-    }
-    sweep::writePlan(plan);
-    sweep::writeSummaryJson(sweep::summarizeSweep(dir, std::nullopt, {}));
-    return dir;
-}
 
 std::string fileText(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);
@@ -111,7 +75,7 @@ TEST_CASE("a small remote file is read whole, within its size cap") {
 TEST_CASE("a sweep folder opened over SSH gives the table it gives locally") {
     testing::RemoteFixture f;
     test::useFixtureSsh(f);
-    const fs::path dir = makeFinishedSweep(f.world / "sweep", 5);
+    const fs::path dir = test::makeSyntheticSweep(f.world / "sweep", 5, true);
     const auto local = sweep::readSummaryJson(dir);
     REQUIRE(local);
     const std::string url = f.url(dir);
@@ -165,7 +129,7 @@ TEST_CASE("a remote sweep folder that is missing, or not a sweep, says why") {
     CHECK(message.contains("no such file"));
 
     // A sweep without its summary.json (still running, or killed) names the file it needs.
-    const fs::path unfinished = makeFinishedSweep(f.world / "unfinished", 2);
+    const fs::path unfinished = test::makeSyntheticSweep(f.world / "unfinished", 2, true);
     fs::remove(unfinished / "summary.json");
     try {
         sweep::readRemoteSweep(f.url(unfinished), report::defaultSshOptions());
@@ -178,7 +142,7 @@ TEST_CASE("a remote sweep folder that is missing, or not a sweep, says why") {
 
 TEST_CASE("tilescope --sweep ssh://... --screenshot renders the remote sweep") {
     testing::RemoteFixture f;
-    const fs::path dir = makeFinishedSweep(f.world / "shown", 4);
+    const fs::path dir = test::makeSyntheticSweep(f.world / "shown", 4, true);
     const fs::path out = f.world / "remote-sweep.png";
     const fs::path home = f.world / "home";
     fs::create_directories(home);
@@ -211,7 +175,7 @@ TEST_CASE("tilescope --sweep ssh://... --screenshot renders the remote sweep") {
 TEST_CASE("File > Open Remote opens a sweep folder picked by its sweep.json") {
     testing::RemoteFixture f;
     test::useFixtureSsh(f);
-    const fs::path dir = makeFinishedSweep(f.world / "picked", 3);
+    const fs::path dir = test::makeSyntheticSweep(f.world / "picked", 3, true);
     MainWindow window;
     RemoteOpenDialog* dialog = window.showOpenRemoteDialog();
     dialog->hostField()->setEditText(test::hostSpec(f));
