@@ -122,6 +122,32 @@ std::optional<std::pair<std::int64_t, std::int64_t>> parseRange(const QString& t
     return std::pair{*from, *to};
 }
 
+/// The index of a view option's value among `choices`, or -1 with an error naming them.
+int choiceOf(const QString& flag, const QString& value, const QStringList& choices,
+             QString* error) {
+    const int index = int(choices.indexOf(value));
+    if (index < 0) {
+        const QString allowed =
+            choices.size() == 2 ? choices[0] + QStringLiteral(" or ") + choices[1]
+                                : QStringLiteral("one of ") + choices.join(QStringLiteral(", "));
+        *error = QStringLiteral("--%1 must be %2 (got '%3')").arg(flag, allowed, value);
+    }
+    return index;
+}
+
+/// A view option (--tile-order, --execution-mode, ...) opens `view` of one profile report: false,
+/// with an error, when a comparison, a trace set or another view was asked for.
+bool selectViewFor(const QString& flag, const QString& view, bool oneReport, QString& chosenView,
+                   QString* error) {
+    if (!oneReport || (!chosenView.isEmpty() && chosenView != view)) {
+        *error =
+            QStringLiteral("--%1 applies to the %2 view of one profile report").arg(flag, view);
+        return false;
+    }
+    chosenView = view;
+    return true;
+}
+
 std::optional<Options> parse(const QStringList& arguments, QString* error, bool* exitNow,
                              QCommandLineParser& parser) {
     parser.setApplicationDescription(
@@ -307,71 +333,41 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
             return std::nullopt;
         }
     }
+    const bool oneReport = !system && !parser.isSet(compare);
     if (parser.isSet(tileOrder)) {
-        const QString value = parser.value(tileOrder);
-        if (value != QLatin1String("software") && value != QLatin1String("physical")) {
-            *error =
-                QStringLiteral("--tile-order must be software or physical (got '%1')").arg(value);
+        const int index = choiceOf(QStringLiteral("tile-order"), parser.value(tileOrder),
+                                   {QStringLiteral("software"), QStringLiteral("physical")}, error);
+        if (index < 0 || !selectViewFor(QStringLiteral("tile-order"), QStringLiteral("memory"),
+                                        oneReport, o.view, error))
             return std::nullopt;
-        }
-        if (system || parser.isSet(compare) ||
-            (!o.view.isEmpty() && o.view != QLatin1String("memory"))) {
-            *error = QStringLiteral("--tile-order applies to the memory view of one profile "
-                                    "report");
-            return std::nullopt;
-        }
-        o.tileOrder = value == QLatin1String("physical") ? 1 : 0;
-        o.view = QStringLiteral("memory");
+        o.tileOrder = index;
     }
     if (parser.isSet(executionMode)) {
-        static const QStringList modes = {"flat", "flame", "bsp", "ipu", "blocks"};
-        const QString value = parser.value(executionMode);
-        if (!modes.contains(value)) {
-            *error = QStringLiteral("--execution-mode must be one of %1 (got '%2')")
-                         .arg(modes.join(", "), value);
+        const int index =
+            choiceOf(QStringLiteral("execution-mode"), parser.value(executionMode),
+                     {QStringLiteral("flat"), QStringLiteral("flame"), QStringLiteral("bsp"),
+                      QStringLiteral("ipu"), QStringLiteral("blocks")},
+                     error);
+        if (index < 0 || !selectViewFor(QStringLiteral("execution-mode"),
+                                        QStringLiteral("execution"), oneReport, o.view, error))
             return std::nullopt;
-        }
-        if (system || parser.isSet(compare) ||
-            (!o.view.isEmpty() && o.view != QLatin1String("execution"))) {
-            *error = QStringLiteral("--execution-mode applies to the execution view of one "
-                                    "profile report");
-            return std::nullopt;
-        }
-        o.executionMode = int(modes.indexOf(value));
-        o.view = QStringLiteral("execution");
+        o.executionMode = index;
     }
     if (parser.isSet(alwaysLive)) {
-        const QString value = parser.value(alwaysLive);
-        if (value != QLatin1String("include") && value != QLatin1String("exclude")) {
-            *error =
-                QStringLiteral("--always-live must be include or exclude (got '%1')").arg(value);
+        const int index = choiceOf(QStringLiteral("always-live"), parser.value(alwaysLive),
+                                   {QStringLiteral("exclude"), QStringLiteral("include")}, error);
+        if (index < 0 || !selectViewFor(QStringLiteral("always-live"), QStringLiteral("liveness"),
+                                        oneReport, o.view, error))
             return std::nullopt;
-        }
-        if (system || parser.isSet(compare) ||
-            (!o.view.isEmpty() && o.view != QLatin1String("liveness"))) {
-            *error = QStringLiteral("--always-live applies to the liveness view of one profile "
-                                    "report");
-            return std::nullopt;
-        }
-        o.includeAlwaysLive = value == QLatin1String("include");
-        o.view = QStringLiteral("liveness");
+        o.includeAlwaysLive = index == 1;
     }
     if (parser.isSet(memoryTab)) {
-        const QString value = parser.value(memoryTab);
-        const int index = int(MemoryView::tabNames().indexOf(value));
-        if (index < 0) {
-            *error = QStringLiteral("--memory-tab must be one of %1 (got '%2')")
-                         .arg(MemoryView::tabNames().join(", "), value);
+        const int index = choiceOf(QStringLiteral("memory-tab"), parser.value(memoryTab),
+                                   MemoryView::tabNames(), error);
+        if (index < 0 || !selectViewFor(QStringLiteral("memory-tab"), QStringLiteral("memory"),
+                                        oneReport, o.view, error))
             return std::nullopt;
-        }
-        if (system || parser.isSet(compare) ||
-            (!o.view.isEmpty() && o.view != QLatin1String("memory"))) {
-            *error =
-                QStringLiteral("--memory-tab applies to the memory view of one profile report");
-            return std::nullopt;
-        }
         o.memoryTab = index;
-        o.view = QStringLiteral("memory");
     }
     if (parser.isSet(cycleRange)) {
         static const QRegularExpression re(QStringLiteral("^(\\d{1,18}):(\\d{1,18})$"));
@@ -382,15 +378,11 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
                          .arg(parser.value(cycleRange));
             return std::nullopt;
         }
-        if (system || parser.isSet(compare) ||
-            (!o.view.isEmpty() && o.view != QLatin1String("execution"))) {
-            *error = QStringLiteral("--cycle-range applies to the execution view of one profile "
-                                    "report");
+        if (!selectViewFor(QStringLiteral("cycle-range"), QStringLiteral("execution"), oneReport,
+                           o.view, error))
             return std::nullopt;
-        }
         o.cycleRange = std::make_pair(double(m.captured(1).toULongLong()),
                                       double(m.captured(2).toULongLong()));
-        o.view = QStringLiteral("execution");
     }
     o.screenshot = parser.value(screenshot);
     if (parser.isSet(size)) {
