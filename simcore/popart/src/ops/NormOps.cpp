@@ -131,7 +131,7 @@ void registerNormOps(OpLoweringRegistry& r) {
             }
         },
         17));
-    r.add(onnxOp(
+    OpLowering batchNorm = onnxOp(
         "BatchNormalization",
         [](LoweringContext& c) {
             Tensor x = c.input(0);
@@ -158,6 +158,13 @@ void registerNormOps(OpLoweringRegistry& r) {
                                                (pe::Inv(pe::_2 * pe::_2) - pe::Const(eps)) *
                                                    pe::Const(1.0f - mom),
                                            {c.input(4), m.invStdRaw}, "runningVar"));
+                // Outputs 3 and 4 before opset 14 (torch exports them in training mode): the
+                // batch's mean and variance.
+                if (c.hasOutput(3))
+                    c.setOutput(3, m.meanRaw);
+                if (c.hasOutput(4))
+                    c.setOutput(4, mapExpr(c, pe::Inv(pe::_1 * pe::_1) - pe::Const(eps),
+                                           {m.invStdRaw}, "savedVar"));
             } else {
                 Tensor mean = channelView(c.input(3), x), var = channelView(c.input(4), x);
                 xhat = mapExpr(c, (pe::_1 - pe::_2) * pe::Rsqrt(pe::_3 + pe::Const(eps)),
@@ -165,9 +172,10 @@ void registerNormOps(OpLoweringRegistry& r) {
             }
             c.save("xhat", xhat);
             c.setOutput(0, mapExpr(c, pe::_1 * pe::_2 + pe::_3, {xhat, scale, bias}, "scale"));
-            for (std::size_t i = batchStatistics(c) ? 3 : 1; i < c.numOutputs(); ++i)
+            for (std::size_t i = 1; i < c.numOutputs() && !batchStatistics(c); ++i)
                 if (c.hasOutput(i))
-                    c.unsupported("output " + std::to_string(i) + " (saved statistics)");
+                    c.unsupported("output " + std::to_string(i) +
+                                  " (statistics) in inference without training_mode");
         },
         [](GradContext& c) {
             Tensor x = c.input(0), g = c.outputGrad(0), xhat = c.saved("xhat");
@@ -191,7 +199,18 @@ void registerNormOps(OpLoweringRegistry& r) {
                                               {dxhat, channelView(c.input(4), x)}, "grad"));
                 }
             }
-        }));
+        });
+    // ONNX infers only output 0 when BatchNormalization-9..13 lists the training outputs: the
+    // running and saved statistics are per channel.
+    batchNorm.inferShape = [](ShapeContext& c) {
+        const TensorInfo& x = c.inputInfo(0);
+        c.setOutputInfo(0, x);
+        if (x.rank() < 2)
+            return;
+        for (std::size_t i = 1; i < c.numOutputs(); ++i)
+            c.setOutputInfo(i, TensorInfo(x.dataType(), Shape{x.shape()[1]}));
+    };
+    r.add(std::move(batchNorm));
     // Dropout: the identity in inference (and with ratio 0); in training x * mask / (1 - ratio)
     // with a mask drawn by poprand (the same draws every batch: the generator is counter-based).
     r.add(onnxOp(
