@@ -1,5 +1,5 @@
 // LayerNormalization (opset 17), BatchNormalization (running statistics for inference; batch
-// statistics with training_mode or in a TrainingSession), and Dropout.
+// statistics with training_mode or in a TrainingSession), InstanceNormalization, and Dropout.
 #include "ops/LoweringState.hpp"
 #include "ops/OpGroups.hpp"
 #include "ops/OpHelpers.hpp"
@@ -200,6 +200,46 @@ void registerNormOps(OpLoweringRegistry& r) {
                 }
             }
         });
+    // InstanceNormalization: each sample's channel normalised over its spatial dimensions, then
+    // scaled and shifted per channel (torch's GroupNorm exports through it).
+    r.add(onnxOp(
+        "InstanceNormalization",
+        [](LoweringContext& c) {
+            Tensor x = c.input(0);
+            if (x.rank() < 3)
+                c.invalid("the input needs at least 3 dimensions (N, C, D...)");
+            std::vector<std::size_t> dims;
+            for (std::size_t d = 2; d < x.rank(); ++d)
+                dims.push_back(d);
+            Moments m = moments(c, x, dims, c.attrs().getFloat("epsilon", 1e-5f));
+            Tensor xhat =
+                mapExpr(c, (pe::_1 - pe::_2) * pe::_3, {x, m.mean, m.invStd}, "normalise");
+            c.save("xhat", xhat);
+            c.save("invStd", m.invStd);
+            c.setOutput(0, mapExpr(c, pe::_1 * pe::_2 + pe::_3,
+                                   {xhat, channelView(c.input(1), x), channelView(c.input(2), x)},
+                                   "scale"));
+        },
+        [](GradContext& c) {
+            Tensor x = c.input(0), g = c.outputGrad(0), xhat = c.saved("xhat");
+            const auto perChannel = allBut(x.rank(), 1);
+            std::vector<std::size_t> spatial;
+            for (std::size_t d = 2; d < x.rank(); ++d)
+                spatial.push_back(d);
+            if (c.needsInputGrad(1))
+                c.addInputGrad(
+                    1, popops::reduce(c.graph(), mapExpr(c, pe::_1 * pe::_2, {g, xhat}, "gradScale"),
+                                      perChannel, popops::Operation::ADD, c.prog(),
+                                      c.di("gradScale")));
+            if (c.needsInputGrad(2))
+                c.addInputGrad(2, popops::reduce(c.graph(), g, perChannel, popops::Operation::ADD,
+                                                 c.prog(), c.di("gradBias")));
+            if (c.needsInputGrad(0)) {
+                Tensor dxhat =
+                    mapExpr(c, pe::_1 * pe::_2, {g, channelView(c.input(1), x)}, "gradXhat");
+                c.addInputGrad(0, normGrad(c, dxhat, xhat, c.saved("invStd"), spatial));
+            }
+        }));
     // ONNX infers only output 0 when BatchNormalization-9..13 lists the training outputs: the
     // running and saved statistics are per channel.
     batchNorm.inferShape = [](ShapeContext& c) {

@@ -6,6 +6,7 @@ namespace popart {
 class OpLoweringRegistry;
 
 void registerElementWiseOps(OpLoweringRegistry& registry);
+void registerActivationOps(OpLoweringRegistry& registry); // PRelu, Celu, ..., IsNaN, IsInf, Mod
 void registerArithmeticOps(OpLoweringRegistry& registry);
 void registerComparisonOps(OpLoweringRegistry& registry);
 void registerMatMulOps(OpLoweringRegistry& registry);
