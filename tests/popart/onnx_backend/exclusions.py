@@ -43,7 +43,7 @@ EXCLUSIONS = [
     _op("ConvInteger", _QUANT), _op("MatMulInteger", _QUANT), _op("QLinearConv", _QUANT),
     _op("QLinearMatMul", _QUANT), _op("QuantizeLinear", _QUANT),
     _op("DequantizeLinear", _QUANT), _op("DynamicQuantizeLinear", _QUANT),
-    _op("ConvTranspose", _OTHER), _op("CumSum", _OTHER), _op("DepthToSpace", _OTHER),
+    _op("CumSum", _OTHER), _op("DepthToSpace", _OTHER),
     _op("SpaceToDepth", _OTHER), _op("Det", _OTHER), _op("Einsum", _OTHER),
     _op("EyeLike", _OTHER),
     _op("GRU", _RNN), _op("LSTM", _RNN), _op("RNN", _RNN),

@@ -35,7 +35,7 @@ GROUPS = {
     "cast_where": ["Cast", "Where"],
     "normalisation": ["BatchNormalization", "LayerNormalization"],
     "conv_pool": [
-        "Conv", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"
+        "Conv", "ConvTranspose", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"
     ],
     "losses": ["NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss"],
     "dropout": ["Dropout"],
