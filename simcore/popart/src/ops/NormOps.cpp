@@ -252,7 +252,7 @@ void registerNormOps(OpLoweringRegistry& r) {
     };
     r.add(std::move(batchNorm));
     // Dropout: the identity in inference (and with ratio 0); in training x * mask / (1 - ratio)
-    // with a mask drawn by poprand (the same draws every batch: the generator is counter-based).
+    // with a mask drawn by poprand from the session's seed, which advances every batch.
     r.add(onnxOp(
         "Dropout",
         [](LoweringContext& c) {
@@ -273,8 +273,9 @@ void registerNormOps(OpLoweringRegistry& r) {
                 }
                 return;
             }
-            Tensor u = poprand::uniform(c.graph(), nullptr, 0, x, x.elementType(), 0.0, 1.0,
-                                        c.prog(), c.di("draw"));
+            Tensor seed = c.randomSeed();
+            Tensor u = poprand::uniform(c.graph(), &seed, c.seedModifier(), x, x.elementType(),
+                                        0.0, 1.0, c.prog(), c.di("draw"));
             Tensor keep = mapExpr(
                 c, pe::Max(pe::Signum(pe::_1 - pe::Const(ratio)), pe::Const(0.0f)), {u}, "keep");
             c.save("keep", keep);

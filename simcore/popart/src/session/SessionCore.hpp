@@ -90,6 +90,8 @@ struct SessionCore {
     void weightsFromHost();
     void weightsToHost();
     void optimizerFromHost();
+    /// Writes randomSeed to the device (when a node draws random numbers).
+    void seedFromHost();
     /// Micro-batches per optimizer step (SessionOptions::accumulationFactor when training with
     /// enableGradientAccumulation, else 1); a step runs batchesPerStep times as many batches.
     int64_t accumulationFactor() const;
