@@ -144,3 +144,63 @@ def test_an_op_that_cannot_be_lowered_is_named():
         deviceInfo=_device())
     with pytest.raises(popart.popart_exception, match=r"LSTM \(node '/rnn/LSTM', opset 13\)"):
         session.prepareDevice()
+
+
+class Block(nn.Module):
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(2, 2, 3, padding=1)
+
+    def forward(self, x):
+        return torch.relu(self.conv(x))
+
+
+class Nested(nn.Module):
+
+    def __init__(self):
+        super().__init__()
+        self.layer1 = Block()
+        self.layer2 = Block()
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(32, 3))
+
+    def forward(self, x):
+        return self.head(self.layer2(self.layer1(x)))
+
+
+def test_report_operations_follow_the_module_path(tmp_path):
+    """torch names nodes by module path ("/layer1/conv/Conv"): the report has an operation per
+    module, each node's operation inside its module's, so Operations and the Operations Graph
+    show the model as its author wrote it; the node keeps its full name in its debug values."""
+    torch.manual_seed(0)
+    x = np.ones((1, 2, 4, 4), np.float32)
+    proto = _export(Nested(), (x,), torch.onnx.TrainingMode.EVAL, 13)
+    names = [n.name for n in onnx.load_from_string(proto).graph.node]
+    assert "/layer1/conv/Conv" in names and "/head/head.1/Gemm" in names, names
+    out = onnx.load_from_string(proto).graph.output[0].name
+    options = popart.SessionOptions()
+    report_dir = tmp_path / "report"
+    options.engineOptions = {"autoReport.all": "true", "autoReport.directory": str(report_dir)}
+    session = popart.InferenceSession(
+        fnModel=proto, dataFlow=popart.DataFlow(1, {out: popart.AnchorReturnType("ALL")}),
+        deviceInfo=_device(), userOptions=options)
+    session.prepareDevice()
+    session.weightsFromHost()
+    anchors = session.initAnchorArrays()
+    session.run(popart.PyStepIO({"input0": x}, anchors))
+
+    import pva
+    report = pva.openReport(glob.glob(str(report_dir / "**" / "profile.pop"), recursive=True)[0])
+    ops = {op.debugPath: op for op in pva.OperationAnalysis(report).operations
+           if op.layer == "PopART"}
+    for scope in ["layer1", "layer1/conv", "layer2", "layer2/conv", "head", "head/head.1"]:
+        assert scope in ops, f"no operation for module '{scope}' (PopART ones: {sorted(ops)})"
+        assert ops[scope].name == scope.split("/")[-1]
+    conv = ops["layer1/conv/Conv"]
+    assert conv.name == "Conv"
+    assert '"nodeName":"/layer1/conv/Conv"' in conv.debugContext.json.replace(" ", "")
+    assert ops["head/head.1/Gemm"].name == "Gemm"
+    # PopLibs' work nests under the node: the convolution's path continues the module path.
+    poplibs = [op.debugPath for op in pva.OperationAnalysis(report).operations
+               if op.layer == "PopLibs"]
+    assert any(p.startswith("layer2/conv/Conv/") for p in poplibs), poplibs

@@ -63,6 +63,9 @@ struct SessionCore {
     std::unique_ptr<poplar::Engine> engine;
     std::vector<std::unique_ptr<poplar::DebugInfo>>
         operations; // one per ONNX node, and the session
+    /// One operation per module scope of the nodes' names ("/layer1", "/layer1/conv"), which
+    /// the nodes' operations nest in.
+    std::map<std::string, std::unique_ptr<poplar::DebugInfo>> moduleScopes;
     LoweringState state;
     std::vector<TensorId> weightIds;
     std::map<TensorId, HostTensor> hostWeights;
