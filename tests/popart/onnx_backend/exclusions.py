@@ -58,7 +58,7 @@ EXCLUSIONS = [
     _op("NonZero", "output shape depends on the data"),
     _op("Unique", "output shape depends on the data"),
     _op("OneHot", _OTHER), _op("Range", "output shape depends on input values"),
-    _op("Resize", _OTHER), _op("Upsample", _OTHER), _op("ReverseSequence", _OTHER),
+    _op("ReverseSequence", _OTHER),
     _op("RoiAlign", _OTHER), _op("Shrink", _OTHER), _op("StringNormalizer",
                                                          "STRING tensors (the IPU holds numbers)"),
     _op("TfIdfVectorizer", _OTHER), _op("TopK", _OTHER), _op("Trilu", _OTHER),

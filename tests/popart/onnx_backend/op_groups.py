@@ -35,7 +35,8 @@ GROUPS = {
     "cast_where": ["Cast", "Where"],
     "normalisation": ["BatchNormalization", "LayerNormalization"],
     "conv_pool": [
-        "Conv", "ConvTranspose", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"
+        "Conv", "ConvTranspose", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
+        "Resize", "Upsample"
     ],
     "losses": ["NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss"],
     "dropout": ["Dropout"],

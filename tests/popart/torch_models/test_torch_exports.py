@@ -1,5 +1,5 @@
 """What torch 1.13's torch.onnx.export emits for common layers, run through popart: a decoder
-(ConvTranspose2d, GroupNorm, PReLU, Hardswish, CELU) and a CNN with batch normalisation in
+(ConvTranspose2d, GroupNorm, PReLU, Hardswish, CELU), nearest and bilinear upsampling, and a CNN with batch normalisation in
 training mode (exported with TrainingMode.TRAINING at opsets 11..14, so BatchNormalization-9
 with its running-statistics outputs) train one SGD step as torch does; dropout masks differ per
 batch; an op popart cannot lower is named, with its node, in the error PopTorch's users see;
@@ -41,6 +41,20 @@ class Decoder(nn.Module):
         x = self.act(self.norm(self.up(x)))
         x = nn.functional.hardswish(x) + nn.functional.celu(x, 0.5)
         return self.head(x)
+
+
+class Upsampler(nn.Module):
+    """nn.Upsample's nearest and bilinear modes (Resize), between convolutions."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(2, 3, 3, padding=1)
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+        self.conv2 = nn.Conv2d(3, 2, 3)
+
+    def forward(self, x):
+        x = self.conv2(self.up(self.conv1(x)))
+        return nn.functional.interpolate(x, size=(7, 5), mode="bilinear", align_corners=False)
 
 
 class BatchNormCnn(nn.Module):
@@ -105,6 +119,20 @@ def test_decoder_trains_as_torch(opset, tmp_path):
     gen = np.random.default_rng(0)
     x = gen.normal(size=(2, 4, 3, 3)).astype(np.float32)
     target = gen.normal(size=(2, 2, 7, 7)).astype(np.float32)
+    trained, loss, expected, expected_loss = _train_step(model, x, target,
+                                                         torch.onnx.TrainingMode.EVAL, opset,
+                                                         tmp_path)
+    assert loss == pytest.approx(expected_loss, rel=1e-4)
+    _compare(trained, expected)
+
+
+@pytest.mark.parametrize("opset", [11, 13])
+def test_upsampling_trains_as_torch(opset, tmp_path):
+    torch.manual_seed(2)
+    model = models._distinct(Upsampler())
+    gen = np.random.default_rng(2)
+    x = gen.normal(size=(2, 2, 4, 4)).astype(np.float32)
+    target = gen.normal(size=(2, 2, 7, 5)).astype(np.float32)
     trained, loss, expected, expected_loss = _train_step(model, x, target,
                                                          torch.onnx.TrainingMode.EVAL, opset,
                                                          tmp_path)
