@@ -49,7 +49,7 @@ EXCLUSIONS = [
     _op("GRU", _RNN), _op("LSTM", _RNN), _op("RNN", _RNN),
     _op("GatherND", _SCATTER), _op("Scatter", _SCATTER),
     _op("ScatterElements", _SCATTER), _op("ScatterND", _SCATTER),
-    _op("GridSample", _OTHER), _op("Hardmax", _OTHER), _op("InstanceNormalization", _OTHER),
+    _op("GridSample", _OTHER), _op("Hardmax", _OTHER),
     _op("LRN", _OTHER), _op("MeanVarianceNormalization", _OTHER), _op("MaxUnpool", _OTHER),
     _op("If", _CONTROL), _op("Loop", _CONTROL), _op("Scan", _CONTROL),
     _op("SequenceInsert", _CONTROL), _op("SequenceMap", _CONTROL),

@@ -33,7 +33,7 @@ GROUPS = {
         "Reshape", "Shape", "Size", "Slice", "Split", "Squeeze", "Tile", "Transpose", "Unsqueeze"
     ],
     "cast_where": ["Cast", "Where"],
-    "normalisation": ["BatchNormalization", "LayerNormalization"],
+    "normalisation": ["BatchNormalization", "InstanceNormalization", "LayerNormalization"],
     "conv_pool": [
         "Conv", "ConvTranspose", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
         "Resize", "Upsample"
