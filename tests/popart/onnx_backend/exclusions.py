@@ -43,7 +43,7 @@ EXCLUSIONS = [
     _op("ConvInteger", _QUANT), _op("MatMulInteger", _QUANT), _op("QLinearConv", _QUANT),
     _op("QLinearMatMul", _QUANT), _op("QuantizeLinear", _QUANT),
     _op("DequantizeLinear", _QUANT), _op("DynamicQuantizeLinear", _QUANT),
-    _op("CumSum", _OTHER), _op("DepthToSpace", _OTHER),
+    _op("DepthToSpace", _OTHER),
     _op("SpaceToDepth", _OTHER), _op("Det", _OTHER), _op("Einsum", _OTHER),
     _op("EyeLike", _OTHER),
     _op("GRU", _RNN), _op("LSTM", _RNN), _op("RNN", _RNN),
@@ -61,7 +61,7 @@ EXCLUSIONS = [
     _op("ReverseSequence", _OTHER),
     _op("RoiAlign", _OTHER), _op("Shrink", _OTHER), _op("StringNormalizer",
                                                          "STRING tensors (the IPU holds numbers)"),
-    _op("TfIdfVectorizer", _OTHER), _op("TopK", _OTHER), _op("Trilu", _OTHER),
+    _op("TfIdfVectorizer", _OTHER), _op("Trilu", _OTHER),
     _op(None, "a model of several ops that is not the expansion of one op"),
     # Tests of ops in scope.
     _tests(r"^test_training_dropout(_default)?(_mask)?$",

@@ -24,7 +24,7 @@ GROUPS = {
     ],
     "reduction": [
         "ArgMax", "ArgMin", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax",
-        "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSum", "ReduceSumSquare"
+        "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSum", "ReduceSumSquare", "CumSum", "TopK"
     ],
     "softmax": ["Softmax", "LogSoftmax"],
     "views": [

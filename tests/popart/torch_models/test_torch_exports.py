@@ -1,5 +1,6 @@
 """What torch 1.13's torch.onnx.export emits for common layers, run through popart: a decoder
-(ConvTranspose2d, GroupNorm, PReLU, Hardswish, CELU), nearest and bilinear upsampling, and a CNN with batch normalisation in
+(ConvTranspose2d, GroupNorm, PReLU, Hardswish, CELU), nearest and bilinear upsampling, cumsum
+and topk, and a CNN with batch normalisation in
 training mode (exported with TrainingMode.TRAINING at opsets 11..14, so BatchNormalization-9
 with its running-statistics outputs) train one SGD step as torch does; dropout masks differ per
 batch; an op popart cannot lower is named, with its node, in the error PopTorch's users see;
@@ -55,6 +56,20 @@ class Upsampler(nn.Module):
     def forward(self, x):
         x = self.conv2(self.up(self.conv1(x)))
         return nn.functional.interpolate(x, size=(7, 5), mode="bilinear", align_corners=False)
+
+
+class ScanAndSelect(nn.Module):
+    """torch.cumsum (CumSum) and Tensor.topk (TopK) between linear layers."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(6, 8)
+        self.fc2 = nn.Linear(3, 2)
+
+    def forward(self, x):
+        x = torch.cumsum(self.fc1(x), dim=1)
+        x = x + torch.cumsum(x, dim=0)
+        return self.fc2(x.topk(3, dim=1)[0])
 
 
 class BatchNormCnn(nn.Module):
@@ -135,6 +150,19 @@ def test_upsampling_trains_as_torch(opset, tmp_path):
     target = gen.normal(size=(2, 2, 7, 5)).astype(np.float32)
     trained, loss, expected, expected_loss = _train_step(model, x, target,
                                                          torch.onnx.TrainingMode.EVAL, opset,
+                                                         tmp_path)
+    assert loss == pytest.approx(expected_loss, rel=1e-4)
+    _compare(trained, expected)
+
+
+def test_cumsum_and_topk_train_as_torch(tmp_path):
+    torch.manual_seed(3)
+    model = models._distinct(ScanAndSelect())
+    gen = np.random.default_rng(3)
+    x = gen.normal(size=(4, 6)).astype(np.float32)
+    target = gen.normal(size=(4, 2)).astype(np.float32)
+    trained, loss, expected, expected_loss = _train_step(model, x, target,
+                                                         torch.onnx.TrainingMode.EVAL, 13,
                                                          tmp_path)
     assert loss == pytest.approx(expected_loss, rel=1e-4)
     _compare(trained, expected)

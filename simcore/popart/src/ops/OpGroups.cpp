@@ -10,6 +10,7 @@ void registerAllOpGroups(OpLoweringRegistry& registry) {
     registerComparisonOps(registry);
     registerMatMulOps(registry);
     registerReductionOps(registry);
+    registerScanOps(registry);
     registerSoftmaxOps(registry);
     registerNormOps(registry);
     registerLossOps(registry);

@@ -11,6 +11,7 @@ void registerArithmeticOps(OpLoweringRegistry& registry);
 void registerComparisonOps(OpLoweringRegistry& registry);
 void registerMatMulOps(OpLoweringRegistry& registry);
 void registerReductionOps(OpLoweringRegistry& registry);
+void registerScanOps(OpLoweringRegistry& registry); // CumSum, TopK
 void registerSoftmaxOps(OpLoweringRegistry& registry);
 void registerNormOps(OpLoweringRegistry& registry);
 void registerLossOps(OpLoweringRegistry& registry);
