@@ -87,8 +87,7 @@ void SessionCore::import(const std::string& modelProtoOrFilename, const InputSha
                     "Mean, not NoReduction");
     if (options.enableReplicatedGraphs) {
         const unsigned ipus = device->impl().device.getTarget().getNumIPUs();
-        if (options.replicatedGraphCount < 1 ||
-            ipus % unsigned(options.replicatedGraphCount) != 0)
+        if (options.replicatedGraphCount < 1 || ipus % unsigned(options.replicatedGraphCount) != 0)
             throw error("SessionOptions: replicatedGraphCount " +
                         std::to_string(options.replicatedGraphCount) +
                         " must divide the device's " + std::to_string(ipus) +
@@ -307,8 +306,7 @@ void SessionCore::reduceGradientsAcrossReplicas(poplar::program::Sequence& prog,
         if (g == state.grads.end())
             continue;
         // The accumulator (or gradient) is reduced in place, so every replica steps alike.
-        gcl::allReduceInPlaceCrossReplica(*graph, g->second, op, prog,
-                                          {di, "replicaReduce/" + id});
+        gcl::allReduceInPlaceCrossReplica(*graph, g->second, op, prog, {di, "replicaReduce/" + id});
     }
 }
 
@@ -382,19 +380,19 @@ void SessionCore::connectReplicatedStreams() {
         const HostStream* sp = &inputStreams[i];
         ReplicaStaging* staging = &inputStaging[i];
         for (unsigned replica = 0; replica < r; ++replica)
-            engine->connectStreamToCallback(sp->handle, replica, [this, sp, staging,
-                                                                  replica](void* p) {
-                staging->read(replica, p, [this, sp](void* dst) { fetchInput(*sp, dst); });
-            });
+            engine->connectStreamToCallback(
+                sp->handle, replica, [this, sp, staging, replica](void* p) {
+                    staging->read(replica, p, [this, sp](void* dst) { fetchInput(*sp, dst); });
+                });
     }
     for (std::size_t i = 0; i < anchorStreams.size(); ++i) {
         const HostStream* sp = &anchorStreams[i];
         ReplicaStaging* staging = &anchorStaging[i];
         for (unsigned replica = 0; replica < r; ++replica)
-            engine->connectStreamToCallback(sp->handle, replica, [this, sp, staging,
-                                                                  replica](void* p) {
-                staging->write(replica, p, [this, sp](void* src) { deliverAnchor(*sp, src); });
-            });
+            engine->connectStreamToCallback(
+                sp->handle, replica, [this, sp, staging, replica](void* p) {
+                    staging->write(replica, p, [this, sp](void* src) { deliverAnchor(*sp, src); });
+                });
     }
 }
 
