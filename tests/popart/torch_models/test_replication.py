@@ -120,10 +120,10 @@ def test_replication_needs_ipus_for_every_replica():
     x = np.zeros((2, 16), np.float32)
     proto = io_export(model, x)
     options = _options(3, "Mean")
+    flow = popart.DataFlow(1, {proto[1]: popart.AnchorReturnType("ALL")})
     with pytest.raises(popart.popart_exception, match="replicatedGraphCount 3 must divide"):
-        popart.TrainingSession(fnModel=proto[0],
-                               dataFlow=popart.DataFlow(1, {proto[1]: popart.AnchorReturnType("ALL")}),
-                               loss=proto[1], optimizer=popart.ConstSGD(0.1), deviceInfo=_device(2),
+        popart.TrainingSession(fnModel=proto[0], dataFlow=flow, loss=proto[1],
+                               optimizer=popart.ConstSGD(0.1), deviceInfo=_device(2),
                                userOptions=options)
 
 
