@@ -230,6 +230,11 @@ void bindGraphcoreOps(py::module_& m) {
         .def("scale", &AiGraphcoreOpset1::scale, py::arg("args"), py::arg("scale"),
              py::arg("debugContext") = std::string())
         .def("detach", &AiGraphcoreOpset1::detach, py::arg("args"),
+             py::arg("debugContext") = std::string())
+        .def("printtensor", &AiGraphcoreOpset1::printtensor, py::arg("args"),
+             py::arg("print_gradient") = 1, py::arg("debugContext") = std::string(),
+             py::arg("title") = std::string())
+        .def("nop", &AiGraphcoreOpset1::nop, py::arg("args"),
              py::arg("debugContext") = std::string());
 }
 

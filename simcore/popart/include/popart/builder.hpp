@@ -274,6 +274,12 @@ public:
                    const DebugContext& debugContext = {});
     /// args[0] forward, no gradient backward.
     TensorId detach(const std::vector<TensorId>& args, const DebugContext& debugContext = {});
+    /// args[0], printed on the host each time it is computed (under `title`, else its name),
+    /// and its gradient too with print_gradient (PopTorch's ipu_print_tensor).
+    TensorId printtensor(const std::vector<TensorId>& args, int64_t print_gradient = 1,
+                         const DebugContext& debugContext = {}, const std::string& title = {});
+    /// args[0] unchanged, as an op of its own.
+    TensorId nop(const std::vector<TensorId>& args, const DebugContext& debugContext = {});
 };
 
 /// Builds an ONNX ModelProto: inputs, initialised inputs (weights), nodes and outputs, with

@@ -468,4 +468,17 @@ TensorId AiGraphcoreOpset1::detach(const std::vector<TensorId>& args,
     return node1("Detach", args, {}, debugContext);
 }
 
+TensorId AiGraphcoreOpset1::printtensor(const std::vector<TensorId>& args, int64_t print_gradient,
+                                        const DebugContext& debugContext,
+                                        const std::string& title) {
+    return node1("PrintTensor", args,
+                 OpAttributes().set("print_gradient", print_gradient).set("title", title),
+                 debugContext);
+}
+
+TensorId AiGraphcoreOpset1::nop(const std::vector<TensorId>& args,
+                                const DebugContext& debugContext) {
+    return node1("Nop", args, {}, debugContext);
+}
+
 } // namespace popart

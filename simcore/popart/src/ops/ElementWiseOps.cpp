@@ -4,6 +4,7 @@
 #include "ops/OpHelpers.hpp"
 
 #include <cmath>
+#include <poplar/Program.hpp>
 #include <popnn/NonLinearity.hpp>
 
 namespace popart {
@@ -255,6 +256,28 @@ void registerElementWiseOps(OpLoweringRegistry& r) {
         "ai.graphcore");
     unary(
         r, "Detach", [](LoweringContext&, const Tensor& x) { return x; }, nullptr, "ai.graphcore");
+    unary(
+        r, "Nop", [](LoweringContext&, const Tensor& x) { return x; },
+        [](GradContext&, const Tensor& g) { return g; }, "ai.graphcore");
+    // PrintTensor: a poplar PrintTensor program where the tensor is computed (and, with
+    // print_gradient, where its gradient is).
+    unary(
+        r, "PrintTensor",
+        [](LoweringContext& c, const Tensor& x) {
+            const std::string title = c.attrs().getString("title", "");
+            c.prog().add(poplar::program::PrintTensor(title.empty() ? c.inputId(0) : title, x,
+                                                      c.di("print")));
+            return x;
+        },
+        [](GradContext& c, const Tensor& g) {
+            if (c.attrs().getInt("print_gradient", 1) != 0) {
+                const std::string title = c.attrs().getString("title", "");
+                c.prog().add(poplar::program::PrintTensor(
+                    "Gradient of " + (title.empty() ? c.inputId(0) : title), g, c.di("print")));
+            }
+            return g;
+        },
+        "ai.graphcore");
 }
 
 } // namespace popart
