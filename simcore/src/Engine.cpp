@@ -430,8 +430,9 @@ void Engine::checkReplica(unsigned replica, const char* what, const std::string&
     const unsigned n = impl_->numReplicas();
     if (replica >= n)
         throw index_error(std::string(what) + ": replica " + std::to_string(replica) + " of '" +
-                          handle + "' is out of range: the graph has " + std::to_string(n) +
-                          " replica(s)");
+                          handle + "' is out of range: " +
+                          (n == 1 ? std::string("the graph is not replicated (1 replica)")
+                                  : "the graph has " + std::to_string(n) + " replicas"));
 }
 
 void Engine::connectStreamToCallback(StringRef handle, StreamCallbackHandle f) {

@@ -290,7 +290,8 @@ TEST_CASE("SummaryModel shows versions, replicas, capacity per tile, IPU and rep
     const auto& t = s.target;
     REQUIRE(t.numIpus == 2);
     CHECK(rowValue(model.target(), "Replicas").toUInt() == t.replicas);
-    CHECK(rowValue(model.target(), "IPUs per replica").toUInt() == t.numIpus / t.replicas);
+    CHECK(rowValue(model.target(), "IPUs per replica").toUInt() == t.numIpus);
+    CHECK(rowValue(model.target(), "IPUs").toUInt() == t.numIpus * t.replicas);
     CHECK(rowValue(model.versions(), "TileScope that wrote the report").toString().toStdString() ==
           s.toolVersion);
     CHECK(rowValue(model.versions(), "Report format").toString() ==
@@ -302,9 +303,13 @@ TEST_CASE("SummaryModel shows versions, replicas, capacity per tile, IPU and rep
     REQUIRE(cap.rowCount() == 4);
     CHECK(cap.value(0, 1).toULongLong() == t.bytesPerTile);
     CHECK(cap.value(1, 1).toULongLong() == t.bytesPerTile * t.tilesPerIpu);
-    CHECK(cap.value(2, 1).toULongLong() ==
-          t.bytesPerTile * t.tilesPerIpu * (t.numIpus / t.replicas));
-    CHECK(cap.value(3, 1).toULongLong() == s.totalCapacityBytes);
+    // The report's IPUs are one replica's; every replica has as many.
+    CHECK(cap.value(2, 1).toULongLong() == t.bytesPerTile * t.tilesPerIpu * t.numIpus);
+    CHECK(cap.value(2, 1).toULongLong() == s.totalCapacityBytes);
+    CHECK(cap.value(3, 1).toULongLong() == t.bytesPerTile * t.tilesPerIpu * t.numIpus * t.replicas);
+    CHECK(cap.value(0, 2).toULongLong() == s.maxTileBytesIncludingGaps);
+    CHECK(cap.value(2, 2).toULongLong() == s.totalBytesIncludingGaps);
+    CHECK(cap.value(3, 2).toULongLong() == s.totalBytesIncludingGaps * t.replicas);
     CHECK(rowValue(model.instrumentation(), "Instrumentation level")
               .toString()
               .startsWith("cycle estimates per tile"));

@@ -3,9 +3,12 @@
 #include "ReplicationHarness.hpp"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <gcl/Collectives.hpp>
 #include <popops/ElementWise.hpp>
+#include <pva/pva.hpp>
 #include <tilescope/capture/ProfileRecords.hpp>
+#include <unistd.h>
 
 using namespace replicationtest;
 
@@ -221,4 +224,35 @@ TEST_CASE("a replicated engine needs a device with every replica's IPUs", "[repl
     poplar::Engine engine(h.graph, h.prog);
     auto small = makeDevice(2, 4);
     CHECK_THROWS_AS(engine.load(small), poplar::poplar_error);
+}
+
+TEST_CASE("a replicated graph's report states the replicas and profiles one replica's tiles",
+          "[replication]") {
+    namespace fs = std::filesystem;
+    const fs::path dir =
+        fs::temp_directory_path() / ("tilescope-replication-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    {
+        Replicated h(4, 4);
+        auto x = h.input(poplar::FLOAT, {16},
+                         std::vector<std::vector<double>>(4, std::vector<double>(16, 1.0)), "x");
+        gcl::allReduceInPlaceCrossReplica(h.graph, x, gcl::CollectiveOperator::MEAN, h.prog);
+        h.output(x, "x");
+        const auto out = h.run({{"autoReport.all", "true"},
+                                {"autoReport.directory", dir.string()},
+                                {"profiler.replicaToProfile", "3"}});
+        CHECK(out.at("x")[3][0] == 1.0);
+    }
+    const auto report = pva::openReport((dir / "profile.pop").string());
+    const auto target = report.compilation().target();
+    CHECK(target.numReplicas() == 4);
+    CHECK(target.ipusPerReplica() == 1);
+    CHECK(target.numIPUs() == 4);
+    CHECK(target.tilesPerReplica() == 4);
+    CHECK(report.compilation().tiles().size() == 4);
+    bool crossReplica = false;
+    for (const auto& s : report.compilation().programs())
+        crossReplica = crossReplica || s->name().find("allReduce") != std::string::npos;
+    CHECK(crossReplica);
+    fs::remove_all(dir);
 }

@@ -184,15 +184,16 @@ TEST_CASE("version, target and graph figures") {
     const auto target = report.compilation().target();
     CHECK(target.type() == pva::Target::Type::IPU_MODEL);
     CHECK(target.architecture() == "ipu2");
-    CHECK(target.numIPUs() == 2);
+    // The report holds one replica of 2 IPUs; pva counts both replicas' IPUs.
+    CHECK(target.numIPUs() == 4);
     CHECK(target.tilesPerIPU() == 4);
-    CHECK(target.numTiles() == 8);
+    CHECK(target.numTiles() == 16);
     CHECK(target.bytesPerTile() == 1000);
     CHECK(target.bytesPerIPU() == 4000);
     CHECK(target.clockFrequency() == Approx(1.33e9));
     CHECK(target.numReplicas() == 2);
-    CHECK(target.ipusPerReplica() == 1);
-    CHECK(target.tilesPerReplica() == 4);
+    CHECK(target.ipusPerReplica() == 2);
+    CHECK(target.tilesPerReplica() == 8);
     CHECK(target.numWorkerContexts() == 6);
     CHECK(target.exchangeBytesPerCycle() == 4);
 

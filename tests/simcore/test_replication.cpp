@@ -1,5 +1,6 @@
-// Replication is out of reach of the simulator (one replica runs): the SDK's replication API
-// exists so programs compile, factor 1 works, and any other factor is a poplar_error naming it.
+// The SDK's replication API with factor 1 (an ordinary graph), and factors the device's IPUs
+// cannot be divided by, refused by name. Replicated graphs themselves are tested in
+// tests/poplibs/test_replication_*.cpp.
 
 #include <catch2/catch.hpp>
 #include <poplar/Engine.hpp>
@@ -32,14 +33,17 @@ TEST_CASE("a replication factor of 1 builds and runs an ordinary graph", "[sdk][
     CHECK(out == host);
 }
 
-TEST_CASE("replication factors other than 1 are refused by name", "[sdk][replication][errors]") {
+TEST_CASE("replication factors that do not divide the IPUs are refused by name",
+          "[sdk][replication][errors]") {
     IPUModel model;
     model.numIPUs = 2;
     Device device = model.createDevice();
-    CHECK_THROWS_WITH(Graph(device.getTarget(), replication_factor(2)),
-                      Catch::Contains("replication (a replication factor of 2) is not supported"));
+    CHECK_THROWS_WITH(Graph(device.getTarget(), replication_factor(3)),
+                      Catch::Contains("a replication factor of 3 does not divide the target's 2"));
+    CHECK_THROWS_AS(Graph(device.getTarget(), replication_factor(0)), poplar_error);
     Graph g(device.getTarget());
     CHECK_THROWS_AS(g.createReplicatedGraph(4), poplar_error);
+    CHECK(g.createReplicatedGraph(2).getReplicationFactor() == 2);
 }
 
 TEST_CASE("simulated devices report remote-buffer support and no gateway", "[sdk][devices]") {

@@ -38,7 +38,9 @@ bool optionOn(const std::vector<report::EngineOption>& options, const std::strin
 SummaryModel::SummaryModel(std::shared_ptr<ReportSession> session, QObject* parent)
     : QObject(parent), target_({{tr("Property"), {}, false}, {tr("Value"), {}, false}}),
       versions_({{tr("Property"), {}, false}, {tr("Value"), {}, false}}),
-      capacity_({{tr("Memory"), {}, false}, {tr("Capacity"), RecordTableModel::bytesCell, true}}),
+      capacity_({{tr("Memory"), {}, false},
+                 {tr("Capacity"), RecordTableModel::bytesCell, true},
+                 {tr("Used (including gaps)"), RecordTableModel::bytesCell, true}}),
       instrumentation_({{tr("Property"), {}, false}, {tr("Value"), {}, false}}),
       categories_({{tr("Category"), {}, false},
                    {tr("Bytes"), RecordTableModel::bytesCell, true},
@@ -64,17 +66,16 @@ SummaryModel::SummaryModel(std::shared_ptr<ReportSession> session, QObject* pare
                 {tr("Applies"), {}, false}}) {
     const report::ProfileSummary& s = session->summary();
     const report::TargetInfo& t = s.target;
-    // A replica runs on numIpus / replicas IPUs (the report's IPU count covers all replicas).
-    const std::uint32_t replicas = std::max<std::uint32_t>(1, t.replicas);
-    const std::uint32_t ipusPerReplica = std::max<std::uint32_t>(1, t.numIpus / replicas);
+    // The report profiles one replica of numIpus IPUs; the program ran on every replica.
+    const std::uint32_t ipusPerReplica = t.numIpus;
     target_.setRows({
         {tr("Target type"), qs(t.type)},
         {tr("IPU version"), qs(t.ipuVersion)},
         {tr("Replicas"), t.replicas},
         {tr("IPUs per replica"), ipusPerReplica},
-        {tr("IPUs"), t.numIpus},
+        {tr("IPUs"), t.totalIpus()},
         {tr("Tiles per IPU"), formatCount(t.tilesPerIpu)},
-        {tr("Tiles"), formatCount(t.numTiles())},
+        {tr("Tiles per replica"), formatCount(t.numTiles())},
         {tr("Clock"), QStringLiteral("%1 GHz").arg(t.clockHz / 1e9, 0, 'f', 3)},
         {tr("Program steps"), formatCount(s.counts.steps)},
         {tr("Variables"), formatCount(s.counts.variables)},
@@ -94,14 +95,20 @@ SummaryModel::SummaryModel(std::shared_ptr<ReportSession> session, QObject* pare
         {tr("Written"), qs(s.createdUtc)},
     });
 
+    // Used: the fullest tile, an IPU of the profiled replica on average, the replica, and every
+    // replica (each holds the same graph).
     const std::uint64_t perIpu = t.bytesPerTile * t.tilesPerIpu;
+    const std::uint64_t used = s.totalBytesIncludingGaps;
     capacity_.setRows({
-        {tr("Per tile"), RecordTableModel::u64(t.bytesPerTile)},
-        {tr("Per IPU (%1 tiles)").arg(formatCount(t.tilesPerIpu)), RecordTableModel::u64(perIpu)},
+        {tr("Per tile"), RecordTableModel::u64(t.bytesPerTile),
+         RecordTableModel::u64(s.maxTileBytesIncludingGaps)},
+        {tr("Per IPU (%1 tiles)").arg(formatCount(t.tilesPerIpu)), RecordTableModel::u64(perIpu),
+         RecordTableModel::u64(used / std::max<std::uint32_t>(1, ipusPerReplica))},
         {tr("Per replica (%n IPU(s))", nullptr, int(ipusPerReplica)),
-         RecordTableModel::u64(perIpu * ipusPerReplica)},
-        {tr("In total (%n IPU(s))", nullptr, int(t.numIpus)),
-         RecordTableModel::u64(s.totalCapacityBytes)},
+         RecordTableModel::u64(perIpu * ipusPerReplica), RecordTableModel::u64(used)},
+        {tr("In total (%n IPU(s))", nullptr, int(t.totalIpus())),
+         RecordTableModel::u64(perIpu * t.totalIpus()),
+         RecordTableModel::u64(used * std::max<std::uint32_t>(1, t.replicas))},
     });
 
     // The simulator records cycle estimates at compile time and executed cycles of every run at

@@ -192,7 +192,7 @@ struct ReportState : std::enable_shared_from_this<ReportState> {
                     : t.type == "IPU_MODEL"                        ? Target::Type::IPU_MODEL
                                                                    : Target::Type::Unknown;
         out.architecture_ = t.ipuVersion;
-        out.numIpus_ = t.numIpus;
+        out.numIpus_ = t.totalIpus(); // pva counts every replica's IPUs
         out.tilesPerIpu_ = t.tilesPerIpu;
         out.bytesPerTile_ = t.bytesPerTile;
         out.clockHz_ = t.clockHz;

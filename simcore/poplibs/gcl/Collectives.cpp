@@ -24,6 +24,28 @@ void checkGroup(const poplar::Graph& graph, const CommGroup& group, const char* 
                                "collectives span every replica (use CommGroupType::ALL)");
 }
 
+/// All-reduces several tensors: those of one element type as one collective over their
+/// concatenation, as GCL fuses them (one ring: one set of syncs and link latencies).
+void addFused(poplar::Graph& graph, const std::vector<poplar::Tensor>& datas,
+              const std::vector<poplar::Tensor>& destinations, CollectiveOperator op,
+              poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
+              const char* api) {
+    std::vector<bool> done(datas.size(), false);
+    for (std::size_t i = 0; i < datas.size(); ++i) {
+        if (done[i])
+            continue;
+        std::vector<poplar::Tensor> sources, targets;
+        for (std::size_t j = i; j < datas.size(); ++j)
+            if (!done[j] && datas[j].elementType() == datas[i].elementType()) {
+                sources.push_back(datas[j].flatten());
+                targets.push_back(destinations[j].flatten());
+                done[j] = true;
+            }
+        tp::addCollective(graph, tp::Collective::AllReduce, op, poplar::concat(sources),
+                          poplar::concat(targets), prog, debugContext, api);
+    }
+}
+
 } // namespace
 
 poplar::Tensor allReduceCrossReplica(poplar::Graph& graph, const poplar::Tensor& data,
@@ -50,11 +72,13 @@ std::vector<poplar::Tensor>
 allReduceCrossReplica(poplar::Graph& graph, const std::vector<poplar::Tensor>& datas,
                       CollectiveOperator op, poplar::program::Sequence& prog,
                       const CommGroup& group, const poplar::DebugContext& debugContext,
-                      const poplar::OptionFlags& options) {
+                      const poplar::OptionFlags&) {
+    checkGroup(graph, group, "gcl::allReduceCrossReplica");
     std::vector<poplar::Tensor> out;
     out.reserve(datas.size());
     for (const auto& d : datas)
-        out.push_back(allReduceCrossReplica(graph, d, op, prog, group, debugContext, options));
+        out.push_back(tp::makeCollectiveOutput(graph, tp::Collective::AllReduce, d, debugContext));
+    addFused(graph, datas, out, op, prog, debugContext, "gcl::allReduceCrossReplica");
     return out;
 }
 
@@ -105,9 +129,9 @@ void allReduceInPlaceCrossReplica(poplar::Graph& graph, poplar::Tensor& data, Co
 void allReduceInPlaceCrossReplica(poplar::Graph& graph, std::vector<poplar::Tensor>& datas,
                                   CollectiveOperator op, poplar::program::Sequence& prog,
                                   const CommGroup& group, const poplar::DebugContext& debugContext,
-                                  const poplar::OptionFlags& options) {
-    for (auto& d : datas)
-        allReduceInPlaceCrossReplica(graph, d, op, prog, group, debugContext, options);
+                                  const poplar::OptionFlags&) {
+    checkGroup(graph, group, "gcl::allReduceInPlaceCrossReplica");
+    addFused(graph, datas, datas, op, prog, debugContext, "gcl::allReduceInPlaceCrossReplica");
 }
 
 void allReduceInPlaceCrossReplica(poplar::Graph& graph, std::vector<poplar::Tensor>& datas,

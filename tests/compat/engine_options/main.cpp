@@ -1,6 +1,6 @@
 // A hardware program that narrows its device to a few tiles, asks the engine for the files
 // Poplar's debugging options write, switches execution profiling off and on between runs, and
-// finally uses a feature the simulator does not have (a second replica) to show how that fails.
+// finally connects a replica the (unreplicated) graph does not have, to show how that fails.
 
 #include <poplar/DeviceManager.hpp>
 #include <poplar/Engine.hpp>

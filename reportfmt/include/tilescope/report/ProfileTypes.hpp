@@ -29,6 +29,8 @@ struct TargetInfo {
     // hardware device from DeviceManager (TILESCOPE_SIMULATED_IPUS).
     std::string type = "IPU_MODEL";
     std::string ipuVersion = "ipu2";
+    /// IPUs of one replica: a report profiles one replica (its tiles are the report's tiles);
+    /// the program ran on numIpus x replicas IPUs.
     std::uint32_t numIpus = 1;
     std::uint32_t tilesPerIpu = 1472;
     std::uint64_t bytesPerTile = 624 * 1024;
@@ -38,7 +40,10 @@ struct TargetInfo {
     std::uint32_t exchangeBytesPerCycle = 4;
     std::vector<MemoryRegion> regions;
 
+    /// Tiles of one replica (the report's per-tile figures).
     std::uint32_t numTiles() const { return numIpus * tilesPerIpu; }
+    /// Every IPU the program ran on, all replicas together.
+    std::uint32_t totalIpus() const { return numIpus * (replicas ? replicas : 1); }
 };
 
 /// A memory category of the format. The ids are stable and listed in the README; `grp` groups them
