@@ -171,6 +171,7 @@ void bindOptions(py::module_& m) {
         .def_readwrite("reportOptions", &SO::reportOptions)
         .def_readwrite("convolutionOptions", &SO::convolutionOptions)
         .def_readwrite("matmulOptions", &SO::matmulOptions)
+        .def_readwrite("partialsTypeMatMuls", &SO::partialsTypeMatMuls)
         .def_readwrite("lstmOptions", &SO::lstmOptions)
         .def_readwrite("gclOptions", &SO::gclOptions)
         .def_readwrite("virtualGraphMode", &SO::virtualGraphMode)

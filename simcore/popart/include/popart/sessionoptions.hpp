@@ -28,24 +28,29 @@ enum class SyntheticDataMode { Off = 0, Zeros, RandomNormal, RandomUniform, N };
 enum class MeanReductionStrategy { Running = 0, Post, PostAndLoss, N };
 
 /// The options of a session. Those this simulator applies: engineOptions (as Poplar engine
-/// options, so autoReport.* writes profile.pop and the .pvti), virtualGraphMode (Off, or Manual:
-/// each node on the IPU its virtualGraph attribute names), enableGradientAccumulation with
-/// accumulationFactor (gradients accumulated over that many micro-batches per optimizer step and
-/// reduced by accumulationAndReplicationReductionType: Sum, or Mean dividing by the factor; a
-/// step runs batchesPerStep x accumulationFactor micro-batches), enableReplicatedGraphs with
-/// replicatedGraphCount (the device's IPUs divided among the replicas; each takes its slice of
-/// every batch, [batchesPerStep, accumulationFactor, replicas, sample...] on the host; gradients
-/// are summed, or averaged with the Mean reduction, across replicas before the optimizer).
-/// enablePipelining and pipeline stages are recorded on the nodes' operations; reportOptions,
-/// matmulOptions, convolutionOptions, syntheticDataMode and logDir are accepted. The others are
-/// accepted too; a non-default value is recorded in the report as an option that does not apply to
-/// a simulated device (notApplying()).
+/// options, so autoReport.* writes profile.pop and the .pvti), matmulOptions,
+/// partialsTypeMatMuls and convolutionOptions (PopLibs options of every MatMul/Gemm and Conv,
+/// with a node's Builder::setAvailableMemoryProportion as its availableMemoryProportion),
+/// virtualGraphMode (Off, or Manual: each node on the IPU its virtualGraph attribute names),
+/// enableGradientAccumulation with accumulationFactor (gradients accumulated over that many
+/// micro-batches per optimizer step and reduced by accumulationAndReplicationReductionType: Sum, or
+/// Mean dividing by the factor; a step runs batchesPerStep x accumulationFactor micro-batches),
+/// enableReplicatedGraphs with replicatedGraphCount (the device's IPUs divided among the replicas;
+/// each takes its slice of every batch, [batchesPerStep, accumulationFactor, replicas, sample...]
+/// on the host; gradients are summed, or averaged with the Mean reduction, across replicas before
+/// the optimizer). enablePipelining and pipeline stages are recorded on the nodes' operations;
+/// reportOptions, matmulOptions, convolutionOptions, syntheticDataMode and logDir are accepted. The
+/// others are accepted too; a non-default value is recorded in the report as an option that does
+/// not apply to a simulated device (notApplying()).
 struct SessionOptions {
     std::string logDir;
     std::map<std::string, std::string> engineOptions;
     std::map<std::string, std::string> reportOptions;
     std::map<std::string, std::string> convolutionOptions;
     std::map<std::string, std::string> matmulOptions;
+    /// The partials type of every MatMul ("float", "half"; empty: PopLibs' default), passed to
+    /// poplin as its "partialsType" option.
+    std::string partialsTypeMatMuls;
     std::map<std::string, std::string> lstmOptions;
     std::map<std::string, std::string> gclOptions;
 

@@ -90,8 +90,9 @@ poplar::Tensor groupedWeights(const poplar::Tensor& w, const poplin::ConvParams&
 void convForward(LoweringContext& ctx) {
     poplar::Tensor x = ctx.input(0);
     poplin::ConvParams p = convParams(ctx, x.elementType());
-    poplar::Tensor y = poplin::convolution(ctx.graph(), x, groupedWeights(ctx.input(1), p), p,
-                                           false, ctx.prog(), ctx.di("conv"));
+    poplar::Tensor y =
+        poplin::convolution(ctx.graph(), x, groupedWeights(ctx.input(1), p), p, false, ctx.prog(),
+                            ctx.di("conv"), ctx.convolutionOptions());
     if (ctx.hasInput(2))
         poplin::addBias(ctx.graph(), y, ctx.input(2), ctx.prog(), ctx.di("bias"));
     ctx.setOutput(0, y);
@@ -104,12 +105,12 @@ void convGrad(GradContext& ctx) {
         // The input gradient convolves the output gradient with the flipped, transposed weights.
         poplar::Tensor dx = poplin::convolution(ctx.graph(), g, groupedWeights(ctx.input(1), p),
                                                 poplin::getGradientParams(p), true, ctx.prog(),
-                                                ctx.di("gradInput"));
+                                                ctx.di("gradInput"), ctx.convolutionOptions());
         ctx.addInputGrad(0, dx);
     }
     if (ctx.needsInputGrad(1)) {
-        poplar::Tensor dw =
-            poplin::calculateWeightDeltas(ctx.graph(), g, x, p, ctx.prog(), ctx.di("gradWeights"));
+        poplar::Tensor dw = poplin::calculateWeightDeltas(
+            ctx.graph(), g, x, p, ctx.prog(), ctx.di("gradWeights"), ctx.convolutionOptions());
         ctx.addInputGrad(1, dw.reshape(dims(ctx.inputInfo(1).shape())));
     }
     if (ctx.hasInput(2) && ctx.needsInputGrad(2)) {
@@ -200,8 +201,9 @@ poplar::Tensor transposedWeights(const poplar::Tensor& w, const poplin::ConvPara
 void convTransposeForward(LoweringContext& ctx) {
     poplar::Tensor x = ctx.input(0);
     poplin::ConvParams p = convTransposeParams(ctx, x.elementType());
-    poplar::Tensor y = poplin::convolution(ctx.graph(), x, transposedWeights(ctx.input(1), p), p,
-                                           false, ctx.prog(), ctx.di("convTranspose"));
+    poplar::Tensor y =
+        poplin::convolution(ctx.graph(), x, transposedWeights(ctx.input(1), p), p, false,
+                            ctx.prog(), ctx.di("convTranspose"), ctx.convolutionOptions());
     if (ctx.hasInput(2))
         poplin::addBias(ctx.graph(), y, ctx.input(2), ctx.prog(), ctx.di("bias"));
     ctx.setOutput(0, y);
@@ -213,10 +215,10 @@ void convTransposeGrad(GradContext& ctx) {
     if (ctx.needsInputGrad(0))
         ctx.addInputGrad(0, poplin::convolution(ctx.graph(), g, transposedWeights(ctx.input(1), p),
                                                 poplin::getGradientParams(p), true, ctx.prog(),
-                                                ctx.di("gradInput")));
+                                                ctx.di("gradInput"), ctx.convolutionOptions()));
     if (ctx.needsInputGrad(1)) {
-        poplar::Tensor dw =
-            poplin::calculateWeightDeltas(ctx.graph(), g, x, p, ctx.prog(), ctx.di("gradWeights"));
+        poplar::Tensor dw = poplin::calculateWeightDeltas(
+            ctx.graph(), g, x, p, ctx.prog(), ctx.di("gradWeights"), ctx.convolutionOptions());
         std::vector<std::size_t> shape{p.numConvGroups, p.outputChannels, p.inputChannels};
         shape.insert(shape.end(), p.kernelShape.begin(), p.kernelShape.end());
         ctx.addInputGrad(1,

@@ -89,6 +89,30 @@ bool LoweringContext::isTraining() const {
     return state_.training;
 }
 
+namespace {
+
+poplar::OptionFlags withNodeOptions(const std::map<std::string, std::string>& session,
+                                    const NodeView& v) {
+    poplar::OptionFlags flags;
+    for (const auto& o : session)
+        flags.set(o.first, o.second);
+    // Builder::setAvailableMemoryProportion's annotation wins over the session's.
+    if (v.attrs().has("__available_memory_proportion"))
+        flags.set("availableMemoryProportion",
+                  std::to_string(v.attrs().getFloat("__available_memory_proportion", 0.6f)));
+    return flags;
+}
+
+} // namespace
+
+poplar::OptionFlags LoweringContext::matmulOptions() const {
+    return withNodeOptions(state_.matmulOptions, *this);
+}
+
+poplar::OptionFlags LoweringContext::convolutionOptions() const {
+    return withNodeOptions(state_.convolutionOptions, *this);
+}
+
 const char* const kSeedHighHandle = "randomSeed/high";
 const char* const kSeedLowHandle = "randomSeed/low";
 

@@ -30,6 +30,9 @@ struct LoweringState {
     /// draws: {seedHigh, seedLow}, where seedLow advances once per batch so each batch draws
     /// anew. Session::setRandomSeed writes both halves. Invalid when no node draws.
     poplar::Tensor randomSeed, seedHigh, seedLow;
+    /// PopLibs options of every MatMul/Gemm and Conv (SessionOptions' matmulOptions with
+    /// partialsTypeMatMuls, convolutionOptions).
+    std::map<std::string, std::string> matmulOptions, convolutionOptions;
 };
 
 /// The host writes of the seed's halves: the high 32 bits (UNSIGNED_INT {1}) and the low 31

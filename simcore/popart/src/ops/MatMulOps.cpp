@@ -52,10 +52,11 @@ Tensor batchedProduct(LoweringContext& c, Tensor a, Tensor b, const std::string&
     poputil::broadcastToMatch(b, fb);
     Tensor y;
     if (groups == 1)
-        y = poplin::matMul(c.graph(), a.reshape({m, k}), b.reshape({k, n}), c.prog(), c.di(name));
+        y = poplin::matMul(c.graph(), a.reshape({m, k}), b.reshape({k, n}), c.prog(),
+                           a.elementType(), c.di(name), c.matmulOptions());
     else
         y = poplin::matMulGrouped(c.graph(), a.reshape({groups, m, k}), b.reshape({groups, k, n}),
-                                  c.prog(), a.elementType(), c.di(name));
+                                  c.prog(), a.elementType(), c.di(name), c.matmulOptions());
     y = y.reshape(out);
     return integral ? castTo(c, y, type) : y;
 }

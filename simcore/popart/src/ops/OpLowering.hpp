@@ -29,6 +29,7 @@
 #include <popart/tensorinfo.hpp>
 #include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
+#include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 #include <string>
@@ -141,6 +142,10 @@ public:
     poplar::Type deviceType(DataType type) const;
     /// A constant of `type` broadcastable to anything (shape {}).
     poplar::Tensor scalar(const poplar::Type& type, double value);
+    /// PopLibs options of this node's matMul / convolution: the session's, with the node's
+    /// available memory proportion (Builder::setAvailableMemoryProportion).
+    poplar::OptionFlags matmulOptions() const;
+    poplar::OptionFlags convolutionOptions() const;
     /// The session's random seed, advanced once per batch (LoweringState::randomSeed).
     poplar::Tensor randomSeed();
     /// A seed modifier of this node (from its name), so nodes draw differently.

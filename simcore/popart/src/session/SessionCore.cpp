@@ -116,6 +116,10 @@ void SessionCore::compile() {
     sessionOp->setValue("optionsNotApplying", poplar::ProfileValue(notApplying));
     const poplar::DebugNameAndId sdi(*sessionOp);
 
+    state.matmulOptions = options.matmulOptions;
+    if (!options.partialsTypeMatMuls.empty())
+        state.matmulOptions["partialsType"] = options.partialsTypeMatMuls;
+    state.convolutionOptions = options.convolutionOptions;
     state.analysis = &analysis;
     state.training = training;
     state.graph = graph.get();
