@@ -27,7 +27,8 @@ QString str(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-// The planner's default availableMemoryProportion and the halved value the advice suggests.
+// The planner's default availableMemoryProportion and the halved value the advice suggests
+// (PopLibs' matMul and convolution option; 0.6 is its documented default).
 constexpr double kDefaultProportion = 0.6, kSuggestedProportion = 0.3;
 // How many of the tile's largest not-always-live variables are traced to their operations.
 constexpr std::size_t kTracedVariables = 20;
@@ -178,33 +179,49 @@ TileAdvice TileAdvice::forTile(const report::ProfileReader& reader, std::uint32_
         if (v.variable.alwaysLive || traced >= kTracedVariables)
             continue;
         ++traced;
-        for (const report::OperationRecord& o : reader.operationsOfVariable(v.variable.id)) {
-            const std::string what = lower(o.name + " " + o.debugPath);
-            if (what.find("matmul") == std::string::npos && what.find("conv") == std::string::npos)
-                continue;
+        auto planned = [](const std::string& text) {
+            const std::string what = lower(text);
+            return what.find("matmul") != std::string::npos ||
+                   what.find("conv") != std::string::npos;
+        };
+        // A temporary the planner made (its own name says so, e.g. "…/matMul/exchange/
+        // received") or a variable a matMul or convolution operation created.
+        bool counted = planned(v.variable.name + " " + v.variable.debugPath);
+        if (counted)
             temporaries += v.bytes;
-            if (owner.empty())
+        if (counted && owner.empty())
+            owner = v.variable.name;
+        for (const report::OperationRecord& o : reader.operationsOfVariable(v.variable.id)) {
+            if (!planned(o.name + " " + o.debugPath))
+                continue;
+            if (!counted)
+                temporaries += v.bytes;
+            counted = true;
+            if (owner.empty() || owner == v.variable.name)
                 owner = o.debugPath.empty() ? o.name : o.debugPath;
             break;
         }
     }
-    if (temporaries > 0) {
-        const auto saving =
-            std::uint64_t(double(temporaries) * (1.0 - kSuggestedProportion / kDefaultProportion));
+    // The option bounds the temporary memory a plan may use per tile (proportion x tile memory);
+    // it is not a share of what the plan uses. Lowering it saves only what lies above the new
+    // bound: nothing when the temporaries already fit under it (the planner keeps its plan).
+    const auto bound = std::uint64_t(kSuggestedProportion * double(a.capacity));
+    if (temporaries > bound) {
+        const std::uint64_t saving = temporaries - bound;
         a.recommendations.push_back(
             {QStringLiteral("Lower availableMemoryProportion of %1 to %2")
                  .arg(str(owner))
                  .arg(kSuggestedProportion),
              QStringLiteral("operation"), saving,
-             QStringLiteral("Not-always-live variables of matMuls and convolutions (%1 first) "
-                            "hold %2 on tile %3; the planner sizes these temporaries in "
-                            "proportion to the option (default %4), so %5 would roughly halve "
-                            "them, at some cost in cycles.%6")
+             QStringLiteral("Temporaries of matMuls and convolutions (%1 first) hold %2 on tile "
+                            "%3; the option bounds them per tile at that share of its memory "
+                            "(default %4), so %5 would keep them under %6, at some cost in "
+                            "cycles.%7")
                  .arg(str(owner), bytesText(temporaries))
                  .arg(tile)
                  .arg(kDefaultProportion)
                  .arg(kSuggestedProportion)
-                 .arg(over(saving))});
+                 .arg(bytesText(bound), over(saving))});
     }
     // Halve the batch: activations scale with it.
     if (notAlwaysLive > 0)

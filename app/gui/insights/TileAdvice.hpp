@@ -17,9 +17,10 @@ namespace tilescope::gui {
 ///   mapped evenly it would hold bytes / tiles;
 /// - use HALF: 4-byte float variables on the tile would take half;
 /// - recompute: the not-always-live variable on the tile live the longest, freed for its range;
-/// - lower availableMemoryProportion: not-always-live variables created by a matMul or a
-///   convolution are its temporaries, which the planner sizes in proportion to that option;
-///   halving it (0.6 to 0.3) halves them;
+/// - lower availableMemoryProportion: not-always-live variables of a matMul or a convolution
+///   are its temporaries, which the planner keeps under that share of the tile's memory; halving
+///   it (0.6 to 0.3) saves what lies above the new bound (nothing, and no recommendation, when
+///   they already fit under it);
 /// - halve the batch: not-always-live memory (activations) scales with the batch size.
 struct TileAdvice {
     struct Part {
