@@ -1,6 +1,7 @@
 #include "poplin/MatMulPlanner.hpp"
 
 #include "common/CycleEstimates.hpp"
+#include "poplin/ConvReduce.hpp"
 
 #include <algorithm>
 
@@ -14,16 +15,21 @@ std::size_t ceilDiv(std::size_t a, std::size_t b) {
 
 // The planner ranks plans with the estimates the compiled program is charged, as PopLibs'
 // planner costs its candidates with the vertices' own estimators (lib/poplin/ConvPlan.cpp): the
-// AMP vertex (cycles::convPartial1x1), the operands' exchange at the target's rate and, with a
-// split reduction, the partials' exchange and the strided reduce. A plan that leaves too few
+// AMP vertices (cycles::convPartial1x1, one per output-channel group), the operands' exchange at
+// the target's rate and, with a split reduction, the partials' exchange and the ReduceAdd
+// stages. A plan that leaves too few
 // field elements per worker pays the AMP vertex's fixed cost per pass, so such plans lose.
-/// Tile cycles of one worker reducing `outputs` results of `partials` partials each, x workers.
-std::uint64_t reduceTileCycles(const poplar::Target& target, const poplar::Type& type,
-                               std::uint64_t outputs, std::uint64_t partials) {
-    const unsigned workers = target.getNumWorkerContexts();
-    const std::uint64_t perWorker = ceilDiv(outputs, workers);
-    return workers * cycles::reduceStrided(target, type, type, cycles::ReduceOpClass::Add,
-                                           perWorker, partials, perWorker);
+/// Tile cycles of the AMP vertices of one m x k x n block: A's rows are the convolution's output
+/// channels, one vertex per group of them, B's columns its field (see MatMul.cpp).
+std::uint64_t ampTileCycles(const poplar::Target& target, const poplar::Type& inputType,
+                            const poplar::Type& partialsType, std::size_t m, std::size_t k,
+                            std::size_t n) {
+    const std::size_t group = cycles::numConvUnits(target, inputType);
+    std::uint64_t total = 0;
+    for (std::size_t r0 = 0; r0 < m; r0 += group)
+        total += cycles::convPartial1x1(target, inputType, partialsType, n, k,
+                                        std::min(m, r0 + group) - r0);
+    return total;
 }
 
 } // namespace
@@ -68,11 +74,12 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                 // partials.
                 const std::uint64_t exchange = (bm * bk + bk * bn) * inBytes / exchangeRate;
                 const std::uint64_t amp =
-                    cycles::convPartial1x1(target, inputType, partialsType, bm, bk, bn);
+                    ampTileCycles(target, inputType, partialsType, bm, bk, bn);
                 std::uint64_t reduction = 0;
                 if (sk > 1) {
                     const std::uint64_t outputsPerTile = ceilDiv(bm * bn, sk);
-                    reduction = reduceTileCycles(target, partialsType, outputsPerTile, sk) +
+                    reduction = reducePartialsTileCycles(target, partialsType, partialsType,
+                                                         outputsPerTile, unsigned(sk)) +
                                 outputsPerTile * (sk - 1) * partialBytes / exchangeRate;
                 }
                 p.estimatedCycles = exchange + amp + reduction;

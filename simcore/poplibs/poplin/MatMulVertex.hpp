@@ -1,7 +1,7 @@
 #pragma once
-// The block matrix product vertex of poplin: out (rows x cols) = a (rows x depth) x b (depth x
-// cols), all row-major, accumulated in float. A MultiVertex: worker w computes rows w, w+6, ...,
-// as the AMP units of a tile are fed by all its workers.
+// The vertices of poplin's matrix products. The block product: out (rows x cols) = a (rows x depth)
+// x b (depth x cols), all row-major, accumulated in float. A MultiVertex: worker w computes rows w,
+// w+6, ..., as the AMP units of a tile are fed by all its workers.
 
 #include <algorithm>
 #include <poplar/Vertex.hpp>
@@ -59,6 +59,39 @@ public:
         sim::abi::describeField(f, "rows", v.rows);
         sim::abi::describeField(f, "depth", v.depth);
         sim::abi::describeField(f, "cols", v.cols);
+    }
+};
+
+/// poplin::ReduceAdd: sums a product's partials on one tile, as PopLibs' convolution reduces
+/// them (a SupervisorVertex; lib/poplin/codelets/ReduceAdd.cpp). `partials` holds numPartials
+/// runs of out.size() elements one after the other; out[i] is the float sum of element i of
+/// every run, in run order, converted to Out (a single run is the cast of a product that needs
+/// no reduction).
+template <typename Out, typename Partial> class ReduceAdd : public poplar::SupervisorVertex {
+public:
+    poplar::Input<poplar::Vector<Partial>> partials;
+    poplar::Output<poplar::Vector<Out>> out;
+    unsigned numPartials = 0;
+
+    bool compute() {
+        const std::size_t n = out.size();
+        if (numPartials == 0 || partials.size() != n * numPartials)
+            return false;
+        const Partial* p = partials.data();
+        for (std::size_t i = 0; i < n; ++i) {
+            float sum = 0.0f;
+            for (unsigned j = 0; j < numPartials; ++j)
+                sum += static_cast<float>(p[std::size_t(j) * n + i]);
+            out[i] = static_cast<Out>(sum);
+        }
+        return true;
+    }
+
+    static void visit(void* o, sim::abi::FieldVisitor& f) {
+        auto& v = *static_cast<ReduceAdd*>(o);
+        sim::abi::describeField(f, "partials", v.partials);
+        sim::abi::describeField(f, "out", v.out);
+        sim::abi::describeField(f, "numPartials", v.numPartials);
     }
 };
 
