@@ -2,8 +2,11 @@
 
 #include "common/CycleEstimates.hpp"
 #include "poplin/ConvReduce.hpp"
+#include "popops/Transpose2d.hpp"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 namespace tilescope::poplibs {
 
@@ -34,6 +37,23 @@ std::uint64_t ampTileCycles(const poplar::Target& target, const poplar::Type& in
 
 } // namespace
 
+/// The distinct (split, block) pairs of a dimension of `size` cut in blocks of whole `grain`s
+/// (the last block may be smaller), splits up to `maxSplit`, by increasing split.
+std::vector<std::pair<std::size_t, std::size_t>> blockSizes(std::size_t size, std::size_t grain,
+                                                            std::size_t maxSplit) {
+    std::vector<std::pair<std::size_t, std::size_t>> out;
+    const std::size_t grains = ceilDiv(size, grain);
+    for (std::size_t parts = 1; parts <= grains; ++parts) {
+        const std::size_t block = std::min(size, ceilDiv(grains, parts) * grain);
+        const std::size_t split = ceilDiv(size, block);
+        if (split > maxSplit)
+            break;
+        if (out.empty() || out.back().second != block)
+            out.emplace_back(split, block);
+    }
+    return out;
+}
+
 std::string MatMulPlan::describe() const {
     return "split M/K/N " + std::to_string(splitM) + "/" + std::to_string(splitK) + "/" +
            std::to_string(splitN) + ", block " + std::to_string(blockM) + "x" +
@@ -50,20 +70,22 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
     const auto limit =
         static_cast<std::uint64_t>(availableMemoryProportion * double(target.getBytesPerTile()));
 
+    // PopLibs splits channels in whole groups (its planner's grain sizes): A's rows, the
+    // output channels, in groups of the conv units; K, the input channels, in groups of the
+    // weights a conv unit holds; B's columns, the field, element by element.
+    const auto mBlocks = blockSizes(M, cycles::numConvUnits(target, inputType), tiles);
+    const std::size_t inGroup = cycles::weightsPerConvUnit(target, inputType);
+    const auto kBlocks = blockSizes(K, inGroup, tiles);
+    const auto nBlocks = blockSizes(N, 1, tiles);
     MatMulPlan best, smallest;
     bool haveBest = false, haveSmallest = false;
-    for (std::size_t sm = 1; sm <= std::min(M, tiles); ++sm) {
-        const std::size_t bm = ceilDiv(M, sm);
-        if (sm > 1 && ceilDiv(M, sm - 1) == bm)
-            continue; // same block size as a smaller split: only wastes tiles
-        for (std::size_t sn = 1; sn <= std::min(N, tiles / sm); ++sn) {
-            const std::size_t bn = ceilDiv(N, sn);
-            if (sn > 1 && ceilDiv(N, sn - 1) == bn)
-                continue;
-            for (std::size_t sk = 1; sk <= std::min(K, tiles / (sm * sn)); ++sk) {
-                const std::size_t bk = ceilDiv(K, sk);
-                if (sk > 1 && ceilDiv(K, sk - 1) == bk)
-                    continue;
+    for (const auto& [sm, bm] : mBlocks)
+        for (const auto& [sn, bn] : nBlocks) {
+            if (sm * sn > tiles)
+                break;
+            for (const auto& [sk, bk] : kBlocks) {
+                if (sm * sn * sk > tiles)
+                    break;
                 MatMulPlan p;
                 p.splitM = sm, p.splitK = sk, p.splitN = sn;
                 p.blockM = bm, p.blockK = bk, p.blockN = bn;
@@ -82,7 +104,16 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                                                          outputsPerTile, unsigned(sk)) +
                                 outputsPerTile * (sk - 1) * partialBytes / exchangeRate;
                 }
-                p.estimatedCycles = exchange + amp + reduction;
+                // A row-major B is first pre-arranged (MatMul.cpp): each of the splitM readers
+                // of a B block receives its share and transposes it, a group of input channels
+                // per worker.
+                const std::uint64_t share = ceilDiv(bn * bk, sm);
+                const std::uint64_t groupRows = std::min<std::uint64_t>(bk, inGroup);
+                const std::uint64_t prearrange =
+                    share * inBytes / exchangeRate +
+                    target.getNumWorkerContexts() *
+                        transpose2dCycles(inputType, groupRows, ceilDiv(share, groupRows), 1);
+                p.estimatedCycles = exchange + amp + reduction + prearrange;
                 p.bytesPerTile = (bm * bk + bk * bn) * inBytes + bm * bn * partialBytes;
                 p.fitsMemory = p.bytesPerTile <= limit;
                 if (p.fitsMemory && (!haveBest || p.estimatedCycles < best.estimatedCycles)) {
@@ -95,7 +126,6 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                 }
             }
         }
-    }
     return haveBest ? best : smallest;
 }
 
