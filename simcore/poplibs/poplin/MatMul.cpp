@@ -252,11 +252,6 @@ Tensor convInputOf(poplar::Graph& graph, const Tensor& B, const pl::MatMulPlan& 
                 graph.setTileMapping(dst, tile);
                 from.push_back(B.slice({chans.begin, rows.begin}, {chans.end, rows.end}).flatten());
                 pl::addTranspose2d(graph, cs, piece, dst, tile, inChansPerGroup);
-                fprintf(stderr,
-                        "tile %u piece %zux%zu grid %zu/%zu %zu/%zu block %zu..%zu x %zu..%zu\n",
-                        tile, chans.end - chans.begin, rows.end - rows.begin, grid.rowParts,
-                        grid.rowsPerPart, grid.columnParts, grid.columnsPerPart, n.begin, n.end,
-                        k.begin, k.end);
             }
         }
     prog.add(poplar::program::Copy(poplar::concat(from), received, false, {di}));
