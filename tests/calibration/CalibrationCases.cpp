@@ -268,9 +268,7 @@ std::vector<CalibrationCase> calibrationCases() {
          "regroups m4 for m5 (CALIBRATION-NOTES.md)"},
         {"dense layer 16x4096x1024 FLOAT on one ipu2, internal exchange code per used tile",
          "bytes", 250, kDenseMemory, [] { return exchangeCodePerUsedTile(denseLayer16x4096x1024); },
-         1 / kBand, kBand,
-         "A's blocks laid out by createMatMulInputLHS are spread over the tiles of a plan row "
-         "element-wise, so a tile receives its A block from several tiles (CALIBRATION-NOTES.md)"},
+         1 / kBand, kBand, ""},
     };
     auto tutorials = tutorialCases();
     cases.insert(cases.end(), tutorials.begin(), tutorials.end());

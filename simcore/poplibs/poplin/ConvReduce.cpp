@@ -125,12 +125,20 @@ std::size_t reducePartials(poplar::Graph& graph, const poplar::Tensor& partials,
                                                  {di, "partials_#" + std::to_string(added)});
         poplar::ComputeSet cs = graph.addComputeSet({di, "Reduce_#" + std::to_string(added)});
         for (std::size_t j = 0; j < groups; ++j) {
-            // A stage's result stays where the first partial of its group is, so each tile
-            // reduces what it already holds plus what the group's other tiles send.
-            const auto mapping = graph.getTileMapping(current[j * group]);
-            for (unsigned tile = 0; tile < mapping.size(); ++tile)
-                for (const auto& interval : mapping[tile])
-                    graph.setTileMapping(stage[j].slice(interval.begin(), interval.end()), tile);
+            // A stage's results are shared by the tiles of its group: the c-th of them keeps the
+            // c-th slice of the outputs where its own partials of them are, so each reduces what
+            // it already holds plus what the group's other tiles send, and all of them work.
+            const std::size_t first = j * group, members = std::min(depth, first + group) - first;
+            for (std::size_t c = 0; c < members; ++c) {
+                const std::size_t begin = c * n / members, end = (c + 1) * n / members;
+                if (begin == end)
+                    continue;
+                const auto mapping = graph.getTileMapping(current[first + c].slice(begin, end));
+                for (unsigned tile = 0; tile < mapping.size(); ++tile)
+                    for (const auto& interval : mapping[tile])
+                        graph.setTileMapping(
+                            stage[j].slice(begin + interval.begin(), begin + interval.end()), tile);
+            }
             addReduceVertices(graph, cs, current.slice(j * group, std::min(depth, (j + 1) * group)),
                               stage[j]);
         }

@@ -27,9 +27,9 @@ std::uint64_t reducePartialsTileCycles(const poplar::Target& target, const popla
                                        unsigned partialsDepth);
 
 /// Adds to `prog` the compute sets summing `partials` ({D, ...}, mapped) into `out` (shape of
-/// partials[0], mapped): intermediate stages (their results mapped where their first partial
-/// lives) and the final one on the tiles of `out`. With D == 1 and the same type nothing is
-/// added. Returns the number of compute sets added.
+/// partials[0], mapped): intermediate stages (each group's results shared by the tiles that
+/// hold the group's partials) and the final one on the tiles of `out`. With D == 1 and the same
+/// type nothing is added. Returns the number of compute sets added.
 std::size_t reducePartials(poplar::Graph& graph, const poplar::Tensor& partials,
                            const poplar::Tensor& out, poplar::program::Sequence& prog,
                            PoplibsOpDebugInfo& di);

@@ -297,14 +297,18 @@ Tensor createInput(poplar::Graph& graph, const poplar::Type& inputType, bool lhs
     Tensor t = graph.addVariable(inputType, {rows, cols}, {di, "A"});
     const std::size_t blockRows = plan.blockM;
     const std::size_t blockCols = plan.blockK;
-    // Each block of A is read by the tiles of one row of the plan (all n); its elements are
-    // spread over those tiles so that each sends a share of the block rather than one tile
-    // sending every copy.
+    // Each block of A (the convolution's weights) is read by the tiles of one row of the plan
+    // (all n); its elements are spread over those tiles so that each sends a share of the block
+    // rather than one tile sending every copy, in shares of whole weight groups (a conv unit's
+    // input channels times the conv units, as PopLibs maps weights by their grouping), so a
+    // small block comes from a few tiles rather than one message from every reader.
     const std::size_t readers = plan.splitN;
+    const std::size_t grain = pl::cycles::numConvUnits(graph.getTarget(), inputType) *
+                              pl::cycles::weightsPerConvUnit(graph.getTarget(), inputType);
     for (const auto& r : ranges(rows, blockRows))
         for (const auto& c : ranges(cols, blockCols)) {
             const Tensor block = t.slice({r.begin, c.begin}, {r.end, c.end}).flatten();
-            const std::size_t share = ceilDiv(block.numElements(), readers);
+            const std::size_t share = ceilDiv(ceilDiv(block.numElements(), readers), grain) * grain;
             for (std::size_t i = 0; i < readers && i * share < block.numElements(); ++i)
                 graph.setTileMapping(
                     block.slice(i * share, std::min(block.numElements(), (i + 1) * share)),
