@@ -217,8 +217,9 @@ std::pair<Range, Range> readerRectangle(const Range& n, const Range& k, const Re
 /// createMatMulInputRHS, the K^T of attention, a single row or column) is used as it is. A
 /// row-major B is pre-arranged as PopLibs rearranges an input whose layout is not the planned
 /// one: each tile that will hold a rectangle of the rearranged input receives that rectangle of
-/// B (one Copy for all) and transposes it, one transposition per tile, in a "PreArrange"
-/// compute set; the product's exchange then reads rows with K contiguous.
+/// B (one Copy for all) and transposes it, a Transpose2d per group of input channels (the
+/// transpositions PopLibs deals to the workers), in a "PreArrange" compute set; the product's
+/// exchange then reads rows with K contiguous.
 Tensor convInputOf(poplar::Graph& graph, const Tensor& B, const pl::MatMulPlan& plan,
                    const std::vector<Range>& kRanges, const std::vector<Range>& nRanges,
                    poplar::program::Sequence& prog, pl::PoplibsOpDebugInfo& di) {
