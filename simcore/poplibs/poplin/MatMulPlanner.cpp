@@ -106,7 +106,8 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                 }
                 // A row-major B is first pre-arranged (MatMul.cpp): each of the splitM readers
                 // of a B block receives its share and transposes it, a group of input channels
-                // per worker.
+                // per worker. The plan is keyed by shapes only (createMatMulInputRHS shares it),
+                // so it is costed for the common case, a B the program laid out itself.
                 const std::uint64_t share = ceilDiv(bn * bk, sm);
                 const std::uint64_t groupRows = std::min<std::uint64_t>(bk, inGroup);
                 const std::uint64_t prearrange =
