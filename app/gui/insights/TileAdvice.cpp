@@ -216,7 +216,8 @@ TileAdvice TileAdvice::forTile(const report::ProfileReader& reader, std::uint32_
              QStringLiteral("Temporaries of matMuls and convolutions (%1 first) hold %2 on tile "
                             "%3; the option bounds them per tile at that share of its memory "
                             "(default %4), so %5 would keep them under %6, at some cost in "
-                            "cycles.%7")
+                            "cycles. This is at most what it saves: the smaller plan may add "
+                            "reduction partials and exchange code to the tile.%7")
                  .arg(str(owner), bytesText(temporaries))
                  .arg(tile)
                  .arg(kDefaultProportion)

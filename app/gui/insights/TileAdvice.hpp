@@ -19,8 +19,9 @@ namespace tilescope::gui {
 /// - recompute: the not-always-live variable on the tile live the longest, freed for its range;
 /// - lower availableMemoryProportion: not-always-live variables of a matMul or a convolution
 ///   are its temporaries, which the planner keeps under that share of the tile's memory; halving
-///   it (0.6 to 0.3) saves what lies above the new bound (nothing, and no recommendation, when
-///   they already fit under it);
+///   it (0.6 to 0.3) saves at most what lies above the new bound (nothing, and no
+///   recommendation, when they already fit under it; the smaller plan's reduction partials and
+///   exchange code, which the report cannot foresee, may eat into it);
 /// - halve the batch: not-always-live memory (activations) scales with the batch size.
 struct TileAdvice {
     struct Part {
