@@ -65,6 +65,16 @@ TEST_CASE("Insights: estimated savings against the program recompiled with each 
     REQUIRE(advice.tile == 0); // the table mapped on tile 0 alone
     for (const auto& r : advice.recommendations)
         UNSCOPED_INFO(r.action.toStdString() << ": " << r.savingBytes << " B");
+    // The tile's exchanges, as the Memory view's Exchanges tab lists them for tile 0.
+    std::size_t exchanges = 0, vertices = 0;
+    for (const auto& part : advice.parts) {
+        exchanges += part.kind == "exchange";
+        vertices += part.kind == "vertices";
+    }
+    const auto onTile = reader.exchangeStepsOnTiles({{0, 1}});
+    CHECK(exchanges == std::min<std::size_t>(20, onTile.size()));
+    CHECK(exchanges > 0);
+    CHECK(vertices > 0);
     const std::uint64_t before = tileBytes(base, 0);
     REQUIRE(before == advice.bytes);
 

@@ -360,12 +360,27 @@ TEST_CASE("Insights: what fills the fullest tile and what to change, with estima
     CHECK(a.capacity == reader.target().bytesPerTile);
     std::map<QString, std::uint64_t> variables;
     std::uint64_t categories = 0;
+    std::map<QString, std::uint64_t> vertices;
     for (const auto& p : a.parts)
         if (p.kind == "variable")
             variables[p.name] = p.bytes;
-        else
+        else if (p.kind == "vertices")
+            vertices[p.name] = p.bytes;
+        else if (p.kind == "category")
             categories += p.bytes;
+        else
+            CHECK(p.kind == "exchange");
     CHECK(categories == totals[0]); // the categories add up to the tile
+    // The vertices of tile 0 as the Vertices tab counts them, with their state.
+    std::map<QString, std::uint64_t> expected;
+    std::map<std::int64_t, report::VertexTypeRecord> types;
+    for (const auto& t : reader.vertexTypes())
+        types[t.id] = t;
+    for (const auto& v : reader.vertexInstancesOnTiles({{0, 1}}))
+        expected[QString::fromStdString(types[v.vertexTypeId].name) + " in " +
+                 QString::fromStdString(v.computeSet)] = v.count * types[v.vertexTypeId].stateBytes;
+    CHECK(!expected.empty());
+    CHECK(vertices == expected);
     CHECK(variables == std::map<QString, std::uint64_t>{{"weights", 512}, {"acts", 256}});
 
     // Tile 0: weights (always live) and acts (live steps 0-1, created by the matmul), floats.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 namespace tilescope::gui {
 namespace {
@@ -32,6 +33,46 @@ QString str(const std::string& s) {
 constexpr double kDefaultProportion = 0.6, kSuggestedProportion = 0.3;
 // How many of the tile's largest not-always-live variables are traced to their operations.
 constexpr std::size_t kTracedVariables = 20;
+
+/// The vertices on the tile (by type and compute set, largest state first) and the steps that
+/// move data with the tile taking part (busiest for it first), at most kListed of each.
+void addVerticesAndExchanges(const report::ProfileReader& reader, std::uint32_t tile,
+                             std::vector<TileAdvice::Part>& parts) {
+    constexpr std::size_t kListed = 20;
+    std::map<std::int64_t, report::VertexTypeRecord> types;
+    for (report::VertexTypeRecord& t : reader.vertexTypes())
+        types[t.id] = std::move(t);
+    std::vector<TileAdvice::Part> vertices;
+    for (const auto& v : reader.vertexInstancesOnTiles({{tile, 1}})) {
+        const auto type = types.find(v.vertexTypeId);
+        const std::uint64_t each = type != types.end() ? type->second.stateBytes : 0;
+        vertices.push_back(
+            {QStringLiteral("vertices"),
+             QStringLiteral("%1 in %2")
+                 .arg(type != types.end() ? str(type->second.name) : QStringLiteral("?"),
+                      str(v.computeSet)),
+             v.count * each,
+             QStringLiteral("%1 instances, state %2 each").arg(v.count).arg(bytesText(each))});
+    }
+    std::stable_sort(vertices.begin(), vertices.end(),
+                     [](const auto& x, const auto& y) { return x.bytes > y.bytes; });
+    vertices.resize(std::min(vertices.size(), kListed));
+    parts.insert(parts.end(), vertices.begin(), vertices.end());
+
+    auto exchanges = reader.exchangeStepsOnTiles({{tile, 1}});
+    std::stable_sort(exchanges.begin(), exchanges.end(),
+                     [](const auto& x, const auto& y) { return x.maxCycles > y.maxCycles; });
+    for (std::size_t i = 0; i < exchanges.size() && i < kListed; ++i) {
+        const report::ExchangeOnTiles& e = exchanges[i];
+        if (!e.perTileRecorded)
+            continue;
+        // The report keeps a step's bytes over all tiles only: no bytes on this tile.
+        parts.push_back({QStringLiteral("exchange"), str(e.step.program), 0,
+                         QStringLiteral("%1, %2 cycles on this tile; %3 moved over all tiles")
+                             .arg(str(e.step.step.kind), formatCount(std::int64_t(e.maxCycles)),
+                                  bytesText(e.step.step.exchangeBytes))});
+    }
+}
 
 } // namespace
 
@@ -97,6 +138,7 @@ TileAdvice TileAdvice::forTile(const report::ProfileReader& reader, std::uint32_
             detail += QStringLiteral(", always live");
         a.parts.push_back({QStringLiteral("variable"), str(v.name), vars[i].bytes, detail});
     }
+    addVerticesAndExchanges(reader, tile, a.parts);
 
     const auto over = [&](std::uint64_t saving) {
         return a.bytes > a.capacity && a.bytes - saving <= a.capacity
