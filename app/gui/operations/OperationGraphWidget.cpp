@@ -245,12 +245,16 @@ void OperationGraphWidget::paintEvent(QPaintEvent*) {
                                               : QColor(0xf8, 0xf8, 0xf8));
             const QRectF inner = r.adjusted(6, 2, -6, -2);
             const Labels& text = labels(i, int(inner.width()), bold, normal);
+            // Each line centred in its half of the box.
+            const double half = inner.height() / 2;
             p.setFont(bold);
-            p.drawText(QRectF(inner.topLeft(), QSizeF(inner.width(), inner.height() / 2)),
-                       Qt::AlignLeft | Qt::AlignVCenter, text.title);
+            p.drawStaticText(
+                QPointF(inner.left(), inner.top() + (half - text.title.size().height()) / 2),
+                text.title);
             p.setFont(normal);
-            p.drawText(QRectF(inner.left(), inner.center().y(), inner.width(), inner.height() / 2),
-                       Qt::AlignLeft | Qt::AlignVCenter, text.detail);
+            p.drawStaticText(QPointF(inner.left(),
+                                     inner.center().y() + (half - text.detail.size().height()) / 2),
+                             text.detail);
         }
     }
     if (selectedNode_ >= 0 && std::size_t(selectedNode_) < nodes.size()) {
@@ -276,8 +280,14 @@ OperationGraphWidget::labels(int node, int width, const QFont& bold, const QFont
         (n.layer.empty() ? QString() : QString::fromStdString(n.layer) + QStringLiteral(" · ")) +
         metricText(metric_, n.value(metric_));
     l.width = width;
-    l.title = QFontMetrics(bold).elidedText(title, Qt::ElideMiddle, width);
-    l.detail = QFontMetrics(normal).elidedText(detail, Qt::ElideRight, width);
+    l.title = QStaticText(QFontMetrics(bold).elidedText(title, Qt::ElideMiddle, width));
+    l.detail = QStaticText(QFontMetrics(normal).elidedText(detail, Qt::ElideRight, width));
+    for (QStaticText* t : {&l.title, &l.detail}) {
+        t->setTextFormat(Qt::PlainText);
+        t->setPerformanceHint(QStaticText::AggressiveCaching);
+    }
+    l.title.prepare(QTransform(), bold);
+    l.detail.prepare(QTransform(), normal);
     return l;
 }
 

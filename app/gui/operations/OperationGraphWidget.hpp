@@ -4,6 +4,7 @@
 
 #include <QColor>
 #include <QPointF>
+#include <QStaticText>
 #include <QWidget>
 #include <memory>
 #include <vector>
@@ -68,7 +69,7 @@ private:
     /// width, the graph or the metric changes, so panning lays out no text again.
     struct Labels {
         int width = -1;
-        QString title, detail;
+        QStaticText title, detail; ///< laid out once: a frame only places their glyphs
     };
     const Labels& labels(int node, int width, const QFont& bold, const QFont& normal) const;
     QPointF toWidget(double x, double y) const;
