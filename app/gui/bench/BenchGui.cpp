@@ -35,6 +35,7 @@
 #include "liveness/LivenessModel.hpp"
 #include "liveness/LivenessView.hpp"
 #include "memory/MemoryView.hpp"
+#include "memory/TileExchangesModel.hpp"
 #include "memory/TileMemoryCanvas.hpp"
 #include "memory/TileMemoryModel.hpp"
 #include "memory/TileVerticesModel.hpp"
@@ -281,6 +282,18 @@ double verticesMs(const std::shared_ptr<ReportSession>& session, const TileSelec
     return best;
 }
 
+double exchangesMs(const std::shared_ptr<ReportSession>& session, const TileSelection& tiles,
+                   int* rows) {
+    TileExchangesModel model(session, MemoryView::kTableRows);
+    QSignalSpy loaded(&model, &TileExchangesModel::loaded);
+    QElapsedTimer timer;
+    timer.start();
+    model.setSelection(tiles);
+    waitUntil([&] { return !loaded.isEmpty(); }, "the exchanges of a selection");
+    *rows = model.rowCount();
+    return double(timer.nsecsElapsed()) / 1e6;
+}
+
 int benchVertices(const std::string& report) {
     const auto session = ReportSession::open(report, {}, {});
     const std::uint32_t tiles = session->target().numTiles();
@@ -291,10 +304,21 @@ int benchVertices(const std::string& report) {
     TileSelection few = TileSelection::range(0, 15);
     few.add({tiles / 2, tiles / 2 + 63});
     const double some = verticesMs(session, few, &fewRows);
+    // The Exchanges tab for the same selections (and one tile).
+    int exAll = 0, exIpu = 0, exFew = 0, exOne = 0;
+    const double exchangesAll = exchangesMs(session, {}, &exAll);
+    const double exchangesIpu =
+        exchangesMs(session, TileSelection::range(perIpu, 2 * perIpu - 1), &exIpu);
+    const double exchangesFew = exchangesMs(session, few, &exFew);
+    const double exchangesOne = exchangesMs(session, TileSelection::single(tiles / 2), &exOne);
     std::printf("{\n  \"vertices_all_tiles_ms\": %.1f,\n  \"vertices_one_ipu_ms\": %.1f,\n"
                 "  \"vertices_80_tiles_ms\": %.1f,\n  \"rows_all\": %d,\n  \"rows_one_ipu\": %d,\n"
-                "  \"rows_80_tiles\": %d,\n  \"tiles\": %u\n}\n",
-                all, ipu, some, allRows, ipuRows, fewRows, tiles);
+                "  \"rows_80_tiles\": %d,\n  \"exchanges_all_tiles_ms\": %.1f,\n"
+                "  \"exchanges_one_ipu_ms\": %.1f,\n  \"exchanges_80_tiles_ms\": %.1f,\n"
+                "  \"exchanges_one_tile_ms\": %.1f,\n  \"exchange_rows\": [%d, %d, %d, %d],\n"
+                "  \"tiles\": %u\n}\n",
+                all, ipu, some, allRows, ipuRows, fewRows, exchangesAll, exchangesIpu, exchangesFew,
+                exchangesOne, exAll, exIpu, exFew, exOne, tiles);
     return 0;
 }
 

@@ -35,24 +35,32 @@ void TileExchangesModel::setSelection(const TileSelection& tiles) {
         this,
         [session, tiles, limit] {
             return session->read([&](const report::ProfileReader& reader) {
+                Loaded out;
+                if (tiles.empty()) {
+                    // Every tile: the largest steps from the index, no per-tile series decoded
+                    // (a 16-IPU report holds tens of thousands of them, 23,552 tiles each).
+                    auto steps = reader.largestExchangeSteps(limit + 1);
+                    out.limitReached = int(steps.size()) > limit;
+                    steps.resize(std::min(steps.size(), std::size_t(limit)));
+                    for (const report::NamedStep& n : steps)
+                        out.rows.push_back(
+                            {QString::fromStdString(n.program), QString::fromStdString(n.step.kind),
+                             u64(n.step.exchangeBytes), u64(n.step.estimatedCycles),
+                             QVariant::fromValue<qlonglong>(n.step.id), QVariant(), QVariant()});
+                    return out;
+                }
                 std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
-                if (tiles.empty())
-                    ranges.emplace_back(0, reader.target().numTiles());
                 for (const TileSelection::Range& r : tiles.ranges())
                     ranges.emplace_back(r.first, r.last - r.first + 1);
                 auto found = reader.exchangeStepsOnTiles(ranges);
                 // Without per-tile cycles a step cannot be placed on the selected tiles.
-                if (!tiles.empty())
-                    found.erase(std::remove_if(found.begin(), found.end(),
-                                               [](const auto& e) { return !e.perTileRecorded; }),
-                                found.end());
-                // Selected tiles: the steps that keep them busiest first; all: the largest.
-                std::stable_sort(found.begin(), found.end(), [&](const auto& a, const auto& b) {
-                    const auto ka = tiles.empty() ? a.step.step.exchangeBytes : a.maxCycles;
-                    const auto kb = tiles.empty() ? b.step.step.exchangeBytes : b.maxCycles;
-                    return ka > kb;
+                found.erase(std::remove_if(found.begin(), found.end(),
+                                           [](const auto& e) { return !e.perTileRecorded; }),
+                            found.end());
+                // The steps that keep the selected tiles busiest first.
+                std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+                    return a.maxCycles > b.maxCycles;
                 });
-                Loaded out;
                 out.limitReached = int(found.size()) > limit;
                 found.resize(std::min(found.size(), std::size_t(limit)));
                 for (const report::ExchangeOnTiles& e : found)
@@ -61,8 +69,7 @@ void TileExchangesModel::setSelection(const TileSelection& tiles) {
                                         u64(e.step.step.exchangeBytes),
                                         u64(e.step.step.estimatedCycles),
                                         QVariant::fromValue<qlonglong>(e.step.step.id),
-                                        e.perTileRecorded ? u64(e.tiles) : QVariant(),
-                                        e.perTileRecorded ? u64(e.maxCycles) : QVariant()});
+                                        u64(e.tiles), u64(e.maxCycles)});
                 return out;
             });
         },

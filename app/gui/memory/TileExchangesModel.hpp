@@ -11,12 +11,13 @@ namespace tilescope::gui {
 class ReportSession;
 
 /// The Memory view's Exchanges tab, following the tile selection: the steps that move data
-/// (exchanges and stream copies) in which the selected tiles take part (all tiles when nothing
-/// is selected), with how many of those tiles take part and the slowest one's estimated cycles,
-/// beside the step's bytes and cycles over all tiles. With a selection the steps that keep those
-/// tiles busiest come first, without one the largest. The report records a step's bytes over
-/// all tiles only, so a tile's share of them is not shown. At most `limit` rows. setSelection()
-/// reads on a worker; a newer selection supersedes an older one still running.
+/// (exchanges and stream copies) in which the selected tiles take part (estimated cycles there),
+/// with how many of those tiles take part and the slowest one's cycles, beside the step's bytes
+/// and cycles over all tiles, the steps that keep those tiles busiest first. With nothing
+/// selected, every step that moves data, largest first, without the two per-tile columns. The
+/// report records a step's bytes over all tiles only, so a tile's share of them is not shown. At
+/// most `limit` rows. setSelection() reads on a worker; a newer selection supersedes an older one
+/// still running.
 class TileExchangesModel : public RecordTableModel {
     Q_OBJECT
 public:
