@@ -2,6 +2,7 @@
 
 #include "core/Background.hpp"
 #include "core/ReportSession.hpp"
+#include "tables/ReportTableModel.hpp"
 
 #include <algorithm>
 
@@ -39,14 +40,11 @@ void TileExchangesModel::setSelection(const TileSelection& tiles) {
                 if (tiles.empty()) {
                     // Every tile: the largest steps from the index, no per-tile series decoded
                     // (a 16-IPU report holds tens of thousands of them, 23,552 tiles each).
-                    auto steps = reader.largestExchangeSteps(limit + 1);
-                    out.limitReached = int(steps.size()) > limit;
-                    steps.resize(std::min(steps.size(), std::size_t(limit)));
-                    for (const report::NamedStep& n : steps)
-                        out.rows.push_back(
-                            {QString::fromStdString(n.program), QString::fromStdString(n.step.kind),
-                             u64(n.step.exchangeBytes), u64(n.step.estimatedCycles),
-                             QVariant::fromValue<qlonglong>(n.step.id), QVariant(), QVariant()});
+                    out.rows = largestExchangeRows(reader, limit + 1);
+                    out.limitReached = int(out.rows.size()) > limit;
+                    out.rows.resize(std::min(out.rows.size(), std::size_t(limit)));
+                    for (Row& row : out.rows) // the per-tile columns: not read for all tiles
+                        row.resize(std::size_t(TileCycles) + 1, QVariant());
                     return out;
                 }
                 std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
