@@ -11,6 +11,7 @@
 
 #include <QColor>
 #include <catch2/catch.hpp>
+#include <memory>
 #include <set>
 
 using namespace tilescope;
@@ -331,4 +332,24 @@ TEST_CASE("Operations Graph: row index, edges by row and re-laid-out graphs shar
     }
     REQUIRE(closedOne.frames().size() == 1);
     CHECK(closedOne.frames()[0].operation == 0);
+
+    // Hit-testing looks in the row under the point only: every box is found at its centre,
+    // zoomed out and in, and the gap between rows holds none.
+    OperationGraphWidget widget;
+    widget.resize(800, 600);
+    widget.setGraph(std::make_shared<const OperationGraph>(g));
+    for (double scale : {0.0, 2.5}) {
+        if (scale > 0)
+            widget.zoomTo(scale, QPointF(widget.layoutSize().width() / 2, 0));
+        else
+            widget.fit();
+        for (std::size_t i = 0; i < g.nodes().size(); ++i) {
+            const QRectF r = widget.nodeRect(int(i));
+            if (QRectF(widget.rect()).contains(r.center()))
+                CHECK(widget.nodeAt(r.center()) == int(i));
+        }
+    }
+    widget.fit();
+    const QRectF first = widget.nodeRect(g.nodesInRanks(0, 0).front());
+    CHECK(widget.nodeAt(QPointF(first.center().x(), first.bottom() + 2)) == -1);
 }

@@ -138,9 +138,11 @@ QRectF OperationGraphWidget::nodeRect(int node) const {
 int OperationGraphWidget::nodeAt(const QPointF& pos) const {
     if (!graph_)
         return -1;
-    for (std::size_t i = 0; i < graph_->nodes().size(); ++i)
-        if (nodeRect(int(i)).contains(pos))
-            return int(i);
+    // Only the row under the point can hold it (boxes stay inside their cells).
+    const int rank = int(std::floor((pos.y() - offset_.y()) / (kCellHeight * scale_)));
+    for (int i : graph_->nodesInRanks(rank, rank))
+        if (nodeRect(i).contains(pos))
+            return i;
     return -1;
 }
 
