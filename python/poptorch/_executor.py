@@ -155,8 +155,9 @@ class PoplarExecutor:
         if not self._training:
             model.eval()
         try:
-            with torch.no_grad():
-                lowered = _lowering.lower(model, micro, self._training, o)
+            # With gradients enabled, as torch's fused inference paths (TransformerEncoderLayer's)
+            # have no ONNX form.
+            lowered = _lowering.lower(model, micro, self._training, o)
         finally:
             model.train(was_training)
         self._warn_not_applying()
@@ -214,6 +215,7 @@ class PoplarExecutor:
         lowered.model.graph.node.append(
             helper.make_node("Scale", [lowered.loss], [scaled], name="poptorch/MeanReduction",
                              domain="ai.graphcore", scale=1.0 / count))
+        _lowering.ensure_domains(lowered.model)
         return scaled
 
     def _session_options(self, lowered):

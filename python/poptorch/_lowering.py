@@ -144,7 +144,15 @@ def lower(model, args, training, options):
     if training:
         out.loss = _find_loss(graph, leaves, out.outputs)
     out.model = proto
+    ensure_domains(proto)
     return out
+
+
+def ensure_domains(proto):
+    """An opset import (version 1) for every custom domain a node of `proto` uses."""
+    imported = {o.domain for o in proto.opset_import}
+    for domain in sorted({n.domain for n in proto.graph.node} - imported - {"", "ai.onnx"}):
+        proto.opset_import.append(helper.make_opsetid(domain, 1))
 
 
 def _consumers_rename(graph, old, new):
