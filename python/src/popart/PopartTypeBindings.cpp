@@ -153,6 +153,10 @@ void bindOptions(py::module_& m) {
         .value("Sum", popart::ReductionType::Sum)
         .value("Mean", popart::ReductionType::Mean)
         .value("NoReduction", popart::ReductionType::NoReduction);
+    py::enum_<popart::MeanReductionStrategy>(m, "MeanReductionStrategy")
+        .value("Running", popart::MeanReductionStrategy::Running)
+        .value("Post", popart::MeanReductionStrategy::Post)
+        .value("PostAndLoss", popart::MeanReductionStrategy::PostAndLoss);
     py::enum_<popart::RecomputeType>(m, "RecomputeType")
         .value("Undefined", popart::RecomputeType::Undefined)
         .value("Checkpoint", popart::RecomputeType::Checkpoint)
@@ -176,6 +180,10 @@ void bindOptions(py::module_& m) {
         .def_readwrite("replicatedGraphCount", &SO::replicatedGraphCount)
         .def_readwrite("enableGradientAccumulation", &SO::enableGradientAccumulation)
         .def_readwrite("accumulationFactor", &SO::accumulationFactor)
+        .def_readwrite("accumulationAndReplicationReductionType",
+                       &SO::accumulationAndReplicationReductionType)
+        .def_readwrite("meanAccumulationAndReplicationReductionStrategy",
+                       &SO::meanAccumulationAndReplicationReductionStrategy)
         .def_readwrite("syntheticDataMode", &SO::syntheticDataMode)
         .def_readwrite("enableOutlining", &SO::enableOutlining)
         .def_readwrite("enableStochasticRounding", &SO::enableStochasticRounding)
@@ -338,30 +346,61 @@ void bindOptimizers(py::module_& m) {
                  o.insertSpecific(weight, paramMap(params));
              });
 
+    py::enum_<popart::AdaptiveMode>(m, "AdaptiveMode")
+        .value("AdaGrad", popart::AdaptiveMode::AdaGrad)
+        .value("RMSProp", popart::AdaptiveMode::RMSProp)
+        .value("CenteredRMSProp", popart::AdaptiveMode::CenteredRMSProp)
+        .value("AdaDelta", popart::AdaptiveMode::AdaDelta);
+
+    // PopART's argument names: SGD(pyd, ...), Adam(values, mode, weight_decay_mode, ...),
+    // Adaptive(values, mode, weight_decay_mode, ..., rmsprop_tf_variant).
     py::class_<popart::SGD, popart::Optimizer>(m, "SGD")
         .def(py::init([](const py::dict& params) { return popart::SGD(paramMap(params)); }),
-             py::arg("params"))
+             py::arg("pyd"))
         .def(py::init<popart::OptimizerValue, popart::OptimizerValue, popart::OptimizerValue,
-                      popart::OptimizerValue, popart::OptimizerValue, popart::OptimizerValue>(),
+                      popart::OptimizerValue, popart::OptimizerValue, popart::OptimizerValue,
+                      popart::OptimizerValue>(),
              py::arg("defaultLearningRate"), py::arg("defaultWeightDecay") = 0.0f,
              py::arg("defaultMomentum") = 0.0f, py::arg("defaultDampening") = 0.0f,
-             py::arg("defaultVelocityScaling") = 1.0f, py::arg("lossScaling") = 1.0f);
+             py::arg("defaultVelocityScaling") = 1.0f, py::arg("lossScaling") = 1.0f,
+             py::arg("nesterov") = 0.0f);
 
     py::class_<popart::ConstSGD, popart::SGD>(m, "ConstSGD")
         .def(py::init<float, float, float>(), py::arg("learning_rate"),
              py::arg("weight_decay") = 0.0f, py::arg("loss_scaling") = 1.0f);
 
-    py::class_<popart::Adam, popart::Optimizer>(m, "Adam").def(
-        py::init([](const py::dict& params, popart::AdamMode mode, popart::WeightDecayMode decay,
-                    popart::DataType accumType, popart::DataType accl1Type,
-                    popart::DataType accl2Type) {
-            return popart::Adam(paramMap(params), mode, decay, accumType, accl1Type, accl2Type);
-        }),
-        py::arg("params"), py::arg("mode") = popart::AdamMode::Adam,
-        py::arg("weight_decay_mode") = popart::WeightDecayMode::Decay,
-        py::arg("accum_type") = popart::DataType::FLOAT,
-        py::arg("accl1_type") = popart::DataType::FLOAT,
-        py::arg("accl2_type") = popart::DataType::FLOAT);
+    py::class_<popart::Adam, popart::Optimizer>(m, "Adam")
+        .def(py::init([](const py::dict& params, popart::AdamMode mode,
+                         popart::WeightDecayMode decay, popart::DataType accumType,
+                         popart::DataType accl1Type, popart::DataType accl2Type) {
+                 return popart::Adam(paramMap(params), mode, decay, accumType, accl1Type,
+                                     accl2Type);
+             }),
+             py::arg("values"), py::arg("mode") = popart::AdamMode::Adam,
+             py::arg("weight_decay_mode") = popart::WeightDecayMode::Decay,
+             py::arg("accum_type") = popart::DataType::FLOAT,
+             py::arg("accl1_type") = popart::DataType::FLOAT,
+             py::arg("accl2_type") = popart::DataType::FLOAT)
+        .def("getMode", &popart::Adam::getMode)
+        .def("getWeightDecayMode", &popart::Adam::getWeightDecayMode);
+
+    py::class_<popart::Adaptive, popart::Optimizer>(m, "Adaptive")
+        .def(py::init([](const py::dict& params, popart::AdaptiveMode mode,
+                         popart::WeightDecayMode decay, popart::DataType accumType,
+                         popart::DataType accl1Type, popart::DataType accl2Type,
+                         popart::DataType accl3Type, bool tfVariant) {
+                 return popart::Adaptive(paramMap(params), mode, decay, accumType, accl1Type,
+                                         accl2Type, accl3Type, tfVariant);
+             }),
+             py::arg("values"), py::arg("mode") = popart::AdaptiveMode::RMSProp,
+             py::arg("weight_decay_mode") = popart::WeightDecayMode::Decay,
+             py::arg("accum_type") = popart::DataType::FLOAT,
+             py::arg("accl1_type") = popart::DataType::FLOAT,
+             py::arg("accl2_type") = popart::DataType::FLOAT,
+             py::arg("accl3_type") = popart::DataType::FLOAT,
+             py::arg("rmsprop_tf_variant") = false)
+        .def("getMode", &popart::Adaptive::getMode)
+        .def("getWeightDecayMode", &popart::Adaptive::getWeightDecayMode);
 }
 
 } // namespace

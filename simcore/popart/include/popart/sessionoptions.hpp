@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <popart/names.hpp>
 #include <string>
 
 namespace popart {
@@ -21,10 +22,16 @@ enum class MergeVarUpdateType { None = 0, All, AutoLoose, AutoTight, N };
 /// the way the SDK recommends, and both work here).
 enum class SyntheticDataMode { Off = 0, Zeros, RandomNormal, RandomUniform, N };
 
+/// When gradients reduced by the mean over accumulated micro-batches are divided: after the
+/// accumulation (Post), as they accumulate (Running), or through the loss (PostAndLoss). The
+/// result is the same up to rounding; the simulator divides after the accumulation.
+enum class MeanReductionStrategy { Running = 0, Post, PostAndLoss, N };
+
 /// The options of a session. Those this simulator applies: engineOptions (as Poplar engine
 /// options, so autoReport.* writes profile.pop and the .pvti), virtualGraphMode (Off, or Manual:
 /// each node on the IPU its virtualGraph attribute names), enableGradientAccumulation with
-/// accumulationFactor (gradients summed over that many micro-batches per optimizer step; a
+/// accumulationFactor (gradients accumulated over that many micro-batches per optimizer step and
+/// reduced by accumulationAndReplicationReductionType: Sum, or Mean dividing by the factor; a
 /// step runs batchesPerStep x accumulationFactor micro-batches), enableReplicatedGraphs with
 /// replicatedGraphCount 1 (more replicas raise popart::error). enablePipelining and pipeline
 /// stages are recorded on the nodes' operations; reportOptions, matmulOptions,
@@ -47,6 +54,9 @@ struct SessionOptions {
     int64_t replicatedGraphCount = 1;
     bool enableGradientAccumulation = false;
     int64_t accumulationFactor = 1;
+    ReductionType accumulationAndReplicationReductionType = ReductionType::Sum;
+    MeanReductionStrategy meanAccumulationAndReplicationReductionStrategy =
+        MeanReductionStrategy::Post;
     SyntheticDataMode syntheticDataMode = SyntheticDataMode::Off;
 
     // Accepted, recorded as not applying when changed from the default.

@@ -70,6 +70,19 @@ void TrainingSession::updateOptimizerFromHost(const Optimizer* optimizer) {
     if (optimizer->type() != core_->optimizer->type())
         throw error("TrainingSession::updateOptimizerFromHost: the session was compiled for " +
                     core_->optimizer->type_s() + ", not " + optimizer->type_s());
+    // Modes are compiled in: they must not change.
+    const auto* adamBefore = dynamic_cast<const Adam*>(core_->optimizer.get());
+    const auto* adamAfter = dynamic_cast<const Adam*>(optimizer);
+    const auto* adaptiveBefore = dynamic_cast<const Adaptive*>(core_->optimizer.get());
+    const auto* adaptiveAfter = dynamic_cast<const Adaptive*>(optimizer);
+    if ((adamBefore && adamAfter && (adamBefore->getMode() != adamAfter->getMode() ||
+                                     adamBefore->getWeightDecayMode() !=
+                                         adamAfter->getWeightDecayMode())) ||
+        (adaptiveBefore && adaptiveAfter &&
+         (adaptiveBefore->getMode() != adaptiveAfter->getMode() ||
+          adaptiveBefore->getWeightDecayMode() != adaptiveAfter->getWeightDecayMode())))
+        throw error("TrainingSession::updateOptimizerFromHost: the optimizer's mode or weight "
+                    "decay mode differs from the compiled session's");
     // Const values are compiled in: they must not change.
     for (const auto& d : core_->optimizer->defaults()) {
         for (const auto& w : core_->weightIds) {

@@ -81,6 +81,9 @@ void SessionCore::import(const std::string& modelProtoOrFilename, const InputSha
         }
     if (options.enableGradientAccumulation && options.accumulationFactor < 1)
         throw error("SessionOptions: accumulationFactor must be at least 1");
+    if (options.accumulationAndReplicationReductionType == ReductionType::NoReduction)
+        throw error("SessionOptions: accumulationAndReplicationReductionType must be Sum or "
+                    "Mean, not NoReduction");
     if (options.enableReplicatedGraphs && options.replicatedGraphCount != 1)
         throw error("SessionOptions: replicatedGraphCount " +
                     std::to_string(options.replicatedGraphCount) +
@@ -161,7 +164,8 @@ void SessionCore::compile() {
             lowerOptimizerStep(*this, body);
         } else {
             // Gradient accumulation: gradients are summed over accumulationFactor micro-batches
-            // and the optimizer steps on the sum after every accumulationFactor-th.
+            // and the optimizer steps on the sum (divided by the factor with the Mean reduction,
+            // in lowerOptimizerStep) after every accumulationFactor-th.
             poplar::program::Sequence update(poplar::DebugContext(sdi, "accumulatedUpdate"));
             std::vector<poplar::Tensor> accumulators;
             for (const auto& id : weightIds) {
@@ -272,6 +276,12 @@ void SessionCore::compile() {
 
 int64_t SessionCore::accumulationFactor() const {
     return training && options.enableGradientAccumulation ? options.accumulationFactor : 1;
+}
+
+int64_t SessionCore::gradientMeanDivisor() const {
+    return options.accumulationAndReplicationReductionType == ReductionType::Mean
+               ? accumulationFactor()
+               : 1;
 }
 
 void SessionCore::load() {

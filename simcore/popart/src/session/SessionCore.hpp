@@ -93,6 +93,9 @@ struct SessionCore {
     /// Micro-batches per optimizer step (SessionOptions::accumulationFactor when training with
     /// enableGradientAccumulation, else 1); a step runs batchesPerStep times as many batches.
     int64_t accumulationFactor() const;
+    /// What the optimizer divides accumulated gradients by: the accumulation factor when
+    /// accumulationAndReplicationReductionType is Mean, else 1.
+    int64_t gradientMeanDivisor() const;
 };
 
 /// The graph a node is lowered on: its IPU's virtual graph with VirtualGraphMode::Manual and
