@@ -27,7 +27,6 @@ _ANCHOR_NAMES = {
     enums.OutputMode.Sum: "SUM",
     enums.OutputMode.EveryN: "EVERYN",
 }
-_warned_options = set()
 
 
 def _popart_error(e, lowered):
@@ -41,6 +40,11 @@ def _popart_error(e, lowered):
         return Error(f"poptorch: op '{op}' of '{location}' cannot be lowered: {text}",
                      location=location)
     return Error(f"poptorch: {text}", location=location)
+
+
+def _no_backward(*args, **kwargs):
+    raise Error("poptorch: backward() cannot be called on the outputs of a PopTorch model: a "
+                "trainingModel runs the backward pass and the optimizer step itself when called")
 
 
 class PoplarExecutor:
@@ -70,7 +74,7 @@ class PoplarExecutor:
                              _optimizer=optimizer, _session=None, _device=None, _lowered=None,
                              _input_shapes=None, _dirty_host_weights=False,
                              _uploaded_versions=None, _optimizer_signature=None, _attached=False,
-                             _anchors=None)
+                             _anchors=None, _warned=set())
         if training:
             _weights.attach(model, self)
 
@@ -162,8 +166,6 @@ class PoplarExecutor:
             model.train(was_training)
         self._warn_not_applying()
         loss = lowered.loss
-        if self._training:
-            loss = self._reduce_accumulation(lowered)
         anchors = {}
         art = _ANCHOR_NAMES[o.output_mode]
         for name in lowered.outputs:
@@ -191,6 +193,9 @@ class PoplarExecutor:
                                                   userOptions=session_options)
             session.prepareDevice()
         except popart.popart_exception as e:
+            if self._training and re.match(r"(SGD|Adam|Adaptive)\b", str(e)):
+                raise Error(f"poptorch: optimizer {type(self._optimizer).__name__} cannot be "
+                            f"mapped onto the PopART face: {e}") from e
             raise _popart_error(e, lowered) from e
         if o.random_seed is not None:
             session.setRandomSeed(o.random_seed)
@@ -199,24 +204,6 @@ class PoplarExecutor:
         self._input_shapes = [tuple(m.shape) for m in micro]
         self._anchors = session.initAnchorArrays()
         self.copyWeightsToDevice()
-
-    def _reduce_accumulation(self, lowered):
-        """The loss the session trains on. The face sums the gradients of accumulated
-        micro-batches (and of replicas); PopTorch's default reduction is their mean, so the
-        loss is scaled by 1 / (accumulation x replicas) for its gradients (the returned loss
-        stays the model's)."""
-        o = self._options
-        count = o.Training.gradient_accumulation * o.replication_factor
-        reduction = o.Training.accumulation_and_replication_reduction_type
-        if count == 1 or reduction != enums.ReductionType.Mean:
-            return lowered.loss
-        from onnx import helper
-        scaled = lowered.loss + "/poptorch_mean"
-        lowered.model.graph.node.append(
-            helper.make_node("Scale", [lowered.loss], [scaled], name="poptorch/MeanReduction",
-                             domain="ai.graphcore", scale=1.0 / count))
-        _lowering.ensure_domains(lowered.model)
-        return scaled
 
     def _session_options(self, lowered):
         o = self._options
@@ -232,8 +219,17 @@ class PoplarExecutor:
         if o.replication_factor > 1:
             so.enableReplicatedGraphs = True
             so.replicatedGraphCount = o.replication_factor
-        if hasattr(so, "accumulationAndReplicationReductionType"):
-            so.accumulationAndReplicationReductionType = popart.ReductionType.Sum
+        # PopTorch's default is the mean of accumulated (and replicated) gradients; PopART's is
+        # their sum.
+        reduction = o.Training.accumulation_and_replication_reduction_type
+        so.accumulationAndReplicationReductionType = (popart.ReductionType.Mean if reduction ==
+                                                      enums.ReductionType.Mean else
+                                                      popart.ReductionType.Sum)
+        strategy = o.Training.mean_reduction_strategy
+        if strategy is not None:
+            so.meanAccumulationAndReplicationReductionStrategy = (
+                popart.MeanReductionStrategy.Running if strategy ==
+                enums.MeanReductionStrategy.Running else popart.MeanReductionStrategy.Post)
         if lowered.num_ipus > 1:
             so.virtualGraphMode = popart.VirtualGraphMode.Manual
             so.enablePipelining = self._training
@@ -263,8 +259,8 @@ class PoplarExecutor:
         return so
 
     def _warn_once(self, name):
-        if name not in _warned_options:
-            _warned_options.add(name)
+        if name not in self._warned:
+            self._warned.add(name)
             logger.warning("%s is recorded but does not apply to a simulated IPU", name)
 
     def _warn_not_applying(self):
@@ -421,5 +417,7 @@ class PoplarExecutor:
                 value = value.reshape((count * sample[0],) + sample[1:])
             elif count == 1:
                 value = value.reshape(())
-            leaves.append(torch.from_numpy(value.copy()))
+            leaf = torch.from_numpy(value.copy())
+            leaf.backward = _no_backward
+            leaves.append(leaf)
         return _lowering.unflatten(self._lowered.structure, leaves)

@@ -35,6 +35,10 @@ def _values(optimizer, group):
                 "AdamW, RMSprop and LAMB are)")
 
 
+# Hyperparameters that change the compiled update rather than a value it reads.
+_CONST = {"nesterov"}
+
+
 def signature(optimizer):
     """What identifies the PopART optimizer `optimizer` maps to (changes need an update)."""
     return (type(optimizer), tuple(tuple(sorted(_values(optimizer, g).items()))
@@ -52,7 +56,7 @@ def to_popart(optimizer, weight_names):
     groups = optimizer.param_groups
     defaults = _values(optimizer, groups[0])
     loss_scaling = float(getattr(optimizer, "loss_scaling", None) or 1.0)
-    params = {"default" + k[0].upper() + k[1:]: (v, False) for k, v in defaults.items()}
+    params = {"default" + k[0].upper() + k[1:]: (v, k in _CONST) for k, v in defaults.items()}
     params["lossScaling"] = (loss_scaling, False)
     name = type(optimizer).__name__
     if isinstance(optimizer, optim.LAMB):
@@ -74,7 +78,7 @@ def to_popart(optimizer, weight_names):
         result = popart.Adaptive(params, mode=mode,
                                  weight_decay_mode=popart.WeightDecayMode.L2Regularization)
     for group in groups[1:]:
-        specific = {k: (v, False) for k, v in _values(optimizer, group).items()}
+        specific = {k: (v, k in _CONST) for k, v in _values(optimizer, group).items()}
         for p in group["params"]:
             if id(p) in weight_names:
                 result.insertSpecific(weight_names[id(p)], specific)

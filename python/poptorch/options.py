@@ -144,7 +144,8 @@ class _TrainingOptions(_OptionsDict):
 
     def __init__(self, not_applying):
         super().__init__(gradient_accumulation=1,
-                         accumulation_and_replication_reduction_type=enums.ReductionType.Mean)
+                         accumulation_and_replication_reduction_type=enums.ReductionType.Mean,
+                         mean_reduction_strategy=None)
         self._not_applying = not_applying
 
     def gradientAccumulation(self, gradient_accumulation):
@@ -161,8 +162,10 @@ class _TrainingOptions(_OptionsDict):
         return self
 
     def setMeanAccumulationAndReplicationReductionStrategy(self, strategy):
-        self._not_applying.record("Training.setMeanAccumulationAndReplicationReductionStrategy",
-                                  strategy)
+        if not isinstance(strategy, enums.MeanReductionStrategy):
+            raise ValueError("Training.setMeanAccumulationAndReplicationReductionStrategy needs a "
+                             "poptorch.MeanReductionStrategy")
+        self.set(mean_reduction_strategy=strategy)
         return self
 
     def setAutomaticLossScaling(self, enabled):
