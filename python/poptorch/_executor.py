@@ -231,8 +231,12 @@ class PoplarExecutor:
                 popart.MeanReductionStrategy.Running if strategy ==
                 enums.MeanReductionStrategy.Running else popart.MeanReductionStrategy.Post)
         if lowered.num_ipus > 1:
-            so.virtualGraphMode = popart.VirtualGraphMode.Manual
-            so.enablePipelining = self._training
+            # The blocks' IPUs and stages are on the nodes ("__ipu_number", "__pipeline_stage",
+            # shown with each operation in the report) and the device has that many IPUs, but
+            # the ops are laid out over all of them: the PopART face's manual virtual graphs
+            # have no copies between IPUs yet, which an op reading another IPU's tensor needs.
+            self._warn_once("the IPUs of poptorch.BeginBlock/Block (recorded on the "
+                            "operations, not used for placement)")
         matmul, conv = {}, {}
         if o.Precision.partials_type:
             matmul["partialsType"] = conv["partialsType"] = o.Precision.partials_type
@@ -306,8 +310,10 @@ class PoplarExecutor:
         if arrays:
             self._session.readWeights(popart.PyWeightsIO(arrays))
         with torch.no_grad():
+            # copy_ (not .data's) bumps the tensors' version counters, which tell an inference
+            # model of the same module that the host's weights changed.
             for name, t in self._lowered.weights.items():
-                t.data.copy_(torch.from_numpy(arrays[name]).to(t.dtype))
+                t.copy_(torch.from_numpy(arrays[name]).to(t.dtype))
         self.__dict__["_uploaded_versions"] = self._host_versions()
 
     def _copyWeightsToHostIfDirty(self):
