@@ -481,3 +481,36 @@ def test_wrong_arguments_are_named():
         poptorch.inferenceModel(model, opts)
     with pytest.raises(poptorch.Error, match="argument 0"):
         poptorch.inferenceModel(model)([1.0, 2.0])
+
+
+def test_blocks_train_like_torch():
+    torch.manual_seed(1)
+
+    class Model(nn.Module):
+
+        def __init__(self):
+            super().__init__()
+            self.a = nn.Linear(8, 16)
+            self.b = poptorch.BeginBlock(nn.Linear(16, 4), ipu_id=1)
+            self.loss = nn.CrossEntropyLoss()
+
+        def forward(self, x, y):
+            out = self.b(torch.relu(self.a(x)))
+            return out, self.loss(out, y)
+
+    model = Model()
+    reference = copy.deepcopy(model)
+    training = poptorch.trainingModel(model, poptorch.Options().deviceIterations(2),
+                                      torch.optim.SGD(model.parameters(), lr=0.1))
+    cpu = torch.optim.SGD(reference.parameters(), lr=0.1)
+    x, y = torch.randn(8, 8), torch.randint(0, 4, (8,))
+    training(x, y)
+    for i in range(2):
+        cpu.zero_grad()
+        reference(x[4 * i:4 * i + 4], y[4 * i:4 * i + 4])[1].backward()
+        cpu.step()
+    for p, q in zip(model.parameters(), reference.parameters()):
+        _same(p.detach(), q.detach())
+    stages = {n.name: {a.name: a.i for a in n.attribute}.get("__pipeline_stage")
+              for n in training._lowered.model.graph.node}
+    assert stages["a/Gemm"] == 0 and stages["b/Gemm"] == 1

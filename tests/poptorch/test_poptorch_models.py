@@ -92,10 +92,12 @@ def test_option_combinations(iterations, accumulation, replicas):
     _assert_same_weights(model, reference)
 
 
-@pytest.mark.parametrize("mode,period,expected_rows", [(poptorch.OutputMode.All, None, [0, 1, 2, 3]),
-                                                        (poptorch.OutputMode.Final, None, [3]),
-                                                        (poptorch.OutputMode.EveryN, 2, [1, 3]),
-                                                        (poptorch.OutputMode.Sum, None, None)])
+@pytest.mark.parametrize("mode,period,expected_rows", [
+    (poptorch.OutputMode.All, None, [0, 1, 2, 3]),
+    (poptorch.OutputMode.Final, None, [3]),
+    (poptorch.OutputMode.EveryN, 2, [1, 3]),
+    (poptorch.OutputMode.Sum, None, None),
+])
 def test_output_modes(mode, period, expected_rows):
     model, data = models.make("mlp")
     model.eval()
