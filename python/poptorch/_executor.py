@@ -148,8 +148,10 @@ class PoplarExecutor:
     def compile(self, *args, **kwargs):
         """Compiles the model for the inputs of one call (the combined batch), without
         running it."""
-        args = self._bind(args, kwargs)
-        self._compile(args)
+        if self._session is not None:
+            logger.warning("compile() ignored: the model is already compiled")
+            return
+        self._compile(self._bind(args, kwargs))
 
     def _compile(self, args):
         o = self._options

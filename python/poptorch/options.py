@@ -249,6 +249,7 @@ class Options(_OptionsDict):
     def randomSeed(self, random_seed):
         if not isinstance(random_seed, int) or random_seed < 0:
             raise ValueError("randomSeed needs a non-negative integer")
+        torch.manual_seed(random_seed)  # the host's too, as PopTorch
         return self.set(random_seed=random_seed)
 
     def enableExecutableCaching(self, path):

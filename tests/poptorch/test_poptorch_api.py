@@ -514,3 +514,32 @@ def test_blocks_train_like_torch():
     stages = {n.name: {a.name: a.i for a in n.attribute}.get("__pipeline_stage")
               for n in training._lowered.model.graph.node}
     assert stages["a/Gemm"] == 0 and stages["b/Gemm"] == 1
+
+
+def test_forward_returning_only_the_loss_and_random_seed():
+    torch.manual_seed(5)
+    model = nn.Sequential(nn.Linear(4, 1))
+
+    class OnlyLoss(nn.Module):
+
+        def __init__(self):
+            super().__init__()
+            self.model = model
+
+        def forward(self, x, t):
+            return nn.functional.mse_loss(self.model(x), t)
+
+    wrapped = OnlyLoss()
+    reference = copy.deepcopy(wrapped)
+    opts = poptorch.Options().randomSeed(11)
+    assert torch.initial_seed() == 11
+    training = poptorch.trainingModel(wrapped, opts, torch.optim.SGD(wrapped.parameters(), lr=0.1))
+    x, t = torch.randn(4, 4), torch.randn(4, 1)
+    loss = training(x, t)
+    assert loss.dim() == 0
+    expected = reference(x, t)
+    expected.backward()
+    torch.optim.SGD(reference.parameters(), lr=0.1).step()
+    _same(loss, expected.detach())
+    _same(model[0].weight.detach(), reference.model[0].weight.detach())
+    training.compile(x, t)  # already compiled: ignored
