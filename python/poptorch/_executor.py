@@ -175,6 +175,8 @@ class PoplarExecutor:
                              if art == "EVERYN" else popart.AnchorReturnType(art))
         for tensor, _ in lowered.prints:
             anchors[tensor] = popart.AnchorReturnType("ALL")
+        for norm in lowered.batch_norms:
+            anchors[norm.mean_out] = anchors[norm.var_out] = popart.AnchorReturnType("ALL")
         flow = popart.DataFlow(o.device_iterations, anchors)
         session_options = self._session_options(lowered)
         num_ipus = lowered.num_ipus * o.replication_factor
@@ -346,12 +348,21 @@ class PoplarExecutor:
         self.__dict__["_attached"] = True
         self.copyWeightsToDevice()
 
+    def __del__(self):
+        # A training model dropped without destroy() (a temporary, `trainingModel(m)(x, y)`)
+        # still leaves its trained weights in the module.
+        try:
+            if self.__dict__.get("_training") and self.__dict__.get("_session") is not None:
+                self.destroy()
+        except Exception:  # noqa: BLE001 (nothing to report to at interpreter exit)
+            pass
+
     def destroy(self):
         """Frees the compiled model and its device."""
         if self._session is not None and self._training:
             self._copyWeightsToHostIfDirty()
         if self._training:
-            _weights.detach(self._user_model)
+            _weights.detach(self._user_model, self)
         self.__dict__.update(_session=None, _device=None, _attached=False)
 
     # --- optimizer ----------------------------------------------------------------------------
@@ -402,6 +413,10 @@ class PoplarExecutor:
             raise _popart_error(e, self._lowered) from e
         if self._training:
             self.__dict__["_dirty_host_weights"] = True
+            for norm in self._lowered.batch_norms:
+                channels = norm.compiled_mean.numel()
+                norm.update(anchors[norm.mean_out].reshape(-1, channels),
+                            anchors[norm.var_out].reshape(-1, channels))
         self._print_tensors(anchors)
         return self._outputs(anchors)
 

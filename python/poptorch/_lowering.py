@@ -26,8 +26,8 @@ _REDUCTION_NAMES = {0: "NoReduction", 1: "Mean", 2: "Sum"}
 
 
 def _register_symbolics():
-    """torch 1.13 exports no ONNX for mse_loss and l1_loss, which PopTorch supports: they become
-    the difference's square (or absolute value) reduced by an IdentityLoss, so the output is
+    """torch 1.13 exports no ONNX for mse_loss, l1_loss and smooth_l1_loss, which PopTorch
+    supports: they become their element-wise terms reduced by an IdentityLoss, so the output is
     recognised as a loss."""
     from torch.onnx import symbolic_helper
 
@@ -42,8 +42,22 @@ def _register_symbolics():
 
         return symbolic
 
+    @symbolic_helper.parse_args("v", "v", "i", "f")
+    def smooth_l1(g, x, target, reduction, beta):
+        # 0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (torch's SmoothL1Loss).
+        d = g.op("Abs", g.op("Sub", x, target))
+        b = g.op("Constant", value_t=torch.tensor(beta, dtype=torch.float32))
+        half = g.op("Constant", value_t=torch.tensor(0.5, dtype=torch.float32))
+        if beta > 0.0:
+            small = g.op("Div", g.op("Mul", half, g.op("Mul", d, d)), b)
+            value = g.op("Where", g.op("Less", d, b), small, g.op("Sub", d, g.op("Mul", half, b)))
+        else:
+            value = d
+        return g.op("ai.graphcore::IdentityLoss", value, reduction_s=_REDUCTION_NAMES[reduction])
+
     torch.onnx.register_custom_op_symbolic("aten::mse_loss", make(True), OPSET)
     torch.onnx.register_custom_op_symbolic("aten::l1_loss", make(False), OPSET)
+    torch.onnx.register_custom_op_symbolic("aten::smooth_l1_loss", smooth_l1, OPSET)
 
 
 _register_symbolics()
@@ -66,6 +80,43 @@ class Lowered:
         self.weights = {}
         self.prints = []
         self.num_ipus = 1
+        self.batch_norms = []
+
+
+class BatchNormStatistics:
+    """A training BatchNormalization whose running statistics poptorch keeps on the host: the
+    node's running mean and variance outputs (anchored per step), the module whose buffers they
+    update, the buffer values compiled into the graph, ONNX's momentum, and the elements per
+    channel of one micro-batch (for torch's unbiased running variance)."""
+
+    def __init__(self, module, mean_out, var_out, momentum, per_channel):
+        self.module = module
+        self.mean_out = mean_out
+        self.var_out = var_out
+        self.compiled_mean = module.running_mean.detach().clone()
+        self.compiled_var = module.running_var.detach().clone()
+        self.momentum = momentum
+        self.per_channel = per_channel
+
+    def update(self, means, variances):
+        """Applies the steps' outputs (arrays [steps, C]) to the module's buffers as torch's
+        BatchNorm would have, step by step."""
+        m = self.module
+        keep = self.momentum
+        with torch.no_grad():
+            for mean_k, var_k in zip(means, variances):
+                # The node computed keep * compiled + (1 - keep) * statistic of this step.
+                batch_mean = (torch.from_numpy(mean_k) - keep * self.compiled_mean) / (1 - keep)
+                batch_var = (torch.from_numpy(var_k) - keep * self.compiled_var) / (1 - keep)
+                n = self.per_channel
+                unbiased = batch_var * (n / (n - 1)) if n > 1 else batch_var
+                m.num_batches_tracked.add_(1)
+                factor = (m.momentum if m.momentum is not None else
+                          1.0 / float(m.num_batches_tracked))
+                m.running_mean.mul_(1 - factor).add_(batch_mean.to(m.running_mean.dtype),
+                                                     alpha=factor)
+                m.running_var.mul_(1 - factor).add_(unbiased.to(m.running_var.dtype),
+                                                    alpha=factor)
 
 
 def _flatten(value, leaves):
@@ -110,7 +161,21 @@ def lower(model, args, training, options):
         captured["result"] = result
 
     handle = model.register_forward_hook(capture)
+    norm_inputs = {}
+    norm_hooks = []
+
+
+    def record_norm_input(module, inputs):
+        norm_inputs.setdefault(id(module), tuple(int(d) for d in inputs[0].shape))
+
+    if training:
+        for module in model.modules():
+            if isinstance(module, torch.nn.modules.batchnorm._BatchNorm):
+                norm_hooks.append(module.register_forward_pre_hook(record_norm_input))
     buffer = io.BytesIO()
+    # Tracing runs the forward on the CPU, which updates buffers (BatchNorm's running
+    # statistics): they are put back as they were afterwards.
+    saved_buffers = [(b, b.detach().clone()) for b in model.buffers()]
     _trace_state.begin_export()
     try:
         with warnings.catch_warnings():
@@ -125,6 +190,11 @@ def lower(model, args, training, options):
         raise _unsupported(e) from e
     finally:
         handle.remove()
+        for h in norm_hooks:
+            h.remove()
+        with torch.no_grad():
+            for b, value in saved_buffers:
+                b.copy_(value)
         blocks = _trace_state.end_export()
     leaves = []
     out.structure = _flatten(captured["result"], leaves)
@@ -135,6 +205,8 @@ def lower(model, args, training, options):
     _apply_markers(graph, out)
     _apply_blocks(graph, blocks, out)
     _apply_memory_proportions(graph, options)
+    if training:
+        _keep_batch_norm_statistics(model, graph, norm_inputs, out)
     _name_weights(model, graph, training, out)
     out.outputs = [o.name for o in graph.output]
     if len(out.outputs) != len(leaves):
@@ -244,6 +316,40 @@ def _apply_memory_proportions(graph, options):
             _set_attribute(node, "__available_memory_proportion", proportions[ipu])
 
 
+def _keep_batch_norm_statistics(model, graph, norm_inputs, out):
+    """A training BatchNormalization's running statistics: torch exports them as outputs 1 and 2
+    (and the saved statistics as 3 and 4, unused); the PopART face computes 1 and 2 from the
+    graph's copy of the buffers, so poptorch anchors them and updates the module's buffers on
+    the host (BatchNormStatistics). Outputs 3 and 4 are dropped."""
+    buffers = dict(model.named_buffers())
+    for node in graph.node:
+        if node.op_type != "BatchNormalization" or len(node.output) < 3:
+            continue
+        for i in range(3, len(node.output)):
+            node.output[i] = ""
+        name = node.input[3]
+        if name not in buffers or not name.endswith("running_mean"):
+            raise Error("poptorch: a training BatchNormalization whose running mean is not a "
+                        "module buffer is not supported", location=node.name)
+        module = model.get_submodule(name[:-len(".running_mean")]) if "." in name else model
+        shape = norm_inputs.get(id(module))
+        if shape is None or len(shape) < 2:
+            raise Error("poptorch: the input of a BatchNorm was not seen while tracing",
+                        location=node.name)
+        channels = shape[1]
+        per_channel = 1
+        for d in shape:
+            per_channel *= d
+        per_channel //= channels
+        momentum = next((a.f for a in node.attribute if a.name == "momentum"), 0.9)
+        for i in (1, 2):
+            graph.value_info.append(helper.make_tensor_value_info(node.output[i],
+                                                                  onnx.TensorProto.FLOAT,
+                                                                  [channels]))
+        out.batch_norms.append(BatchNormStatistics(module, node.output[1], node.output[2],
+                                                   momentum, per_channel))
+
+
 def _name_weights(model, graph, training, out):
     """Initializers that are trainable parameters stay weights (PopART trains every initializer
     that has a gradient); when training, the others (buffers, frozen parameters) become Constant
@@ -258,10 +364,13 @@ def _name_weights(model, graph, training, out):
             out.weights[init.name] = param
             kept.append(init)
         elif training:
+            # A buffer's value as the module holds it (the export saw it after the traced
+            # forward had updated it).
+            value = (buffers[init.name].detach().cpu().numpy()
+                     if init.name in buffers else numpy_helper.to_array(init))
             constants.append(helper.make_node("Constant", [], [init.name],
                                               name=f"{init.name}/Constant",
-                                              value=numpy_helper.from_array(
-                                                  numpy_helper.to_array(init), init.name)))
+                                              value=numpy_helper.from_array(value, init.name)))
         else:
             if init.name in buffers:
                 out.weights[init.name] = buffers[init.name]

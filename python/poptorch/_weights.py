@@ -64,8 +64,11 @@ def attach(model, executor):
         p.__dict__["_poptorch_executor"] = ref
 
 
-def detach(model):
-    """Restores `model` and its parameters to their own classes."""
+def detach(model, executor):
+    """Restores `model` and its parameters to their own classes, if `executor` is the one they
+    copy back from (a later trainingModel of the same module may have taken them over)."""
+    if _executor_of(model) is not executor:
+        return
     for p in list(object.__getattribute__(model, "_parameters").values()) + [
             p for m in model.modules() if m is not model for p in m._parameters.values()]:
         if p is not None and type(p) is _PoptorchParameter:

@@ -543,3 +543,67 @@ def test_forward_returning_only_the_loss_and_random_seed():
     _same(loss, expected.detach())
     _same(model[0].weight.detach(), reference.model[0].weight.detach())
     training.compile(x, t)  # already compiled: ignored
+
+
+class _NormCnn(nn.Module):
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3)
+        self.norm = nn.BatchNorm2d(4)
+        self.fc = nn.Linear(4 * 6 * 6, 3)
+        self.loss = nn.CrossEntropyLoss()
+
+    def forward(self, x, y=None):
+        out = self.fc(torch.relu(self.norm(self.conv(x))).flatten(1))
+        return out if y is None else (out, self.loss(out, y))
+
+
+def test_batch_norm_trains_and_keeps_running_statistics_like_torch():
+    torch.manual_seed(2)
+    model = _NormCnn()
+    reference = copy.deepcopy(model)
+    training = poptorch.trainingModel(model, poptorch.Options().deviceIterations(3),
+                                      torch.optim.SGD(model.parameters(), lr=0.05))
+    cpu = torch.optim.SGD(reference.parameters(), lr=0.05)
+    for _ in range(2):
+        x, y = torch.randn(6, 3, 8, 8) * 2 + 1, torch.randint(0, 3, (6,))
+        training(x, y)
+        for i in range(3):
+            cpu.zero_grad()
+            reference(x[2 * i:2 * i + 2], y[2 * i:2 * i + 2])[1].backward()
+            cpu.step()
+    for name, value in reference.state_dict().items():
+        torch.testing.assert_close(model.state_dict()[name], value, rtol=RTOL, atol=ATOL,
+                                   msg=name)
+    model.eval()
+    reference.eval()
+    x = torch.randn(4, 3, 8, 8)
+    with torch.no_grad():
+        _same(poptorch.inferenceModel(model)(x), reference(x))
+
+
+def test_smooth_l1_loss():
+    torch.manual_seed(4)
+    model = nn.Linear(6, 2)
+
+    class WithLoss(nn.Module):
+
+        def __init__(self):
+            super().__init__()
+            self.model = model
+
+        def forward(self, x, t):
+            out = self.model(x)
+            return out, nn.functional.smooth_l1_loss(out, t, beta=0.5)
+
+    wrapped = WithLoss()
+    reference = copy.deepcopy(wrapped)
+    x, t = torch.randn(8, 6), torch.randn(8, 2) * 2
+    _, loss = poptorch.trainingModel(wrapped, optimizer=torch.optim.SGD(wrapped.parameters(),
+                                                                        lr=0.1))(x, t)
+    _, expected = reference(x, t)
+    expected.backward()
+    torch.optim.SGD(reference.parameters(), lr=0.1).step()
+    _same(loss, expected.detach())
+    _same(model.weight.detach(), reference.model.weight.detach())
