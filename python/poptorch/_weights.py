@@ -28,11 +28,28 @@ class _PoptorchParameter(torch.nn.Parameter):
             _sync(_executor_of(self))
         return super().__getattribute__(name)
 
+    def __reduce_ex__(self, protocol):
+        # Pickled and copied as a plain parameter holding the device's values.
+        _sync(_executor_of(self))
+        return (torch.nn.Parameter, (self.data.detach().clone(), self.requires_grad))
+
+    def __deepcopy__(self, memo):
+        _sync(_executor_of(self))
+        result = torch.nn.Parameter(self.data.clone(), self.requires_grad)
+        memo[id(self)] = result
+        return result
+
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
         # Looking __torch_function__ up on an argument passes through __getattribute__ above,
         # which is what makes torch.equal(p, q) and the like see fresh values.
         return super().__torch_function__(func, types, args, kwargs or {})
+
+
+def _rebuild_module(cls, state):
+    module = cls.__new__(cls)
+    module.__dict__.update(state)
+    return module
 
 
 def _module_wrapper(cls):
@@ -46,6 +63,14 @@ def _module_wrapper(cls):
             if name in ("_parameters", "_buffers", "forward"):
                 _sync(_executor_of(self))
             return super().__getattribute__(name)
+
+        def __reduce_ex__(self, protocol):
+            # Pickled (torch.save, copy.deepcopy) as the user's own class with the device's
+            # weights: the wrapper class cannot be imported where the pickle is loaded.
+            _sync(_executor_of(self))
+            state = dict(self.__dict__)
+            state.pop("_poptorch_executor", None)
+            return (_rebuild_module, (cls, state))
 
     PoptorchModel.__name__ = PoptorchModel.__qualname__ = "Poptorch" + cls.__name__
     _wrapper_types[cls] = PoptorchModel

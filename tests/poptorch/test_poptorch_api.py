@@ -607,3 +607,23 @@ def test_smooth_l1_loss():
     torch.optim.SGD(reference.parameters(), lr=0.1).step()
     _same(loss, expected.detach())
     _same(model.weight.detach(), reference.model.weight.detach())
+
+
+def test_a_trained_module_pickles_as_its_own_class():
+    import io
+    model, data = models.make("mlp")
+    training = poptorch.trainingModel(model, optimizer=torch.optim.SGD(model.parameters(), lr=0.5))
+    x, y = data(4)
+    training(x, y)
+    buffer = io.BytesIO()
+    torch.save(model, buffer)
+    loaded = torch.load(io.BytesIO(buffer.getvalue()))
+    copied = copy.deepcopy(model)
+    for other in (loaded, copied):
+        assert type(other) is models.Mlp
+        assert all(type(p) is nn.Parameter for p in other.parameters())
+        with torch.no_grad():
+            _same(other(x), model(x))
+    training(x, y)  # the original keeps training on the device
+    with torch.no_grad():
+        assert not torch.allclose(copied(x), model(x))
