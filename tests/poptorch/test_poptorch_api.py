@@ -314,10 +314,12 @@ class _CustomLoss(nn.Module):
             return out, nn.functional.mse_loss(out, target)
         if self.reduction == "l1":
             return out, nn.functional.l1_loss(out, target, reduction="sum")
+        if self.reduction == "bce":
+            return out, nn.functional.binary_cross_entropy_with_logits(out, torch.sigmoid(target))
         return out, poptorch.identity_loss((out - target)**4, reduction=self.reduction)
 
 
-@pytest.mark.parametrize("reduction", ["mean", "sum", "mse", "l1"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "mse", "l1", "bce"])
 def test_identity_loss_and_torch_losses(reduction):
     torch.manual_seed(3)
     model = _CustomLoss(reduction)
