@@ -157,6 +157,14 @@ class PoplarExecutor:
         o = self._options
         micro = self._micro_batches(args)
         model = self._user_model
+        halves = [n for n, t in list(model.named_parameters()) + list(model.named_buffers())
+                  if t.dtype == torch.float16]
+        halves += [f"input {i}" for i, a in enumerate(args) if a.dtype == torch.float16]
+        if halves:
+            raise Error("poptorch: float16 models are not supported here (torch 1.13 cannot "
+                        "trace them on the CPU and poptorch does not cast them); keep the model "
+                        f"and its inputs in float32 ({', '.join(halves[:3])} are float16)",
+                        location=halves[0])
         was_training = model.training
         if not self._training:
             model.eval()

@@ -629,3 +629,9 @@ def test_a_trained_module_pickles_as_its_own_class():
     training(x, y)  # the original keeps training on the device
     with torch.no_grad():
         assert not torch.allclose(copied(x), model(x))
+
+
+def test_half_models_are_refused_by_name():
+    model, data = models.make("mlp")
+    with pytest.raises(poptorch.Error, match="float16.*fc1.weight"):
+        poptorch.inferenceModel(model.half())(data(2)[0].half())
