@@ -243,12 +243,10 @@ class PoplarExecutor:
                 popart.MeanReductionStrategy.Running if strategy ==
                 enums.MeanReductionStrategy.Running else popart.MeanReductionStrategy.Post)
         if lowered.num_ipus > 1:
-            # The blocks' IPUs and stages are on the nodes ("__ipu_number", "__pipeline_stage",
-            # shown with each operation in the report) and the device has that many IPUs, but
-            # the ops are laid out over all of them: the PopART face's manual virtual graphs
-            # have no copies between IPUs yet, which an op reading another IPU's tensor needs.
-            self._warn_once("the IPUs of poptorch.BeginBlock/Block (recorded on the "
-                            "operations, not used for placement)")
+            # Each block's ops on its IPU ("__ipu_number"); the stages ("__pipeline_stage") are
+            # recorded on the operations, the steps run one after the other.
+            so.virtualGraphMode = popart.VirtualGraphMode.Manual
+            so.enablePipelining = self._training
         matmul, conv = {}, {}
         if o.Precision.partials_type:
             matmul["partialsType"] = conv["partialsType"] = o.Precision.partials_type

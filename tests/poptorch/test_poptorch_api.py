@@ -3,6 +3,7 @@ applying, DataLoader's combined batch and modes, the optimizers against torch's,
 back when the host reads them, attach/detach, compile, blocks, identity_loss and other losses,
 set_available_memory, ipu_print_tensor, and the errors naming what is wrong."""
 import copy
+import json
 import logging
 
 import pytest
@@ -485,7 +486,9 @@ def test_wrong_arguments_are_named():
         poptorch.inferenceModel(model)([1.0, 2.0])
 
 
-def test_blocks_train_like_torch():
+def test_blocks_train_like_torch(tmp_path, monkeypatch):
+    monkeypatch.setenv("POPLAR_ENGINE_OPTIONS", json.dumps({
+        "autoReport.all": "true", "autoReport.directory": str(tmp_path)}))
     torch.manual_seed(1)
 
     class Model(nn.Module):
@@ -516,6 +519,13 @@ def test_blocks_train_like_torch():
     stages = {n.name: {a.name: a.i for a in n.attribute}.get("__pipeline_stage")
               for n in training._lowered.model.graph.node}
     assert stages["a/Gemm"] == 0 and stages["b/Gemm"] == 1
+    # The device has two IPUs and both hold the model's work.
+    import pva
+    report = pva.openReport(str(tmp_path / "profile.pop"))
+    tiles = report.compilation.target.numTiles // 2
+    assert report.compilation.target.numIPUs == 2
+    memory = report.compilation.memoryByTile()
+    assert memory[:tiles].sum() > 0 and memory[tiles:].sum() > 0
 
 
 def test_forward_returning_only_the_loss_and_random_seed():
