@@ -200,6 +200,8 @@ EngineOptions EngineOptions::parse(const std::vector<std::pair<std::string, std:
             o.instrumentExternalExchange = toBool(opt);
         else if (n == "tilescope.hostThreads")
             o.hostThreads = toUnsigned(opt);
+        else if (n == "profiler.replicaToProfile")
+            o.replicaToProfile = toUnsigned(opt);
         else if (n == "target.saveArchive")
             o.saveArchive = opt.value;
         else if (n == "debug.loweredVarDumpFile")

@@ -32,6 +32,7 @@ report::TargetInfo targetOf(const TargetRecord& t) {
     out.ipuVersion = t.architecture;
     out.numIpus = t.numIpus;
     out.tilesPerIpu = t.tilesPerIpu;
+    out.replicas = t.replicas;
     out.bytesPerTile = t.bytesPerTile;
     out.clockHz = t.clockHz;
     out.workerContexts = t.workerContexts;

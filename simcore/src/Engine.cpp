@@ -2,6 +2,8 @@
 
 #include "EngineErrors.hpp"
 #include "execute/HostTransfers.hpp"
+#include "execute/ReplicaGroup.hpp"
+#include "execute/StreamBindings.hpp"
 #include "poplar/exceptions.hpp"
 #include "profile/NumberFormat.hpp"
 #include "pvti/pvti.hpp"
@@ -121,45 +123,19 @@ struct Engine::Impl {
     std::unique_ptr<tilescope::capture::ProfileCapture> capture;
     std::unique_ptr<pvti::Series> hostMemory;
     std::shared_ptr<const sim::CompiledGraph> compiled;
-    std::unique_ptr<sim::BspEngine> bsp;
+    /// Every replica's device state, from load(); `bsp` is the profiled replica's.
+    std::unique_ptr<sim::ReplicaGroup> replicas;
+    sim::BspEngine* bsp = nullptr;
     std::ostream* print = &std::cout;
     tilescope::capture::ExecutionRecords noRuns;
     bool executionProfiling = true;
     std::uint64_t cyclesSinceLoad = 0; ///< the device's cycle counter, for getTimeStamp
 
-    /// A stream connection made with connectStream or connectStreamToCallback. All are kept, in
-    /// order, so those made before load() (or before a second load()) are bound at load().
-    struct StreamBinding {
-        std::string handle;
-        void* begin = nullptr;
-        void* end = nullptr;
-        std::shared_ptr<StreamCallback> callback;
-    };
-    std::vector<StreamBinding> streamBindings;
+    sim::StreamBindings streams; ///< every connection, bound again at each load()
 
-    void bind(const StreamBinding& b) {
-        if (b.callback)
-            bsp->connectStreamCallback(b.handle, b.callback);
-        else
-            bsp->connectStream(b.handle, b.begin, b.end);
-    }
-
-    /// Records a connection and, if loaded, binds it now; unknown handles and bad buffer sizes
-    /// are reported at once either way.
-    void connect(StreamBinding b) {
-        if (bsp)
-            bind(b);
-        else if (b.callback)
-            sim::findStream(*compiled->model, b.handle);
-        else
-            sim::checkStreamBuffer(*compiled->model, b.handle, b.begin, b.end);
-        // A newer connection of the same stream replaces the older one.
-        for (auto it = streamBindings.begin(); it != streamBindings.end(); ++it)
-            if (it->handle == b.handle) {
-                streamBindings.erase(it);
-                break;
-            }
-        streamBindings.push_back(std::move(b));
+    unsigned numReplicas() const { return std::max(1u, compiled->model->replicationFactor); }
+    void connect(sim::StreamBindings::Binding b) {
+        streams.connect(*compiled->model, std::move(b), replicas.get());
     }
 };
 
@@ -220,6 +196,11 @@ void Engine::configure(const std::vector<std::pair<std::string, std::string>>& o
 
 void Engine::adopt(std::shared_ptr<const sim::CompiledGraph> compiled) {
     impl_->compiled = std::move(compiled);
+    if (impl_->options.replicaToProfile >= impl_->numReplicas())
+        throw invalid_option("profiler.replicaToProfile: replica " +
+                             std::to_string(impl_->options.replicaToProfile) +
+                             " is out of range: the graph has " +
+                             std::to_string(impl_->numReplicas()) + " replica(s)");
     // Lightweight-profiling options are checked against the graph now, not at the first load().
     if (const auto blocks = sim::blockSettingsOf(impl_->options); blocks.enabled())
         sim::BlockRecorder check(*impl_->compiled, blocks);
@@ -285,21 +266,35 @@ void Engine::load(const Device& device) {
                            "true) before loading");
     if (!impl_->compiled->records.tilesOutOfMemory.empty())
         throw outOfMemoryError(impl_->compiled->records);
-    impl_->bsp = std::make_unique<sim::BspEngine>(impl_->compiled, impl_->options.hostThreads);
+    const auto& model = *impl_->compiled->model;
+    const unsigned replicas = impl_->numReplicas();
+    if (replicas > 1 && device.getTarget().getNumIPUs() != model.target.numIpus * replicas)
+        throw poplar_error("Engine::load: the graph runs as " + std::to_string(replicas) +
+                           " replicas of " + std::to_string(model.target.numIpus) +
+                           " IPU(s), but device " + std::to_string(device.getId()) + " has " +
+                           std::to_string(device.getTarget().getNumIPUs()) + " IPU(s)");
+    impl_->bsp = nullptr;
+    impl_->replicas.reset();
+    impl_->replicas =
+        std::make_unique<sim::ReplicaGroup>(impl_->compiled, replicas, impl_->options.hostThreads);
+    impl_->bsp = &impl_->replicas->replica(impl_->options.replicaToProfile);
     impl_->cyclesSinceLoad = 0;
-    impl_->bsp->setPrintStream(*impl_->print);
-    impl_->bsp->setRecording(impl_->executionProfiling);
-    impl_->bsp->setStepRecordRuns(impl_->options.storedRuns);
-    impl_->bsp->setStreamPrefetch(impl_->options.streamPrefetch);
-    if (const auto blocks = sim::blockSettingsOf(impl_->options); blocks.enabled())
-        impl_->bsp->setBlockRecorder(
-            std::make_unique<sim::BlockRecorder>(*impl_->compiled, blocks));
-    for (const auto& b : impl_->streamBindings)
-        impl_->bind(b);
+    for (unsigned r = 0; r < replicas; ++r) {
+        auto& bsp = impl_->replicas->replica(r);
+        const bool profiled = &bsp == impl_->bsp;
+        bsp.setPrintStream(*impl_->print);
+        // Every replica runs; only the profiled one records (the report shows one replica).
+        bsp.setRecording(profiled && impl_->executionProfiling);
+        bsp.setStepRecordRuns(impl_->options.storedRuns);
+        bsp.setStreamPrefetch(impl_->options.streamPrefetch);
+        if (const auto blocks = sim::blockSettingsOf(impl_->options); blocks.enabled() && profiled)
+            bsp.setBlockRecorder(std::make_unique<sim::BlockRecorder>(*impl_->compiled, blocks));
+    }
+    impl_->streams.bindAll(model, *impl_->replicas);
 }
 
 namespace {
-sim::BspEngine& loaded(const std::unique_ptr<sim::BspEngine>& bsp, const char* what) {
+sim::BspEngine& loaded(sim::BspEngine* bsp, const char* what) {
     if (!bsp)
         throw poplar_error(std::string("Engine::") + what +
                            ": the engine is not loaded; call Engine::load(device) first");
@@ -310,7 +305,7 @@ sim::BspEngine& loaded(const std::unique_ptr<sim::BspEngine>& bsp, const char* w
 void Engine::run(unsigned prog, const std::string& debugName) {
     pvti::Tracepoint trace(&engineChannel, debugName.empty() ? "Engine::run" : debugName);
     auto& bsp = loaded(impl_->bsp, "run");
-    bsp.run(prog);
+    impl_->replicas->run(prog);
     impl_->cyclesSinceLoad += bsp.lastRunCycles();
     if (impl_->capture && impl_->executionProfiling && !bsp.records().runs.empty()) {
         pvti::Tracepoint write(&engineChannel, "writeExecutionProfile");
@@ -357,16 +352,6 @@ void Engine::disableExecutionProfiling() {
         impl_->bsp->setRecording(false);
 }
 
-void Engine::writeTensor(StringRef handle, const void* buf, const void* bufEnd) {
-    pvti::Tracepoint trace(&engineChannel, "Engine::writeTensor");
-    loaded(impl_->bsp, "writeTensor").writeHandle(std::string(handle), buf, bufEnd);
-}
-
-void Engine::readTensor(StringRef handle, void* buf, void* bufEnd) {
-    pvti::Tracepoint trace(&engineChannel, "Engine::readTensor");
-    loaded(impl_->bsp, "readTensor").readHandle(std::string(handle), buf, bufEnd);
-}
-
 namespace {
 std::size_t handleBytes(const sim::GraphModel& m, StringRef handle, bool toDevice) {
     for (const auto& h : m.hostHandles)
@@ -374,7 +359,44 @@ std::size_t handleBytes(const sim::GraphModel& m, StringRef handle, bool toDevic
             return h.tensor.numElements() * sim::elementSize(h.tensor.type);
     return 0; // the engine reports the unknown handle
 }
+
+/// Whether a host buffer of `bytes` holds one copy of a handle's tensor per replica.
+bool perReplica(const sim::GraphModel& m, StringRef handle, bool toDevice, std::size_t bytes) {
+    const std::size_t one = handleBytes(m, handle, toDevice);
+    const unsigned n = std::max(1u, m.replicationFactor);
+    return n > 1 && one > 0 && bytes == one * n;
+}
 } // namespace
+
+void Engine::writeTensor(StringRef handle, const void* buf, const void* bufEnd) {
+    pvti::Tracepoint trace(&engineChannel, "Engine::writeTensor");
+    loaded(impl_->bsp, "writeTensor");
+    const auto* begin = static_cast<const std::byte*>(buf);
+    const auto bytes = static_cast<std::size_t>(static_cast<const std::byte*>(bufEnd) - begin);
+    const auto& m = *impl_->compiled->model;
+    const bool each = perReplica(m, handle, true, bytes);
+    const std::size_t part = each ? bytes / impl_->replicas->size() : bytes;
+    for (unsigned r = 0; r < impl_->replicas->size(); ++r) {
+        const auto* from = each ? begin + r * part : begin;
+        impl_->replicas->replica(r).writeHandle(std::string(handle), from, from + part);
+    }
+}
+
+void Engine::readTensor(StringRef handle, void* buf, void* bufEnd) {
+    pvti::Tracepoint trace(&engineChannel, "Engine::readTensor");
+    loaded(impl_->bsp, "readTensor");
+    auto* begin = static_cast<std::byte*>(buf);
+    const auto bytes = static_cast<std::size_t>(static_cast<std::byte*>(bufEnd) - begin);
+    const auto& m = *impl_->compiled->model;
+    if (!perReplica(m, handle, false, bytes)) {
+        impl_->replicas->replica(0).readHandle(std::string(handle), buf, bufEnd);
+        return;
+    }
+    const std::size_t part = bytes / impl_->replicas->size();
+    for (unsigned r = 0; r < impl_->replicas->size(); ++r)
+        impl_->replicas->replica(r).readHandle(std::string(handle), begin + r * part,
+                                               begin + (r + 1) * part);
+}
 
 void Engine::writeTensor(StringRef handle, const void* buf) {
     const auto n = handleBytes(*impl_->compiled->model, handle, true);
@@ -387,7 +409,7 @@ void Engine::readTensor(StringRef handle, void* buf) {
 }
 
 void Engine::connectStream(StringRef handle, void* begin, void* end) {
-    Impl::StreamBinding b;
+    sim::StreamBindings::Binding b;
     b.handle = std::string(handle);
     b.begin = begin;
     b.end = end;
@@ -399,27 +421,34 @@ void Engine::connectStream(StringRef handle, void* p) {
     std::size_t bytes = 0;
     for (const auto& s : m.streams)
         if (s.handle == handle)
-            bytes = s.numElements * sim::elementSize(s.type);
+            bytes = s.numElements * sim::elementSize(s.type) *
+                    (s.hostToDevice && s.broadcast ? 1 : impl_->numReplicas());
     connectStream(handle, p, static_cast<std::byte*>(p) + bytes);
 }
 
-void Engine::connectStreamToCallback(StringRef handle, StreamCallbackHandle f) {
-    connectStreamToCallback(handle, 0, std::move(f));
+void Engine::checkReplica(unsigned replica, const char* what, const std::string& handle) const {
+    const unsigned n = impl_->numReplicas();
+    if (replica >= n)
+        throw index_error(std::string(what) + ": replica " + std::to_string(replica) + " of '" +
+                          handle + "' is out of range: the graph has " + std::to_string(n) +
+                          " replica(s)");
 }
 
-namespace {
-/// Graphs are not replicated in the simulator: replica 0 is the only one.
-void checkReplica(unsigned replica, const char* what, const std::string& handle) {
-    if (replica != 0)
-        throw index_error(std::string(what) + ": replica " + std::to_string(replica) + " of '" +
-                          handle + "' is out of range: the graph is not replicated (1 replica)");
+void Engine::connectStreamToCallback(StringRef handle, StreamCallbackHandle f) {
+    sim::StreamBindings::Binding b;
+    b.handle = std::string(handle);
+    b.callback = f.release();
+    if (!b.callback)
+        throw stream_connection_error("connectStreamToCallback: no callback given for stream '" +
+                                      b.handle + "'");
+    impl_->connect(std::move(b));
 }
-} // namespace
 
 void Engine::connectStreamToCallback(StringRef handle, unsigned index, StreamCallbackHandle f) {
-    Impl::StreamBinding b;
+    sim::StreamBindings::Binding b;
     b.handle = std::string(handle);
     checkReplica(index, "connectStreamToCallback", b.handle);
+    b.replica = static_cast<int>(index);
     b.callback = f.release();
     if (!b.callback)
         throw stream_connection_error("connectStreamToCallback: no callback given for stream '" +
@@ -431,14 +460,16 @@ void Engine::copyToRemoteBuffer(const void* data, const std::string& handle,
                                 std::uint64_t repeatIndex, unsigned replica) {
     pvti::Tracepoint trace(&engineChannel, "Engine::copyToRemoteBuffer");
     checkReplica(replica, "copyToRemoteBuffer", handle);
-    loaded(impl_->bsp, "copyToRemoteBuffer").writeRemoteBuffer(handle, data, repeatIndex);
+    loaded(impl_->bsp, "copyToRemoteBuffer");
+    impl_->replicas->replica(replica).writeRemoteBuffer(handle, data, repeatIndex);
 }
 
 void Engine::copyFromRemoteBuffer(const std::string& handle, void* data, std::uint64_t repeatIndex,
                                   unsigned replica) {
     pvti::Tracepoint trace(&engineChannel, "Engine::copyFromRemoteBuffer");
     checkReplica(replica, "copyFromRemoteBuffer", handle);
-    loaded(impl_->bsp, "copyFromRemoteBuffer").readRemoteBuffer(handle, data, repeatIndex);
+    loaded(impl_->bsp, "copyFromRemoteBuffer");
+    impl_->replicas->replica(replica).readRemoteBuffer(handle, data, repeatIndex);
 }
 
 void Engine::printProfileSummary(std::ostream& outputStream, const OptionFlags& opt) const {
@@ -457,8 +488,9 @@ void Engine::printProfileSummary(std::ostream& outputStream, const OptionFlags& 
 
 void Engine::setPrintStream(std::ostream& stream) {
     impl_->print = &stream;
-    if (impl_->bsp)
-        impl_->bsp->setPrintStream(stream);
+    if (impl_->replicas)
+        for (unsigned r = 0; r < impl_->replicas->size(); ++r)
+            impl_->replicas->replica(r).setPrintStream(stream);
 }
 
 const tilescope::capture::CompileRecords& Engine::compileRecords() const {

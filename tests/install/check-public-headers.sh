@@ -12,7 +12,7 @@ stds=("$@")
 [ ${#stds[@]} -gt 0 ] || stds=(c++11)
 includes=(-Isimcore/include -Isimcore/popart/include -Iinstrumentation/include -Ireportfmt/include)
 shopt -s nullglob
-headers=(simcore/include/{poplar,popops,poplin,popnn,poputil,poprand}/*.hpp
+headers=(simcore/include/{poplar,popops,poplin,popnn,poputil,poprand,gcl}/*.hpp
          simcore/popart/include/popart/*.hpp
          instrumentation/include/pvti/*.hpp reportfmt/include/pva/*.hpp)
 if [ ${#headers[@]} -eq 0 ]; then

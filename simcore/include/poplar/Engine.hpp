@@ -84,6 +84,9 @@ public:
     /// clock, and the host's wall-clock time, as one line of text.
     std::string reportTiming(const TimerTimePoint& start, const TimerTimePoint& end) const;
 
+    /// Writes or reads a host handle's tensor. In a replicated graph a buffer of one tensor's
+    /// size is written to every replica (read from replica 0); a buffer of getReplicationFactor()
+    /// tensors, one after the other, holds each replica's own.
     void writeTensor(StringRef handle, const void* buf, const void* bufEnd);
     void readTensor(StringRef handle, void* buf, void* bufEnd);
     /// Deprecated in Poplar: the size is the handle's tensor size.
@@ -91,19 +94,24 @@ public:
     void readTensor(StringRef handle, void* buf);
 
     /// Connects a stream to a host buffer; successive copies use successive slots of it and wrap
-    /// around at the end. Connections made before load() take effect at load().
+    /// around at the end. Connections made before load() take effect at load(). In a
+    /// replicated graph the buffer is cut into one equal part per replica, replica r using
+    /// part r, except for a BROADCAST host-to-device stream, whose buffer every replica reads.
     void connectStream(StringRef handle, void* begin, void* end);
-    /// Connects a stream to a buffer holding exactly one transfer.
+    /// Connects a stream to a buffer holding exactly one transfer (one per replica of a
+    /// replicated graph, unless the stream is BROADCAST).
     void connectStream(StringRef handle, void* p);
     /// Connects a stream to a callback: a StreamCallback object or a function taking a void*
     /// (see StreamCallback for the order of prefetch, fetch and complete). Connections made
-    /// before load() take effect at load(). `index` is the replica (0: graphs are not
-    /// replicated).
+    /// before load() take effect at load(). Without `index` every replica calls it (for a
+    /// BROADCAST stream only replica 0, whose data every replica receives); with `index`, only
+    /// replica `index` does. Throws index_error for a replica out of range.
     void connectStreamToCallback(StringRef handle, StreamCallbackHandle f);
     void connectStreamToCallback(StringRef handle, unsigned index, StreamCallbackHandle f);
 
-    /// Writes one repeat (`repeatIndex`) of a remote buffer from `data` (numElements of its
-    /// element type). Throws index_error for a repeat or replica out of range.
+    /// Writes one repeat (`repeatIndex`) of replica `replica`'s remote buffer from `data`
+    /// (numElements of its element type). Throws index_error for a repeat or replica out of
+    /// range.
     void copyToRemoteBuffer(const void* data, const std::string& handle, std::uint64_t repeatIndex,
                             unsigned replica = 0);
     /// Reads one repeat of a remote buffer into `data`.
@@ -130,6 +138,8 @@ private:
     void startCapture();
     void configure(const std::vector<std::pair<std::string, std::string>>& options);
     void adopt(std::shared_ptr<const tilescope::sim::CompiledGraph> compiled);
+    /// Throws index_error unless `replica` is one of the graph's replicas.
+    void checkReplica(unsigned replica, const char* what, const std::string& handle) const;
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -45,8 +45,8 @@ class Program;
 
 enum class VariableMappingMethod { NONE, LINEAR };
 
-/// The number of replicas a graph is built for (Graph's constructor). The simulator runs one
-/// replica: a factor other than 1 is refused.
+/// The number of replicas a graph is built for (Graph's constructor): the target's IPUs are
+/// divided among them, and every replica runs the same program on its own data.
 struct replication_factor {
     explicit replication_factor(unsigned factor) : value(factor) {}
     unsigned value;
@@ -79,14 +79,12 @@ struct ConnectionDesc {
     ConnectionDesc(StringRef field, Tensor t) : field(field), tensors{std::move(t)} {}
     ConnectionDesc(StringRef field, std::vector<Tensor> ts)
         : field(field), tensors(std::move(ts)), isList(true) {}
-    template <typename T,
-              typename std::enable_if<std::is_arithmetic<T>::value, int>::type = 0>
+    template <typename T, typename std::enable_if<std::is_arithmetic<T>::value, int>::type = 0>
     ConnectionDesc(StringRef field, T value)
-        : field(field),
-          valueKind(std::is_same<T, bool>::value      ? ValueKind::Bool
-                    : std::is_floating_point<T>::value ? ValueKind::Floating
-                    : std::is_signed<T>::value         ? ValueKind::Signed
-                                                       : ValueKind::Unsigned),
+        : field(field), valueKind(std::is_same<T, bool>::value       ? ValueKind::Bool
+                                  : std::is_floating_point<T>::value ? ValueKind::Floating
+                                  : std::is_signed<T>::value         ? ValueKind::Signed
+                                                                     : ValueKind::Unsigned),
           // Only the member of the value's kind is read; converting a floating value to an
           // integer could overflow, so integers of a floating value stay 0.
           floatValue(static_cast<double>(value)),
@@ -146,8 +144,8 @@ public:
 
     explicit Graph(const Target& target);
     explicit Graph(const Device& device) : Graph(device.getTarget()) {}
-    /// A graph of `r.value` replicas: only 1 is supported (one replica runs); another factor
-    /// throws poplar_error naming replication.
+    /// A graph of `r.value` replicas, each on target.getNumIPUs() / r.value IPUs: getTarget()
+    /// is one replica's target. Throws poplar_error unless the factor divides the IPU count.
     Graph(const Target& target, replication_factor r);
     Graph(const Device& device, replication_factor r) : Graph(device.getTarget(), r) {}
 
@@ -259,20 +257,28 @@ public:
                                    std::size_t numElements, const OptionFlags& options = {});
     /// A remote buffer of `repeats` rows of `numElements` elements (see RemoteBuffer).
     /// `rearrangeOnHost` and `optimiseMemory` are recorded; they change no result.
-    RemoteBuffer addRemoteBuffer(StringRef handle, const Type& elementType,
-                                 std::size_t numElements, std::size_t repeats = 1,
-                                 bool rearrangeOnHost = false, bool optimiseMemory = false);
+    RemoteBuffer addRemoteBuffer(StringRef handle, const Type& elementType, std::size_t numElements,
+                                 std::size_t repeats = 1, bool rearrangeOnHost = false,
+                                 bool optimiseMemory = false);
 
     // --- Structure ---
     /// A graph over tiles [lowerTile, upperTile) of this one, numbered from 0.
     Graph createVirtualGraph(unsigned lowerTile, unsigned upperTile);
     Graph createVirtualGraph(unsigned numTilesPerIPU);
-    /// Replication: the graph always has one replica. createReplicatedGraph(1) is this graph;
-    /// any other factor throws poplar_error naming replication.
-    unsigned getReplicationFactor() const { return 1; }
+    /// Replicas this graph runs as (1 unless built with replication_factor or
+    /// createReplicatedGraph).
+    unsigned getReplicationFactor() const;
+    /// This graph as `replicationFactor` replicas, each on getNumIPUs() / replicationFactor IPUs
+    /// (the returned graph's target). Only a graph without tensors or vertices yet can be
+    /// replicated in the simulator; otherwise, or when the factor does not divide the IPUs,
+    /// throws poplar_error.
     Graph createReplicatedGraph(unsigned replicationFactor);
-    /// With one replica a replicated tensor is its own non-replicated form.
-    Tensor getNonReplicatedTensor(const Tensor& t) const { return t; }
+    /// A scalar UNSIGNED_INT constant holding, on each replica, that replica's index (0 to
+    /// getReplicationFactor() - 1). Map it to a tile like any tensor.
+    Tensor addReplicationIndexConstant(const DebugContext& debugContext = {});
+    /// With one replica, `t` itself. The view of all replicas' copies of a tensor as one
+    /// tensor is not simulated: with more replicas it throws poplar_error naming it.
+    Tensor getNonReplicatedTensor(const Tensor& t) const;
     Function addFunction(const program::Program& program);
 
     // --- Output ---

@@ -31,4 +31,10 @@ std::uint64_t CostModel::exchangeCycles(const TargetSpec& t, std::uint64_t bytes
     return cycles;
 }
 
+std::uint64_t CostModel::ipuLinkRingStepCycles(const TargetSpec& t, std::uint64_t bytes) const {
+    const double seconds = static_cast<double>(bytes) / t.interIpuBytesPerSecond;
+    return exchangeOverheadCycles + globalExchangeLatencyCycles +
+           static_cast<std::uint64_t>(std::ceil(seconds * t.tileClockHz));
+}
+
 } // namespace tilescope::sim

@@ -412,6 +412,7 @@ std::unique_ptr<CompiledGraph> GraphCompiler::compile(std::shared_ptr<const Grap
     rec.target.type = target.deviceType;
     rec.target.architecture = target.architecture;
     rec.target.numIpus = target.numIpus;
+    rec.target.replicas = std::max(1u, m.replicationFactor);
     rec.target.tilesPerIpu = target.tilesPerIpu;
     rec.target.bytesPerTile = target.bytesPerTile;
     rec.target.workerContexts = target.numWorkerContexts;

@@ -431,6 +431,9 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
             c = costs_.syncCycles(model_.target, n.globalSync);
         break;
     }
+    case ProgramKind::CrossReplica:
+        last = emitCrossReplica(n, record, last);
+        break;
     case ProgramKind::WriteUndef: {
         // No code: the variable's old contents are dead from here.
         addWrite(entry, *n.destination);

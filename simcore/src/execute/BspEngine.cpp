@@ -24,7 +24,7 @@ std::int64_t nowNs() {
 
 } // namespace
 
-BspEngine::Impl::Impl(std::shared_ptr<const CompiledGraph> g, unsigned threads)
+BspEngine::Impl::Impl(std::shared_ptr<const CompiledGraph> g, unsigned threads, unsigned replica)
     : graph(std::move(g)), model(*graph->model), remoteBuffers(model),
       arena(threads ? static_cast<int>(threads) : tbb::task_arena::automatic) {
     storage.resize(model.variables.size());
@@ -34,6 +34,8 @@ BspEngine::Impl::Impl(std::shared_ptr<const CompiledGraph> g, unsigned threads)
         storage[v].assign((bytes + 7) / 8, 0);
         if (!var.initialValue.empty())
             std::memcpy(storage[v].data(), var.initialValue.data(), bytes);
+        if (var.replicationIndex) // Graph::addReplicationIndexConstant: this replica's index
+            storeElement(var.type, storage[v].data(), replica);
     }
     streams.resize(model.streams.size());
     bases.resize(storage.size());
@@ -195,8 +197,11 @@ void BspEngine::Impl::planCopies() {
         planCopy(graph->copies[i], bases, copyExecutions[i]);
 }
 
-BspEngine::BspEngine(std::shared_ptr<const CompiledGraph> graph, unsigned hostThreads)
-    : impl_(std::make_unique<Impl>(std::move(graph), hostThreads)), print_(&std::cout) {}
+BspEngine::BspEngine(std::shared_ptr<const CompiledGraph> graph, unsigned hostThreads,
+                     unsigned replica)
+    : impl_(std::make_unique<Impl>(std::move(graph), hostThreads, replica)), print_(&std::cout) {
+    impl_->crossReplica = &crossReplica_;
+}
 
 BspEngine::~BspEngine() = default;
 

@@ -6,6 +6,7 @@
 #include "HostTransfers.hpp"
 #include "tilescope/sim/BspEngine.hpp"
 
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <tbb/task_arena.h>
@@ -41,9 +42,11 @@ struct BspEngine::Impl {
     /// Cycles vertices added to their tile in the last compute set (tilescope_vertex_add_cycles).
     std::vector<std::uint64_t> vertexCycles;
     bool anyVertexCycles = false;
+    /// Performs CrossReplica steps (the BspEngine's handler).
+    const std::function<void(std::uint32_t)>* crossReplica = nullptr;
 
     // Building the state and reading it (BspEngine.cpp).
-    Impl(std::shared_ptr<const CompiledGraph> g, unsigned threads);
+    Impl(std::shared_ptr<const CompiledGraph> g, unsigned threads, unsigned replica);
     ~Impl();
     std::byte* elementPtr(std::uint32_t var, std::uint64_t element);
     bool onOtherTile(const TensorView& view, std::int32_t tile) const;

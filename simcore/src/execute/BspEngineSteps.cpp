@@ -186,6 +186,12 @@ void BspEngine::Impl::executeStep(std::uint32_t index, std::ostream& print) {
         printTensor(print, p.title, p.tensor.type, p.tensor.shape, buf);
         break;
     }
+    case StepAction::CrossReplica:
+        if (!crossReplica || !*crossReplica)
+            throw poplar::poplar_error("a cross-replica collective ran without the engine's "
+                                       "replicas to combine");
+        (*crossReplica)(step.actionIndex);
+        break;
     case StepAction::None:
         break;
     }

@@ -30,24 +30,68 @@ Graph::Graph(const Target& target) : model_(std::make_shared<sim::GraphModel>())
 
 namespace {
 
-void refuseReplication(const char* where, unsigned factor) {
-    throw poplar_error(std::string(where) + ": replication (a replication factor of " +
-                       std::to_string(factor) +
-                       ") is not supported by the TileScope simulator, which runs one replica; "
-                       "build the graph with a replication factor of 1");
+/// One replica's target: `target`'s IPUs divided among `factor` replicas.
+Target replicaTarget(const Target& target, unsigned factor, const char* what) {
+    if (factor == 0 || target.getNumIPUs() % factor != 0)
+        throw poplar_error(std::string(what) + ": a replication factor of " +
+                           std::to_string(factor) + " does not divide the target's " +
+                           std::to_string(target.getNumIPUs()) +
+                           " IPU(s); each replica needs a whole number of IPUs (create the device "
+                           "with numIPUs a multiple of the replication factor)");
+    auto spec = target.spec();
+    spec.numIpus = target.getNumIPUs() / factor;
+    return Target(spec, target.getTargetType());
 }
 
 } // namespace
 
-Graph::Graph(const Target& target, replication_factor r) : Graph(target) {
-    if (r.value != 1)
-        refuseReplication("Graph", r.value);
+Graph::Graph(const Target& target, replication_factor r)
+    : Graph(replicaTarget(target, r.value, "Graph")) {
+    model_->replicationFactor = r.value;
+}
+
+unsigned Graph::getReplicationFactor() const {
+    return model_->replicationFactor;
 }
 
 Graph Graph::createReplicatedGraph(unsigned replicationFactor) {
-    if (replicationFactor != 1)
-        refuseReplication("Graph::createReplicatedGraph", replicationFactor);
-    return *this;
+    Target replica = replicaTarget(target_, replicationFactor, "Graph::createReplicatedGraph");
+    if (replicationFactor == 1)
+        return *this;
+    if (model_->replicationFactor != 1 || tileOffset_ != 0 ||
+        target_.getNumTiles() != model_->target.numTiles())
+        throw poplar_error("Graph::createReplicatedGraph: only a top-level graph that is not "
+                           "replicated yet can be replicated");
+    if (!model_->variables.empty() || !model_->vertices.empty() || !model_->streams.empty())
+        throw poplar_error("Graph::createReplicatedGraph: the graph already has tensors, vertices "
+                           "or streams; the simulator replicates a graph before anything is added "
+                           "to it (create the replicated graph first, or use "
+                           "Graph(target, replication_factor))");
+    model_->replicationFactor = replicationFactor;
+    model_->target = replica.spec();
+    Graph g = *this;
+    g.target_ = replica;
+    target_ = replica; // the parent now builds the same replica
+    return g;
+}
+
+Tensor Graph::addReplicationIndexConstant(const DebugContext& debugContext) {
+    const DebugContext context =
+        debugContext.getPathName().empty()
+            ? DebugContext(DebugNameAndId("replicationIndex", debugContext.getId()))
+            : debugContext;
+    Tensor t = addConstant<unsigned>(UNSIGNED_INT, {}, 0u, context);
+    model_->variables[t.view().ranges[0].variable].replicationIndex = true;
+    return t;
+}
+
+Tensor Graph::getNonReplicatedTensor(const Tensor& t) const {
+    if (model_->replicationFactor != 1)
+        throw poplar_error("Graph::getNonReplicatedTensor: the view of every replica's copy of '" +
+                           t.getName() +
+                           "' as one tensor is not supported by the TileScope simulator; read "
+                           "each replica's data with a replicated stream or a collective");
+    return t;
 }
 
 unsigned Graph::checkTile(unsigned tile, const std::string& what) const {
@@ -303,10 +347,11 @@ unsigned addStream(sim::GraphModel& m, StringRef handle, const Type& elementType
 } // namespace
 
 DataStream Graph::addHostToDeviceFIFO(StringRef handle, const Type& elementType,
-                                      std::size_t numElements, ReplicatedStreamMode,
+                                      std::size_t numElements, ReplicatedStreamMode mode,
                                       const OptionFlags&) {
     const unsigned id =
         addStream(*model_, handle, elementType, numElements, true, "addHostToDeviceFIFO");
+    model_->streams[id].broadcast = mode == ReplicatedStreamMode::BROADCAST;
     return DataStream(model_.get(), id, std::string(handle), elementType, numElements);
 }
 

@@ -155,6 +155,11 @@ void writeVertices(ByteWriter& w, const GraphModel& m) {
 void writeNodes(ByteWriter& w, const NodeTable& table) {
     w.u64(table.nodes.size());
     for (const auto* n : table.nodes) {
+        // The executable format has no fields for collectives yet (a format step of its own).
+        if (n->kind == capture::ProgramKind::CrossReplica)
+            throw poplar::poplar_error("Executable::serialize: program '" + n->name +
+                                       "' is a cross-replica collective, which the executable "
+                                       "format cannot hold yet");
         w.u8(static_cast<std::uint8_t>(n->kind));
         w.str(n->name);
         w.u64(n->children.size());
@@ -185,6 +190,10 @@ void writeNodes(ByteWriter& w, const NodeTable& table) {
 
 void writeSerializedGraph(std::ostream& out, const GraphModel& m,
                           const std::vector<ProgramNodePtr>& programs, const OptionList& options) {
+    if (m.replicationFactor != 1)
+        throw poplar::poplar_error("Executable::serialize: the graph is replicated (" +
+                                   std::to_string(m.replicationFactor) +
+                                   " replicas), which the executable format cannot hold yet");
     NodeTable table;
     std::vector<std::uint32_t> programIds, functionIds;
     for (const auto& f : m.functions)

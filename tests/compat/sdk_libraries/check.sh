@@ -2,7 +2,7 @@
 set -u
 declare -A holder=(
   [poplar]=libpoplar.so [poputil]=libpoputil.so [popops]=libpopops.so [poplin]=libpoplin.so
-  [popnn]=libpopnn.so [poprand]=libpoprand.so [popfloat]=libpopfloat.so
+  [popnn]=libpopnn.so [poprand]=libpoprand.so [popfloat]=libpopfloat.so [gcl]=libgcl.so
   [pvti]=libtilescope-capture.so [pva]=libtilescope-report.so
 )
 failed=0

@@ -45,6 +45,10 @@ _STATIC_INPUTS = {
     "ReduceLogSum": ({1}, 18),
     "ReduceLogSumExp": ({1}, 18),
     "ReduceSumSquare": ({1}, 18),
+    "CumSum": ({1}, 11),  # axis
+    "TopK": ({1}, 10),  # K
+    "Resize": ({1, 2, 3}, 10),  # roi, scales, sizes (scales only at opset 10)
+    "Upsample": ({1}, 9),
 }
 
 def _opset(model):

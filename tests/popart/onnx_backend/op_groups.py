@@ -24,7 +24,7 @@ GROUPS = {
     ],
     "reduction": [
         "ArgMax", "ArgMin", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax",
-        "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSum", "ReduceSumSquare"
+        "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSum", "ReduceSumSquare", "CumSum", "TopK"
     ],
     "softmax": ["Softmax", "LogSoftmax"],
     "views": [
@@ -33,9 +33,10 @@ GROUPS = {
         "Reshape", "Shape", "Size", "Slice", "Split", "Squeeze", "Tile", "Transpose", "Unsqueeze"
     ],
     "cast_where": ["Cast", "Where"],
-    "normalisation": ["BatchNormalization", "LayerNormalization"],
+    "normalisation": ["BatchNormalization", "InstanceNormalization", "LayerNormalization"],
     "conv_pool": [
-        "Conv", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"
+        "Conv", "ConvTranspose", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
+        "Resize", "Upsample"
     ],
     "losses": ["NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss"],
     "dropout": ["Dropout"],

@@ -39,12 +39,13 @@ struct EngineOptions {
     /// are asked to prefetch() the next transfer after each one completes.
     bool streamPrefetch = true;
     // lightweight profiling (profiler.blocks.*, profiler.programs.filter)
-    std::string blocksFilter;          ///< profiler.blocks.filter: "" = no Block selected
-    std::string programsFilter;        ///< profiler.programs.filter: "" = no implicit blocks
-    unsigned blocksTile = 0;           ///< profiler.blocks.tile, on every IPU
-    bool blocksImplicitFlush = true;   ///< profiler.blocks.implicitFlush
-    unsigned blocksBufferSize = 1000;  ///< profiler.blocks.bufferSize, bytes per tile
+    std::string blocksFilter;                ///< profiler.blocks.filter: "" = no Block selected
+    std::string programsFilter;              ///< profiler.programs.filter: "" = no implicit blocks
+    unsigned blocksTile = 0;                 ///< profiler.blocks.tile, on every IPU
+    bool blocksImplicitFlush = true;         ///< profiler.blocks.implicitFlush
+    unsigned blocksBufferSize = 1000;        ///< profiler.blocks.bufferSize, bytes per tile
     bool instrumentExternalExchange = false; ///< debug.instrumentExternalExchange
+    unsigned replicaToProfile = 0; ///< profiler.replicaToProfile: the replica the report shows
     // TileScope
     unsigned hostThreads = 0; ///< tilescope.hostThreads: 0 = all hardware threads
 

@@ -114,10 +114,13 @@ enum class ProgramKind : std::uint8_t {
     WriteUndef,
     PrintTensor,
     Block, ///< poplar::program::Block: scopes a program for lightweight profiling
+    /// A collective across the replicas of a replicated graph (GCL's allReduce, reduceScatter,
+    /// allGather): lowered to the syncs, IPU-Link exchanges and reductions of a ring.
+    CrossReplica,
 };
 
 inline constexpr std::string_view programKindName(ProgramKind k) {
-    constexpr std::array<std::string_view, 14> names = {
+    constexpr std::array<std::string_view, 15> names = {
         "Sequence",
         "Repeat",
         "RepeatWhileTrue",
@@ -132,6 +135,7 @@ inline constexpr std::string_view programKindName(ProgramKind k) {
         "WriteUndef",
         "PrintTensor",
         "Block",
+        "CrossReplica",
     };
     return names[static_cast<std::size_t>(k)];
 }
@@ -147,8 +151,9 @@ struct MemoryRegionRecord {
 struct TargetRecord {
     std::string type = "IPU_MODEL";
     std::string architecture = "ipu2";
-    std::uint32_t numIpus = 1;
+    std::uint32_t numIpus = 1; ///< of one replica: the report profiles one
     std::uint32_t tilesPerIpu = 0;
+    std::uint32_t replicas = 1; ///< replicas the program runs as, each on numIpus IPUs
     std::uint64_t bytesPerTile = 0;
     std::uint32_t workerContexts = 6;
     std::uint32_t exchangeBytesPerCycle = 4;
@@ -335,8 +340,8 @@ inline constexpr std::size_t kNumBlockKinds = 8;
 
 inline constexpr std::string_view blockKindName(BlockKind k) {
     constexpr std::array<std::string_view, kNumBlockKinds> names = {
-        "Common",         "StreamCopyBegin", "StreamCopyMid", "StreamCopyEnd",
-        "BlockFlushBegin", "BlockFlushMid",  "BlockFlushEnd", "Overflow",
+        "Common",          "StreamCopyBegin", "StreamCopyMid", "StreamCopyEnd",
+        "BlockFlushBegin", "BlockFlushMid",   "BlockFlushEnd", "Overflow",
     };
     return names[static_cast<std::size_t>(k)];
 }

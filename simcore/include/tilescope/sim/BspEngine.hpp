@@ -26,7 +26,13 @@ public:
     /// Shared with the Engine, which keeps its connections to bind them again at a new load().
     using StreamCallback = std::shared_ptr<poplar::StreamCallback>;
 
-    BspEngine(std::shared_ptr<const CompiledGraph> graph, unsigned hostThreads);
+    /// Runs a CrossReplica step's collective (its index in CompiledGraph::collectives) across
+    /// the replicas; returns when every replica's destination holds the result.
+    using CrossReplicaHandler = std::function<void(std::uint32_t collective)>;
+
+    /// The state of replica `replica` of the graph (its replication index constants hold it).
+    BspEngine(std::shared_ptr<const CompiledGraph> graph, unsigned hostThreads,
+              unsigned replica = 0);
     ~BspEngine();
     BspEngine(const BspEngine&) = delete;
     BspEngine& operator=(const BspEngine&) = delete;
@@ -50,6 +56,8 @@ public:
     void writeRemoteBuffer(const std::string& handle, const void* data, std::uint64_t repeat);
     void readRemoteBuffer(const std::string& handle, void* data, std::uint64_t repeat) const;
     void setPrintStream(std::ostream& out) { print_ = &out; }
+    /// Who performs collectives; without one a CrossReplica step throws poplar_error.
+    void setCrossReplicaHandler(CrossReplicaHandler handler) { crossReplica_ = std::move(handler); }
     /// false: runs execute (and count cycles) but append no RunRecord.
     void setRecording(bool recording) { recording_ = recording; }
     /// Runs of each program whose steps are recorded; later runs append a RunRecord with their
@@ -76,6 +84,7 @@ private:
     bool recording_ = true;
     std::uint32_t stepRecordRuns_ = UINT32_MAX;
     std::vector<std::uint32_t> runsOfProgram_; ///< recorded runs so far, per entry point
+    CrossReplicaHandler crossReplica_;
 };
 
 } // namespace tilescope::sim

@@ -24,7 +24,8 @@ enum class StepAction : std::uint8_t {
     StreamToHost,
     Print,
     RemoteToDevice,
-    RemoteToHost
+    RemoteToHost,
+    CrossReplica
 };
 
 /// The data effect of one lowered step (parallel to CompileRecords::steps).
@@ -55,6 +56,15 @@ struct RemoteCopyAction {
     std::optional<TensorView> offset;
 };
 
+/// A collective across replicas, done at the last step its CrossReplica program lowered to:
+/// every replica's `source` combined into every replica's `destination`.
+struct CollectiveAction {
+    CollectiveKind kind = CollectiveKind::AllReduce;
+    ReduceOp op = ReduceOp::Add;
+    TensorView source;
+    TensorView destination;
+};
+
 /// A PrintTensor: the tensor travels to the host like a stream copy and is printed there.
 struct PrintAction {
     std::string title;
@@ -75,6 +85,7 @@ struct CompiledGraph {
     std::vector<StreamCopyAction> streamCopies;
     std::vector<PrintAction> prints;
     std::vector<RemoteCopyAction> remoteCopies;
+    std::vector<CollectiveAction> collectives;
     std::vector<std::vector<TileVertexGroup>> computeSetGroups; ///< per compute set
     /// Steps each program node lowered to, in order (leaves only).
     std::unordered_map<const ProgramNode*, std::vector<std::uint32_t>> stepsOfNode;

@@ -94,6 +94,11 @@ struct CostModel {
     std::uint64_t syncCycles(const TargetSpec& t, bool external) const;
     /// Tile cycles of an exchange phase in which a tile moves `bytes` in its busier direction.
     std::uint64_t exchangeCycles(const TargetSpec& t, std::uint64_t bytes, bool global) const;
+    /// Cycles of one step of a cross-replica ring in which an IPU sends `bytes` to the next
+    /// replica's IPU over one IPU-Link (TargetSpec::interIpuBytesPerSecond) while receiving as
+    /// many from the previous one; the link's latency is that of any exchange between IPUs
+    /// (globalExchangeLatencyCycles). Every tile of the IPU taking part waits for the whole step.
+    std::uint64_t ipuLinkRingStepCycles(const TargetSpec& t, std::uint64_t bytes) const;
 };
 
 } // namespace tilescope::sim

@@ -31,6 +31,9 @@ struct VariableInfo {
     bool isConstant = false;
     std::vector<std::byte> initialValue; ///< empty: undefined at load
     std::uint64_t operation = 0;         ///< the DebugInfo it was created under, 0: none
+    /// Graph::addReplicationIndexConstant: an UNSIGNED_INT constant holding, on each replica,
+    /// that replica's index (its initial value is replica 0's).
+    bool replicationIndex = false;
 };
 
 /// What one field of one vertex is connected to. Scalar and Vector fields have one item; List
@@ -73,6 +76,9 @@ struct StreamInfo {
     ElementType type = ElementType::Float;
     std::uint64_t numElements = 0;
     bool hostToDevice = true;
+    /// ReplicatedStreamMode::BROADCAST: every replica reads the same data (replica 0's
+    /// connection); otherwise each replica has its own.
+    bool broadcast = false;
 };
 
 /// A remote buffer: `repeats` rows of `numElements` elements in memory outside the device.
@@ -100,7 +106,10 @@ struct PerfEstimator {
 
 /// The shared state of a graph and all its virtual graphs and clones.
 struct GraphModel {
+    /// One replica's target: the device's IPUs divided among the replicas.
     TargetSpec target;
+    /// Replicas the graph runs as (Graph's replication_factor); each has `target`'s IPUs.
+    unsigned replicationFactor = 1;
     std::vector<VariableInfo> variables;
     std::vector<VertexInfo> vertices;
     std::vector<ComputeSetInfo> computeSets;

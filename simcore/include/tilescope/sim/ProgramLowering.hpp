@@ -106,6 +106,10 @@ private:
     std::uint32_t emitStreamCopy(std::uint32_t record, const std::string& name, std::uint32_t pred,
                                  const TensorView& tensor, bool toDevice, StepAction action,
                                  std::uint32_t actionIndex, const TensorView* alsoReads = nullptr);
+    /// Emits the steps of a CrossReplica program (CrossReplicaLowering.cpp): a ring over the
+    /// replicas' IPUs, each step a sync, an IPU-Link exchange and (reducing) a compute; the
+    /// collective's data effect is at the last step. Returns the last node.
+    std::uint32_t emitCrossReplica(const ProgramNode& n, std::uint32_t record, std::uint32_t pred);
     std::uint32_t tileOf(const ElementRange& r, std::uint64_t offset) const;
     std::uint32_t ipuOf(std::uint32_t tile) const { return tile / model_.target.tilesPerIpu; }
     capture::PerTile zeros() const { return capture::PerTile(model_.target.numTiles(), 0); }

@@ -2,6 +2,7 @@
 // The program tree built by poplar::program classes and compiled by the GraphCompiler.
 
 #include "tilescope/capture/ProfileRecords.hpp"
+#include "tilescope/sim/Collectives.hpp"
 #include "tilescope/sim/TensorView.hpp"
 
 #include <cstdint>
@@ -14,8 +15,8 @@ namespace tilescope::sim {
 
 /// A node of a program. Children by kind: Sequence: its items; Repeat: {body};
 /// RepeatWhileTrue/False: {condition, body}; If: {then, else}; Switch: {cases..., default}.
-/// Leaves refer to graph objects by index; `graph` identifies the graph model they belong to so
-/// an Engine can reject programs built for another graph.
+/// CrossReplica is a leaf. Leaves refer to graph objects by index; `graph` identifies the graph
+/// model they belong to so an Engine can reject programs built for another graph.
 struct ProgramNode {
     capture::ProgramKind kind = capture::ProgramKind::Sequence;
     std::string name;
@@ -38,6 +39,13 @@ struct ProgramNode {
     /// (cycleStamp) the run's cycle counter, as two UNSIGNED_INT words (lower, upper).
     std::optional<TensorView> cycleCounter;
     bool cycleStamp = false;
+    /// CrossReplica: the collective and its reduction, from `source` to `destination` (each
+    /// replica's own tensors).
+    CollectiveKind collective = CollectiveKind::AllReduce;
+    ReduceOp reduceOp = ReduceOp::Add;
+    /// CrossReplica: per tile, the cycles of reducing one ring step's fragment (PopLibs'
+    /// element-wise estimators, given by the face that builds the node); empty: no reduction.
+    std::vector<std::uint64_t> reduceCyclesPerTile;
 };
 
 using ProgramNodePtr = std::shared_ptr<ProgramNode>;

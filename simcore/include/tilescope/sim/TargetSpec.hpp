@@ -28,7 +28,10 @@ struct TargetSpec {
     unsigned exchangeBytesPerCycle = 4; ///< per tile, on-chip exchange
     unsigned dataPathWidthBits = 64;
     double hostLinkBytesPerSecond = 16e9; ///< PCIe Gen4 x16, usable
-    double interIpuBytesPerSecond = 32e9; ///< IPU-Link bandwidth one IPU can use
+    /// One IPU-Link, each way: Colossus GC2 and GC200 have 10 IPU-Links, 320 GB/s in all
+    /// (Graphcore's published product figures), so 32 GB/s a link. Exchanges between IPUs and
+    /// each step of a cross-replica ring (to the next replica's IPU) move data over one link.
+    double interIpuBytesPerSecond = 32e9;
     /// Die layout (modelled, recorded in reports for physical tile order and the floor plan):
     /// columns of this many tiles on each side of the exchange spine, laid out as
     /// report::TilePlacement::spineColumns describes. Cycle estimates do not depend on it.

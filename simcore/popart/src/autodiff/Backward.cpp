@@ -8,7 +8,7 @@
 
 namespace popart {
 
-std::unique_ptr<poplar::DebugInfo> nodeOperation(const ModelAnalysis& a, const NodeView& v,
+std::unique_ptr<poplar::DebugInfo> nodeOperation(SessionCore& core, const NodeView& v,
                                                  const std::string& suffix);
 
 namespace {
@@ -77,7 +77,7 @@ void lowerBackward(SessionCore& core, poplar::program::Sequence& prog) {
         if (!op || !op->grad)
             view.unsupported("training through the op (it has no gradient)");
         st.graph = &graphForNode(core, view);
-        auto di = nodeOperation(core.analysis, view, "/grad");
+        auto di = nodeOperation(core, view, "/grad");
         GradContext ctx(node, opset, st, poplar::DebugNameAndId(*di));
         op->grad(ctx);
         core.operations.push_back(std::move(di));

@@ -75,10 +75,42 @@ bool isFolded(const ModelAnalysis& a, const onnx::NodeProto& node) {
 
 } // namespace
 
-std::unique_ptr<poplar::DebugInfo> nodeOperation(const ModelAnalysis& a, const NodeView& v,
+std::unique_ptr<poplar::DebugInfo> nodeOperation(SessionCore& core, const NodeView& v,
                                                  const std::string& suffix) {
-    std::unique_ptr<poplar::DebugInfo> di(
-        new poplar::DebugInfo(poplar::DebugContext(v.nodeName() + suffix), "PopART"));
+    const ModelAnalysis& a = core.analysis;
+    // A node named by a module path ("/layer1/conv/Conv", as torch.onnx.export names nodes, or
+    // Builder::nameScope's "scope/Op") is an operation inside one operation per enclosing
+    // module, so the report nests the model as its author wrote it.
+    std::vector<std::string> parts;
+    {
+        const std::string& name = v.nodeName();
+        std::size_t start = 0;
+        while (start <= name.size()) {
+            const std::size_t slash = std::min(name.find('/', start), name.size());
+            if (slash > start)
+                parts.push_back(name.substr(start, slash - start));
+            start = slash + 1;
+        }
+    }
+    poplar::DebugContext context(v.nodeName() + suffix);
+    if (parts.size() > 1) {
+        std::string scope;
+        const poplar::DebugInfo* parent = nullptr;
+        for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+            scope += "/" + parts[i];
+            auto& slot = core.moduleScopes[scope];
+            if (!slot) {
+                poplar::DebugContext dc = parent ? poplar::DebugContext(
+                                                       poplar::DebugNameAndId(*parent), parts[i])
+                                                 : poplar::DebugContext(parts[i]);
+                slot.reset(new poplar::DebugInfo(dc, "PopART"));
+                slot->setValue("moduleScope", poplar::ProfileValue(scope));
+            }
+            parent = slot.get();
+        }
+        context = poplar::DebugContext(poplar::DebugNameAndId(*parent), parts.back() + suffix);
+    }
+    std::unique_ptr<poplar::DebugInfo> di(new poplar::DebugInfo(context, "PopART"));
     di->setValue("onnxOpType", poplar::ProfileValue(v.opType()));
     di->setValue("domain",
                  poplar::ProfileValue(v.domain().empty() ? std::string("ai.onnx") : v.domain()));
@@ -123,7 +155,7 @@ void lowerForward(SessionCore& core, poplar::program::Sequence& prog) {
             view.unsupported("the op");
         }
         st.graph = &graphForNode(core, view);
-        auto di = nodeOperation(core.analysis, view, "");
+        auto di = nodeOperation(core, view, "");
         LoweringContext ctx(node, opset, st, poplar::DebugNameAndId(*di));
         op->forward(ctx);
         for (std::size_t i = 0; i < view.numOutputs(); ++i)

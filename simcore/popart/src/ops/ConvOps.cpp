@@ -1,5 +1,5 @@
-// Convolutions and pooling: Conv through poplin::convolution (input gradient by the transposed,
-// flipped weights, weight gradient by calculateWeightDeltas), MaxPool/AveragePool and the global
+// Convolutions and pooling: Conv and ConvTranspose through poplin::convolution (input gradient
+// by the transposed, flipped weights, weight gradient by calculateWeightDeltas), MaxPool/AveragePool and the global
 // pools through popnn::pooling. Padding follows the output shape ONNX's inference gives, so
 // auto_pad and ceil_mode need no separate arithmetic: the upper padding is what makes the window
 // count come out at that size.
@@ -121,6 +121,116 @@ void convGrad(GradContext& ctx) {
     }
 }
 
+// --- ConvTranspose ----------------------------------------------------------------------------
+
+/// ConvTranspose as the convolution it is the adjoint of: the input dilated by the strides and
+/// padded by span - 1 - padding (negative amounts truncate the output instead), the kernel
+/// flipped, input and output channels of the weights swapped. Padding follows the output shape
+/// ONNX's inference gives (pads, output_padding, output_shape and auto_pad alike).
+poplin::ConvParams convTransposeParams(const NodeView& ctx, const Shape& x, const Shape& wShape,
+                                       const Shape& out, const poplar::Type& type) {
+    const std::size_t n = x.size() - 2;
+    const std::size_t group = static_cast<std::size_t>(ctx.attrs().getInt("group", 1));
+    Ints strides = ctx.attrs().getInts("strides", Ints(n, 1));
+    Ints dilations = ctx.attrs().getInts("dilations", Ints(n, 1));
+    Ints pads = ctx.attrs().getInts("pads", Ints(2 * n, 0));
+    Ints outputPadding = ctx.attrs().getInts("output_padding", Ints(n, 0));
+    const std::string autoPad = ctx.attrs().getString("auto_pad", "NOTSET");
+    const bool fromShape = ctx.attrs().has("output_shape");
+    if (strides.size() != n || dilations.size() != n || pads.size() != 2 * n ||
+        outputPadding.size() != n)
+        ctx.invalid("strides, dilations, pads or output_padding do not match the spatial rank");
+    if (x[1] % int64_t(group) != 0 || wShape[0] != x[1])
+        ctx.invalid("the weights' first dimension must be the input channels");
+    Shape kernel(wShape.begin() + 2, wShape.end());
+    std::vector<std::size_t> field, kernelSizes;
+    for (std::size_t d = 0; d < n; ++d) {
+        field.push_back(static_cast<std::size_t>(x[d + 2]));
+        kernelSizes.push_back(static_cast<std::size_t>(kernel[d]));
+    }
+    poplin::ConvParams p(type, static_cast<std::size_t>(x[0]), field, kernelSizes,
+                         static_cast<std::size_t>(x[1]) / group,
+                         static_cast<std::size_t>(wShape[1]), group);
+    for (std::size_t d = 0; d < n; ++d) {
+        const int64_t span = (kernel[d] - 1) * dilations[d] + 1;
+        const int64_t dilatedIn = (x[d + 2] - 1) * strides[d] + 1;
+        const int64_t total = strides[d] * (x[d + 2] - 1) + outputPadding[d] + span - out[d + 2];
+        // ONNX's halves round down (negative totals too: the extra row goes at the end).
+        const int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2);
+        int64_t begin = pads[d];
+        if (autoPad == "VALID")
+            begin = 0;
+        else if (autoPad == "SAME_UPPER")
+            begin = half;
+        else if (autoPad == "SAME_LOWER" || fromShape)
+            begin = total - half;
+        int64_t lower = span - 1 - begin, truncLower = 0;
+        if (lower < 0) {
+            truncLower = -lower;
+            lower = 0;
+        }
+        int64_t upper = out[d + 2] + truncLower - 1 + span - lower - dilatedIn, truncUpper = 0;
+        if (upper < 0) {
+            truncUpper = -upper;
+            upper = 0;
+        }
+        p.inputTransform.dilation[d] = static_cast<unsigned>(strides[d]);
+        p.inputTransform.paddingLower[d] = static_cast<unsigned>(lower);
+        p.inputTransform.paddingUpper[d] = static_cast<unsigned>(upper);
+        p.kernelTransform.dilation[d] = static_cast<unsigned>(dilations[d]);
+        p.kernelTransform.flip[d] = true;
+        p.outputTransform.truncationLower[d] = static_cast<unsigned>(truncLower);
+        p.outputTransform.truncationUpper[d] = static_cast<unsigned>(truncUpper);
+    }
+    return p;
+}
+
+template <typename Ctx> poplin::ConvParams convTransposeParams(Ctx& ctx, const poplar::Type& type) {
+    return convTransposeParams(ctx, ctx.inputInfo(0).shape(), ctx.inputInfo(1).shape(),
+                               ctx.outputInfo(0).shape(), type);
+}
+
+/// ONNX ConvTranspose weights {C, M/g, K...} as poplin's {g, M/g, C/g, K...}, and back.
+poplar::Tensor transposedWeights(const poplar::Tensor& w, const poplin::ConvParams& p) {
+    std::vector<std::size_t> shape{p.numConvGroups, p.inputChannels, p.outputChannels};
+    shape.insert(shape.end(), p.kernelShape.begin(), p.kernelShape.end());
+    return w.reshape(shape).dimRoll(2, 1);
+}
+
+void convTransposeForward(LoweringContext& ctx) {
+    poplar::Tensor x = ctx.input(0);
+    poplin::ConvParams p = convTransposeParams(ctx, x.elementType());
+    poplar::Tensor y = poplin::convolution(ctx.graph(), x, transposedWeights(ctx.input(1), p), p,
+                                           false, ctx.prog(), ctx.di("convTranspose"));
+    if (ctx.hasInput(2))
+        poplin::addBias(ctx.graph(), y, ctx.input(2), ctx.prog(), ctx.di("bias"));
+    ctx.setOutput(0, y);
+}
+
+void convTransposeGrad(GradContext& ctx) {
+    poplar::Tensor x = ctx.input(0), g = ctx.outputGrad(0);
+    poplin::ConvParams p = convTransposeParams(ctx, x.elementType());
+    if (ctx.needsInputGrad(0))
+        ctx.addInputGrad(0, poplin::convolution(ctx.graph(), g,
+                                                transposedWeights(ctx.input(1), p),
+                                                poplin::getGradientParams(p), true, ctx.prog(),
+                                                ctx.di("gradInput")));
+    if (ctx.needsInputGrad(1)) {
+        poplar::Tensor dw =
+            poplin::calculateWeightDeltas(ctx.graph(), g, x, p, ctx.prog(), ctx.di("gradWeights"));
+        std::vector<std::size_t> shape{p.numConvGroups, p.outputChannels, p.inputChannels};
+        shape.insert(shape.end(), p.kernelShape.begin(), p.kernelShape.end());
+        ctx.addInputGrad(1, dw.reshape(shape).dimRoll(2, 1).reshape(dims(ctx.inputInfo(1).shape())));
+    }
+    if (ctx.hasInput(2) && ctx.needsInputGrad(2)) {
+        std::vector<std::size_t> over{0};
+        for (std::size_t d = 2; d < g.rank(); ++d)
+            over.push_back(d);
+        ctx.addInputGrad(2, popops::reduce(ctx.graph(), g, over, popops::Operation::ADD, ctx.prog(),
+                                           ctx.di("gradBias")));
+    }
+}
+
 // --- Pooling --------------------------------------------------------------------------------
 
 popnn::pooling::PoolParams poolParams(LoweringContext& ctx, popnn::PoolingType type) {
@@ -205,6 +315,7 @@ OpLowering entry(const char* opType, ForwardFn forward, GradFn grad) {
 
 void registerConvOps(OpLoweringRegistry& registry) {
     registry.add(entry("Conv", convForward, convGrad));
+    registry.add(entry("ConvTranspose", convTransposeForward, convTransposeGrad));
     for (const char* op : {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"})
         registry.add(entry(op, poolForward, poolGrad));
 }

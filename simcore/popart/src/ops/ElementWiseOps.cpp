@@ -31,10 +31,42 @@ pe::BinaryOp erfExpr(const pe::Expr& x) {
     return pe::Signum(x) * (pe::Const(1.0f) - poly * pe::Exp(-(x * x)));
 }
 
+// Host forms of the ops shape subgraphs use (Neg of an axis, Abs, ...), for constant folding.
+double hostUnary(const std::string& type, double x) {
+    if (type == "Neg")
+        return -x;
+    if (type == "Abs")
+        return std::fabs(x);
+    if (type == "Floor")
+        return std::floor(x);
+    if (type == "Ceil")
+        return std::ceil(x);
+    if (type == "Sign")
+        return double((x > 0) - (x < 0));
+    if (type == "Sqrt")
+        return std::sqrt(x);
+    if (type == "Exp")
+        return std::exp(x);
+    if (type == "Log")
+        return std::log(x);
+    return 1.0 / x; // Reciprocal
+}
+
 void unary(OpLoweringRegistry& r, const std::string& type, UnaryFn f, UnaryGradFn g,
            const std::string& domain = "") {
     OpLowering op = onnxOp(type, [f](LoweringContext& c) { c.setOutput(0, f(c, c.input(0))); });
     op.domain = domain;
+    for (const char* folded : {"Neg", "Abs", "Floor", "Ceil", "Sign", "Sqrt", "Exp", "Log",
+                               "Reciprocal"})
+        if (type == folded)
+            op.fold = [type](ShapeContext& c) {
+                const DataType t = c.inputInfo(0).dataType();
+                return std::vector<HostTensor>{hostElementWise(
+                    c, t, [type, t](const std::vector<double>& v) {
+                        const double y = hostUnary(type, v[0]);
+                        return isIntegral(t) ? std::trunc(y) : y;
+                    })};
+            };
     if (!domain.empty()) // ONNX's shape inference does not know Graphcore's ops
         op.inferShape = [](ShapeContext& c) { c.setOutputInfo(0, c.inputInfo(0)); };
     if (g)

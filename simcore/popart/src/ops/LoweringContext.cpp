@@ -89,6 +89,40 @@ bool LoweringContext::isTraining() const {
     return state_.training;
 }
 
+const char* const kSeedHighHandle = "randomSeed/high";
+const char* const kSeedLowHandle = "randomSeed/low";
+
+poplar::Tensor LoweringContext::randomSeed() {
+    if (!state_.randomSeed.valid()) {
+        // Made on the whole device and advanced in the batch's program before this node draws:
+        // the first random node comes first in every batch. popops has no arithmetic on
+        // UNSIGNED_INT, so the counting half is an INT cast into the seed.
+        poplar::Graph& g = *state_.mainGraph;
+        state_.seedHigh = g.addVariable(poplar::UNSIGNED_INT, {1}, {debug_, "seedHigh"});
+        state_.seedLow = g.addVariable(poplar::INT, {1}, {debug_, "seedLow"});
+        g.setTileMapping(state_.seedHigh, 0);
+        g.setTileMapping(state_.seedLow, 0);
+        g.createHostWrite(kSeedHighHandle, state_.seedHigh);
+        g.createHostWrite(kSeedLowHandle, state_.seedLow);
+        popops::mapInPlace(g, popops::expr::_1 + popops::expr::Const(1), {state_.seedLow}, prog(),
+                           di("advanceSeed"));
+        poplar::Tensor low = popops::cast(g, state_.seedLow, poplar::UNSIGNED_INT, prog(),
+                                          di("seedLow"));
+        state_.randomSeed = poplar::concat(state_.seedHigh, low);
+    }
+    return state_.randomSeed;
+}
+
+std::uint32_t LoweringContext::seedModifier() const {
+    // FNV-1a of the node's name (NodeView names unnamed nodes by type and output): stable
+    // across sessions.
+    const std::string& key = nodeName();
+    std::uint32_t h = 2166136261u;
+    for (unsigned char ch : key)
+        h = (h ^ ch) * 16777619u;
+    return h;
+}
+
 const TensorInfo& LoweringContext::inputInfo(std::size_t i) const {
     if (!hasInput(i))
         invalid("input " + std::to_string(i) + " is missing");

@@ -26,7 +26,16 @@ struct LoweringState {
     std::map<std::string, poplar::Tensor> saved;  // "<node>/<key>" -> forward tensor
     std::map<TensorId, poplar::Tensor> grads;     // gradient of each tensor
     std::set<TensorId> needsGrad;                 // tensors that depend on a weight
+    /// The seed of this batch's random draws (UNSIGNED_INT {2}), made by the first node that
+    /// draws: {seedHigh, seedLow}, where seedLow advances once per batch so each batch draws
+    /// anew. Session::setRandomSeed writes both halves. Invalid when no node draws.
+    poplar::Tensor randomSeed, seedHigh, seedLow;
 };
+
+/// The host writes of the seed's halves: the high 32 bits (UNSIGNED_INT {1}) and the low 31
+/// bits (INT {1}, the per-batch counter).
+extern const char* const kSeedHighHandle;
+extern const char* const kSeedLowHandle;
 
 /// The device element type of an ONNX type (INT64 -> INT, UINT64 -> UNSIGNED_INT, FLOAT16 ->
 /// HALF); popart::error for DOUBLE, STRING, complex and BFLOAT16.

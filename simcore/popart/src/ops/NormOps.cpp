@@ -1,5 +1,5 @@
 // LayerNormalization (opset 17), BatchNormalization (running statistics for inference; batch
-// statistics with training_mode or in a TrainingSession), and Dropout.
+// statistics with training_mode or in a TrainingSession), InstanceNormalization, and Dropout.
 #include "ops/LoweringState.hpp"
 #include "ops/OpGroups.hpp"
 #include "ops/OpHelpers.hpp"
@@ -131,7 +131,7 @@ void registerNormOps(OpLoweringRegistry& r) {
             }
         },
         17));
-    r.add(onnxOp(
+    OpLowering batchNorm = onnxOp(
         "BatchNormalization",
         [](LoweringContext& c) {
             Tensor x = c.input(0);
@@ -158,6 +158,13 @@ void registerNormOps(OpLoweringRegistry& r) {
                                                (pe::Inv(pe::_2 * pe::_2) - pe::Const(eps)) *
                                                    pe::Const(1.0f - mom),
                                            {c.input(4), m.invStdRaw}, "runningVar"));
+                // Outputs 3 and 4 before opset 14 (torch exports them in training mode): the
+                // batch's mean and variance.
+                if (c.hasOutput(3))
+                    c.setOutput(3, m.meanRaw);
+                if (c.hasOutput(4))
+                    c.setOutput(4, mapExpr(c, pe::Inv(pe::_1 * pe::_1) - pe::Const(eps),
+                                           {m.invStdRaw}, "savedVar"));
             } else {
                 Tensor mean = channelView(c.input(3), x), var = channelView(c.input(4), x);
                 xhat = mapExpr(c, (pe::_1 - pe::_2) * pe::Rsqrt(pe::_3 + pe::Const(eps)),
@@ -165,9 +172,10 @@ void registerNormOps(OpLoweringRegistry& r) {
             }
             c.save("xhat", xhat);
             c.setOutput(0, mapExpr(c, pe::_1 * pe::_2 + pe::_3, {xhat, scale, bias}, "scale"));
-            for (std::size_t i = batchStatistics(c) ? 3 : 1; i < c.numOutputs(); ++i)
+            for (std::size_t i = 1; i < c.numOutputs() && !batchStatistics(c); ++i)
                 if (c.hasOutput(i))
-                    c.unsupported("output " + std::to_string(i) + " (saved statistics)");
+                    c.unsupported("output " + std::to_string(i) +
+                                  " (statistics) in inference without training_mode");
         },
         [](GradContext& c) {
             Tensor x = c.input(0), g = c.outputGrad(0), xhat = c.saved("xhat");
@@ -191,9 +199,60 @@ void registerNormOps(OpLoweringRegistry& r) {
                                               {dxhat, channelView(c.input(4), x)}, "grad"));
                 }
             }
+        });
+    // InstanceNormalization: each sample's channel normalised over its spatial dimensions, then
+    // scaled and shifted per channel (torch's GroupNorm exports through it).
+    r.add(onnxOp(
+        "InstanceNormalization",
+        [](LoweringContext& c) {
+            Tensor x = c.input(0);
+            if (x.rank() < 3)
+                c.invalid("the input needs at least 3 dimensions (N, C, D...)");
+            std::vector<std::size_t> dims;
+            for (std::size_t d = 2; d < x.rank(); ++d)
+                dims.push_back(d);
+            Moments m = moments(c, x, dims, c.attrs().getFloat("epsilon", 1e-5f));
+            Tensor xhat =
+                mapExpr(c, (pe::_1 - pe::_2) * pe::_3, {x, m.mean, m.invStd}, "normalise");
+            c.save("xhat", xhat);
+            c.save("invStd", m.invStd);
+            c.setOutput(0, mapExpr(c, pe::_1 * pe::_2 + pe::_3,
+                                   {xhat, channelView(c.input(1), x), channelView(c.input(2), x)},
+                                   "scale"));
+        },
+        [](GradContext& c) {
+            Tensor x = c.input(0), g = c.outputGrad(0), xhat = c.saved("xhat");
+            const auto perChannel = allBut(x.rank(), 1);
+            std::vector<std::size_t> spatial;
+            for (std::size_t d = 2; d < x.rank(); ++d)
+                spatial.push_back(d);
+            if (c.needsInputGrad(1))
+                c.addInputGrad(
+                    1, popops::reduce(c.graph(), mapExpr(c, pe::_1 * pe::_2, {g, xhat}, "gradScale"),
+                                      perChannel, popops::Operation::ADD, c.prog(),
+                                      c.di("gradScale")));
+            if (c.needsInputGrad(2))
+                c.addInputGrad(2, popops::reduce(c.graph(), g, perChannel, popops::Operation::ADD,
+                                                 c.prog(), c.di("gradBias")));
+            if (c.needsInputGrad(0)) {
+                Tensor dxhat =
+                    mapExpr(c, pe::_1 * pe::_2, {g, channelView(c.input(1), x)}, "gradXhat");
+                c.addInputGrad(0, normGrad(c, dxhat, xhat, c.saved("invStd"), spatial));
+            }
         }));
+    // ONNX infers only output 0 when BatchNormalization-9..13 lists the training outputs: the
+    // running and saved statistics are per channel.
+    batchNorm.inferShape = [](ShapeContext& c) {
+        const TensorInfo& x = c.inputInfo(0);
+        c.setOutputInfo(0, x);
+        if (x.rank() < 2)
+            return;
+        for (std::size_t i = 1; i < c.numOutputs(); ++i)
+            c.setOutputInfo(i, TensorInfo(x.dataType(), Shape{x.shape()[1]}));
+    };
+    r.add(std::move(batchNorm));
     // Dropout: the identity in inference (and with ratio 0); in training x * mask / (1 - ratio)
-    // with a mask drawn by poprand (the same draws every batch: the generator is counter-based).
+    // with a mask drawn by poprand from the session's seed, which advances every batch.
     r.add(onnxOp(
         "Dropout",
         [](LoweringContext& c) {
@@ -214,8 +273,9 @@ void registerNormOps(OpLoweringRegistry& r) {
                 }
                 return;
             }
-            Tensor u = poprand::uniform(c.graph(), nullptr, 0, x, x.elementType(), 0.0, 1.0,
-                                        c.prog(), c.di("draw"));
+            Tensor seed = c.randomSeed();
+            Tensor u = poprand::uniform(c.graph(), &seed, c.seedModifier(), x, x.elementType(),
+                                        0.0, 1.0, c.prog(), c.di("draw"));
             Tensor keep = mapExpr(
                 c, pe::Max(pe::Signum(pe::_1 - pe::Const(ratio)), pe::Const(0.0f)), {u}, "keep");
             c.save("keep", keep);

@@ -6,10 +6,12 @@ namespace popart {
 class OpLoweringRegistry;
 
 void registerElementWiseOps(OpLoweringRegistry& registry);
+void registerActivationOps(OpLoweringRegistry& registry); // PRelu, Celu, ..., IsNaN, IsInf, Mod
 void registerArithmeticOps(OpLoweringRegistry& registry);
 void registerComparisonOps(OpLoweringRegistry& registry);
 void registerMatMulOps(OpLoweringRegistry& registry);
 void registerReductionOps(OpLoweringRegistry& registry);
+void registerScanOps(OpLoweringRegistry& registry); // CumSum, TopK
 void registerSoftmaxOps(OpLoweringRegistry& registry);
 void registerNormOps(OpLoweringRegistry& registry);
 void registerLossOps(OpLoweringRegistry& registry);

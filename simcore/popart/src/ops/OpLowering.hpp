@@ -141,6 +141,10 @@ public:
     poplar::Type deviceType(DataType type) const;
     /// A constant of `type` broadcastable to anything (shape {}).
     poplar::Tensor scalar(const poplar::Type& type, double value);
+    /// The session's random seed, advanced once per batch (LoweringState::randomSeed).
+    poplar::Tensor randomSeed();
+    /// A seed modifier of this node (from its name), so nodes draw differently.
+    std::uint32_t seedModifier() const;
 
 protected:
     /// `t` where this node's graph can use it: with manual virtual graphs, a tensor held by

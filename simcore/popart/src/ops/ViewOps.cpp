@@ -10,6 +10,7 @@ void registerViewOps(OpLoweringRegistry& registry) {
     views::registerMovementOps(registry);
     views::registerValueOps(registry);
     views::registerConvOps(registry);
+    views::registerResizeOps(registry);
 }
 
 } // namespace popart

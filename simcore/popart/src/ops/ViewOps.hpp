@@ -20,6 +20,8 @@ void registerMovementOps(OpLoweringRegistry& registry);
 void registerValueOps(OpLoweringRegistry& registry);
 /// Conv, MaxPool, AveragePool and the global pools (ConvOps.cpp).
 void registerConvOps(OpLoweringRegistry& registry);
+/// Resize and Upsample in nearest mode (ResizeOps.cpp).
+void registerResizeOps(OpLoweringRegistry& registry);
 
 /// A shape as poplar dimensions.
 std::vector<std::size_t> dims(const Shape& shape);

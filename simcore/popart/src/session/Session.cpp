@@ -245,6 +245,8 @@ std::string Session::getReportPath() const {
 
 void Session::setRandomSeed(uint64_t seed) {
     core_->randomSeed = seed;
+    if (core_->loaded)
+        core_->seedFromHost();
 }
 
 uint64_t Session::getCycleCount() const {

@@ -318,6 +318,7 @@ void SessionCore::load() {
         for (auto& s : *list)
             engine->connectStream(s.handle, s.buffer.data(), s.buffer.data() + s.buffer.size());
     loaded = true;
+    seedFromHost();
 }
 
 void SessionCore::runStep(IStepIO& io, const std::string& debugName) {
@@ -346,6 +347,15 @@ void SessionCore::weightsToHost() {
         HostTensor& h = hostWeights.at(r.id);
         h.values = hostValues(r.buffer.data(), r.deviceData, std::size_t(r.info.nelms()));
     }
+}
+
+void SessionCore::seedFromHost() {
+    if (!state.randomSeed.valid())
+        return;
+    const unsigned high = unsigned(randomSeed >> 32);
+    const int low = int(randomSeed & 0x7fffffffu);
+    engine->writeTensor(kSeedHighHandle, &high, &high + 1);
+    engine->writeTensor(kSeedLowHandle, &low, &low + 1);
 }
 
 void SessionCore::optimizerFromHost() {

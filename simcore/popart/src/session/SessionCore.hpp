@@ -63,6 +63,9 @@ struct SessionCore {
     std::unique_ptr<poplar::Engine> engine;
     std::vector<std::unique_ptr<poplar::DebugInfo>>
         operations; // one per ONNX node, and the session
+    /// One operation per module scope of the nodes' names ("/layer1", "/layer1/conv"), which
+    /// the nodes' operations nest in.
+    std::map<std::string, std::unique_ptr<poplar::DebugInfo>> moduleScopes;
     LoweringState state;
     std::vector<TensorId> weightIds;
     std::map<TensorId, HostTensor> hostWeights;
@@ -90,6 +93,8 @@ struct SessionCore {
     void weightsFromHost();
     void weightsToHost();
     void optimizerFromHost();
+    /// Writes randomSeed to the device (when a node draws random numbers).
+    void seedFromHost();
     /// Micro-batches per optimizer step (SessionOptions::accumulationFactor when training with
     /// enableGradientAccumulation, else 1); a step runs batchesPerStep times as many batches.
     int64_t accumulationFactor() const;
