@@ -42,6 +42,21 @@ def _popart_error(e, lowered):
     return Error(f"poptorch: {text}", location=location)
 
 
+def _format_tensor(value, form):
+    """An ipu_print_tensor value as numpy prints it with the call's format arguments."""
+    formatter = None
+    if form["float_format"] not in ("auto", None):
+        formatter = {"float_kind": lambda v: format(v, form["float_format"])}
+    text = np.array2string(value, max_line_width=form["max_line_width"],
+                           precision=form["precision"], separator=form["separator"],
+                           threshold=form["threshold"], edgeitems=form["edgeitems"],
+                           formatter=formatter)
+    opening, closing = form["brackets"]
+    if (opening, closing) != ("[", "]"):
+        text = text.replace("[", opening).replace("]", closing)
+    return text
+
+
 def _no_backward(*args, **kwargs):
     raise Error("poptorch: backward() cannot be called on the outputs of a PopTorch model: a "
                 "trainingModel runs the backward pass and the optimizer step itself when called")
@@ -427,13 +442,17 @@ class PoplarExecutor:
         return self._outputs(anchors)
 
     def _print_tensors(self, anchors):
-        for tensor, title in self._lowered.prints:
+        for tensor, form in self._lowered.prints:
+            if self._training and form["print_gradient"]:
+                self._warn_once("ipu_print_tensor(print_gradient=True) (the gradient is not "
+                                "printed)")
             values = anchors[tensor]
             per_step = values.reshape((self._options.device_iterations, -1) +
                                       tuple(self._session.getInfo(tensor).shape()))
             for step in per_step:
                 for value in step:
-                    print(f"{title}: {value}" if title else str(value), flush=True)
+                    text = _format_tensor(value, form)
+                    print(f"{form['title']}: {text}" if form["title"] else text, flush=True)
 
     def _outputs(self, anchors):
         leaves = []

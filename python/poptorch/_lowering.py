@@ -68,7 +68,7 @@ class Lowered:
     `inputs` (ONNX input names, in the call's argument order), `outputs` (output tensor ids,
     flattened) and `structure` (how to rebuild the forward's return value), `loss` (the output
     trained on, or None), `weights` (initializer name -> the parameter or buffer it came from,
-    for the trainable ones when training), `prints` ((tensor id, title) of ipu_print_tensor),
+    for the trainable ones when training), `prints` ((tensor id, format) of ipu_print_tensor),
     `num_ipus` (IPUs one replica spans)."""
 
     def __init__(self):
@@ -195,14 +195,14 @@ def lower(model, args, training, options):
         with torch.no_grad():
             for b, value in saved_buffers:
                 b.copy_(value)
-        blocks = _trace_state.end_export()
+        blocks, print_formats = _trace_state.end_export()
     leaves = []
     out.structure = _flatten(captured["result"], leaves)
     proto = onnx.load_from_string(buffer.getvalue())
     graph = proto.graph
     out.inputs = [i.name for i in graph.input][:len(args)]
 
-    _apply_markers(graph, out)
+    _apply_markers(graph, out, print_formats)
     _apply_blocks(graph, blocks, out)
     _apply_memory_proportions(graph, options)
     if training:
@@ -237,7 +237,7 @@ def _consumers_rename(graph, old, new):
             output.name = new
 
 
-def _apply_markers(graph, out):
+def _apply_markers(graph, out, print_formats):
     producers = {o: n for n in graph.node for o in n.output}
     keep = []
     markers = []
@@ -257,13 +257,12 @@ def _apply_markers(graph, out):
                             f"convolution, not of {kind}", location=node.name)
             _set_attribute(producer, "__available_memory_proportion", float(attrs["proportion"]))
         elif node.op_type == "PrintTensor":
-            out.prints.append((source, attrs["title"].decode() if isinstance(
-                attrs["title"], bytes) else attrs["title"]))
+            index = attrs["title"]
+            index = int(index.decode() if isinstance(index, bytes) else index)
+            out.prints.append((source, print_formats[index]))
         _consumers_rename(graph, marked, source)
     del graph.node[:]
     graph.node.extend(keep)
-    for i, (tensor, title) in enumerate(out.prints):
-        out.prints[i] = (tensor, title)
 
 
 def _set_attribute(node, name, value):

@@ -65,11 +65,21 @@ def set_available_memory(tensor, available_memory_proportion):
     return tensor
 
 
-def ipu_print_tensor(tensor, title=""):
+def ipu_print_tensor(tensor, title="", print_gradient=True, summarise_threshold=1000,
+                     edge_items=3, max_line_width=75, digits=8, float_format="auto",
+                     separator=" ", open_bracket="[", close_bracket="]"):
     """Prints `tensor` each time the model runs on the device ("title: values" on stdout, per
-    device iteration); returns `tensor`. On the CPU it returns `tensor` unprinted, as PopTorch."""
+    device iteration, formatted by the arguments as numpy formats arrays); returns `tensor`. On
+    the CPU it returns `tensor` unprinted, as PopTorch. The gradient is not printed (a training
+    model warns once that print_gradient does not apply)."""
     if torch.onnx.is_in_onnx_export():
-        return _Marker.apply(tensor, "PrintTensor", str(title))
+        index = _trace_state.add_print(
+            dict(title=str(title), print_gradient=bool(print_gradient),
+                 threshold=int(summarise_threshold), edgeitems=int(edge_items),
+                 max_line_width=int(max_line_width), precision=int(digits),
+                 float_format=float_format, separator=str(separator),
+                 brackets=(str(open_bracket), str(close_bracket))))
+        return _Marker.apply(tensor, "PrintTensor", str(index))
     return tensor
 
 

@@ -425,6 +425,15 @@ def test_ipu_print_tensor_prints_each_iteration(capsys):
     printed = capsys.readouterr().out.splitlines()
     assert printed == ["doubled: [[2.]]", "doubled: [[4.]]"]
 
+    class Summarised(nn.Module):
+
+        def forward(self, x):
+            return poptorch.ipu_print_tensor(x + 0.5, summarise_threshold=4, edge_items=1,
+                                             separator=",", open_bracket="(", close_bracket=")")
+
+    poptorch.inferenceModel(Summarised())(torch.arange(6.0).reshape(1, 6))
+    assert capsys.readouterr().out.splitlines() == ["((0.5,...,5.5))"]
+
 
 # --- errors naming what is wrong -----------------------------------------------------------------
 def test_op_that_cannot_be_lowered_is_named():
