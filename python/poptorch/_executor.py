@@ -8,6 +8,7 @@ runs `deviceIterations` steps and returns the outputs the output mode asks for. 
 model's weights stay on the device; the module reads them back when the host looks at them
 (poptorch._weights). An inference model copies the module's weights to the device again when
 they changed on the host since the last copy (torch's tensor version counters tell)."""
+import contextlib
 import inspect
 import re
 
@@ -40,6 +41,20 @@ def _popart_error(e, lowered):
         return Error(f"poptorch: op '{op}' of '{location}' cannot be lowered: {text}",
                      location=location)
     return Error(f"poptorch: {text}", location=location)
+
+
+@contextlib.contextmanager
+def _untraced():
+    """Host-side tensor work that must not enter a trace torch may be recording: a training
+    model dropped (and so copying its weights back) while another model is being exported."""
+    state = torch._C._get_tracing_state()
+    if state is not None:
+        torch._C._set_tracing_state(None)
+    try:
+        yield
+    finally:
+        if state is not None:
+            torch._C._set_tracing_state(state)
 
 
 def _format_tensor(value, form):
@@ -334,7 +349,7 @@ class PoplarExecutor:
                   for name, t in self._lowered.weights.items()}
         if arrays:
             self._session.readWeights(popart.PyWeightsIO(arrays))
-        with torch.no_grad():
+        with torch.no_grad(), _untraced():
             # copy_ (not .data's) bumps the tensors' version counters, which tell an inference
             # model of the same module that the host's weights changed.
             for name, t in self._lowered.weights.items():
@@ -374,7 +389,8 @@ class PoplarExecutor:
         # still leaves its trained weights in the module.
         try:
             if self.__dict__.get("_training") and self.__dict__.get("_session") is not None:
-                self.destroy()
+                with _untraced():
+                    self.destroy()
         except Exception:  # noqa: BLE001 (nothing to report to at interpreter exit)
             pass
 

@@ -177,6 +177,7 @@ def lower(model, args, training, options):
     # statistics): they are put back as they were afterwards.
     saved_buffers = [(b, b.detach().clone()) for b in model.buffers()]
     _trace_state.begin_export()
+    failure = None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -187,7 +188,10 @@ def lower(model, args, training, options):
     except Error:
         raise
     except Exception as e:  # torch.onnx's errors have no common base class
-        raise _unsupported(e) from e
+        # Raised below, outside this block, with only the message: the export's exception and
+        # its frames hold torch JIT graph objects, and keeping those alive (as a chained
+        # exception a test or a notebook keeps) makes later exports fail in pybind11.
+        failure = _unsupported(e)
     finally:
         handle.remove()
         for h in norm_hooks:
@@ -196,6 +200,8 @@ def lower(model, args, training, options):
             for b, value in saved_buffers:
                 b.copy_(value)
         blocks, print_formats = _trace_state.end_export()
+    if failure is not None:
+        raise failure
     leaves = []
     out.structure = _flatten(captured["result"], leaves)
     proto = onnx.load_from_string(buffer.getvalue())
