@@ -104,7 +104,7 @@ class PoplarExecutor:
                              _optimizer=optimizer, _session=None, _device=None, _lowered=None,
                              _input_shapes=None, _dirty_host_weights=False,
                              _uploaded_versions=None, _optimizer_signature=None, _attached=False,
-                             _anchors=None, _warned=set())
+                             _anchors=None, _warned=set(), _ran=False)
         if training:
             _weights.attach(model, self)
 
@@ -422,6 +422,15 @@ class PoplarExecutor:
             raise Error(f"poptorch: the optimizer cannot be updated without recompiling: {e}")
         self.__dict__["_optimizer_signature"] = signature
 
+    def cycleCount(self):
+        """The IPU cycles of the last run (simulated), with Options.logCycleCount(True)."""
+        if not self._options.log_cycle_count:
+            raise Error("poptorch: cycleCount: cycle count logging is disabled; set "
+                        "poptorch.Options().logCycleCount(True)")
+        if self._session is None or not self._ran:
+            raise Error("poptorch: cycleCount: run the model at least once first")
+        return int(self._session.getCycleCount())
+
     # --- running ------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         args = self._bind(args, kwargs)
@@ -448,6 +457,7 @@ class PoplarExecutor:
             self._session.run(popart.PyStepIO(inputs, anchors))
         except popart.popart_exception as e:
             raise _popart_error(e, self._lowered) from e
+        self.__dict__["_ran"] = True
         if self._training:
             self.__dict__["_dirty_host_weights"] = True
             for norm in self._lowered.batch_norms:

@@ -204,7 +204,7 @@ class Options(_OptionsDict):
                          output_mode=enums.OutputMode.Default, output_return_period=1,
                          random_seed=None, available_memory_proportion={}, log_dir=None,
                          executable_cache_dir=os.environ.get("POPTORCH_CACHE_DIR", ""),
-                         use_ipu_model=True, model_name=None)
+                         use_ipu_model=True, model_name=None, log_cycle_count=False)
         not_applying = _NotApplying()
         object.__setattr__(self, "_not_applying", not_applying)
         object.__setattr__(self, "_Popart", _PopartOptions(not_applying))
@@ -281,8 +281,10 @@ class Options(_OptionsDict):
         return self.set(model_name=str(name))
 
     def logCycleCount(self, log_cycle_count):
-        self._Popart.set("instrumentWithHardwareCycleCounter", bool(log_cycle_count))
-        return self
+        """Lets PoplarExecutor.cycleCount() give the simulated cycles of the last run."""
+        if not isinstance(log_cycle_count, bool):
+            raise ValueError("logCycleCount needs a bool")
+        return self.set(log_cycle_count=log_cycle_count)
 
     def enableSyntheticData(self, enabled):
         self._Popart.set("syntheticDataMode", 2 if enabled else 0)

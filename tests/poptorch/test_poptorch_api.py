@@ -654,3 +654,18 @@ def test_half_models_are_refused_by_name():
     model, data = models.make("mlp")
     with pytest.raises(poptorch.Error, match="float16.*fc1.weight"):
         poptorch.inferenceModel(model.half())(data(2)[0].half())
+
+
+def test_cycle_count():
+    model, data = models.make("mlp")
+    model.eval()
+    x, _ = data(4)
+    plain = poptorch.inferenceModel(model)
+    plain(x)
+    with pytest.raises(poptorch.Error, match="logCycleCount"):
+        plain.cycleCount()
+    counted = poptorch.inferenceModel(model, poptorch.Options().logCycleCount(True))
+    with pytest.raises(poptorch.Error, match="at least once"):
+        counted.cycleCount()
+    counted(x)
+    assert counted.cycleCount() > 0
