@@ -397,8 +397,7 @@ void bindOptimizers(py::module_& m) {
              py::arg("accum_type") = popart::DataType::FLOAT,
              py::arg("accl1_type") = popart::DataType::FLOAT,
              py::arg("accl2_type") = popart::DataType::FLOAT,
-             py::arg("accl3_type") = popart::DataType::FLOAT,
-             py::arg("rmsprop_tf_variant") = false)
+             py::arg("accl3_type") = popart::DataType::FLOAT, py::arg("rmsprop_tf_variant") = false)
         .def("getMode", &popart::Adaptive::getMode)
         .def("getWeightDecayMode", &popart::Adaptive::getWeightDecayMode);
 }

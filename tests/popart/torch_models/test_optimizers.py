@@ -51,12 +51,12 @@ def _weights(session, tmp_path):
 def _popart_train(model, optimizer, xs, ts, tmp_path, options=None, updates=None):
     """Trains on popart, one run per step (each run takes xs[i], ts[i]); `updates` maps a step
     index to an optimizer handed to updateOptimizerFromHost before that step."""
-    path, loss = _export(model, xs.shape[-2] if options is None or
-                         not options.enableGradientAccumulation else
-                         xs.shape[-2] // options.accumulationFactor, tmp_path)
-    session = popart.TrainingSession(fnModel=path,
-                                     dataFlow=popart.DataFlow(1, {loss: popart.AnchorReturnType("ALL")}),
-                                     loss=loss, optimizer=optimizer, deviceInfo=_device(),
+    accumulating = options is not None and options.enableGradientAccumulation
+    micro = xs.shape[-2] // options.accumulationFactor if accumulating else xs.shape[-2]
+    path, loss = _export(model, micro, tmp_path)
+    flow = popart.DataFlow(1, {loss: popart.AnchorReturnType("ALL")})
+    session = popart.TrainingSession(fnModel=path, dataFlow=flow, loss=loss, optimizer=optimizer,
+                                     deviceInfo=_device(),
                                      userOptions=options or popart.SessionOptions())
     session.prepareDevice()
     session.weightsFromHost()
@@ -115,7 +115,8 @@ def _changed(model, trained):
 
 TORCH_CASES = {
     "sgd_weight_decay": (
-        lambda: popart.SGD({"defaultLearningRate": (0.05, False), "defaultWeightDecay": (0.01, True)}),
+        lambda: popart.SGD({"defaultLearningRate": (0.05, False),
+                            "defaultWeightDecay": (0.01, True)}),
         lambda m: torch.optim.SGD(m.parameters(), lr=0.05, weight_decay=0.01)),
     "sgd_momentum_loss_scaling_velocity_scaling": (
         lambda: popart.SGD({"defaultLearningRate": (0.05, True), "defaultMomentum": (0.9, True),
@@ -127,8 +128,9 @@ TORCH_CASES = {
                             "nesterov": (1.0, True)}),
         lambda m: torch.optim.SGD(m.parameters(), lr=0.05, momentum=0.8, nesterov=True)),
     "adam_l2": (
-        lambda: popart.Adam({"defaultLearningRate": (0.01, False), "defaultWeightDecay": (0.01, True),
-                             "defaultEps": (1e-8, True)}, popart.AdamMode.Adam,
+        lambda: popart.Adam({"defaultLearningRate": (0.01, False),
+                             "defaultWeightDecay": (0.01, True), "defaultEps": (1e-8, True)},
+                            popart.AdamMode.Adam,
                             popart.WeightDecayMode.L2Regularization),
         lambda m: torch.optim.Adam(m.parameters(), lr=0.01, weight_decay=0.01, eps=1e-8)),
     "adamw": (
@@ -211,8 +213,9 @@ MANUAL_CASES = {
                             popart.AdamMode.AdaMax),
         _adamax(0.01, 0.9, 0.999, 1e-6)),
     "lamb": (
-        lambda: popart.Adam({"defaultLearningRate": (0.01, True), "defaultWeightDecay": (0.01, True),
-                             "defaultEps": (1e-6, True), "defaultMaxWeightNorm": (0.5, True)},
+        lambda: popart.Adam({"defaultLearningRate": (0.01, True),
+                             "defaultWeightDecay": (0.01, True), "defaultEps": (1e-6, True),
+                             "defaultMaxWeightNorm": (0.5, True)},
                             popart.AdamMode.Lamb),
         _lamb(0.01, 0.9, 0.999, 1e-6, 0.01, 0.5, True)),
     "lamb_no_bias": (
@@ -320,8 +323,8 @@ def test_batches_per_step_with_accumulation_equals_big_batches(tmp_path):
     session.weightsFromHost()
     anchors = session.initAnchorArrays()
     assert anchors[loss].shape == (2, 2)
-    session.run(popart.PyStepIO({"input0": xs.reshape(2, 2, 2, 16), "input1": ts.reshape(2, 2, 2, 8)},
-                                anchors))
+    session.run(popart.PyStepIO(
+        {"input0": xs.reshape(2, 2, 2, 16), "input1": ts.reshape(2, 2, 2, 8)}, anchors))
     expected = _torch_train(model, lambda m: torch.optim.Adam(m.parameters(), lr=0.01, eps=1e-6),
                             xs, ts)
     _compare(_weights(session, tmp_path), expected)

@@ -155,8 +155,8 @@ private:
 class Adaptive : public Optimizer {
 public:
     Adaptive(OptimizerValue defaultLearningRate, OptimizerValue defaultWeightDecay,
-             OptimizerValue defaultAlpha, OptimizerValue defaultMomentum,
-             OptimizerValue defaultEps, OptimizerValue lossScaling, AdaptiveMode adaptiveMode,
+             OptimizerValue defaultAlpha, OptimizerValue defaultMomentum, OptimizerValue defaultEps,
+             OptimizerValue lossScaling, AdaptiveMode adaptiveMode,
              WeightDecayMode decayMode = WeightDecayMode::Decay,
              DataType accumType = DataType::FLOAT, DataType accl1Type = DataType::FLOAT,
              DataType accl2Type = DataType::FLOAT, DataType accl3Type = DataType::FLOAT,

@@ -33,11 +33,13 @@ enum class MeanReductionStrategy { Running = 0, Post, PostAndLoss, N };
 /// accumulationFactor (gradients accumulated over that many micro-batches per optimizer step and
 /// reduced by accumulationAndReplicationReductionType: Sum, or Mean dividing by the factor; a
 /// step runs batchesPerStep x accumulationFactor micro-batches), enableReplicatedGraphs with
-/// replicatedGraphCount 1 (more replicas raise popart::error). enablePipelining and pipeline
-/// stages are recorded on the nodes' operations; reportOptions, matmulOptions,
-/// convolutionOptions, syntheticDataMode and logDir are accepted. The others are accepted too; a
-/// non-default value is recorded in the report as an option that does not apply to a simulated
-/// device (notApplying()).
+/// replicatedGraphCount (the device's IPUs divided among the replicas; each takes its slice of
+/// every batch, [batchesPerStep, accumulationFactor, replicas, sample...] on the host; gradients
+/// are summed, or averaged with the Mean reduction, across replicas before the optimizer).
+/// enablePipelining and pipeline stages are recorded on the nodes' operations; reportOptions,
+/// matmulOptions, convolutionOptions, syntheticDataMode and logDir are accepted. The others are
+/// accepted too; a non-default value is recorded in the report as an option that does not apply to
+/// a simulated device (notApplying()).
 struct SessionOptions {
     std::string logDir;
     std::map<std::string, std::string> engineOptions;

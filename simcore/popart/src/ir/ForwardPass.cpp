@@ -100,9 +100,9 @@ std::unique_ptr<poplar::DebugInfo> nodeOperation(SessionCore& core, const NodeVi
             scope += "/" + parts[i];
             auto& slot = core.moduleScopes[scope];
             if (!slot) {
-                poplar::DebugContext dc = parent ? poplar::DebugContext(
-                                                       poplar::DebugNameAndId(*parent), parts[i])
-                                                 : poplar::DebugContext(parts[i]);
+                poplar::DebugContext dc =
+                    parent ? poplar::DebugContext(poplar::DebugNameAndId(*parent), parts[i])
+                           : poplar::DebugContext(parts[i]);
                 slot.reset(new poplar::DebugInfo(dc, "PopART"));
                 slot->setValue("moduleScope", poplar::ProfileValue(scope));
             }

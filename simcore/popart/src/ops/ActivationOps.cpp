@@ -22,11 +22,13 @@ pe::BinaryOp positive(const pe::Expr& x) {
 // gradient, of the output gradient (_1) and the input (_2).
 using ExprOfNode = std::function<std::unique_ptr<pe::Expr>(const NodeView&)>;
 
-void unaryExpr(OpLoweringRegistry& r, const std::string& type, ExprOfNode forward,
-               ExprOfNode grad, int minOpset = 1) {
+void unaryExpr(OpLoweringRegistry& r, const std::string& type, ExprOfNode forward, ExprOfNode grad,
+               int minOpset = 1) {
     r.add(onnxOp(
         type,
-        [forward](LoweringContext& c) { c.setOutput(0, mapExpr(c, *forward(c), {c.input(0)}, "")); },
+        [forward](LoweringContext& c) {
+            c.setOutput(0, mapExpr(c, *forward(c), {c.input(0)}, ""));
+        },
         [grad](GradContext& c) {
             c.addInputGrad(0, mapExpr(c, *grad(c), {c.outputGrad(0), c.input(0)}, "grad"));
         },
@@ -40,24 +42,28 @@ void registerActivations(OpLoweringRegistry& r) {
         [](const NodeView& v) -> std::unique_ptr<pe::Expr> {
             const float a = v.attrs().getFloat("alpha", 1.0f);
             return (pe::Max(pe::_1, pe::Const(0.0f)) +
-                   pe::Min(pe::Const(0.0f),
-                           pe::Const(a) * (pe::Exp(pe::_1 / pe::Const(a)) - pe::Const(1.0f)))).clone();
+                    pe::Min(pe::Const(0.0f),
+                            pe::Const(a) * (pe::Exp(pe::_1 / pe::Const(a)) - pe::Const(1.0f))))
+                .clone();
         },
         [](const NodeView& v) -> std::unique_ptr<pe::Expr> {
             const float a = v.attrs().getFloat("alpha", 1.0f);
             const auto m = positive(pe::_2);
             return (pe::_1 * (m + (pe::Const(1.0f) - m) *
-                                     pe::Exp(pe::Min(pe::_2, pe::Const(0.0f)) / pe::Const(a)))).clone();
+                                      pe::Exp(pe::Min(pe::_2, pe::Const(0.0f)) / pe::Const(a))))
+                .clone();
         },
         12);
     // ThresholdedRelu(x) = x where x > alpha, else 0.
     unaryExpr(
         r, "ThresholdedRelu",
         [](const NodeView& v) -> std::unique_ptr<pe::Expr> {
-            return (pe::_1 * positive(pe::_1 - pe::Const(v.attrs().getFloat("alpha", 1.0f)))).clone();
+            return (pe::_1 * positive(pe::_1 - pe::Const(v.attrs().getFloat("alpha", 1.0f))))
+                .clone();
         },
         [](const NodeView& v) -> std::unique_ptr<pe::Expr> {
-            return (pe::_1 * positive(pe::_2 - pe::Const(v.attrs().getFloat("alpha", 1.0f)))).clone();
+            return (pe::_1 * positive(pe::_2 - pe::Const(v.attrs().getFloat("alpha", 1.0f))))
+                .clone();
         },
         10);
     // HardSwish(x) = x * max(0, min(1, x / 6 + 1 / 2)); its derivative is 0 below -3, 1 above 3
@@ -65,15 +71,17 @@ void registerActivations(OpLoweringRegistry& r) {
     unaryExpr(
         r, "HardSwish",
         [](const NodeView&) -> std::unique_ptr<pe::Expr> {
-            return (pe::_1 * pe::Max(pe::Const(0.0f),
-                                    pe::Min(pe::Const(1.0f),
-                                            pe::_1 / pe::Const(6.0f) + pe::Const(0.5f)))).clone();
+            return (pe::_1 *
+                    pe::Max(pe::Const(0.0f),
+                            pe::Min(pe::Const(1.0f), pe::_1 / pe::Const(6.0f) + pe::Const(0.5f))))
+                .clone();
         },
         [](const NodeView&) -> std::unique_ptr<pe::Expr> {
             const auto above = positive(pe::_2 - pe::Const(3.0f));
             const auto inside = positive(pe::_2 + pe::Const(3.0f)) * (pe::Const(1.0f) - above);
-            return (pe::_1 *
-                   (above + inside * (pe::Const(2.0f) * pe::_2 + pe::Const(3.0f)) / pe::Const(6.0f))).clone();
+            return (pe::_1 * (above + inside * (pe::Const(2.0f) * pe::_2 + pe::Const(3.0f)) /
+                                          pe::Const(6.0f)))
+                .clone();
         },
         14);
 
@@ -112,8 +120,9 @@ void registerNumericOps(OpLoweringRegistry& r) {
         },
         GradFn(), 9);
     isNaN.fold = [](ShapeContext& c) {
-        return std::vector<HostTensor>{hostElementWise(
-            c, DataType::BOOL, [](const std::vector<double>& v) { return double(std::isnan(v[0])); })};
+        return std::vector<HostTensor>{
+            hostElementWise(c, DataType::BOOL,
+                            [](const std::vector<double>& v) { return double(std::isnan(v[0])); })};
     };
     r.add(isNaN);
     // IsInf with detect_positive / detect_negative (both 1 by default).
@@ -149,8 +158,8 @@ void registerNumericOps(OpLoweringRegistry& r) {
             if (fmod)
                 c.setOutput(0, mapExpr(c, pe::Rem(pe::_1, pe::_2), {a, b}, ""));
             else
-                c.setOutput(0, mapExpr(c, pe::Rem(pe::Rem(pe::_1, pe::_2) + pe::_2, pe::_2),
-                                       {a, b}, ""));
+                c.setOutput(
+                    0, mapExpr(c, pe::Rem(pe::Rem(pe::_1, pe::_2) + pe::_2, pe::_2), {a, b}, ""));
         },
         [](GradContext& c) {
             // d/da = 1; d/db = -trunc(a / b) (fmod).
@@ -158,9 +167,9 @@ void registerNumericOps(OpLoweringRegistry& r) {
                 c.addInputGrad(0, c.outputGrad(0));
             if (c.needsInputGrad(1)) {
                 Tensor b = castTo(c, c.input(1), c.input(0).elementType());
-                c.addInputGrad(1, mapExpr(c,
-                                          -(pe::_1 * (pe::_2 - pe::Rem(pe::_2, pe::_3)) / pe::_3),
-                                          {c.outputGrad(0), c.input(0), b}, "grad"));
+                c.addInputGrad(1,
+                               mapExpr(c, -(pe::_1 * (pe::_2 - pe::Rem(pe::_2, pe::_3)) / pe::_3),
+                                       {c.outputGrad(0), c.input(0), b}, "grad"));
             }
         },
         10));

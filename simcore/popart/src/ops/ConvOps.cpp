@@ -1,8 +1,8 @@
 // Convolutions and pooling: Conv and ConvTranspose through poplin::convolution (input gradient
-// by the transposed, flipped weights, weight gradient by calculateWeightDeltas), MaxPool/AveragePool and the global
-// pools through popnn::pooling. Padding follows the output shape ONNX's inference gives, so
-// auto_pad and ceil_mode need no separate arithmetic: the upper padding is what makes the window
-// count come out at that size.
+// by the transposed, flipped weights, weight gradient by calculateWeightDeltas),
+// MaxPool/AveragePool and the global pools through popnn::pooling. Padding follows the output shape
+// ONNX's inference gives, so auto_pad and ceil_mode need no separate arithmetic: the upper padding
+// is what makes the window count come out at that size.
 #include "ops/OpGroups.hpp"
 #include "ops/ViewOps.hpp"
 
@@ -211,8 +211,7 @@ void convTransposeGrad(GradContext& ctx) {
     poplar::Tensor x = ctx.input(0), g = ctx.outputGrad(0);
     poplin::ConvParams p = convTransposeParams(ctx, x.elementType());
     if (ctx.needsInputGrad(0))
-        ctx.addInputGrad(0, poplin::convolution(ctx.graph(), g,
-                                                transposedWeights(ctx.input(1), p),
+        ctx.addInputGrad(0, poplin::convolution(ctx.graph(), g, transposedWeights(ctx.input(1), p),
                                                 poplin::getGradientParams(p), true, ctx.prog(),
                                                 ctx.di("gradInput")));
     if (ctx.needsInputGrad(1)) {
@@ -220,7 +219,8 @@ void convTransposeGrad(GradContext& ctx) {
             poplin::calculateWeightDeltas(ctx.graph(), g, x, p, ctx.prog(), ctx.di("gradWeights"));
         std::vector<std::size_t> shape{p.numConvGroups, p.outputChannels, p.inputChannels};
         shape.insert(shape.end(), p.kernelShape.begin(), p.kernelShape.end());
-        ctx.addInputGrad(1, dw.reshape(shape).dimRoll(2, 1).reshape(dims(ctx.inputInfo(1).shape())));
+        ctx.addInputGrad(1,
+                         dw.reshape(shape).dimRoll(2, 1).reshape(dims(ctx.inputInfo(1).shape())));
     }
     if (ctx.hasInput(2) && ctx.needsInputGrad(2)) {
         std::vector<std::size_t> over{0};

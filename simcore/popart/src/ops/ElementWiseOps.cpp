@@ -56,13 +56,13 @@ void unary(OpLoweringRegistry& r, const std::string& type, UnaryFn f, UnaryGradF
            const std::string& domain = "") {
     OpLowering op = onnxOp(type, [f](LoweringContext& c) { c.setOutput(0, f(c, c.input(0))); });
     op.domain = domain;
-    for (const char* folded : {"Neg", "Abs", "Floor", "Ceil", "Sign", "Sqrt", "Exp", "Log",
-                               "Reciprocal"})
+    for (const char* folded :
+         {"Neg", "Abs", "Floor", "Ceil", "Sign", "Sqrt", "Exp", "Log", "Reciprocal"})
         if (type == folded)
             op.fold = [type](ShapeContext& c) {
                 const DataType t = c.inputInfo(0).dataType();
-                return std::vector<HostTensor>{hostElementWise(
-                    c, t, [type, t](const std::vector<double>& v) {
+                return std::vector<HostTensor>{
+                    hostElementWise(c, t, [type, t](const std::vector<double>& v) {
                         const double y = hostUnary(type, v[0]);
                         return isIntegral(t) ? std::trunc(y) : y;
                     })};

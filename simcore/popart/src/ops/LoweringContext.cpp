@@ -106,8 +106,17 @@ poplar::Tensor LoweringContext::randomSeed() {
         g.createHostWrite(kSeedLowHandle, state_.seedLow);
         popops::mapInPlace(g, popops::expr::_1 + popops::expr::Const(1), {state_.seedLow}, prog(),
                            di("advanceSeed"));
-        poplar::Tensor low = popops::cast(g, state_.seedLow, poplar::UNSIGNED_INT, prog(),
-                                          di("seedLow"));
+        poplar::Tensor counter = state_.seedLow;
+        if (g.getReplicationFactor() > 1) {
+            // Each replica draws its own masks: its index moves the counter 2^16 batches on.
+            poplar::Tensor replica = g.addReplicationIndexConstant(di("replica"));
+            g.setTileMapping(replica, 0);
+            counter =
+                popops::map(g, popops::expr::_1 + popops::expr::_2 * popops::expr::Const(65536),
+                            {counter, popops::cast(g, replica, poplar::INT, prog(), di("replica"))},
+                            prog(), di("replicaSeed"));
+        }
+        poplar::Tensor low = popops::cast(g, counter, poplar::UNSIGNED_INT, prog(), di("seedLow"));
         state_.randomSeed = poplar::concat(state_.seedHigh, low);
     }
     return state_.randomSeed;

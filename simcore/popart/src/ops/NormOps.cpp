@@ -228,9 +228,9 @@ void registerNormOps(OpLoweringRegistry& r) {
                 spatial.push_back(d);
             if (c.needsInputGrad(1))
                 c.addInputGrad(
-                    1, popops::reduce(c.graph(), mapExpr(c, pe::_1 * pe::_2, {g, xhat}, "gradScale"),
-                                      perChannel, popops::Operation::ADD, c.prog(),
-                                      c.di("gradScale")));
+                    1, popops::reduce(
+                           c.graph(), mapExpr(c, pe::_1 * pe::_2, {g, xhat}, "gradScale"),
+                           perChannel, popops::Operation::ADD, c.prog(), c.di("gradScale")));
             if (c.needsInputGrad(2))
                 c.addInputGrad(2, popops::reduce(c.graph(), g, perChannel, popops::Operation::ADD,
                                                  c.prog(), c.di("gradBias")));
@@ -274,8 +274,8 @@ void registerNormOps(OpLoweringRegistry& r) {
                 return;
             }
             Tensor seed = c.randomSeed();
-            Tensor u = poprand::uniform(c.graph(), &seed, c.seedModifier(), x, x.elementType(),
-                                        0.0, 1.0, c.prog(), c.di("draw"));
+            Tensor u = poprand::uniform(c.graph(), &seed, c.seedModifier(), x, x.elementType(), 0.0,
+                                        1.0, c.prog(), c.di("draw"));
             Tensor keep = mapExpr(
                 c, pe::Max(pe::Signum(pe::_1 - pe::Const(ratio)), pe::Const(0.0f)), {u}, "keep");
             c.save("keep", keep);

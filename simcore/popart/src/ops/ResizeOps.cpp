@@ -107,8 +107,8 @@ Tensor gatherRuns(const Tensor& x, const std::vector<std::size_t>& idx, std::siz
 }
 
 /// The adjoint of gatherRuns: position i along `d` sums g's positions o with idx[o] == i.
-Tensor sumRuns(GradContext& c, const Tensor& g, const std::vector<std::size_t>& idx,
-               std::size_t d, int64_t in) {
+Tensor sumRuns(GradContext& c, const Tensor& g, const std::vector<std::size_t>& idx, std::size_t d,
+               int64_t in) {
     // A whole-number upsampling (o -> o / k): one reduction over a split dimension.
     const std::size_t k = std::size_t(int64_t(idx.size()) / std::max<int64_t>(in, 1));
     bool blocks = k >= 1 && idx.size() == std::size_t(in) * k;
@@ -187,8 +187,8 @@ template <typename Ctx> bool isLinear(Ctx& c) {
     if (c.attrs().getInt("antialias", 0) != 0)
         c.unsupported("antialias");
     if (c.opType() == "Resize" && c.opset() >= 18 &&
-        (c.attrs().has("axes") || c.attrs().getString("keep_aspect_ratio_policy", "stretch") !=
-                                      "stretch"))
+        (c.attrs().has("axes") ||
+         c.attrs().getString("keep_aspect_ratio_policy", "stretch") != "stretch"))
         c.unsupported("axes and keep_aspect_ratio_policy");
     return mode == "linear";
 }
@@ -207,8 +207,8 @@ void resizeForward(LoweringContext& c) {
             continue;
         }
         const LinearTaps t = linearTaps(c, in[d], out[d], scales[d]);
-        if (isIdentity(t.lo, in[d]) && std::all_of(t.w.begin(), t.w.end(),
-                                                    [](float w) { return w == 0.0f; }))
+        if (isIdentity(t.lo, in[d]) &&
+            std::all_of(t.w.begin(), t.w.end(), [](float w) { return w == 0.0f; }))
             continue;
         Tensor lo = gatherRuns(y, t.lo, d), hi = gatherRuns(y, t.hi, d);
         Tensor w = weightsAlong(c, t.w, d, lo.shape(), y.elementType());
@@ -235,14 +235,14 @@ void resizeGrad(GradContext& c) {
             continue;
         }
         const LinearTaps t = linearTaps(c, in[d], out[d], scales[d]);
-        if (isIdentity(t.lo, in[d]) && std::all_of(t.w.begin(), t.w.end(),
-                                                    [](float w) { return w == 0.0f; }))
+        if (isIdentity(t.lo, in[d]) &&
+            std::all_of(t.w.begin(), t.w.end(), [](float w) { return w == 0.0f; }))
             continue;
         Tensor w = weightsAlong(c, t.w, d, g.shape(), g.elementType());
         Tensor gLo = mapExpr(c, pe::_1 * (pe::Const(1.0f) - pe::_2), {g, w}, "gradLow");
         Tensor gHi = mapExpr(c, pe::_1 * pe::_2, {g, w}, "gradHigh");
-        g = popops::add(c.graph(), sumRuns(c, gLo, t.lo, d, in[d]),
-                        sumRuns(c, gHi, t.hi, d, in[d]), c.prog(), c.di("grad"));
+        g = popops::add(c.graph(), sumRuns(c, gLo, t.lo, d, in[d]), sumRuns(c, gHi, t.hi, d, in[d]),
+                        c.prog(), c.di("grad"));
     }
     c.addInputGrad(0, g);
 }

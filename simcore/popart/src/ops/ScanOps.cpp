@@ -100,10 +100,9 @@ void registerTopK(OpLoweringRegistry& r) {
             const unsigned last = unsigned(c.inputInfo(0).rank() - 1);
             Tensor x = c.input(0).dimRoll(s.axis, last);
             // ONNX orders sorted outputs best first; unsorted, any order is allowed.
-            const popops::SortOrder order =
-                !s.sorted ? popops::SortOrder::NONE
-                          : (s.largest ? popops::SortOrder::DESCENDING
-                                       : popops::SortOrder::ASCENDING);
+            const popops::SortOrder order = !s.sorted ? popops::SortOrder::NONE
+                                                      : (s.largest ? popops::SortOrder::DESCENDING
+                                                                   : popops::SortOrder::ASCENDING);
             auto [values, indices] = popops::topKWithPermutation(
                 c.graph(), c.prog(), x, popops::TopKParams(s.k, s.largest, order), c.di("topK"));
             Tensor idx = popops::cast(c.graph(), indices, poplar::INT, c.prog(), c.di("indices"));

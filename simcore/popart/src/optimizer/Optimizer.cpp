@@ -17,9 +17,9 @@ std::string shortName(const std::string& key) {
     return key;
 }
 
-const char* const kSgdKeys[] = {"defaultLearningRate", "defaultWeightDecay",     "defaultMomentum",
-                                "defaultDampening",    "defaultVelocityScaling", "nesterov",
-                                "defaultNesterov",     "lossScaling"};
+const char* const kSgdKeys[] = {
+    "defaultLearningRate",    "defaultWeightDecay", "defaultMomentum", "defaultDampening",
+    "defaultVelocityScaling", "nesterov",           "defaultNesterov", "lossScaling"};
 const char* const kAdamKeys[] = {"defaultLearningRate",  "defaultWeightDecay", "defaultBeta1",
                                  "defaultBeta2",         "defaultEps",         "lossScaling",
                                  "defaultMaxWeightNorm", "maxWeightNorm"};
@@ -77,8 +77,8 @@ OptimizerValue Optimizer::get(const std::string& name, const TensorId& weight) c
 void Optimizer::insertSpecific(const TensorId& weight,
                                const std::map<std::string, std::pair<float, bool>>& params) {
     for (const auto& p : params) {
-        const std::string name = p.first.compare(0, 7, "default") == 0 ? shortName(p.first)
-                                                                      : p.first;
+        const std::string name =
+            p.first.compare(0, 7, "default") == 0 ? shortName(p.first) : p.first;
         if (!defaults_.count(name))
             throw error(type_s() + ": unknown hyperparameter '" + p.first + "' for weight '" +
                         weight + "'");
@@ -137,7 +137,9 @@ bool SGD::requiresAccl(const TensorId& weight) const {
     return !mm.isConst() || mm.val() != 0.0f;
 }
 
-bool SGD::nesterov(const TensorId& weight) const { return get("nesterov", weight).val() != 0.0f; }
+bool SGD::nesterov(const TensorId& weight) const {
+    return get("nesterov", weight).val() != 0.0f;
+}
 
 std::unique_ptr<Optimizer> ConstSGD::clone() const {
     return std::unique_ptr<Optimizer>(new ConstSGD(*this));
@@ -146,8 +148,8 @@ std::unique_ptr<Optimizer> ConstSGD::clone() const {
 Adam::Adam(OptimizerValue lr, OptimizerValue wd, OptimizerValue b1, OptimizerValue b2,
            OptimizerValue eps, OptimizerValue ls, AdamMode adamMode, WeightDecayMode decayMode,
            DataType accumType, DataType accl1Type, DataType accl2Type)
-    : Adam(lr, wd, b1, b2, eps, ls, OptimizerValue(kAdamDefaultMaxWeightNorm), adamMode,
-           decayMode, accumType, accl1Type, accl2Type) {}
+    : Adam(lr, wd, b1, b2, eps, ls, OptimizerValue(kAdamDefaultMaxWeightNorm), adamMode, decayMode,
+           accumType, accl1Type, accl2Type) {}
 
 Adam::Adam(OptimizerValue lr, OptimizerValue wd, OptimizerValue b1, OptimizerValue b2,
            OptimizerValue eps, OptimizerValue ls, OptimizerValue mwn, AdamMode adamMode,
@@ -199,8 +201,8 @@ Adaptive::Adaptive(const std::map<std::string, std::pair<float, bool>>& params,
                    DataType accl1Type, DataType accl2Type, DataType accl3Type,
                    bool rmspropTFVariant)
     : Adaptive(OptimizerValue(kAdaptiveDefaultLearningRate), 0.0f, kAdaptiveDefaultAlpha, 0.0f,
-               kAdaptiveDefaultEps, 1.0f, adaptiveMode, decayMode, accumType, accl1Type,
-               accl2Type, accl3Type, rmspropTFVariant) {
+               kAdaptiveDefaultEps, 1.0f, adaptiveMode, decayMode, accumType, accl1Type, accl2Type,
+               accl3Type, rmspropTFVariant) {
     readDefaults(params, kAdaptiveKeys, sizeof(kAdaptiveKeys) / sizeof(kAdaptiveKeys[0]));
 }
 

@@ -94,10 +94,9 @@ void sgdStep(SessionCore& core, Hyper& hyper, const WeightUpdate& u,
     poplar::Tensor vs = hyper.get("velocityScaling", u.id);
     poplar::Tensor v = stateLike(core, u.w, "velocity", u.di);
     // The velocity is held scaled by vs: v = mm * v + vs * (1 - dp) * (g + wd * w).
-    popops::mapInPlace(graph,
-                       pe::_4 * pe::_1 + pe::_6 * (pe::Const(1.0f) - pe::_5) *
-                                             (pe::_2 + pe::_7 * pe::_3),
-                       {v, u.g, u.w, mm, dp, vs, wd}, prog, {u.di, "velocity"});
+    popops::mapInPlace(
+        graph, pe::_4 * pe::_1 + pe::_6 * (pe::Const(1.0f) - pe::_5) * (pe::_2 + pe::_7 * pe::_3),
+        {v, u.g, u.w, mm, dp, vs, wd}, prog, {u.di, "velocity"});
     if (sgd.nesterov(u.id)) {
         // w -= lr * (g + wd * w + mm * v / vs)
         popops::mapInPlace(graph,
@@ -114,9 +113,9 @@ void sgdStep(SessionCore& core, Hyper& hyper, const WeightUpdate& u,
 poplar::Tensor norm(poplar::Graph& graph, const poplar::Tensor& t, poplar::program::Sequence& prog,
                     const poplar::DebugNameAndId& di, const std::string& name) {
     poplar::Tensor flat = t.flatten();
-    poplar::Tensor sq = popops::reduce(graph, flat, poplar::FLOAT, {0},
-                                       popops::ReduceParams(popops::Operation::SQUARE_ADD), prog,
-                                       {di, name});
+    poplar::Tensor sq =
+        popops::reduce(graph, flat, poplar::FLOAT, {0},
+                       popops::ReduceParams(popops::Operation::SQUARE_ADD), prog, {di, name});
     return popops::map(graph, pe::Sqrt(pe::_1), {sq}, prog, {di, name});
 }
 
@@ -157,10 +156,9 @@ void adamStep(SessionCore& core, Hyper& hyper, const WeightUpdate& u, const popl
         mode == AdamMode::AdaMax
             ? popops::map(graph, (pe::_2 / pe::_5) / (pe::_3 + pe::_4) + pe::_6 * pe::_1,
                           {u.w, m, v, eps, c1, decay}, prog, {u.di, "updater"})
-            : popops::map(graph,
-                          (pe::_2 / pe::_5) / (pe::Sqrt(pe::_3 / pe::_6) + pe::_4) +
-                              pe::_7 * pe::_1,
-                          {u.w, m, v, eps, c1, c2, decay}, prog, {u.di, "updater"});
+            : popops::map(
+                  graph, (pe::_2 / pe::_5) / (pe::Sqrt(pe::_3 / pe::_6) + pe::_4) + pe::_7 * pe::_1,
+                  {u.w, m, v, eps, c1, c2, decay}, prog, {u.di, "updater"});
     if (mode != AdamMode::Lamb && mode != AdamMode::LambNoBias) {
         popops::mapInPlace(graph, pe::_1 - pe::_3 * pe::_2, {u.w, x, lr}, prog, {u.di, "adam"});
         return;

@@ -75,9 +75,9 @@ void TrainingSession::updateOptimizerFromHost(const Optimizer* optimizer) {
     const auto* adamAfter = dynamic_cast<const Adam*>(optimizer);
     const auto* adaptiveBefore = dynamic_cast<const Adaptive*>(core_->optimizer.get());
     const auto* adaptiveAfter = dynamic_cast<const Adaptive*>(optimizer);
-    if ((adamBefore && adamAfter && (adamBefore->getMode() != adamAfter->getMode() ||
-                                     adamBefore->getWeightDecayMode() !=
-                                         adamAfter->getWeightDecayMode())) ||
+    if ((adamBefore && adamAfter &&
+         (adamBefore->getMode() != adamAfter->getMode() ||
+          adamBefore->getWeightDecayMode() != adamAfter->getWeightDecayMode())) ||
         (adaptiveBefore && adaptiveAfter &&
          (adaptiveBefore->getMode() != adaptiveAfter->getMode() ||
           adaptiveBefore->getWeightDecayMode() != adaptiveAfter->getWeightDecayMode())))

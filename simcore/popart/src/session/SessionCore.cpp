@@ -4,6 +4,7 @@
 #include "session/DeviceInfoImpl.hpp"
 
 #include <cstring>
+#include <gcl/Collectives.hpp>
 #include <popart/error.hpp>
 #include <poplar/exceptions.hpp>
 #include <poplin/codelets.hpp>
@@ -84,15 +85,21 @@ void SessionCore::import(const std::string& modelProtoOrFilename, const InputSha
     if (options.accumulationAndReplicationReductionType == ReductionType::NoReduction)
         throw error("SessionOptions: accumulationAndReplicationReductionType must be Sum or "
                     "Mean, not NoReduction");
-    if (options.enableReplicatedGraphs && options.replicatedGraphCount != 1)
-        throw error("SessionOptions: replicatedGraphCount " +
-                    std::to_string(options.replicatedGraphCount) +
-                    " is not supported by the PopART face yet (replication of PopART sessions)");
+    if (options.enableReplicatedGraphs) {
+        const unsigned ipus = device->impl().device.getTarget().getNumIPUs();
+        if (options.replicatedGraphCount < 1 || ipus % unsigned(options.replicatedGraphCount) != 0)
+            throw error("SessionOptions: replicatedGraphCount " +
+                        std::to_string(options.replicatedGraphCount) +
+                        " must divide the device's " + std::to_string(ipus) +
+                        " IPUs (each replica runs on IPUs of its own)");
+    }
 }
 
 void SessionCore::compile() {
-    const poplar::Target& target = device->impl().device.getTarget();
-    graph.reset(new poplar::Graph(target));
+    graph.reset(replicas() > 1 ? new poplar::Graph(device->impl().device.getTarget(),
+                                                   poplar::replication_factor(replicas()))
+                               : new poplar::Graph(device->impl().device.getTarget()));
+    const poplar::Target& target = graph->getTarget(); // one replica's IPUs
     popops::addCodelets(*graph);
     poplin::addCodelets(*graph);
     popnn::addCodelets(*graph);
@@ -132,10 +139,13 @@ void SessionCore::compile() {
         state.tensors[id] = t;
         HostStream w = makeStream(id, info, "weightsFromHost/" + id);
         w.buffer.resize(std::size_t(info.nelms() * dataTypeSize(w.deviceData)));
-        auto in = graph->addHostToDeviceFIFO(w.handle, type, t.numElements());
+        // Every replica starts from the same weights; they are read back from replica 0.
+        auto in = graph->addHostToDeviceFIFO(w.handle, type, t.numElements(),
+                                             poplar::ReplicatedStreamMode::BROADCAST);
         writeWeights.add(poplar::program::Copy(in, t));
         HostStream r = w;
         r.handle = "weightsToHost/" + id;
+        r.buffer.resize(w.buffer.size() * replicas());
         auto out = graph->addDeviceToHostFIFO(r.handle, type, t.numElements());
         readWeights.add(poplar::program::Copy(t, out));
         weightWrites.push_back(std::move(w));
@@ -161,6 +171,7 @@ void SessionCore::compile() {
     if (training) {
         lowerBackward(*this, body);
         if (accumulationFactor() == 1) {
+            reduceGradientsAcrossReplicas(body, sdi);
             lowerOptimizerStep(*this, body);
         } else {
             // Gradient accumulation: gradients are summed over accumulationFactor micro-batches
@@ -180,6 +191,7 @@ void SessionCore::compile() {
                 g->second = acc;
                 accumulators.push_back(acc);
             }
+            reduceGradientsAcrossReplicas(update, sdi);
             lowerOptimizerStep(*this, update);
             for (const auto& acc : accumulators)
                 popops::zero(*graph, acc, update, {sdi, "accumulated"});
@@ -278,6 +290,26 @@ int64_t SessionCore::accumulationFactor() const {
     return training && options.enableGradientAccumulation ? options.accumulationFactor : 1;
 }
 
+unsigned SessionCore::replicas() const {
+    return options.enableReplicatedGraphs ? unsigned(options.replicatedGraphCount) : 1u;
+}
+
+void SessionCore::reduceGradientsAcrossReplicas(poplar::program::Sequence& prog,
+                                                const poplar::DebugNameAndId& di) {
+    if (replicas() == 1)
+        return;
+    const auto op = options.accumulationAndReplicationReductionType == ReductionType::Mean
+                        ? gcl::CollectiveOperator::MEAN
+                        : gcl::CollectiveOperator::ADD;
+    for (const auto& id : weightIds) {
+        auto g = state.grads.find(id);
+        if (g == state.grads.end())
+            continue;
+        // The accumulator (or gradient) is reduced in place, so every replica steps alike.
+        gcl::allReduceInPlaceCrossReplica(*graph, g->second, op, prog, {di, "replicaReduce/" + id});
+    }
+}
+
 int64_t SessionCore::gradientMeanDivisor() const {
     return options.accumulationAndReplicationReductionType == ReductionType::Mean
                ? accumulationFactor()
@@ -286,33 +318,10 @@ int64_t SessionCore::gradientMeanDivisor() const {
 
 void SessionCore::load() {
     engine->load(device->impl().device);
-    for (auto& s : inputStreams) {
-        HostStream* sp = &s;
-        engine->connectStreamToCallback(s.handle, [this, sp](void* p) {
-            const int64_t n = sp->info.nelms();
-            if (!stepIO)
-                throw error("Session: input '" + sp->id + "' read outside run()");
-            ConstVoidData d = stepIO->in(sp->id, n, false);
-            if (d.info.nelms() != n)
-                throw error("Session::run: the data of input '" + sp->id + "' has " +
-                            std::to_string(d.info.nelms()) + " elements per batch, the model's " +
-                            sp->info.str() + " needs " + std::to_string(n));
-            convert(d.data, d.info.dataType(), p, sp->deviceData, std::size_t(n));
-            stepIO->inComplete(sp->id, n);
-        });
-    }
-    for (auto& s : anchorStreams) {
-        HostStream* sp = &s;
-        engine->connectStreamToCallback(s.handle, [this, sp](void* p) {
-            const int64_t n = sp->info.nelms();
-            MutableVoidData d = stepIO->out(sp->id, n);
-            if (d.info.nelms() != n)
-                throw error("Session::run: the anchor array of '" + sp->id + "' gives " +
-                            std::to_string(d.info.nelms()) + " elements per copy, not " +
-                            std::to_string(n));
-            convert(p, sp->deviceData, d.data, d.info.dataType(), std::size_t(n));
-            stepIO->outComplete(sp->id);
-        });
+    if (replicas() > 1) {
+        connectReplicatedStreams();
+    } else {
+        connectStreams();
     }
     for (auto* list : {&weightWrites, &weightReads})
         for (auto& s : *list)
@@ -321,8 +330,77 @@ void SessionCore::load() {
     seedFromHost();
 }
 
+void SessionCore::fetchInput(const HostStream& s, void* p) {
+    const int64_t n = s.info.nelms();
+    if (!stepIO)
+        throw error("Session: input '" + s.id + "' read outside run()");
+    ConstVoidData d = stepIO->in(s.id, n, false);
+    if (d.info.nelms() != n)
+        throw error("Session::run: the data of input '" + s.id + "' has " +
+                    std::to_string(d.info.nelms()) + " elements per batch, the model's " +
+                    s.info.str() + " needs " + std::to_string(n));
+    convert(d.data, d.info.dataType(), p, s.deviceData, std::size_t(n));
+    stepIO->inComplete(s.id, n);
+}
+
+void SessionCore::deliverAnchor(const HostStream& s, const void* p) {
+    const int64_t n = s.info.nelms();
+    MutableVoidData d = stepIO->out(s.id, n);
+    if (d.info.nelms() != n)
+        throw error("Session::run: the anchor array of '" + s.id + "' gives " +
+                    std::to_string(d.info.nelms()) + " elements per copy, not " +
+                    std::to_string(n));
+    convert(p, s.deviceData, d.data, d.info.dataType(), std::size_t(n));
+    stepIO->outComplete(s.id);
+}
+
+void SessionCore::connectStreams() {
+    for (auto& s : inputStreams) {
+        const HostStream* sp = &s;
+        engine->connectStreamToCallback(s.handle, [this, sp](void* p) { fetchInput(*sp, p); });
+    }
+    for (auto& s : anchorStreams) {
+        const HostStream* sp = &s;
+        engine->connectStreamToCallback(s.handle, [this, sp](void* p) { deliverAnchor(*sp, p); });
+    }
+}
+
+void SessionCore::connectReplicatedStreams() {
+    const unsigned r = replicas();
+    auto bytesOf = [](const HostStream& s) {
+        return std::size_t(s.info.nelms() * dataTypeSize(s.deviceData));
+    };
+    inputStaging.clear();
+    anchorStaging.clear();
+    for (const auto& s : inputStreams)
+        inputStaging.emplace_back(r, bytesOf(s));
+    for (const auto& s : anchorStreams)
+        anchorStaging.emplace_back(r, bytesOf(s));
+    for (std::size_t i = 0; i < inputStreams.size(); ++i) {
+        const HostStream* sp = &inputStreams[i];
+        ReplicaStaging* staging = &inputStaging[i];
+        for (unsigned replica = 0; replica < r; ++replica)
+            engine->connectStreamToCallback(
+                sp->handle, replica, [this, sp, staging, replica](void* p) {
+                    staging->read(replica, p, [this, sp](void* dst) { fetchInput(*sp, dst); });
+                });
+    }
+    for (std::size_t i = 0; i < anchorStreams.size(); ++i) {
+        const HostStream* sp = &anchorStreams[i];
+        ReplicaStaging* staging = &anchorStaging[i];
+        for (unsigned replica = 0; replica < r; ++replica)
+            engine->connectStreamToCallback(
+                sp->handle, replica, [this, sp, staging, replica](void* p) {
+                    staging->write(replica, p, [this, sp](void* src) { deliverAnchor(*sp, src); });
+                });
+    }
+}
+
 void SessionCore::runStep(IStepIO& io, const std::string& debugName) {
     stepIO = &io;
+    for (auto* list : {&inputStaging, &anchorStaging})
+        for (auto& s : *list)
+            s.reset();
     struct Reset {
         IStepIO*& p;
         ~Reset() { p = nullptr; }
@@ -342,7 +420,7 @@ void SessionCore::weightsFromHost() {
 }
 
 void SessionCore::weightsToHost() {
-    engine->run(2);
+    engine->run(2); // with replicas, each one's copy: replica 0's comes first
     for (auto& r : weightReads) {
         HostTensor& h = hostWeights.at(r.id);
         h.values = hostValues(r.buffer.data(), r.deviceData, std::size_t(r.info.nelms()));

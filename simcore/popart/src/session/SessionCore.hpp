@@ -9,6 +9,7 @@
 #include "onnx/ModelAnalysis.hpp"
 #include "ops/LoweringState.hpp"
 #include "ops/OpLowering.hpp"
+#include "session/ReplicaStreams.hpp"
 
 #include <memory>
 #include <onnx/onnx_pb.h>
@@ -70,6 +71,8 @@ struct SessionCore {
     std::vector<TensorId> weightIds;
     std::map<TensorId, HostTensor> hostWeights;
     std::vector<HostStream> inputStreams, anchorStreams, weightWrites, weightReads;
+    /// With replicas: per input and anchor stream (same order), the batches in flight.
+    std::vector<ReplicaStaging> inputStaging, anchorStaging;
     std::vector<HyperParameter> hyperParameters;
     std::vector<std::pair<poplar::Tensor, poplar::Tensor>>
         optimizerState;                      // unused: see OptimizerStep
@@ -89,6 +92,13 @@ struct SessionCore {
     /// Builds the graph and programs and compiles the engine.
     void compile();
     void load();
+    /// The input and anchor streams' callbacks: straight to the IStepIO with one replica,
+    /// through ReplicaStaging with more.
+    void connectStreams();
+    void connectReplicatedStreams();
+    /// One input's batch from the IStepIO into `p` (device type); one anchor's copy to it.
+    void fetchInput(const HostStream& s, void* p);
+    void deliverAnchor(const HostStream& s, const void* p);
     void runStep(IStepIO& io, const std::string& debugName);
     void weightsFromHost();
     void weightsToHost();
@@ -101,6 +111,12 @@ struct SessionCore {
     /// What the optimizer divides accumulated gradients by: the accumulation factor when
     /// accumulationAndReplicationReductionType is Mean, else 1.
     int64_t gradientMeanDivisor() const;
+    /// The replicas the graph runs as (replicatedGraphCount with enableReplicatedGraphs).
+    unsigned replicas() const;
+    /// Appends the reduction of every weight's gradient across the replicas (a sum, or a mean
+    /// with accumulationAndReplicationReductionType Mean) to `prog`; nothing with one replica.
+    void reduceGradientsAcrossReplicas(poplar::program::Sequence& prog,
+                                       const poplar::DebugNameAndId& di);
 };
 
 /// The graph a node is lowered on: its IPU's virtual graph with VirtualGraphMode::Manual and
