@@ -78,12 +78,7 @@ def test_option_combinations(iterations, accumulation, replicas):
     training = poptorch.trainingModel(model, options,
                                       poptorch.optim.SGD(model.parameters(), lr=0.1))
     x, y = data(iterations * accumulation * replicas * 4)
-    try:
-        _, loss = training(x, y)
-    except poptorch.Error as e:
-        if replicas > 1 and "replicat" in str(e).lower():
-            pytest.skip(f"replication is not in this build's PopART face yet: {e}")
-        raise
+    _, loss = training(x, y)
     # Replicas train on their own micro-batches; their gradients are averaged like the
     # accumulated ones, so on the CPU they are more accumulated micro-batches per step.
     expected = _torch_steps(reference, torch.optim.SGD(reference.parameters(), lr=0.1), x, y,
@@ -138,3 +133,15 @@ def test_auto_report_opens(tmp_path, monkeypatch):
     if cli:
         result = subprocess.run([cli, "summary", paths[0]], capture_output=True, text=True)
         assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("name", ["mlp", "cnn"])
+def test_inference_over_replicas(name):
+    model, data = models.make(name)
+    model.eval()
+    x, _ = data(2 * 2 * 3)
+    with torch.no_grad():
+        expected = model(x)
+    options = poptorch.Options().deviceIterations(2).replicationFactor(2)
+    torch.testing.assert_close(poptorch.inferenceModel(model, options)(x), expected, rtol=RTOL,
+                               atol=ATOL)
