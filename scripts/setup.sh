@@ -25,7 +25,7 @@ PACKAGES=(
   pybind11-dev python3-pybind11 python3-dev python3-pytest python3-numpy
   # the PopART face: ONNX import, the ONNX backend test data; PopTorch face and test models
   libonnx-dev libprotobuf-dev protobuf-compiler python3-onnx libonnx-testdata
-  python3-torch python3-torchvision
+  python3-torch python3-torchvision python3-pil
   # what-if sweeps on a single-node Slurm cluster started by the tests
   slurmctld slurmd slurm-client munge
 )

@@ -17,7 +17,7 @@ constexpr int64_t B = 4, F = 5, H = 6, C = 3;
 
 struct Mlp {
     std::unique_ptr<Builder> builder = Builder::create();
-    TensorId x, label, w1, b1, w2, b2, probs, loss;
+    TensorId x, label, w1, b1, w2, b2, z1, h, logits, probs, loss;
     std::vector<float> vw1 = values(F * H, -0.5f, 0.5f, 11), vb1 = values(H, -0.1f, 0.1f, 12),
                        vw2 = values(H * C, -0.5f, 0.5f, 13), vb2 = values(C, -0.1f, 0.1f, 14);
 
@@ -34,8 +34,9 @@ struct Mlp {
                                                 "w2");
         b2 = builder->addInitializedInputTensor(ConstVoidData(vb2.data(), {"FLOAT", Shape{C}}),
                                                 "b2");
-        TensorId h = onnx.relu({onnx.gemm({x, w1, b1}, 1.0f, 1.0f, 0, 0, "fc1")}, "relu1");
-        TensorId logits = onnx.gemm({h, w2, b2}, 1.0f, 1.0f, 0, 0, "fc2");
+        z1 = onnx.gemm({x, w1, b1}, 1.0f, 1.0f, 0, 0, "fc1");
+        h = onnx.relu({z1}, "relu1");
+        logits = onnx.gemm({h, w2, b2}, 1.0f, 1.0f, 0, 0, "fc2");
         probs = onnx.softmax({logits}, 1, "softmax");
         loss = gc.nllloss({probs, label}, ReductionType::Mean, OptionalInt(), false, "nll");
         builder->addOutputTensor(probs);
@@ -142,6 +143,48 @@ TEST_CASE("TrainingSession: one SGD step matches the host reference", "[popart][
         CHECK(w1[i] == Approx(m.vw1[i]).margin(1e-5));
     for (int64_t i = 0; i < C; ++i)
         CHECK(b2[i] == Approx(m.vb2[i]).margin(1e-5));
+}
+
+TEST_CASE("TrainingSession: layers on two IPUs (manual virtual graphs) train as on one",
+          "[popart][training]") {
+    // fc1 on IPU 0, fc2 and the loss on IPU 1: activations, gradients and the weights (mapped
+    // over the whole device) reach each layer's IPU through copies.
+    Mlp m;
+    m.builder->virtualGraph(std::set<TensorId>{m.z1, m.h}, 0);
+    m.builder->virtualGraph(std::set<TensorId>{m.logits, m.probs, m.loss}, 1);
+    const auto x = values(B * F, -1, 1, 23);
+    const auto label = labelsFor(x, 1);
+    const float lr = 0.1f;
+    SessionOptions opts;
+    opts.virtualGraphMode = VirtualGraphMode::Manual;
+    DataFlow flow(1, {{m.loss, AnchorReturnType("ALL")}});
+    auto session = TrainingSession::createFromOnnxModel(
+        m.builder->getModelProto(), flow, m.loss, ConstSGD(lr),
+        DeviceManager::createDeviceManager().createIpuModelDevice(
+            {{"numIPUs", "2"}, {"tilesPerIPU", "4"}}),
+        InputShapeInfo(), opts);
+    session->prepareDevice();
+    session->weightsFromHost();
+    std::vector<float> xs = x;
+    std::vector<int32_t> ls(label.begin(), label.end());
+    float loss = 0;
+    NDArrayWrapper<float> xa(xs.data(), Shape{B, F});
+    NDArrayWrapper<int32_t> la(ls.data(), Shape{B});
+    NDArrayWrapper<float> lossa(&loss, Shape{});
+    StepIO io({{m.x, &xa}, {m.label, &la}}, {{m.loss, &lossa}});
+    session->run(io);
+    CHECK(loss == Approx(referenceStep(m, x, label, lr)).epsilon(1e-4));
+
+    session->weightsToHost();
+    std::vector<float> w1(F * H), w2(H * C);
+    WeightsIO weights;
+    weights.insert(m.w1, MutableVoidData(w1.data(), TensorInfo("FLOAT", Shape{F, H})));
+    weights.insert(m.w2, MutableVoidData(w2.data(), TensorInfo("FLOAT", Shape{H, C})));
+    session->readWeights(weights);
+    for (int64_t i = 0; i < F * H; ++i)
+        CHECK(w1[i] == Approx(m.vw1[i]).margin(1e-5));
+    for (int64_t i = 0; i < H * C; ++i)
+        CHECK(w2[i] == Approx(m.vw2[i]).margin(1e-5));
 }
 
 TEST_CASE("TrainingSession: the loss falls over batchesPerStep batches, then inference",

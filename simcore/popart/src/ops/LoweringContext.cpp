@@ -180,14 +180,32 @@ std::vector<int64_t> LoweringContext::constantInts(std::size_t i) const {
     return constant(i).ints();
 }
 
+poplar::Tensor LoweringContext::onThisIpu(const poplar::Tensor& t) const {
+    poplar::Graph& graph = *state_.graph;
+    if (state_.graph == state_.mainGraph)
+        return t;
+    std::size_t here = 0;
+    for (const auto& intervals : graph.getTileMapping(t, false))
+        for (const auto& interval : intervals)
+            here += interval.size();
+    if (here == t.numElements())
+        return t;
+    poplar::Tensor copy =
+        graph.addVariable(t.elementType(), t.shape(), poplar::DebugContext(debug_, "ipuCopy"));
+    mapLinearly(graph, copy);
+    state_.prog->add(
+        poplar::program::Copy(t, copy, false, poplar::DebugContext(debug_, "ipuCopy")));
+    return copy;
+}
+
 poplar::Tensor LoweringContext::input(std::size_t i) {
     const TensorId& id = inputId(i);
     auto t = state_.tensors.find(id);
     if (t != state_.tensors.end())
-        return t->second;
+        return onThisIpu(t->second);
     auto c = state_.constants.find(id);
     if (c != state_.constants.end())
-        return c->second;
+        return onThisIpu(c->second);
     if (!isConstant(i))
         invalid("input '" + id + "' has not been computed");
     const HostTensor& h = constant(i);
@@ -251,7 +269,7 @@ poplar::Tensor GradContext::output(std::size_t i) {
     auto it = state_.tensors.find(outputId(i));
     if (it == state_.tensors.end())
         invalid("output '" + outputId(i) + "' was not computed");
-    return it->second;
+    return onThisIpu(it->second);
 }
 
 poplar::Tensor GradContext::saved(const std::string& key) const {
@@ -259,7 +277,7 @@ poplar::Tensor GradContext::saved(const std::string& key) const {
     if (it == state_.saved.end())
         throw internal_error(opType() + " (node '" + nodeName() + "'): no saved tensor '" + key +
                              "'");
-    return it->second;
+    return onThisIpu(it->second);
 }
 
 bool GradContext::hasOutputGrad(std::size_t i) const {
@@ -269,7 +287,7 @@ bool GradContext::hasOutputGrad(std::size_t i) const {
 poplar::Tensor GradContext::outputGrad(std::size_t i) {
     auto it = state_.grads.find(outputId(i));
     if (it != state_.grads.end())
-        return it->second;
+        return onThisIpu(it->second);
     poplar::Tensor out = output(i);
     poplar::Tensor z = graph().addVariable(out.elementType(), out.shape(), di("zeroGrad"));
     mapLinearly(graph(), z);
@@ -302,7 +320,7 @@ void GradContext::addInputGrad(std::size_t i, poplar::Tensor g) {
     if (it == state_.grads.end())
         state_.grads[id] = g;
     else
-        it->second = popops::add(graph(), it->second, g, prog(), di("gradSum"));
+        it->second = popops::add(graph(), onThisIpu(it->second), g, prog(), di("gradSum"));
 }
 
 } // namespace popart

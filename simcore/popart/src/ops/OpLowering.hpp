@@ -152,6 +152,10 @@ public:
     std::uint32_t seedModifier() const;
 
 protected:
+    /// `t` where this node's graph can use it: with manual virtual graphs, a tensor held by
+    /// another IPU's tiles is first copied onto this node's IPU (PopART's IpuCopy).
+    poplar::Tensor onThisIpu(const poplar::Tensor& t) const;
+
     LoweringState& state_;
     poplar::DebugNameAndId debug_;
 };
