@@ -3,8 +3,10 @@
 #include "ReplicationHarness.hpp"
 
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <filesystem>
 #include <gcl/Collectives.hpp>
+#include <nlohmann/json.hpp>
 #include <popops/ElementWise.hpp>
 #include <pva/pva.hpp>
 #include <tilescope/capture/ProfileRecords.hpp>
@@ -254,5 +256,25 @@ TEST_CASE("a replicated graph's report states the replicas and profiles one repl
     for (const auto& s : report.compilation().programs())
         crossReplica = crossReplica || s->name().find("allReduce") != std::string::npos;
     CHECK(crossReplica);
+
+    // tilescope-cli states the replicas in its text and JSON.
+    const auto cli = [&](const std::string& args) {
+        const std::string command = std::string(TILESCOPE_CLI) + " " + args + " 2>&1";
+        std::string out;
+        if (FILE* p = ::popen(command.c_str(), "r")) {
+            char buffer[4096];
+            std::size_t n;
+            while ((n = std::fread(buffer, 1, sizeof buffer, p)) > 0)
+                out.append(buffer, n);
+            ::pclose(p);
+        }
+        return out;
+    };
+    const auto j = nlohmann::json::parse(cli("info " + dir.string() + " --format json"));
+    CHECK(j["target"]["replicas"] == 4);
+    CHECK(j["target"]["ipus_per_replica"] == 1);
+    CHECK(j["target"]["num_ipus"] == 4);
+    CHECK(j["target"]["tiles_per_replica"] == 4);
+    CHECK_THAT(cli("summary " + dir.string()), Catch::Contains("4 replicas, 4 IPUs in all"));
     fs::remove_all(dir);
 }
