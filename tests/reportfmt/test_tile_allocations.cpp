@@ -13,6 +13,7 @@
 using namespace tilescope::report;
 using tilescope::testing::fileBytes;
 using tilescope::testing::TempDir;
+using tilescope::testing::CompileProfile;
 using tilescope::testing::writeCompileProfile;
 namespace fs = std::filesystem;
 
