@@ -232,7 +232,8 @@ void ProfileCapture::writeCompilation(const CompileRecords& r) {
                 report::TileAllocation rec;
                 rec.address = a.address;
                 rec.bytes = a.bytes;
-                const auto region = writer_->regionIds.find(std::string(memoryRegionName(a.region)));
+                const auto region =
+                    writer_->regionIds.find(std::string(memoryRegionName(a.region)));
                 rec.regionId =
                     region != writer_->regionIds.end() ? region->second : target.regions.front().id;
                 rec.categoryId = report::memoryCategoryId(memoryCategoryName(a.category));

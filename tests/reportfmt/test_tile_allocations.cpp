@@ -11,9 +11,9 @@
 #include <string>
 
 using namespace tilescope::report;
+using tilescope::testing::CompileProfile;
 using tilescope::testing::fileBytes;
 using tilescope::testing::TempDir;
-using tilescope::testing::CompileProfile;
 using tilescope::testing::writeCompileProfile;
 namespace fs = std::filesystem;
 
@@ -101,8 +101,9 @@ TEST_CASE("A damaged memory map is reported as such, and the rest of the report 
     {
         ProfileWriter w(path);
         const CompileProfile p = writeCompileProfile(w, 2, 8);
-        w.setTileAllocations(0, {{0, 64, p.target.regions.front().id,
-                                  memoryCategoryId("vertex_state"), {}, {}, {}}});
+        w.setTileAllocations(
+            0,
+            {{0, 64, p.target.regions.front().id, memoryCategoryId("vertex_state"), {}, {}, {}}});
         w.finishCompilation();
         w.close();
     }

@@ -47,8 +47,7 @@ QStringList TileMemoryMap::layoutProblems() const {
     // Blocks are in address order: each is compared with the later ones that start before it
     // ends.
     for (std::size_t i = 0; i < blocks.size(); ++i)
-        for (std::size_t j = i + 1; j < blocks.size() && blocks[j].address < blocks[i].end();
-             ++j) {
+        for (std::size_t j = i + 1; j < blocks.size() && blocks[j].address < blocks[i].end(); ++j) {
             const MemoryMapBlock& a = blocks[i];
             const MemoryMapBlock& b = blocks[j];
             if (a.bytes == 0 || b.bytes == 0)
@@ -57,8 +56,8 @@ QStringList TileMemoryMap::layoutProblems() const {
                                   (*a.firstStep <= b.lastStep.value_or(*b.firstStep) &&
                                    *b.firstStep <= a.lastStep.value_or(*a.firstStep));
             if (bothLive)
-                problems << QObject::tr("%1 overlaps %2 while both are live").arg(where(a),
-                                                                                  where(b));
+                problems
+                    << QObject::tr("%1 overlaps %2 while both are live").arg(where(a), where(b));
         }
     return problems;
 }
@@ -73,8 +72,8 @@ TileMemoryMap TileMemoryMap::read(const report::ProfileReader& reader, std::uint
               [](const auto& a, const auto& b) { return a.startOffset < b.startOffset; });
     for (const report::MemoryRegion& r : regions) {
         regionIndex[r.id] = int(map.regions.size());
-        map.regions.push_back({QString::fromStdString(r.name), r.interleaved, r.startOffset,
-                               r.sizeBytes, 0, 0});
+        map.regions.push_back(
+            {QString::fromStdString(r.name), r.interleaved, r.startOffset, r.sizeBytes, 0, 0});
     }
     std::map<std::int64_t, QString> categories;
     for (const report::MemoryCategory& c : reader.memoryCategories())
@@ -150,8 +149,8 @@ void TileMemoryMapModel::setSelection(const TileSelection& tiles) {
                     tile = tiles.ranges().front().first;
                 } else {
                     const auto total = reader.tileMemoryTotal(true);
-                    tile = std::uint32_t(std::max_element(total.begin(), total.end()) -
-                                         total.begin());
+                    tile =
+                        std::uint32_t(std::max_element(total.begin(), total.end()) - total.begin());
                 }
                 answer.map = TileMemoryMap::read(reader, tile);
                 return answer;

@@ -25,8 +25,8 @@ struct MemoryMapBlock {
     std::uint64_t bytes = 0;
     int region = 0; ///< index in TileMemoryMap::regions
     std::int64_t categoryId = 0;
-    QString category;                      ///< the category's label
-    QString what;                          ///< the variable's name, or the category's label
+    QString category; ///< the category's label
+    QString what;     ///< the variable's name, or the category's label
     std::optional<std::int64_t> variableId;
     std::optional<std::int64_t> firstStep; ///< not-always-live: live steps, inclusive
     std::optional<std::int64_t> lastStep;
@@ -72,8 +72,7 @@ struct TileMemoryMap {
 class TileMemoryMapModel : public QObject {
     Q_OBJECT
 public:
-    explicit TileMemoryMapModel(std::shared_ptr<ReportSession> session,
-                                QObject* parent = nullptr);
+    explicit TileMemoryMapModel(std::shared_ptr<ReportSession> session, QObject* parent = nullptr);
 
     void setSelection(const TileSelection& tiles);
     const TileSelection& selection() const { return tiles_; }

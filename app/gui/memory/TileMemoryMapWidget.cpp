@@ -165,9 +165,7 @@ void TileMemoryMapWidget::paintEvent(QPaintEvent*) {
         const Qt::Alignment align = t == 0                  ? Qt::AlignLeft
                                     : t + 1 == ticks.size() ? Qt::AlignRight
                                                             : Qt::AlignHCenter;
-        const double left = align == Qt::AlignLeft    ? x
-                            : align == Qt::AlignRight ? x - 120
-                                                      : x - 60;
+        const double left = align == Qt::AlignLeft ? x : align == Qt::AlignRight ? x - 120 : x - 60;
         p.drawText(QRectF(left, plot.bottom() + 4, 120, 18), align | Qt::AlignTop,
                    hexAddress(ticks[t]));
     }
@@ -183,12 +181,12 @@ bool TileMemoryMapWidget::event(QEvent* event) {
             return true;
         }
         const MemoryMapBlock& b = model_.map().blocks[std::size_t(i)];
-        QString text = tr("<b>%1</b><br>%2, %3<br>%4 to %5 (%6)")
-                           .arg(b.what.toHtmlEscaped(), b.category.toHtmlEscaped(),
-                                b.region >= 0 ? model_.map().regions[std::size_t(b.region)].name
-                                              : tr("no region"),
-                                hexAddress(b.address), hexAddress(b.end()),
-                                formatBytes(double(b.bytes)));
+        QString text =
+            tr("<b>%1</b><br>%2, %3<br>%4 to %5 (%6)")
+                .arg(b.what.toHtmlEscaped(), b.category.toHtmlEscaped(),
+                     b.region >= 0 ? model_.map().regions[std::size_t(b.region)].name
+                                   : tr("no region"),
+                     hexAddress(b.address), hexAddress(b.end()), formatBytes(double(b.bytes)));
         text += b.firstStep ? tr("<br>live in steps %1 to %2")
                                   .arg(*b.firstStep)
                                   .arg(b.lastStep.value_or(*b.firstStep))

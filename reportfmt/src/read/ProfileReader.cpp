@@ -2,10 +2,10 @@
 
 #include "ProfileReaderDetail.hpp"
 #include "VariableRows.hpp"
-#include "types/TileAllocationCodec.hpp"
 #include "sqlite/Sqlite.hpp"
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/TileSeries.hpp"
+#include "types/TileAllocationCodec.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -133,9 +133,7 @@ std::vector<TileAllocation> ProfileReader::tileAllocations(std::uint32_t tile) c
         return {};
     const auto blob = st.blob(0);
     std::vector<TileAllocation> out;
-    inFile(path(), [&] {
-        out = detail::decodeTileAllocations(blob);
-    });
+    inFile(path(), [&] { out = detail::decodeTileAllocations(blob); });
     return out;
 }
 

@@ -142,8 +142,7 @@ constexpr SchemaObject kProfile[] = {
     // TileAllocationCodec.hpp describes. No row: the tile holds nothing, or (no row at all) the
     // writer recorded no map.
     {"table", "tile_allocation",
-     "CREATE TABLE tile_allocation(tile INTEGER PRIMARY KEY, allocations BLOB NOT NULL)", false,
-     6},
+     "CREATE TABLE tile_allocation(tile INTEGER PRIMARY KEY, allocations BLOB NOT NULL)", false, 6},
 };
 
 constexpr SchemaObject kHostTrace[] = {

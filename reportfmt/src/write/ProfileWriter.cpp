@@ -2,11 +2,11 @@
 
 #include "RowBatch.hpp"
 #include "WriterSession.hpp"
-#include "types/TileAllocationCodec.hpp"
 #include "lod/LivenessPyramid.hpp"
 #include "lod/RunPyramid.hpp"
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/TileSeries.hpp"
+#include "types/TileAllocationCodec.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

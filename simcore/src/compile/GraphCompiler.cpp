@@ -422,8 +422,8 @@ void layoutTiles(const GraphModel& m, const CostModel& costs, const TileMemoryLa
         auto& allocations = rec.tileAllocations[t];
         for (std::size_t i = 0; i < firstVariableItem; ++i)
             if (items[i].bytes)
-                allocations.push_back({usage.itemStarts[i], items[i].bytes, usage.itemRegions[i],
-                                       items[i].category});
+                allocations.push_back(
+                    {usage.itemStarts[i], items[i].bytes, usage.itemRegions[i], items[i].category});
         for (std::size_t i = 0; i < alwaysLiveOnTile[t].size(); ++i) {
             const auto v = alwaysLiveOnTile[t][i];
             auto& vr = rec.variables[v];

@@ -24,9 +24,9 @@ TileMemoryUsage TileMemoryLayout::place(const std::vector<TileMemoryItem>& items
         MemoryRegionKind kind;
         std::uint64_t start, cursor, end;
     };
-    Region regions[2] = {{MemoryRegionKind::NonInterleaved, 0, 0, nonInterleavedEnd_},
-                         {MemoryRegionKind::Interleaved, nonInterleavedEnd_, nonInterleavedEnd_,
-                          end_}};
+    Region regions[2] = {
+        {MemoryRegionKind::NonInterleaved, 0, 0, nonInterleavedEnd_},
+        {MemoryRegionKind::Interleaved, nonInterleavedEnd_, nonInterleavedEnd_, end_}};
     const bool hasInterleaved = end_ > nonInterleavedEnd_;
     TileMemoryUsage usage;
     auto add = [&](MemoryCategory c, MemoryRegionKind r, std::uint64_t b) {

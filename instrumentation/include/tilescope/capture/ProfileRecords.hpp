@@ -350,8 +350,8 @@ inline constexpr std::size_t kNumBlockKinds = 8;
 
 inline constexpr std::string_view blockKindName(BlockKind k) {
     constexpr std::array<std::string_view, kNumBlockKinds> names = {
-        "Common",         "StreamCopyBegin", "StreamCopyMid", "StreamCopyEnd",
-        "BlockFlushBegin", "BlockFlushMid",  "BlockFlushEnd", "Overflow",
+        "Common",          "StreamCopyBegin", "StreamCopyMid", "StreamCopyEnd",
+        "BlockFlushBegin", "BlockFlushMid",   "BlockFlushEnd", "Overflow",
     };
     return names[static_cast<std::size_t>(k)];
 }
