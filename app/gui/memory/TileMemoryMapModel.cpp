@@ -17,11 +17,11 @@ std::uint64_t TileMemoryMap::includingGaps() const {
     bool above = false;
     for (std::size_t r = regions.size(); r-- > 0;) {
         const MemoryMapRegion& region = regions[r];
-        if (region.top > region.start) {
+        if (above) {
+            total += region.size;
+        } else if (region.top > region.start) {
             total += region.top - region.start;
             above = true;
-        } else if (above) {
-            total += region.size;
         }
     }
     return total;

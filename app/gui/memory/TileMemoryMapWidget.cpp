@@ -14,7 +14,6 @@ namespace {
 
 constexpr double kLeft = 16, kRight = 16, kTop = 46, kBottom = 30;
 constexpr double kRegionBand = 18; // the regions' band above the lanes
-constexpr int kMaxLanes = 12;      // further reused addresses share the last lane
 
 QString hexAddress(std::uint64_t a) {
     return QStringLiteral("0x%1").arg(a, 5, 16, QLatin1Char('0'));
@@ -41,14 +40,16 @@ void TileMemoryMapWidget::relayout() {
     // lane whose blocks end at or below its address.
     const auto& blocks = model_.map().blocks;
     lanes_.assign(blocks.size(), 0);
-    std::vector<std::uint64_t> laneEnd(kMaxLanes, 0);
+    std::vector<std::uint64_t> laneEnd(2, 0);
     laneCount_ = 1;
     for (std::size_t i = 0; i < blocks.size(); ++i) {
         if (blocks[i].alwaysLive())
             continue;
         int lane = 1;
-        while (lane < kMaxLanes - 1 && laneEnd[std::size_t(lane)] > blocks[i].address)
+        while (std::size_t(lane) < laneEnd.size() && laneEnd[std::size_t(lane)] > blocks[i].address)
             ++lane;
+        if (std::size_t(lane) == laneEnd.size())
+            laneEnd.push_back(0);
         laneEnd[std::size_t(lane)] = std::max(laneEnd[std::size_t(lane)], blocks[i].end());
         lanes_[i] = lane;
         laneCount_ = std::max(laneCount_, lane + 1);
@@ -127,11 +128,11 @@ void TileMemoryMapWidget::paintEvent(QPaintEvent*) {
                    Qt::AlignLeft | Qt::AlignVCenter,
                    tr("%1 (%2)").arg(region.name, formatBytes(double(region.size))));
         // How far up the region counts: to its highest block, or whole below a used region.
-        if (region.top > region.start) {
+        if (regionAbove) {
+            gapEnds[r] = x1;
+        } else if (region.top > region.start) {
             gapEnds[r] = xOf(region.top);
             regionAbove = true;
-        } else if (regionAbove) {
-            gapEnds[r] = x1;
         } else {
             gapEnds[r] = x0;
         }
