@@ -36,9 +36,8 @@ const char* const kOpenComputeSets =
     "stages); PopLibs' convolution also creates per-level and serial transposes and a cast that "
     "stay empty here, and regroups m4 for m5 (CALIBRATION-NOTES.md)";
 const char* const kOpenMemory =
-    "the copy of B that PopLibs' convolution pre-arranges for the AMP (live beside the exchanged "
-    "operands) is not made by this matMul; the partials now count as interleaved "
-    "(CALIBRATION-NOTES.md)";
+    "about 13.5 MB of Poplar's non-interleaved not-always-live memory has no counterpart here; "
+    "the partials now count as interleaved, B's pre-arranged copy is made (CALIBRATION-NOTES.md)";
 const char* const kOpenMessages =
     "the IPU Model's per-message exchange cost is not public; a constant fitted here would "
     "break tutorial 4 (CALIBRATION-NOTES.md)";
