@@ -87,6 +87,7 @@ shot memory-physical --tile-order physical "$REPORT"
 shot liveness-without-always-live --always-live exclude "$REPORT"
 shot memory-compute-sets --memory-tab compute-sets "$REPORT"
 shot memory-variables-graph --memory-tab variables-graph "$REPORT"
+shot memory-map --memory-tab map "$REPORT"
 shot operations-graph --view operations-graph "$REPORT"
 shot execution-phases --execution-mode flat "$REPORT"
 # A range of a fifth of the first run from its middle, summed in the range panel.

@@ -222,6 +222,33 @@ void ProfileCapture::writeCompilation(const CompileRecords& r) {
             variableIds.push_back(w.addVariable(rec));
         }
 
+        // The tile memory map: every tile's allocations at their addresses.
+        for (std::size_t t = 0; t < r.tileAllocations.size(); ++t) {
+            const auto& tileAllocations = r.tileAllocations[t];
+            if (tileAllocations.empty())
+                continue;
+            std::vector<report::TileAllocation> allocations;
+            allocations.reserve(tileAllocations.size());
+            for (const auto& a : tileAllocations) {
+                report::TileAllocation rec;
+                rec.address = a.address;
+                rec.bytes = a.bytes;
+                const auto region =
+                    writer_->regionIds.find(std::string(memoryRegionName(a.region)));
+                rec.regionId =
+                    region != writer_->regionIds.end() ? region->second : target.regions.front().id;
+                rec.categoryId = report::memoryCategoryId(memoryCategoryName(a.category));
+                if (a.variable >= 0 && static_cast<std::size_t>(a.variable) < variableIds.size())
+                    rec.variableId = variableIds[static_cast<std::size_t>(a.variable)];
+                if (a.firstLiveStep >= 0) {
+                    rec.firstStep = a.firstLiveStep;
+                    rec.lastStep = a.lastLiveStep;
+                }
+                allocations.push_back(rec);
+            }
+            w.setTileAllocations(static_cast<std::uint32_t>(t), allocations);
+        }
+
         // Operations link to the programs and variables written above; variables are only
         // linked when outputLoweredVars stored them.
         const std::vector<OperationRecord> noOperations;

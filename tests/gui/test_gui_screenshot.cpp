@@ -1,6 +1,7 @@
 // The tilescope binary itself under Xvfb: every view rendered with --screenshot must give a PNG
 // of the requested size that is not blank, with the canvases' own pixels in it; bad input must
 // exit non-zero with one line on stderr.
+#include "CapturedExample.hpp"
 #include "OperationsReport.hpp"
 #include "TestReports.hpp"
 #include "TilescopeProcess.hpp"
@@ -135,6 +136,21 @@ TEST_CASE("Screenshots of the Memory view's Compute sets tab and Variables graph
                                   QString::fromStdString(test::smallReport().string())});
     CHECK(bad.exitCode == 2);
     CHECK(bad.stderrText.contains("compute-sets"));
+}
+
+TEST_CASE("Screenshot of the Memory view's Memory map tab") {
+    // A report the simulator laid out: the fullest tile's blocks in the categories' colours,
+    // the regions' bands and the hatched gaps.
+    const auto& capture = test::capturedTraining();
+    const QImage memory = screenshotWith("memory-plain", {}, capture.profile);
+    const QImage map = screenshotWith("memory-map", {"--memory-tab", "map"}, capture.profile);
+    CHECK(distinctColours(map) > 20);
+    CHECK(map != memory);
+    // A report of the v5 writer has no map: the tab says so and the screenshot still succeeds.
+    const QImage old = screenshotWith("memory-map-v5", {"--memory-tab", "map"},
+                                      std::filesystem::path(TILESCOPE_TEST_DATA) / "format-v5" /
+                                          "mlp_forward.pop");
+    CHECK(distinctColours(old) > 5);
 }
 
 TEST_CASE("Screenshot of the Operations Graph view") {

@@ -44,9 +44,11 @@ Target smallTarget(unsigned tiles = 4, unsigned ipus = 1) {
 
 } // namespace
 
-TEST_CASE("tile layout places code low, data interleaved and accounts alignment as gap",
+TEST_CASE("tile layout places code low, interleaved data high, and counts gaps to the top",
           "[compiler][memory]") {
     const TargetSpec mk2 = TargetSpec::ipu2();
+    const std::uint64_t low = mk2.nonInterleavedBytesPerTile();
+    CHECK(low == 208 * 1024);
     const TileMemoryLayout layout(mk2);
     const auto usage = layout.place({
         {MemoryCategory::ControlCode, 10, 4, false},
@@ -57,15 +59,24 @@ TEST_CASE("tile layout places code low, data interleaved and accounts alignment 
     const auto NI = at(MemoryRegionKind::NonInterleaved), IL = at(MemoryRegionKind::Interleaved);
     CHECK(usage.bytes[at(MemoryCategory::ControlCode)][NI] == 10);
     CHECK(usage.bytes[at(MemoryCategory::Stack)][NI] == 8);
-    CHECK(usage.bytes[at(MemoryCategory::Gap)][NI] == 6); // stack aligned from 10 to 16
+    CHECK(usage.itemStarts == std::vector<std::uint64_t>{0, 16, low, low + 8});
     CHECK(usage.bytes[at(MemoryCategory::AlwaysLiveVariables)][IL] == 8);
-    CHECK(usage.bytes[at(MemoryCategory::Gap)][IL] == 5); // second variable from 3 to 8
-    CHECK(usage.total == 10 + 6 + 8 + 3 + 5 + 5);
+    // The tile counts up to its last byte used (low + 13): all the non-interleaved memory beneath
+    // the interleaved data is gap, and so is the padding between the two variables.
+    CHECK(usage.bytes[at(MemoryCategory::Gap)][NI] == low - 18);
+    CHECK(usage.bytes[at(MemoryCategory::Gap)][IL] == 5);
+    CHECK(usage.total == low + 13);
     CHECK(usage.overflow == 0);
+
+    // Without interleaved data only the padding below the highest object is gap.
+    const auto lowOnly = layout.place(
+        {{MemoryCategory::ControlCode, 10, 4, false}, {MemoryCategory::Stack, 8, 8, false}});
+    CHECK(lowOnly.bytes[at(MemoryCategory::Gap)][NI] == 6); // stack aligned from 10 to 16
+    CHECK(lowOnly.total == 24);
 
     // An object larger than any region overflows its preferred region by the excess.
     const auto over = layout.place({{MemoryCategory::AlwaysLiveVariables, 700000, 8, true}});
-    CHECK(over.total == 700000);
+    CHECK(over.total == low + 700000);
     CHECK(over.overflow == 700000 - mk2.interleavedBytesPerTile);
 
     // When the interleaved region is full, data spills into the non-interleaved one.
@@ -76,15 +87,16 @@ TEST_CASE("tile layout places code low, data interleaved and accounts alignment 
     CHECK(spill.overflow == 0);
 
     // An object that fits in a 64 KiB memory element is not placed across an element boundary.
-    // The interleaved region starts at 160 KiB: 40 KiB there would cross 192 KiB, so it starts at
-    // 192 KiB (32 KiB gap); 30 KiB after it would cross 256 KiB (24 KiB gap); 100 KiB objects
-    // span elements anyway and follow directly.
+    // The interleaved region starts at 208 KiB: 40 KiB fit below 256 KiB; 30 KiB after them
+    // would cross 256 KiB, so they start there (8 KiB gap); 100 KiB objects span elements anyway
+    // and follow directly.
     const auto banked = layout.place({{MemoryCategory::AlwaysLiveVariables, 40 * 1024, 8, true},
                                       {MemoryCategory::AlwaysLiveVariables, 30 * 1024, 8, true},
                                       {MemoryCategory::AlwaysLiveVariables, 100 * 1024, 8, true}});
-    CHECK(banked.bytes[at(MemoryCategory::Gap)][IL] == (32 + 24) * 1024);
+    CHECK(banked.bytes[at(MemoryCategory::Gap)][IL] == 8 * 1024);
+    CHECK(banked.bytes[at(MemoryCategory::Gap)][NI] == low);
     CHECK(banked.bytes[at(MemoryCategory::AlwaysLiveVariables)][IL] == 170 * 1024);
-    CHECK(banked.total == (170 + 56) * 1024);
+    CHECK(banked.total == (208 + 178) * 1024);
     const TileMemoryLayout mk1(TargetSpec::ipu1());
     const auto one = mk1.place({{MemoryCategory::AlwaysLiveVariables, 64, 8, true}});
     CHECK(one.bytes[at(MemoryCategory::AlwaysLiveVariables)][NI] == 64);

@@ -5,6 +5,8 @@
 #include "TileExchangesModel.hpp"
 #include "TileMapWidget.hpp"
 #include "TileMemoryCanvas.hpp"
+#include "TileMemoryMapModel.hpp"
+#include "TileMemoryMapWidget.hpp"
 #include "TileMemoryModel.hpp"
 #include "TileOrderBox.hpp"
 #include "TileVariablesModel.hpp"
@@ -42,7 +44,8 @@ enum Tab {
     ExchangesTab,
     VariablesTab,
     VariablesGraphTab,
-    TileMapTab
+    TileMapTab,
+    MemoryMapTab
 };
 
 /// Variables the graph shows until the user picks some: the largest few.
@@ -152,6 +155,9 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
     lazyTab(tr("Variables"), variablesLabel_, variables_, tr("Filter variables"));
     tabs_->addTab(variablesGraph_, tr("Variables graph"));
     tabs_->addTab(tileMap_, tr("Tile map"));
+    memoryMap_ = new TileMemoryMapModel(sharedSession(), this);
+    memoryMapWidget_ = new TileMemoryMapWidget(*memoryMap_);
+    tabs_->addTab(memoryMapWidget_, tr("Memory map"));
 
     // The tab the user left (or --memory-tab asked for); it loads once the memory is read.
     tabs_->setCurrentIndex(std::clamp(state.memoryTab, 0, tabs_->count() - 1));
@@ -198,7 +204,16 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
         loadTab(tabs_->currentIndex());
         // A tab that reads its own data is part of what is shown: ready once it has it.
         const int tab = tabs_->currentIndex();
-        if (tab != ComputeSetsTab && tab != VariablesTab && tab != VariablesGraphTab)
+        if (tab != ComputeSetsTab && tab != VariablesTab && tab != VariablesGraphTab &&
+            tab != MemoryMapTab)
+            markReady();
+    });
+    connect(memoryMap_, &TileMemoryMapModel::loaded, this, [this] {
+        if (tabs_->currentIndex() == MemoryMapTab)
+            markReady();
+    });
+    connect(memoryMap_, &TileMemoryMapModel::failed, this, [this] {
+        if (tabs_->currentIndex() == MemoryMapTab)
             markReady();
     });
     connect(computeSets_, &TileComputeSetsModel::loaded, this, [this] {
@@ -321,7 +336,7 @@ QStringList MemoryView::tabNames() {
     return {QStringLiteral("details"),      QStringLiteral("vertices"),
             QStringLiteral("compute-sets"), QStringLiteral("exchanges"),
             QStringLiteral("variables"),    QStringLiteral("variables-graph"),
-            QStringLiteral("tile-map")};
+            QStringLiteral("tile-map"),     QStringLiteral("map")};
 }
 
 void MemoryView::applySelection(const TileSelection& tiles) {
@@ -335,6 +350,7 @@ void MemoryView::applySelection(const TileSelection& tiles) {
     computeSetsStale_ = true;
     exchangesStale_ = true;
     variablesStale_ = true;
+    memoryMapStale_ = true;
     loadTab(tabs_->currentIndex());
 }
 
@@ -369,6 +385,12 @@ void MemoryView::loadTab(int index) {
             exchangesStale_ = false;
             exchangesLabel_->setText(tr("Loading…"));
             exchanges_->setSelection(session().state().selectedTiles);
+        }
+        break;
+    case MemoryMapTab:
+        if (memoryMapStale_) {
+            memoryMapStale_ = false;
+            memoryMap_->setSelection(session().state().selectedTiles);
         }
         break;
     case VariablesTab:

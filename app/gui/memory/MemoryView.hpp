@@ -25,6 +25,8 @@ class VariablesGraphWidget;
 class TileMapWidget;
 class TileOrderBox;
 class TileMemoryCanvas;
+class TileMemoryMapModel;
+class TileMemoryMapWidget;
 class TileMemoryModel;
 class TileVerticesModel;
 class TileExchangesModel;
@@ -34,11 +36,12 @@ class TileExchangesModel;
 /// Details (categories of the selected tiles), Vertices and Compute sets (on the selected tiles),
 /// Exchanges (the steps that move data where the selected tiles take part), Variables (those with
 /// bytes on the selected tiles, or the largest), the Variables graph (bytes per tile of the
-/// variables selected in the Variables table, the largest three until some are picked) and the Tile
-/// map (floor plan coloured by memory; clicking selects). The tables sort and filter; each tab
+/// variables selected in the Variables table, the largest three until some are picked), the Tile
+/// map (floor plan coloured by memory; clicking selects) and the Memory map (the first selected
+/// tile's memory at its addresses, or the fullest tile's). The tables sort and filter; each tab
 /// reads its data the first time it is shown (the ones that follow the tiles again when the
-/// selection changes). Its settings live in the session's ViewState, so a selection made in another
-/// view (a variable's tiles in the Operations view) shows here.
+/// selection changes). Its settings live in the session's ViewState, so a selection made in
+/// another view (a variable's tiles in the Operations view) shows here.
 class MemoryView : public ReportView {
     Q_OBJECT
 public:
@@ -55,6 +58,8 @@ public:
     /// Graphs the bytes per tile of variables `ids`; `chosen` remembers them as the user's choice.
     void graphVariables(const std::vector<std::int64_t>& ids, bool chosen);
     TileMapWidget& tileMap() const { return *tileMap_; }
+    TileMemoryMapModel& memoryMap() const { return *memoryMap_; }
+    TileMemoryMapWidget& memoryMapWidget() const { return *memoryMapWidget_; }
     TileOrderBox& tileOrder() const { return *tileOrder_; }
     QTabWidget& tabs() const { return *tabs_; }
 
@@ -103,6 +108,9 @@ private:
     bool variablesStale_ = true;
     std::uint64_t graphGeneration_ = 0;
     TileMapWidget* tileMap_;
+    TileMemoryMapModel* memoryMap_;
+    TileMemoryMapWidget* memoryMapWidget_;
+    bool memoryMapStale_ = true;
     QTabWidget* tabs_;
     QLabel* verticesLabel_;
     bool verticesStale_ = true;

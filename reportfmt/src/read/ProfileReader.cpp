@@ -5,6 +5,7 @@
 #include "sqlite/Sqlite.hpp"
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/TileSeries.hpp"
+#include "types/TileAllocationCodec.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -117,6 +118,38 @@ std::vector<TileMemoryRow> ProfileReader::tileMemoryTotals() const {
                                        "max_tile_bytes FROM tile_memory ORDER BY 1, 2");
     while (st.step())
         out.push_back({st.int64(0), st.int64(1), u64(st, 2), u64(st, 3)});
+    return out;
+}
+
+bool ProfileReader::hasTileAllocations() const {
+    auto st = file_.database().prepare("SELECT EXISTS(SELECT 1 FROM tile_allocation)");
+    return st.step() && st.int64(0) != 0;
+}
+
+std::vector<TileAllocation> ProfileReader::tileAllocations(std::uint32_t tile) const {
+    auto st = file_.database().prepare("SELECT allocations FROM tile_allocation WHERE tile = ?");
+    st.bind(1, std::int64_t{tile});
+    if (!st.step())
+        return {};
+    const auto blob = st.blob(0);
+    std::vector<TileAllocation> out;
+    inFile(path(), [&] { out = detail::decodeTileAllocations(blob); });
+    return out;
+}
+
+std::map<std::int64_t, std::string>
+ProfileReader::variableNames(const std::vector<std::int64_t>& ids) const {
+    std::map<std::int64_t, std::string> out;
+    auto st = file_.database().prepare(
+        "SELECT n.text FROM variable v JOIN name n ON n.id = v.name_id WHERE v.id = ?");
+    for (auto id : ids) {
+        if (out.count(id))
+            continue;
+        st.bind(1, id);
+        if (st.step())
+            out.emplace(id, st.text(0));
+        st.reset();
+    }
     return out;
 }
 

@@ -138,6 +138,11 @@ constexpr SchemaObject kProfile[] = {
     {"table", "operation_debug",
      "CREATE TABLE operation_debug(operation_id INTEGER PRIMARY KEY, info TEXT NOT NULL)", false,
      5},
+    // v6: the tile memory map. A tile's allocations in address order, packed as
+    // TileAllocationCodec.hpp describes. No row: the tile holds nothing, or (no row at all) the
+    // writer recorded no map.
+    {"table", "tile_allocation",
+     "CREATE TABLE tile_allocation(tile INTEGER PRIMARY KEY, allocations BLOB NOT NULL)", false, 6},
 };
 
 constexpr SchemaObject kHostTrace[] = {

@@ -103,6 +103,9 @@ void upgradeInTemp(sql::Database& db, FileKind kind, int version) {
         createInTemp(db, "block");
         createInTemp(db, "operation_debug");
     }
+    // v5 -> v6: tile_allocation did not exist; those files record no memory map (an empty table).
+    if (version < 6)
+        createInTemp(db, "tile_allocation");
 }
 
 } // namespace tilescope::report::migration

@@ -6,6 +6,7 @@
 #include "lod/RunPyramid.hpp"
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/TileSeries.hpp"
+#include "types/TileAllocationCodec.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -283,6 +284,40 @@ void ProfileWriter::setTileMemory(std::string_view category, std::string_view re
     st.bind(1, categoryId).bind(2, it->second).bind(3, total).bind(4, maxTile);
     im.bindSeries(st, 5, bytes, im.blobA);
     st.run();
+}
+
+void ProfileWriter::setTileAllocations(std::uint32_t tile,
+                                       const std::vector<TileAllocation>& allocations) {
+    auto& im = *impl_;
+    im.requireTarget("setTileAllocations()");
+    if (tile >= im.target.numTiles())
+        im.misuse(fmt::format("tile memory map of tile {}: the target has {} tiles", tile,
+                              im.target.numTiles()));
+    const auto categories = standardMemoryCategories().size();
+    for (const auto& a : allocations) {
+        const bool knownRegion =
+            std::any_of(im.target.regions.begin(), im.target.regions.end(),
+                        [&](const MemoryRegion& r) { return r.id == a.regionId; });
+        if (!knownRegion)
+            im.misuse(fmt::format("tile {} allocation at {}: unknown memory region id {}", tile,
+                                  a.address, a.regionId));
+        if (a.categoryId < 1 || static_cast<std::size_t>(a.categoryId) > categories)
+            im.misuse(fmt::format("tile {} allocation at {}: unknown memory category id {}", tile,
+                                  a.address, a.categoryId));
+        if (im.target.bytesPerTile && a.address + a.bytes > 2 * im.target.bytesPerTile)
+            im.misuse(fmt::format("tile {} allocation at {} of {} bytes lies far past the tile's "
+                                  "{} bytes",
+                                  tile, a.address, a.bytes, im.target.bytesPerTile));
+    }
+    std::vector<TileAllocation> sorted = allocations;
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto& a, const auto& b) { return a.address < b.address; });
+    im.session.db()
+        .prepare("INSERT OR REPLACE INTO tile_allocation(tile, allocations) VALUES(?,?)")
+        .bind(1, std::int64_t{tile})
+        .bindBlob(2, detail::encodeTileAllocations(sorted))
+        .run();
+    im.session.countRows(1);
 }
 
 std::int64_t ProfileWriter::addComputeSet(const ComputeSetRecord& cs) {

@@ -107,9 +107,14 @@ template <typename V> void describeConvState(sim::abi::FieldVisitor& f, V& v) {
 template <typename In, typename Partial, int Method>
 class ConvPartial : public poplar::MultiVertex {
 public:
+    /// PopLibs declares the AMP vertices' (1x1Out, nx1) partials 16-byte aligned in interleaved
+    /// memory (the AMP stores them 128 bits at a time); the horizontal MAC's are plain.
+    static constexpr bool kAmp = Method != 2;
     poplar::Input<poplar::Vector<In>> in;
     poplar::Input<poplar::Vector<In>> weights;
-    poplar::Output<poplar::Vector<Partial>> out;
+    poplar::Output<poplar::Vector<Partial, poplar::VectorLayout::SPAN,
+                                  kAmp ? 16u : unsigned(alignof(Partial)), kAmp>>
+        out;
     TILESCOPE_CONV_VERTEX_STATE
 
     bool compute(unsigned worker) {

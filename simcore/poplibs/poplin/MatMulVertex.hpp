@@ -16,7 +16,9 @@ template <typename In, typename Partial> class MatMulBlock : public poplar::Mult
 public:
     poplar::Input<poplar::Vector<In>> a;
     poplar::Input<poplar::Vector<In>> b; ///< cols x depth
-    poplar::Output<poplar::Vector<Partial>> out;
+    /// As PopLibs' AMP vertex (ConvPartial1x1Out) declares its partials: 16-byte aligned in
+    /// interleaved memory, which the AMP stores 128 bits at a time.
+    poplar::Output<poplar::Vector<Partial, poplar::VectorLayout::SPAN, 16, true>> out;
     unsigned rows = 0;
     unsigned depth = 0;
     unsigned cols = 0;

@@ -9,7 +9,8 @@ namespace {
 class FieldCollector final : public abi::FieldVisitor {
 public:
     void field(const abi::FieldInfo& i) override {
-        fields.push_back({i.name, i.direction, i.elementType, i.shape, i.itemIsVector});
+        fields.push_back({i.name, i.direction, i.elementType, i.shape, i.itemIsVector, i.minAlign,
+                          i.interleaved});
     }
     std::vector<FieldDescriptor> fields;
 };

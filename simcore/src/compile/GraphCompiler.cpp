@@ -7,6 +7,7 @@
 #include "tilescope/sim/TileMemoryLayout.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <map>
 #include <set>
@@ -168,7 +169,9 @@ std::uint64_t packNotAlwaysLive(const std::vector<LiveRangeBytes>& vars, std::ui
         placed.push_back({first, last, offset, offset + size});
         if (offsets)
             (*offsets)[i] = offset;
-        poolSize = std::max(poolSize, offset + size);
+        // The pool ends at its last byte in use (not the padding after it), so that a tile's
+        // memory counted to its highest allocation equals its layout.
+        poolSize = std::max(poolSize, offset + bytes);
     }
     return poolSize;
 }
@@ -238,12 +241,34 @@ void recordTemporaries(const std::vector<ExchangeTemporary>& temporaries, Variab
     }
 }
 
-/// Where a variable's part on a tile goes first: Poplar keeps code and most variables in the
-/// non-interleaved region and puts large arrays in the interleaved one (where wide loads from
-/// two banks at once help), so parts of at least this many bytes prefer interleaved memory.
-/// Modelled threshold: one memory element's worth of data (64 KiB on Mk2) is a large array.
-bool prefersInterleaved(std::uint64_t bytes, const TargetSpec& target) {
-    return target.memoryElementBytes && bytes >= target.memoryElementBytes;
+/// What the vertices require of the variables their edges connect to: the alignment (bytes) and
+/// whether the data must lie in interleaved memory (Vector<T, Layout, MinAlign, Interleaved>, as
+/// PopLibs declares the AMP vertices' partials). Indexed by graph variable.
+struct VariableConstraints {
+    std::vector<std::uint32_t> alignment;
+    std::vector<bool> interleaved;
+};
+
+VariableConstraints variableConstraints(const GraphModel& m) {
+    VariableConstraints c;
+    c.alignment.assign(m.variables.size(), 0);
+    c.interleaved.assign(m.variables.size(), false);
+    for (const auto& v : m.vertices) {
+        const auto& type = m.vertexTypes.at(v.type);
+        for (std::size_t f = 0; f < type.fields.size() && f < v.fields.size(); ++f) {
+            const auto& field = type.fields[f];
+            if (!field.isEdge() || (!field.interleaved && field.minAlign == 0))
+                continue;
+            for (const auto& item : v.fields[f].items)
+                if (item)
+                    for (const auto& r : item->ranges) {
+                        c.alignment[r.variable] = std::max(c.alignment[r.variable], field.minAlign);
+                        if (field.interleaved)
+                            c.interleaved[r.variable] = true;
+                    }
+        }
+    }
+    return c;
 }
 
 /// Per tile: the vertex types present and the memory of the vertex instances.
@@ -295,20 +320,35 @@ TileVertexData recordVertices(const GraphModel& m, const CostModel& costs, Compi
     return data;
 }
 
-/// Lays out every tile's memory, fills the memory records, each variable's region and the list
-/// of tiles out of memory.
+/// Lays out every tile's memory, fills the memory records, each variable's region and address
+/// on each tile, the tile memory map and the list of tiles out of memory.
 void layoutTiles(const GraphModel& m, const CostModel& costs, const TileMemoryLayout& layout,
                  const LoweredCode& code, const VariableTiles& varTiles,
                  const TileVertexData& vertexData, CompileRecords& rec) {
     const bool compileCode = m.target.compileIpuCode;
     const std::uint32_t numTiles = m.target.numTiles();
+    const VariableConstraints constraints = variableConstraints(m);
+    const auto numGraphVariables = static_cast<std::uint32_t>(m.variables.size());
+    const auto wantsInterleaved = [&](std::uint32_t v) {
+        return v < numGraphVariables && constraints.interleaved[v];
+    };
+    const auto alignmentOf = [&](std::uint32_t v) {
+        const std::uint64_t wanted = v < numGraphVariables ? constraints.alignment[v] : 0;
+        return std::max<std::uint64_t>(costs.variableAlignment, wanted);
+    };
     // The tile holding most of each variable decides the region reported for it.
-    // Graph variables first, then the exchanges' temporaries (not always live).
+    // Graph variables first, then the exchanges' temporaries (not always live). Not-always-live
+    // parts go to one of two pools per tile: the interleaved one (their vertices require it) and
+    // the other; within a pool, parts whose live ranges do not overlap share addresses.
     const auto numVariables = static_cast<std::uint32_t>(rec.variables.size());
     std::vector<std::uint32_t> mainTile(numVariables, 0);
-    std::vector<std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>>> nalOnTile(
-        numTiles);
-    std::vector<std::vector<std::uint32_t>> alwaysLiveOnTile(numTiles), nalVarsOnTile(numTiles);
+    struct Pool {
+        std::vector<LiveRangeBytes> ranges;
+        std::vector<std::uint32_t> variables;
+        std::uint64_t alignment = 1;
+    };
+    std::vector<std::array<Pool, 2>> pools(numTiles);
+    std::vector<std::vector<std::uint32_t>> alwaysLiveOnTile(numTiles);
     for (std::uint32_t v = 0; v < numVariables; ++v) {
         const auto& vr = rec.variables[v];
         std::uint64_t most = 0;
@@ -321,9 +361,11 @@ void layoutTiles(const GraphModel& m, const CostModel& costs, const TileMemoryLa
             if (vr.alwaysLive) {
                 alwaysLiveOnTile[t].push_back(v);
             } else if (vr.firstLiveStep >= 0) {
-                nalOnTile[t].emplace_back(static_cast<std::uint32_t>(vr.firstLiveStep),
-                                          static_cast<std::uint32_t>(vr.lastLiveStep), b);
-                nalVarsOnTile[t].push_back(v);
+                auto& pool = pools[t][wantsInterleaved(v) ? 1 : 0];
+                pool.ranges.emplace_back(static_cast<std::uint32_t>(vr.firstLiveStep),
+                                         static_cast<std::uint32_t>(vr.lastLiveStep), b);
+                pool.variables.push_back(v);
+                pool.alignment = std::max(pool.alignment, alignmentOf(v));
             }
         }
     }
@@ -331,6 +373,7 @@ void layoutTiles(const GraphModel& m, const CostModel& costs, const TileMemoryLa
     for (auto& category : rec.memory.bytes)
         for (auto& region : category)
             region.assign(numTiles, 0);
+    rec.tileAllocations.assign(numTiles, {});
     const std::uint64_t stack =
         costs.supervisorStackBytes + costs.workerStackBytes * m.target.numWorkerContexts;
     std::vector<TileMemoryItem> items;
@@ -363,34 +406,56 @@ void layoutTiles(const GraphModel& m, const CostModel& costs, const TileMemoryLa
             const auto bytes = rec.variables[v].bytesPerTile[t];
             items.push_back({rec.variables[v].isConstant ? MemoryCategory::Constants
                                                          : MemoryCategory::AlwaysLiveVariables,
-                             bytes, costs.variableAlignment, prefersInterleaved(bytes, m.target)});
+                             bytes, alignmentOf(v), wantsInterleaved(v)});
         }
-        std::vector<std::uint64_t> poolOffsets;
-        const auto pool = packNotAlwaysLive(nalOnTile[t], costs.variableAlignment, &poolOffsets);
-        items.push_back({MemoryCategory::NotAlwaysLiveVariables, pool, costs.variableAlignment,
-                         prefersInterleaved(pool, m.target), true});
+        const std::size_t firstPoolItem = items.size();
+        std::array<std::vector<std::uint64_t>, 2> poolOffsets;
+        for (std::size_t p = 0; p < 2; ++p) {
+            const auto& pool = pools[t][p];
+            const auto size = packNotAlwaysLive(pool.ranges, pool.alignment, &poolOffsets[p]);
+            items.push_back(
+                {MemoryCategory::NotAlwaysLiveVariables, size, pool.alignment, p == 1, true});
+        }
         const auto usage = layout.place(items);
-        // Addresses of the variables' parts on this tile (debug.loweredVarDumpFile).
+
+        // The tile memory map and each variable part's address (debug.loweredVarDumpFile).
+        auto& allocations = rec.tileAllocations[t];
+        for (std::size_t i = 0; i < firstVariableItem; ++i)
+            if (items[i].bytes)
+                allocations.push_back(
+                    {usage.itemStarts[i], items[i].bytes, usage.itemRegions[i], items[i].category});
         for (std::size_t i = 0; i < alwaysLiveOnTile[t].size(); ++i) {
-            auto& vr = rec.variables[alwaysLiveOnTile[t][i]];
-            vr.placements.push_back(
-                {t, usage.itemStarts[firstVariableItem + i], vr.bytesPerTile[t]});
+            const auto v = alwaysLiveOnTile[t][i];
+            auto& vr = rec.variables[v];
+            const auto item = firstVariableItem + i;
+            vr.placements.push_back({t, usage.itemStarts[item], vr.bytesPerTile[t]});
+            if (vr.bytesPerTile[t])
+                allocations.push_back({usage.itemStarts[item], vr.bytesPerTile[t],
+                                       usage.itemRegions[item], items[item].category, v});
+            if (mainTile[v] == t)
+                vr.region = usage.itemRegions[item];
         }
-        for (std::size_t i = 0; i < nalVarsOnTile[t].size(); ++i) {
-            auto& vr = rec.variables[nalVarsOnTile[t][i]];
-            vr.placements.push_back(
-                {t, usage.itemStarts.back() + poolOffsets[i], vr.bytesPerTile[t]});
+        for (std::size_t p = 0; p < 2; ++p) {
+            const auto item = firstPoolItem + p;
+            const auto& pool = pools[t][p];
+            for (std::size_t i = 0; i < pool.variables.size(); ++i) {
+                const auto v = pool.variables[i];
+                auto& vr = rec.variables[v];
+                const auto address = usage.itemStarts[item] + poolOffsets[p][i];
+                vr.placements.push_back({t, address, vr.bytesPerTile[t]});
+                if (vr.bytesPerTile[t])
+                    allocations.push_back({address, vr.bytesPerTile[t], usage.itemRegions[item],
+                                           MemoryCategory::NotAlwaysLiveVariables, v,
+                                           vr.firstLiveStep, vr.lastLiveStep});
+                if (mainTile[v] == t)
+                    vr.region = usage.itemRegions[item];
+            }
         }
+        std::stable_sort(allocations.begin(), allocations.end(),
+                         [](const auto& a, const auto& b) { return a.address < b.address; });
         for (std::size_t c = 0; c < capture::kNumMemoryCategories; ++c)
             for (std::size_t r = 0; r < capture::kNumMemoryRegions; ++r)
                 rec.memory.bytes[c][r][t] = usage.bytes[c][r];
-        for (std::size_t i = 0; i < alwaysLiveOnTile[t].size(); ++i)
-            if (mainTile[alwaysLiveOnTile[t][i]] == t)
-                rec.variables[alwaysLiveOnTile[t][i]].region =
-                    usage.itemRegions[firstVariableItem + i];
-        for (auto v : nalVarsOnTile[t])
-            if (mainTile[v] == t)
-                rec.variables[v].region = usage.itemRegions.back();
         if (usage.total > m.target.bytesPerTile || usage.overflow > 0)
             rec.tilesOutOfMemory.push_back(t);
     }

@@ -1,5 +1,7 @@
 #include "tilescope/sim/TileMemoryLayout.hpp"
 
+#include <algorithm>
+
 namespace tilescope::sim {
 
 using capture::MemoryCategory;
@@ -20,10 +22,11 @@ std::vector<capture::MemoryRegionRecord> TileMemoryLayout::regions() const {
 TileMemoryUsage TileMemoryLayout::place(const std::vector<TileMemoryItem>& items) const {
     struct Region {
         MemoryRegionKind kind;
-        std::uint64_t cursor, end;
+        std::uint64_t start, cursor, end;
     };
-    Region regions[2] = {{MemoryRegionKind::NonInterleaved, 0, nonInterleavedEnd_},
-                         {MemoryRegionKind::Interleaved, nonInterleavedEnd_, end_}};
+    Region regions[2] = {
+        {MemoryRegionKind::NonInterleaved, 0, 0, nonInterleavedEnd_},
+        {MemoryRegionKind::Interleaved, nonInterleavedEnd_, nonInterleavedEnd_, end_}};
     const bool hasInterleaved = end_ > nonInterleavedEnd_;
     TileMemoryUsage usage;
     auto add = [&](MemoryCategory c, MemoryRegionKind r, std::uint64_t b) {
@@ -62,12 +65,27 @@ TileMemoryUsage TileMemoryLayout::place(const std::vector<TileMemoryItem>& items
         usage.itemRegions[index] = chosen->kind;
         const std::uint64_t start = startFor(chosen->cursor, item.bytes, align, item.isPool);
         usage.itemStarts[index] = start;
-        add(MemoryCategory::Gap, chosen->kind, start - chosen->cursor);
         add(item.category, chosen->kind, item.bytes);
         const std::uint64_t before = chosen->cursor > chosen->end ? chosen->cursor : chosen->end;
         chosen->cursor = start + item.bytes;
         if (chosen->cursor > before)
             usage.overflow += chosen->cursor - before;
+    }
+    // Gaps as Poplar counts them ("including gaps"): a tile uses its memory from the bottom up to
+    // the last byte of the highest object, so everything unused below it is a gap: padding, the
+    // space kept so small objects do not straddle memory elements and, when anything lies in the
+    // interleaved region, all the free non-interleaved memory beneath it.
+    const bool interleavedUsed = hasInterleaved && regions[1].cursor > regions[1].start;
+    for (std::size_t r = 0; r < 2; ++r) {
+        const Region& region = regions[r];
+        std::uint64_t top = region.cursor;
+        if (r == 0 && interleavedUsed)
+            top = std::max(top, region.end);
+        std::uint64_t used = 0;
+        for (const auto& category : usage.bytes)
+            used += category[static_cast<std::size_t>(region.kind)];
+        if (top - region.start > used)
+            add(MemoryCategory::Gap, region.kind, top - region.start - used);
     }
     return usage;
 }

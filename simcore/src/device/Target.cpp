@@ -24,7 +24,7 @@ TargetSpec TargetSpec::ipu2() {
     t.architecture = "ipu2";
     t.tilesPerIpu = 1472;
     t.bytesPerTile = 624 * 1024;
-    t.interleavedBytesPerTile = 464 * 1024;
+    t.interleavedBytesPerTile = kIpu2InterleavedBytesPerTile;
     t.tileClockHz = 1.33e9;
     return t;
 }

@@ -223,6 +223,19 @@ struct VariablePlacementRecord {
     std::uint64_t bytes = 0;
 };
 
+/// One object at its address in a tile's memory, for the tile memory map: code and data of a
+/// category, or part of a variable. Not-always-live parts share addresses with parts whose live
+/// step ranges do not overlap.
+struct TileAllocationRecord {
+    std::uint64_t address = 0; ///< from the bottom of the tile's memory
+    std::uint64_t bytes = 0;
+    MemoryRegionKind region = MemoryRegionKind::NonInterleaved;
+    MemoryCategory category = MemoryCategory::Gap;
+    std::int64_t variable = -1;      ///< index in CompileRecords::variables; -1: not a variable
+    std::int64_t firstLiveStep = -1; ///< not-always-live variables: their live steps, inclusive
+    std::int64_t lastLiveStep = -1;
+};
+
 /// A tensor variable (or constant) after layout.
 struct VariableRecord {
     std::string name;
@@ -301,6 +314,8 @@ struct CompileRecords {
     std::uint64_t numVertices = 0;
     std::uint64_t numEdges = 0;
     std::vector<std::uint32_t> tilesOutOfMemory;
+    /// Per tile, every object laid out in its memory in address order (the tile memory map).
+    std::vector<std::vector<TileAllocationRecord>> tileAllocations;
     /// False when no IPU code was generated (an IPU Model without compileIPUCode): the code
     /// categories are then zero because nothing was compiled, not because nothing is needed.
     bool ipuCodeCompiled = true;

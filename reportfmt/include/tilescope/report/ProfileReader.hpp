@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -190,6 +191,14 @@ public:
     PerTile tileMemory(std::int64_t categoryId, std::int64_t regionId) const;
     /// Bytes per tile summed over every category and region, optionally with gaps.
     PerTile tileMemoryTotal(bool includeGaps) const;
+    /// Whether the report holds the tile memory map (format v6 written by a capture that lays
+    /// out tiles; older files and synthetic reports do not).
+    bool hasTileAllocations() const;
+    /// One tile's memory map in address order (empty when the tile holds nothing or the report
+    /// records no map). Throws ReportError when the stored map is damaged.
+    std::vector<TileAllocation> tileAllocations(std::uint32_t tile) const;
+    /// The names of variables by id (ids the report does not hold are left out).
+    std::map<std::int64_t, std::string> variableNames(const std::vector<std::int64_t>& ids) const;
 
     // Program tree.
     std::vector<ControlProgram> controlPrograms() const;

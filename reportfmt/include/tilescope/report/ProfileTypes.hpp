@@ -160,6 +160,20 @@ struct VariableRecord {
     std::string perTileEncoded; // writer input alternative: a TileSeries blob
 };
 
+/// One object at its address in a tile's memory (the tile memory map, format v6): code or data
+/// of a memory category, or part of a variable. Addresses count from the bottom of the tile's
+/// memory, as the target's regions do. Not-always-live parts carry their live steps and may share
+/// addresses with parts whose steps do not overlap.
+struct TileAllocation {
+    std::uint64_t address = 0;
+    std::uint64_t bytes = 0;
+    std::int64_t regionId = 0;
+    std::int64_t categoryId = 0;
+    std::optional<std::int64_t> variableId; ///< the variable table's id
+    std::optional<std::int64_t> firstStep;  ///< not-always-live parts: live steps, inclusive
+    std::optional<std::int64_t> lastStep;
+};
+
 /// A user-level operation (a PopLibs call, a layer) and what it created.
 struct OperationRecord {
     std::int64_t id = 0;

@@ -43,6 +43,11 @@ public:
     /// Region by name as given in the target; category by standard name.
     void setTileMemory(std::string_view category, std::string_view region, const PerTile& bytes);
 
+    /// One tile's memory map (format v6): its allocations, in any order. Regions and categories
+    /// by the ids setTarget wrote, variables by addVariable's ids. Throws ReportError on a tile
+    /// or region outside the target, an unknown category or an allocation past the tile's end.
+    void setTileAllocations(std::uint32_t tile, const std::vector<TileAllocation>& allocations);
+
     std::int64_t addComputeSet(const ComputeSetRecord& cs);
     std::int64_t addVertexType(const VertexTypeRecord& vt);
     void addVertexInstances(const VertexInstancesRecord& vi);

@@ -14,7 +14,7 @@ namespace sim {
 namespace abi {
 
 /// Bumped whenever a type in this header changes layout.
-constexpr std::uint32_t kVersion = 2;
+constexpr std::uint32_t kVersion = 3;
 
 enum class Direction : std::uint8_t { Input, Output, InOut, State };
 
@@ -44,6 +44,11 @@ struct FieldInfo {
     FieldShape shape = FieldShape::Scalar;
     bool itemIsVector = false;
     void* storage = nullptr;
+    /// Vector<T, Layout, MinAlign, Interleaved> of an edge: the data it connects to must start at
+    /// a multiple of `minAlign` bytes and, when `interleaved`, lie in interleaved memory (the
+    /// vertex loads or stores it 128 bits at a time). 0 / false for other fields.
+    std::uint32_t minAlign = 0;
+    bool interleaved = false;
 };
 
 class FieldVisitor {

@@ -89,6 +89,8 @@ struct FieldTraits<poplar::detail::Edge<D, poplar::Vector<T, L, A, I>>> {
         i.elementType = elementTypeOf<T>();
         i.shape = FieldShape::Vector;
         i.storage = FieldAccess::span(static_cast<poplar::detail::SpanView<D, T>&>(member));
+        i.minAlign = A;
+        i.interleaved = I;
         return i;
     }
 };
@@ -103,6 +105,8 @@ struct FieldTraits<poplar::detail::Edge<D, poplar::VectorList<T, L, A, I>>> {
         i.shape = FieldShape::List;
         i.itemIsVector = true;
         i.storage = FieldAccess::list(member);
+        i.minAlign = A;
+        i.interleaved = I;
         return i;
     }
 };
@@ -113,12 +117,16 @@ template <Direction D, typename T> struct EdgeItemTraits<poplar::detail::Edge<D,
     static constexpr Direction direction = D;
     static constexpr ElementType elementType = elementTypeOf<T>();
     static constexpr bool isVector = false;
+    static constexpr unsigned minAlign = 0;
+    static constexpr bool interleaved = false;
 };
 template <Direction D, typename T, poplar::VectorLayout L, unsigned A, bool I>
 struct EdgeItemTraits<poplar::detail::Edge<D, poplar::Vector<T, L, A, I>>> {
     static constexpr Direction direction = D;
     static constexpr ElementType elementType = elementTypeOf<T>();
     static constexpr bool isVector = true;
+    static constexpr unsigned minAlign = A;
+    static constexpr bool interleaved = I;
 };
 
 template <typename T, poplar::VectorLayout L, unsigned A, bool I>
@@ -130,6 +138,8 @@ struct FieldTraits<poplar::Vector<T, L, A, I>> {
             i.direction = EdgeItemTraits<T>::direction;
             i.elementType = EdgeItemTraits<T>::elementType;
             i.itemIsVector = EdgeItemTraits<T>::isVector;
+            i.minAlign = EdgeItemTraits<T>::minAlign;
+            i.interleaved = EdgeItemTraits<T>::interleaved;
             i.shape = FieldShape::List;
             using Base = poplar::detail::VectorStorage<T, true>;
             i.storage = FieldAccess::list(static_cast<Base&>(member));

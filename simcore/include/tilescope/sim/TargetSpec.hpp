@@ -56,6 +56,10 @@ struct TargetSpec {
     /// 6 README: 40,044,000 bytes streamed in 6,663,551 cycles at 1.33 GHz), the usable rate of a
     /// PCIe Gen3 x8 link (7.9 GB/s).
     static constexpr double kIpuModelHostLinkBytesPerSecond = 8e9;
+    /// Mk2 tile memory: 208 KiB of non-interleaved memory at the bottom, then 416 KiB
+    /// interleaved (Mk2's tile memory map: region 0 from 0x4C000 to 0x80000, region 1 up to
+    /// 0xE8000). See simcore/CALIBRATION-NOTES.md for how well this is pinned down.
+    static constexpr std::uint64_t kIpu2InterleavedBytesPerTile = 416 * 1024;
 
     unsigned numTiles() const { return numIpus * tilesPerIpu; }
     std::uint64_t nonInterleavedBytesPerTile() const {
@@ -64,7 +68,7 @@ struct TargetSpec {
 
     /// Mk1: 1216 tiles of 256 KiB at 1.6 GHz, all memory non-interleaved.
     static TargetSpec ipu1();
-    /// Mk2: 1472 tiles of 624 KiB at 1.33 GHz; the upper 464 KiB of a tile is interleaved memory.
+    /// Mk2: 1472 tiles of 624 KiB at 1.33 GHz; the upper 416 KiB of a tile is interleaved memory.
     static TargetSpec ipu2();
     /// The figures for an architecture name; throws std::invalid_argument for unknown names.
     static TargetSpec forArchitecture(const std::string& architecture);

@@ -15,8 +15,10 @@ struct TileMemoryItem {
     capture::MemoryCategory category = capture::MemoryCategory::Gap;
     std::uint64_t bytes = 0;
     std::uint64_t alignment = 1;
-    /// Data that benefits from interleaved memory (variables) goes there first on Mk2; code,
-    /// vertex state and the stack go to the non-interleaved region first.
+    /// Data a vertex field declares interleaved (Vector<..., Interleaved = true>: loads or stores
+    /// of 128 bits) goes to the interleaved region first on Mk2; everything else (code, vertex
+    /// state, the stack, other variables) to the non-interleaved region first. Either overflows
+    /// into the other region when its own is full.
     bool preferInterleaved = false;
     /// A pool of several objects (the not-always-live variables of a tile): it may cross memory
     /// element boundaries as a whole, since each of its objects is placed within the pool.
@@ -34,8 +36,11 @@ struct TileMemoryUsage {
 };
 
 /// First-fit placement into the target's regions in the order given: the non-interleaved region
-/// at the low addresses, then (Mk2) the interleaved one. Alignment padding, and the space skipped
-/// so that an object no larger than a memory element does not straddle two, is accounted as `gap`.
+/// at the low addresses, then (Mk2) the interleaved one. A tile's memory counts from its bottom
+/// to the last byte of its highest object (Poplar's "including gaps"); what is unused below that
+/// is accounted as `gap`: alignment padding, the space skipped so that an object no larger than a
+/// memory element does not straddle two and, when the interleaved region holds anything, the
+/// free part of the non-interleaved region beneath it.
 /// An object that fits in neither region is placed past the end of its preferred region, so the
 /// excess can be reported rather than the compile stopping at the first object that does not fit.
 class TileMemoryLayout {

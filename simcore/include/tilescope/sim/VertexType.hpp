@@ -18,6 +18,10 @@ struct FieldDescriptor {
     ElementType elementType = ElementType::Float;
     abi::FieldShape shape = abi::FieldShape::Scalar;
     bool itemIsVector = false;
+    /// What the codelet's Vector declares of the data an edge connects to: its alignment in
+    /// bytes (0: the element's) and whether it must lie in interleaved memory.
+    std::uint32_t minAlign = 0;
+    bool interleaved = false;
 
     bool isEdge() const { return direction != abi::Direction::State; }
     bool reads() const {
