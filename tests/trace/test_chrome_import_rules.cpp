@@ -362,7 +362,7 @@ TEST_CASE("a format-v1 host trace opens with no async tracks or flows") {
     const fs::path fresh = dir() / "fresh.pvti";
     importChromeTrace(kCorpus / "in-order.json", fresh);
     CHECK(HostTraceReader(fresh.string()).file().formatVersion() == Schema::kHostTraceVersion);
-    CHECK(Schema::kHostTraceVersion == 4);
+    CHECK(Schema::kHostTraceVersion == 5);
 }
 
 TEST_CASE("a gzip stream cut off is a cut-off trace; corrupt gzip is refused by its name") {
