@@ -68,6 +68,11 @@ std::int64_t HostTraceReader::eventsWithMetadata() const {
     return st.step() ? st.int64(0) : 0;
 }
 
+bool HostTraceReader::hasEventMetadata() const {
+    auto st = file_.database().prepare("SELECT 1 FROM event_metadata LIMIT 1");
+    return st.step();
+}
+
 std::string metadataText(const EventMetadata& metadata, int indent) {
     if (metadata.type == kJsonMetadataType) {
         const auto json = nlohmann::json::parse(metadata.data, nullptr, /*allow_exceptions=*/false);

@@ -117,8 +117,10 @@ public:
     /// Metadata of the events with ids in [fromId, toId], in id and point order.
     std::vector<EventMetadataEntry> eventMetadataBetween(std::int64_t fromId,
                                                          std::int64_t toId) const;
-    /// Events with metadata (distinct event ids).
+    /// Events with metadata (distinct event ids; reads the whole table).
     std::int64_t eventsWithMetadata() const;
+    /// Whether any event has metadata (one row read).
+    bool hasEventMetadata() const;
 
 private:
     std::vector<std::int64_t> storedLevels(const char* table, const char* key) const;
