@@ -124,7 +124,7 @@ TEST_CASE("The trace comparison equals per-name totals computed from each trace'
             CHECK(model.value(row, C::TotalPercent).toDouble() ==
                   Approx(double(fb.totalNs - fa.totalNs) / double(fa.totalNs) * 100.0));
         else
-            CHECK_FALSE(model.value(row, C::TotalPercent).isValid()); // shown as a dash
+            CHECK_FALSE(model.value(row, C::TotalPercent).isValid()); // no ratio: an empty cell
         CHECK(model.value(row, C::MeanA).toDouble() == Approx(mean(fa)));
         CHECK(model.value(row, C::MeanB).toDouble() == Approx(mean(fb)));
         CHECK(model.value(row, C::MeanChange).toDouble() == Approx(mean(fb) - mean(fa)));

@@ -235,7 +235,7 @@ QString SystemAnalyserView::eventDetailsText() const {
 void SystemAnalyserView::showSelectedEvent() {
     const int request = ++eventRequest_;
     const auto selected = canvas_->selectedEvent();
-    if (!selected) {
+    if (!selected || selected->row < 0 || selected->row >= int(timeline_->rows().size())) {
         eventDetails_->clear();
         return;
     }

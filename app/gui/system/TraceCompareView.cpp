@@ -14,6 +14,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace tilescope::gui {
 namespace {

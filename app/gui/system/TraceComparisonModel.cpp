@@ -23,10 +23,8 @@ QString signedCountCell(const QVariant& v) {
     return (n > 0 ? QStringLiteral("+") : QString()) + formatCount(n);
 }
 
-/// A change in percent of A; an invalid value (A is 0: no finite ratio) shows as a dash.
+/// A change in percent of A (a cell without value, where A is 0 and no ratio exists, is empty).
 QString changePercentCell(const QVariant& v) {
-    if (!v.isValid())
-        return QStringLiteral("—");
     return QStringLiteral("%1%2%").arg(v.toDouble() > 0 ? QStringLiteral("+") : QString()).arg(
         v.toDouble(), 0, 'f', 1);
 }
