@@ -70,9 +70,11 @@ TraceCompareView::TraceCompareView(std::shared_ptr<HostTraceSession> a,
     split->addWidget(titled(tr("A (baseline): %1").arg(a->fileName()), canvasA_));
     split->addWidget(titled(tr("B: %1").arg(b->fileName()), canvasB_));
     split->addWidget(lower);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 2);
+    // The flames get most of the height at first (the table's size hint would take it all).
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 3);
     split->setStretchFactor(2, 3);
+    split->setSizes({3000, 3000, 3000});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);
