@@ -103,7 +103,7 @@ TEST_CASE("Clicking an event shows its details and metadata in the event pane") 
     REQUIRE(eventually([&] { return view.eventDetailsText().contains("Tracepoint metadata"); }));
     const QString text = view.eventDetailsText();
     CHECK(text.startsWith("load\n"));
-    CHECK(text.contains("Duration: 4.00 µs") || text.contains("Duration: 4"));
+    CHECK(text.contains("Duration: 4"));
     CHECK(text.contains(kLoadText));
     view.canvas().selectEvent(main, plain.startNs, plain.endNs, plain.eventId, plain.nameId);
     REQUIRE(eventually([&] { return view.eventDetailsText().contains("No tracepoint metadata"); }));
