@@ -227,6 +227,12 @@ struct HostTracer::Session {
 
     void emit(ThreadState& t, const OpenEvent& e, std::uint64_t endTicks, std::int32_t depth,
               std::uint32_t endMetadata = 0) {
+        if ((e.metadata | endMetadata) == 0) [[likely]] {
+            writer.addEvent(t.row, channelRows[e.channel], labelRows[e.label],
+                            clock.wallNs(e.ticks), clock.wallNs(endTicks), depth);
+            ++stats.eventsWritten;
+            return;
+        }
         const auto atBegin = takeMetadata(e.metadata);
         const auto atEnd = takeMetadata(endMetadata);
         writer.addEvent(t.row, channelRows[e.channel], labelRows[e.label], clock.wallNs(e.ticks),
@@ -238,6 +244,8 @@ struct HostTracer::Session {
     // The metadata id recorded just before `r` for it (same label and channel), 0 when none. A
     // metadata record whose event was dropped is let go.
     std::uint32_t metadataFor(ThreadState& t, const EventRecord& r) {
+        if (t.pending.id == 0) [[likely]]
+            return 0;
         const PendingMetadata p = t.pending;
         t.pending = {};
         if (p.id != 0 && (p.label != r.label || p.channel != r.channel)) {
