@@ -1,6 +1,7 @@
 // The tilescope binary under Xvfb on host traces: the timeline and call tree views, and the compare
-// view of two traces (--compare-trace), rendered with --screenshot give PNGs that are not blank (the timeline's event colours, drawn by OpenGL, are
-// present); bad input exits non-zero with one line.
+// view of two traces (--compare-trace), rendered with --screenshot give PNGs that are not blank
+// (the timeline's event colours, drawn by OpenGL, are present); bad input exits non-zero with one
+// line.
 #include "CapturedExample.hpp"
 #include "TestReports.hpp"
 #include "TilescopeProcess.hpp"
@@ -237,7 +238,8 @@ TEST_CASE("--compare-trace refuses what is not two host traces with one line") {
     const auto out = str(dir / "out.png");
     const QString trace = str(capture().hostTrace);
     for (const QStringList& args :
-         {QStringList{"--compare-trace", trace}, QStringList{"--compare-trace", trace, trace, trace},
+         {QStringList{"--compare-trace", trace},
+          QStringList{"--compare-trace", trace, trace, trace},
           QStringList{"--compare-trace", trace, str(capture().profile)},
           QStringList{"--compare-trace", "--compare", trace, trace},
           QStringList{"--compare-trace", "--view", "timeline", trace, trace},

@@ -112,8 +112,9 @@ TEST_CASE("The trace comparison equals per-name totals computed from each trace'
         seen.insert(name);
         const Figures fa = inA.count(name) ? inA.at(name) : Figures{};
         const Figures fb = inB.count(name) ? inB.at(name) : Figures{};
-        CHECK(model.value(row, C::Status).toString() ==
-              (!inA.count(name) ? "added" : !inB.count(name) ? "removed" : "matched"));
+        CHECK(model.value(row, C::Status).toString() == (!inA.count(name)   ? "added"
+                                                         : !inB.count(name) ? "removed"
+                                                                            : "matched"));
         CHECK(model.value(row, C::CountA).toULongLong() == fa.count);
         CHECK(model.value(row, C::CountB).toULongLong() == fb.count);
         CHECK(model.value(row, C::CountChange).toLongLong() ==

@@ -62,15 +62,13 @@ template <class F> bool eventually(F done, int ms = 10000) {
 } // namespace
 
 TEST_CASE("Timeline windows carry the metadata of the single events they show") {
-    const auto files =
-        std::vector{HostTraceSession::open(writeTaggedTrace("window").string())};
+    const auto files = std::vector{HostTraceSession::open(writeTaggedTrace("window").string())};
     REQUIRE(files[0]->hasMetadata());
     TimelineModel m(files);
     const int main = trackOf(m, 1), worker = trackOf(m, 2);
     REQUIRE(main >= 0);
     REQUIRE(worker >= 0);
-    const auto w =
-        TimelineModel::fetchWindow(files, m.rows(), B, B + 8000, 800, {main, worker});
+    const auto w = TimelineModel::fetchWindow(files, m.rows(), B, B + 8000, 800, {main, worker});
     REQUIRE(w.tracks.at(main).size() == 2);
     const auto& load = w.tracks.at(main)[0];
     const auto& plain = w.tracks.at(main)[1];
@@ -94,9 +92,8 @@ TEST_CASE("Timeline windows carry the metadata of the single events they show") 
 TEST_CASE("Clicking an event shows its details and metadata in the event pane") {
     SystemAnalyserView view({HostTraceSession::open(writeTaggedTrace("pane").string())});
     const int main = trackOf(view.timelineModel(), 1);
-    const auto w = TimelineModel::fetchWindow(view.timelineModel().files(),
-                                              view.timelineModel().rows(), B, B + 8000, 800,
-                                              {main});
+    const auto w = TimelineModel::fetchWindow(
+        view.timelineModel().files(), view.timelineModel().rows(), B, B + 8000, 800, {main});
     const auto load = w.tracks.at(main).at(0);
     const auto plain = w.tracks.at(main).at(1);
     view.canvas().selectEvent(main, load.startNs, load.endNs, load.eventId, load.nameId);

@@ -480,7 +480,8 @@ TEST_CASE("Event args become tracepoint metadata and are exported again as args"
     std::map<std::string, std::vector<EventMetadataEntry>> byName;
     for (const auto& t : r.threads())
         for (std::int32_t d = 0; d <= r.maxDepth(t.id); ++d)
-            for (const auto& e : r.events(t.id, d, 0, std::numeric_limits<std::int64_t>::max(), 100))
+            for (const auto& e :
+                 r.events(t.id, d, 0, std::numeric_limits<std::int64_t>::max(), 100))
                 byName[r.name(e.nameId)] = r.eventMetadata(e.id);
     REQUIRE(byName.at("load").size() == 1);
     CHECK(byName.at("load")[0].metadata.type == "json");
@@ -500,7 +501,8 @@ TEST_CASE("Event args become tracepoint metadata and are exported again as args"
     const fs::path json = dir() / "args-out.json";
     exportChromeTrace(out, json);
     std::ifstream back(json);
-    const std::string text((std::istreambuf_iterator<char>(back)), std::istreambuf_iterator<char>());
+    const std::string text((std::istreambuf_iterator<char>(back)),
+                           std::istreambuf_iterator<char>());
     CHECK(text.find(R"("args":{"batch":32,"loss":0.25})") != std::string::npos);
     CHECK(text.find(R"("args":{"why":"checkpoint"})") != std::string::npos);
     CHECK(text.find(R"("args":{"bytes":4096,"file":"a.bin","none":null,"ok":true,"ratio":0.5})") !=

@@ -8,9 +8,9 @@ namespace tilescope::gui {
 
 /// The app's one list of recently opened things, shared by every window (QSettings): single
 /// reports, sets of host traces opened together in the system analyser, comparisons of two
-/// reports and comparisons of two host traces, newest first, at most kMax. A report is stored as its location (the format of older
-/// versions' recent files, which therefore keep working); traces and comparisons as a tagged,
-/// tab-separated line.
+/// reports and comparisons of two host traces, newest first, at most kMax. A report is stored as
+/// its location (the format of older versions' recent files, which therefore keep working); traces
+/// and comparisons as a tagged, tab-separated line.
 struct RecentEntry {
     enum Kind { Report, Traces, Comparison, TraceComparison };
     Kind kind = Report;

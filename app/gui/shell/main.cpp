@@ -236,8 +236,8 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         QStringLiteral("Memory view tab: %1").arg(MemoryView::tabNames().join(", ")),
         QStringLiteral("TAB"));
     parser.addOptions({view, screenshot, size, sshConfig, knownHosts, acceptNewHostKey, compare,
-                       compareTrace, range, tileOrder, executionMode, flame, chart, alwaysLive, cycleRange,
-                       memoryTab, sweepOption});
+                       compareTrace, range, tileOrder, executionMode, flame, chart, alwaysLive,
+                       cycleRange, memoryTab, sweepOption});
     *exitNow = false;
     if (!parser.parse(arguments)) {
         *error = parser.errorText();

@@ -260,10 +260,10 @@ void SystemAnalyserView::showSelectedEvent() {
         [this, request, header](const QString& metadata) {
             if (request != eventRequest_)
                 return;
-            eventDetails_->setPlainText(
-                header + QStringLiteral("\n\n") +
-                (metadata.isEmpty() ? tr("No tracepoint metadata")
-                                    : tr("Tracepoint metadata:\n") + metadata));
+            eventDetails_->setPlainText(header + QStringLiteral("\n\n") +
+                                        (metadata.isEmpty()
+                                             ? tr("No tracepoint metadata")
+                                             : tr("Tracepoint metadata:\n") + metadata));
         },
         [this, request, header](const QString& message) {
             if (request == eventRequest_)

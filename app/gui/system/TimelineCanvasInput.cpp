@@ -111,8 +111,8 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent* event) {
                 for (const auto& b : it->second)
                     if (!b.aggregated && ns >= relative(b.startNs) - slack &&
                         ns <= relative(b.endNs) + slack)
-                        selectedEvent_ = SelectedEvent{placed->row, b.startNs, b.endNs,
-                                                       b.eventId, b.nameId};
+                        selectedEvent_ =
+                            SelectedEvent{placed->row, b.startNs, b.endNs, b.eventId, b.nameId};
         }
         update();
         if (hadEvent || selectedEvent_)

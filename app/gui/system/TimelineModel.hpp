@@ -105,8 +105,8 @@ public:
         /// Tracepoint metadata of single events shown, by row index then event id, as text for
         /// people (JSON pretty-printed); read with the raw events, so the canvas runs no query.
         std::map<int, std::map<std::int64_t, QString>> metadata;
-        bool readRawEvents = false;                ///< any track of the window from raw events
-        double fetchMs = 0; ///< how long the worker took to compute this window
+        bool readRawEvents = false; ///< any track of the window from raw events
+        double fetchMs = 0;         ///< how long the worker took to compute this window
     };
 
     using HostFiles = std::vector<std::shared_ptr<HostTraceSession>>;

@@ -100,8 +100,7 @@ bool TraceCompareView::isReady() const {
     const auto drawn = [](const TimelineModel& m, const TimelineCanvas* c) {
         return m.empty() || (c->framesRendered() > 0 && m.hasWindow() && m.isIdle());
     };
-    return comparison_->isLoaded() && drawn(*timelineA_, canvasA_) &&
-           drawn(*timelineB_, canvasB_);
+    return comparison_->isLoaded() && drawn(*timelineA_, canvasA_) && drawn(*timelineB_, canvasB_);
 }
 
 void TraceCompareView::updateSummary() {

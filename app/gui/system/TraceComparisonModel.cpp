@@ -25,8 +25,9 @@ QString signedCountCell(const QVariant& v) {
 
 /// A change in percent of A (a cell without value, where A is 0 and no ratio exists, is empty).
 QString changePercentCell(const QVariant& v) {
-    return QStringLiteral("%1%2%").arg(v.toDouble() > 0 ? QStringLiteral("+") : QString()).arg(
-        v.toDouble(), 0, 'f', 1);
+    return QStringLiteral("%1%2%")
+        .arg(v.toDouble() > 0 ? QStringLiteral("+") : QString())
+        .arg(v.toDouble(), 0, 'f', 1);
 }
 
 QVariant percentOf(double a, double b) {

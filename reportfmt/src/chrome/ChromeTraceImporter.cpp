@@ -368,8 +368,7 @@ void TraceEventImporter::keepArgs(const ScannedTraceEvent& e) {
         }
     }
     if (!args.empty())
-        args_[e.startOffset] =
-            args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        args_[e.startOffset] = args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // Holds an event of a thread (or async track) until finish(), noting when it came out of order.

@@ -203,8 +203,8 @@ void TraceEventImporter::handOverNested(const Thread& th) {
         for (std::size_t i = from; i < to; ++i) {
             const Nested& n = ordered_[i];
             chunk.rows.push_back({n.start, n.end, nameIds_[static_cast<std::size_t>(n.name)],
-                                  channelIds_[static_cast<std::size_t>(n.channel)], n.depth,
-                                  n.kind, n.beginAt, n.endAt});
+                                  channelIds_[static_cast<std::size_t>(n.channel)], n.depth, n.kind,
+                                  n.beginAt, n.endAt});
         }
         rowQueue_->push(std::move(chunk));
     }
