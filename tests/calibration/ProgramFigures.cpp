@@ -127,6 +127,8 @@ RunFigures runProgram(const poplar::IPUModel& model,
             std::cerr << capture::stepKindName(st.kind) << "\tmax " << most << "\tmean "
                       << (perTile.empty() ? 0 : sum / perTile.size()) << "\t" << st.name << "\n";
         }
+        for (const auto& cs : c.computeSets)
+            std::cerr << "compute set " << cs.name << ": " << cs.numVertices << " vertices\n";
         for (const auto& op : c.operations)
             std::cerr << "operation " << op.debugPath << ": " << op.debugJson << "\n";
     }

@@ -32,8 +32,9 @@ const char* const kTut6Readme =
 
 // Rows known to be outside their band, with the reason (simcore/CALIBRATION-NOTES.md).
 const char* const kOpenComputeSets =
-    "TileScope's matMul creates only the compute sets it runs; PopLibs' convolution also "
-    "creates empty ones (CALIBRATION-NOTES.md)";
+    "TileScope creates the compute sets that get vertices (pre-arrangement, products, reduction "
+    "stages); PopLibs' convolution also creates per-level and serial transposes and a cast that "
+    "stay empty here, and regroups m4 for m5 (CALIBRATION-NOTES.md)";
 const char* const kOpenMemory = "interleaved placement by vertex-field constraints and Poplar's "
                                 "'including gaps' not modelled yet (CALIBRATION-NOTES.md)";
 const char* const kOpenMessages =

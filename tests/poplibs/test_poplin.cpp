@@ -2,10 +2,13 @@
 // in HALF; the planner's splits, partials and reduction; options and errors.
 
 #include "PoplibsHarness.hpp"
+#include "common/ConvCycleEstimates.hpp"
+#include "poplin/ConvReduce.hpp"
 #include "poplin/MatMulPlanner.hpp"
 #include "tilescope/sim/GraphModel.hpp"
 
 #include <catch2/catch.hpp>
+#include <poplar/IPUModel.hpp>
 #include <poplin/MatMul.hpp>
 
 using namespace poplibstest;
@@ -152,7 +155,11 @@ TEST_CASE("a split reduction creates partials and a reduction and is still exact
             computeSteps.push_back(s.name);
         exchange = exchange || s.kind == tilescope::capture::StepKind::DoExchange;
     }
-    CHECK(computeSteps == std::vector<std::string>{"deep/matMul", "deep/reduce/reduce"});
+    // B is pre-arranged (its Copy's on-tile part, then the transposes), the products run, and
+    // the partials of each output (K split over most of the tiles) are summed in two stages,
+    // PopLibs' plan from a depth of 16 on.
+    CHECK(computeSteps == std::vector<std::string>{"deep", "deep/PreArrange", "deep/matMul",
+                                                   "deep/Reduce_#0", "deep/Reduce"});
     CHECK(exchange);
 }
 
@@ -173,4 +180,50 @@ TEST_CASE("matMul options and shape errors are reported clearly") {
     auto c = poplin::matMul(h.graph, a, b2, h.prog, poplar::DebugContext{},
                             {{"partialsType", "half"}}, &cache);
     CHECK(c.shape() == std::vector<std::size_t>{3, 2});
+}
+
+TEST_CASE("partials are summed in PopLibs' stages with its ReduceAdd estimate") {
+    using tilescope::poplibs::multiStageReducePlan;
+    // One stage below a depth of 16; two from 16, each to about the square root of the depth,
+    // rounded down or up, whichever means fewer messages (16: 4 + 16/4 = 8 beats 5 + 16/5).
+    CHECK(multiStageReducePlan(8).empty());
+    CHECK(multiStageReducePlan(15).empty());
+    CHECK(multiStageReducePlan(16) == std::vector<unsigned>{4});
+    CHECK(multiStageReducePlan(32) == std::vector<unsigned>{6}); // 6 + 32/6 < 5 + 32/5
+    CHECK(multiStageReducePlan(125).size() == 2);
+    // getReduceCycleEstimate (FLOAT partials into FLOAT, 6 workers): 24 outputs are 6 loops of
+    // 4, one per worker: 32 + (3 x 4 partials + 7); 10 outputs are 3 loops, fewer than the
+    // workers and not a multiple of 4: 32 + 2 x 4 + 13.
+    poplar::IPUModel model("ipu2");
+    const poplar::Target target = model.createDevice().getTarget();
+    namespace cycles = tilescope::poplibs::cycles;
+    CHECK(cycles::convReduceAdd(target, FLOAT, FLOAT, 24, 4) == 6 * (32 + 19));
+    CHECK(cycles::convReduceAdd(target, FLOAT, FLOAT, 10, 4) == 6 * (32 + 8 + 13));
+    // getCastCycleEstimate: 100 outputs, 17 per worker, FLOAT vectors of 2 loaded and HALF of 4
+    // stored: max(9, 5) + 26 per worker.
+    CHECK(cycles::convPartialsCast(target, poplar::HALF, FLOAT, 100) == 6 * (9 + 26));
+}
+
+TEST_CASE("a deep split reduction sums exactly through intermediate stages, half output too") {
+    const std::size_t M = 2, K = 3000, N = 3;
+    for (auto outType : {FLOAT, poplar::HALF}) {
+        INFO("output " << outType);
+        Harness h(64);
+        const auto av = integers(M * K, -1, 1, 11);
+        const auto bv = integers(K * N, -1, 1, 12);
+        auto a = h.input(FLOAT, {M, K}, av, "a");
+        auto b = h.input(FLOAT, {K, N}, bv, "b");
+        h.output(poplin::matMul(h.graph, a, b, h.prog, outType, "deep"), "c");
+        CHECK(h.run().at("c") == reference(av, bv, M, K, N));
+        std::size_t stages = 0;
+        for (const auto& cs : h.graph.model()->computeSets)
+            if (cs.name.rfind("deep/Reduce", 0) == 0) {
+                ++stages;
+                for (auto v : cs.vertices)
+                    CHECK(h.graph.model()
+                              ->vertexTypes.at(h.graph.model()->vertices[v].type)
+                              .name.rfind("poplin::ReduceAdd<", 0) == 0);
+            }
+        CHECK(stages == 2);
+    }
 }

@@ -495,8 +495,8 @@ TEST_CASE("topK gives each row's K largest values and their columns, largest fir
     }
     Harness h;
     poplar::Tensor indices;
-    CHECK_THROWS_AS(popnn::topK(h.graph, h.input(FLOAT, {2, 3}, values(6, 0, 1), "x"), indices,
-                                4, true, h.prog),
+    CHECK_THROWS_AS(popnn::topK(h.graph, h.input(FLOAT, {2, 3}, values(6, 0, 1), "x"), indices, 4,
+                                true, h.prog),
                     poplar::poplar_error);
 }
 

@@ -119,4 +119,49 @@ convPartialnx1(const poplar::Target& target, const poplar::Type& inputType,
                     (15 + numOutGroups * (16 + std::uint64_t(numInGroups) * (16 + inner)));
 }
 
+/// poplin::ReduceAdd, the supervisor vertex that sums a convolution's partials on one tile:
+/// `outputs` results of `partials` partials each, PopLibs' getReduceCycleEstimate (its
+/// supervisor form): 32 cycles, then per worker loop of 4 FLOAT (8 HALF) partials' results
+/// 3 cycles per partial plus 7 (FLOAT partials into FLOAT; 6 into HALF) or 9 (HALF partials
+/// into FLOAT; 8 into HALF); a last, shorter loop of 2 per partial plus 13 (11) when some
+/// workers are left over and the outputs are not a multiple of the vector; numWorkers times it.
+inline std::uint64_t convReduceAdd(const poplar::Target& target, const poplar::Type& outType,
+                                   const poplar::Type& partialsType, std::uint64_t outputs,
+                                   std::uint64_t partials) {
+    const unsigned workers = target.getNumWorkerContexts();
+    const bool floatPartials = partialsType == poplar::FLOAT;
+    const bool floatOut = outType == poplar::FLOAT;
+    const std::uint64_t vector = floatPartials ? 4 : 8;
+    std::uint64_t loops = outputs / vector;
+    for (std::uint64_t bit = 1; bit < vector; bit <<= 1)
+        if (outputs & bit)
+            ++loops;
+    std::uint64_t perWorker = loops / workers;
+    std::uint64_t c = 32;
+    if (loops % workers) {
+        if (outputs % vector)
+            c += 2 * partials + (floatPartials ? 13 : 11);
+        else
+            ++perWorker;
+    }
+    const std::uint64_t perLoop = floatPartials ? (floatOut ? 7 : 6) : (floatOut ? 9 : 8);
+    c += (3 * partials + perLoop) * perWorker;
+    return c * workers;
+}
+
+/// Casting a convolution's partials to the output type (the cast compute set of a product that
+/// needs no reduction), PopLibs' getCastCycleEstimate: each worker loads its share a vector of
+/// the partials' type at a time and stores a vector of the output's, 26 cycles more; numWorkers
+/// times it.
+inline std::uint64_t convPartialsCast(const poplar::Target& target, const poplar::Type& outType,
+                                      const poplar::Type& partialsType, std::uint64_t outputs) {
+    const unsigned workers = target.getNumWorkerContexts();
+    const std::uint64_t perWorker = (outputs + workers - 1) / workers;
+    const std::uint64_t loadWidth = target.getVectorWidth(partialsType);
+    const std::uint64_t storeWidth = target.getVectorWidth(outType);
+    const std::uint64_t c = std::max((perWorker + loadWidth - 1) / loadWidth,
+                                     (perWorker + storeWidth - 1) / storeWidth);
+    return (c + 26) * workers;
+}
+
 } // namespace tilescope::poplibs::cycles

@@ -21,6 +21,15 @@ template <typename In, typename Partial> void registerBlock(poplar::Graph& graph
         &V::visit);
 }
 
+template <typename Out, typename Partial> void registerReduceAdd(poplar::Graph& graph) {
+    using V = tilescope::poplibs::ReduceAdd<Out, Partial>;
+    tilescope::sim::registerBuiltinVertex<V>(
+        graph,
+        poputil::templateVertex("poplin::ReduceAdd", poplar::equivalent_device_type<Out>().value,
+                                poplar::equivalent_device_type<Partial>().value),
+        &V::visit);
+}
+
 template <typename In, typename Partial> void registerConv(poplar::Graph& graph) {
     namespace pl = tilescope::poplibs;
     const poplar::Type in = poplar::equivalent_device_type<In>().value;
@@ -44,6 +53,10 @@ void addCodelets(poplar::Graph& graph) {
     registerBlock<float, poplar::half>(graph);
     registerBlock<poplar::half, float>(graph);
     registerBlock<poplar::half, poplar::half>(graph);
+    registerReduceAdd<float, float>(graph);
+    registerReduceAdd<float, poplar::half>(graph);
+    registerReduceAdd<poplar::half, float>(graph);
+    registerReduceAdd<poplar::half, poplar::half>(graph);
     registerConv<float, float>(graph);
     registerConv<float, poplar::half>(graph);
     registerConv<poplar::half, float>(graph);

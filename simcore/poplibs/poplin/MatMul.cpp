@@ -5,6 +5,7 @@
 #include "common/CycleEstimates.hpp"
 #include "common/ElementWiseBuilder.hpp"
 #include "common/OptionDefaults.hpp"
+#include "poplin/ConvReduce.hpp"
 #include "poplin/MatMulPlanner.hpp"
 #include "poplin/MatMulVertex.hpp"
 #include "poplin/PlanningCacheImpl.hpp"
@@ -13,7 +14,6 @@
 #include <algorithm>
 #include <map>
 #include <poplar/exceptions.hpp>
-#include <popops/Reduction.hpp>
 #include <poputil/TileMapping.hpp>
 #include <poputil/VertexTemplates.hpp>
 #include <poputil/exceptions.hpp>
@@ -173,6 +173,93 @@ Tensor transposeWhereItLives(poplar::Graph& graph, const Tensor& X,
     return out;
 }
 
+/// How the readers of a block of the convolution's input (B's transpose, rows N, columns K)
+/// hold it: a grid of rowParts x columnParts rectangles, one per reader, whose columns are whole
+/// groups of the AMP's input channels (the unit PopLibs transposes), as even as the block allows
+/// (each reader sends its rectangle to the other readers, so the largest one sets the exchange).
+/// Rows per part are a multiple of `grain` (2 for 4-byte, 4 for 2-byte types) where the block
+/// allows, the sizes Transpose2d's fast paths need.
+struct ReaderGrid {
+    std::size_t rowParts = 1, rowsPerPart = 1, columnParts = 1, columnsPerPart = 1;
+};
+ReaderGrid readerGrid(std::size_t rows, std::size_t columns, std::size_t readers, std::size_t group,
+                      std::size_t grain) {
+    const std::size_t groups = ceilDiv(columns, group);
+    ReaderGrid best{1, rows, 1, columns};
+    std::size_t bestSize = rows * columns + 1;
+    for (std::size_t r = 1; r <= std::min(rows, readers); ++r) {
+        const std::size_t perPart =
+            std::min(columns, ceilDiv(groups, std::min(groups, readers / r)) * group);
+        const std::size_t perRow = std::min(rows, ceilDiv(ceilDiv(rows, r), grain) * grain);
+        const std::size_t size = perRow * perPart;
+        if (size < bestSize) {
+            best = {ceilDiv(rows, perRow), perRow, ceilDiv(columns, perPart), perPart};
+            bestSize = size;
+        }
+    }
+    return best;
+}
+/// The rectangle of reader `i` in a block (rows `n`, columns `k`): row and column ranges, empty
+/// when the grid has fewer cells than readers.
+std::pair<Range, Range> readerRectangle(const Range& n, const Range& k, const ReaderGrid& g,
+                                        std::size_t i) {
+    if (i >= g.rowParts * g.columnParts)
+        return {Range{i, n.end, n.end}, Range{i, k.end, k.end}};
+    const std::size_t perRow = g.rowsPerPart;
+    const std::size_t r0 = std::min(n.end, n.begin + (i / g.columnParts) * perRow);
+    const std::size_t c0 = std::min(k.end, k.begin + (i % g.columnParts) * g.columnsPerPart);
+    return {Range{i, r0, std::min(n.end, r0 + perRow)},
+            Range{i, c0, std::min(k.end, c0 + g.columnsPerPart)}};
+}
+
+/// B as the convolution's input wants it (PopLibs' matMul convolves B's transpose): {N, K}, the
+/// input channels K innermost. A B that is a transposed view already (created by
+/// createMatMulInputRHS, the K^T of attention, a single row or column) is used as it is. A
+/// row-major B is pre-arranged as PopLibs rearranges an input whose layout is not the planned
+/// one: each tile that will hold a rectangle of the rearranged input receives that rectangle of
+/// B (one Copy for all) and transposes it, a Transpose2d per group of input channels (the
+/// transpositions PopLibs deals to the workers), in a "PreArrange" compute set; the product's
+/// exchange then reads rows with K contiguous.
+Tensor convInputOf(poplar::Graph& graph, const Tensor& B, const pl::MatMulPlan& plan,
+                   const std::vector<Range>& kRanges, const std::vector<Range>& nRanges,
+                   poplar::program::Sequence& prog, pl::PoplibsOpDebugInfo& di) {
+    if (B.dim(0) == 1 || B.dim(1) == 1 || isTransposedView(B))
+        return B.transpose();
+    const std::size_t K = B.dim(0), N = B.dim(1);
+    Tensor bt = graph.addVariable(B.elementType(), {N, K}, {di, "inputRearranged"});
+    Tensor received = graph.addVariable(B.elementType(), {N * K}, {di, "inputPreArranged"});
+    poplar::ComputeSet cs = graph.addComputeSet({di, "PreArrange"});
+    std::vector<Tensor> from;
+    std::size_t offset = 0;
+    // Source rows of one transposition: a group of the AMP's input channels.
+    const std::size_t inChansPerGroup =
+        pl::cycles::weightsPerConvUnit(graph.getTarget(), B.elementType());
+    for (const auto& n : nRanges)
+        for (const auto& k : kRanges) {
+            const ReaderGrid grid =
+                readerGrid(n.end - n.begin, k.end - k.begin, plan.splitM, inChansPerGroup,
+                           graph.getTarget().getTypeSize(B.elementType()) == 4 ? 2 : 4);
+            for (std::size_t i = 0; i < plan.splitM; ++i) {
+                const auto [rows, chans] = readerRectangle(n, k, grid, i);
+                if (rows.begin == rows.end || chans.begin == chans.end)
+                    continue;
+                const unsigned tile = plan.tileOf(i, k.index, n.index);
+                const std::size_t size = (rows.end - rows.begin) * (chans.end - chans.begin);
+                const Tensor piece = received.slice(offset, offset + size)
+                                         .reshape({chans.end - chans.begin, rows.end - rows.begin});
+                offset += size;
+                const Tensor dst = bt.slice({rows.begin, chans.begin}, {rows.end, chans.end});
+                graph.setTileMapping(piece, tile);
+                graph.setTileMapping(dst, tile);
+                from.push_back(B.slice({chans.begin, rows.begin}, {chans.end, rows.end}).flatten());
+                pl::addTranspose2d(graph, cs, piece, dst, tile, inChansPerGroup);
+            }
+        }
+    prog.add(poplar::program::Copy(poplar::concat(from), received, false, {di}));
+    prog.add(poplar::program::Execute(cs, {di}));
+    return bt;
+}
+
 Tensor createInput(poplar::Graph& graph, const poplar::Type& inputType, bool lhs,
                    const std::vector<std::size_t>& aShape, const std::vector<std::size_t>& bShape,
                    const poplar::DebugContext& debugContext, const poplar::OptionFlags& options,
@@ -185,23 +272,48 @@ Tensor createInput(poplar::Graph& graph, const poplar::Type& inputType, bool lhs
     const auto plan = getPlan(graph, inputType, aShape, bShape, o, cache);
     const std::size_t rows = lhs ? aShape[0] : bShape[0];
     const std::size_t cols = lhs ? aShape[1] : bShape[1];
-    Tensor t = graph.addVariable(inputType, {rows, cols}, {di, lhs ? "A" : "B"});
-    const std::size_t blockRows = lhs ? plan.blockM : plan.blockK;
-    const std::size_t blockCols = lhs ? plan.blockK : plan.blockN;
-    // Each block is read by the tiles of one row (LHS: all n) or column (RHS: all m) of the
-    // plan; its elements are spread over those tiles so that each sends a share of the block
-    // rather than one tile sending every copy.
-    const std::size_t readers = lhs ? plan.splitN : plan.splitM;
+    if (!lhs) {
+        // B is created as PopLibs creates it, the transpose of the convolution's input: {N, K}
+        // with K innermost, each block spread over the tiles of its plan column in rectangles,
+        // so the product needs no pre-arrangement.
+        Tensor x = graph.addVariable(inputType, {cols, rows}, {di, "B"});
+        for (const auto& n : ranges(cols, plan.blockN))
+            for (const auto& k : ranges(rows, plan.blockK)) {
+                const ReaderGrid grid =
+                    readerGrid(n.end - n.begin, k.end - k.begin, plan.splitM,
+                               pl::cycles::weightsPerConvUnit(graph.getTarget(), inputType),
+                               graph.getTarget().getTypeSize(inputType) == 4 ? 2 : 4);
+                for (std::size_t i = 0; i < plan.splitM; ++i) {
+                    const auto [r, c] = readerRectangle(n, k, grid, i);
+                    if (r.begin == r.end || c.begin == c.end)
+                        continue;
+                    graph.setTileMapping(x.slice({r.begin, c.begin}, {r.end, c.end}),
+                                         plan.tileOf(i, k.index, n.index));
+                }
+            }
+        const Tensor t = x.transpose();
+        di.addOutput(t);
+        return t;
+    }
+    Tensor t = graph.addVariable(inputType, {rows, cols}, {di, "A"});
+    const std::size_t blockRows = plan.blockM;
+    const std::size_t blockCols = plan.blockK;
+    // Each block of A (the convolution's weights) is read by the tiles of one row of the plan
+    // (all n); its elements are spread over those tiles so that each sends a share of the block
+    // rather than one tile sending every copy, in shares of whole weight groups (a conv unit's
+    // input channels times the conv units, as PopLibs maps weights by their grouping), so a
+    // small block comes from a few tiles rather than one message from every reader.
+    const std::size_t readers = plan.splitN;
+    const std::size_t grain = pl::cycles::numConvUnits(graph.getTarget(), inputType) *
+                              pl::cycles::weightsPerConvUnit(graph.getTarget(), inputType);
     for (const auto& r : ranges(rows, blockRows))
         for (const auto& c : ranges(cols, blockCols)) {
             const Tensor block = t.slice({r.begin, c.begin}, {r.end, c.end}).flatten();
-            const std::size_t share = ceilDiv(block.numElements(), readers);
-            for (std::size_t i = 0; i < readers && i * share < block.numElements(); ++i) {
-                const unsigned tile =
-                    lhs ? plan.tileOf(r.index, c.index, i) : plan.tileOf(i, r.index, c.index);
+            const std::size_t share = ceilDiv(ceilDiv(block.numElements(), readers), grain) * grain;
+            for (std::size_t i = 0; i < readers && i * share < block.numElements(); ++i)
                 graph.setTileMapping(
-                    block.slice(i * share, std::min(block.numElements(), (i + 1) * share)), tile);
-            }
+                    block.slice(i * share, std::min(block.numElements(), (i + 1) * share)),
+                    plan.tileOf(r.index, c.index, i));
         }
     di.addOutput(t);
     return t;
@@ -241,11 +353,11 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
     const bool direct = !splitK && o.partialsType == outputType;
     const poplar::Type partialsType = direct ? outputType : o.partialsType;
 
-    // A transposed operand is first made row-major where it lives.
+    // A transposed A is first made row-major where it lives (the convolution's weights have
+    // their input channels K innermost); B becomes the convolution's input, K innermost too.
     const Tensor a =
         isTransposedView(A) ? transposeWhereItLives(graph, A, kRanges, prog, di, "transposedA") : A;
-    const Tensor b =
-        isTransposedView(B) ? transposeWhereItLives(graph, B, nRanges, prog, di, "transposedB") : B;
+    const Tensor bt = convInputOf(graph, B, plan, kRanges, nRanges, prog, di);
 
     // Partial results: the output itself when nothing is left to reduce or convert.
     Tensor partials = graph.addVariable(partialsType, {kRanges.size(), M, N},
@@ -256,27 +368,33 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
                 graph.setTileMapping(partials[k.index].slice({m.begin, n.begin}, {m.end, n.end}),
                                      plan.tileOf(m.index, k.index, n.index));
 
+    // PopLibs' matMul is a convolution whose weights are A (output channels: A's rows, input
+    // channels: K) and whose input is B's transpose (field: B's columns). It creates one AMP
+    // vertex per group of output channels on a tile (ConvPartial1x1Out per output-channel group),
+    // each paying its own supervisor overhead; the tile runs them one after the other.
     poplar::ComputeSet cs = graph.addComputeSet({di, "matMul"});
     const std::string vertexType =
         poputil::templateVertex("poplin::MatMulBlock", inType, partialsType);
     const auto& target = graph.getTarget();
+    const std::size_t outChansPerGroup = pl::cycles::numConvUnits(target, inType);
     for (const auto& m : mRanges)
         for (const auto& k : kRanges)
-            for (const auto& n : nRanges) {
-                poplar::VertexRef v = graph.addVertex(cs, vertexType);
-                graph.connect(v["a"], a.slice({m.begin, k.begin}, {m.end, k.end}).flatten());
-                graph.connect(v["b"], b.slice({k.begin, n.begin}, {k.end, n.end}).flatten());
-                graph.connect(
-                    v["out"],
-                    partials[k.index].slice({m.begin, n.begin}, {m.end, n.end}).flatten());
-                graph.setInitialValue(v["rows"], static_cast<unsigned>(m.end - m.begin));
-                graph.setInitialValue(v["depth"], static_cast<unsigned>(k.end - k.begin));
-                graph.setInitialValue(v["cols"], static_cast<unsigned>(n.end - n.begin));
-                graph.setTileMapping(v, plan.tileOf(m.index, k.index, n.index));
-                graph.setPerfEstimate(v, pl::cycles::matMulBlock(target, inType, partialsType,
-                                                                 m.end - m.begin, k.end - k.begin,
-                                                                 n.end - n.begin));
-            }
+            for (const auto& n : nRanges)
+                for (std::size_t r0 = m.begin; r0 < m.end; r0 += outChansPerGroup) {
+                    const std::size_t r1 = std::min(m.end, r0 + outChansPerGroup);
+                    poplar::VertexRef v = graph.addVertex(cs, vertexType);
+                    graph.connect(v["a"], a.slice({r0, k.begin}, {r1, k.end}).flatten());
+                    graph.connect(v["b"], bt.slice({n.begin, k.begin}, {n.end, k.end}).flatten());
+                    graph.connect(v["out"],
+                                  partials[k.index].slice({r0, n.begin}, {r1, n.end}).flatten());
+                    graph.setInitialValue(v["rows"], static_cast<unsigned>(r1 - r0));
+                    graph.setInitialValue(v["depth"], static_cast<unsigned>(k.end - k.begin));
+                    graph.setInitialValue(v["cols"], static_cast<unsigned>(n.end - n.begin));
+                    graph.setTileMapping(v, plan.tileOf(m.index, k.index, n.index));
+                    graph.setPerfEstimate(v, pl::cycles::matMulBlock(target, inType, partialsType,
+                                                                     n.end - n.begin,
+                                                                     k.end - k.begin, r1 - r0));
+                }
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(2ull * M * K * N);
     if (direct) {
@@ -297,8 +415,7 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
                                                                              (k.index + 1) * per)),
                                          plan.tileOf(m.index, k.index, n.index));
         }
-    popops::reduceWithOutput(graph, partials, out, {0}, popops::Operation::ADD, prog,
-                             {di, "reduce"});
+    pl::reducePartials(graph, partials, out, prog, di);
     di.addOutput(out);
     return out;
 }

@@ -1,8 +1,12 @@
 #include "poplin/MatMulPlanner.hpp"
 
 #include "common/CycleEstimates.hpp"
+#include "poplin/ConvReduce.hpp"
+#include "popops/Transpose2d.hpp"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 namespace tilescope::poplibs {
 
@@ -14,19 +18,41 @@ std::size_t ceilDiv(std::size_t a, std::size_t b) {
 
 // The planner ranks plans with the estimates the compiled program is charged, as PopLibs'
 // planner costs its candidates with the vertices' own estimators (lib/poplin/ConvPlan.cpp): the
-// AMP vertex (cycles::convPartial1x1), the operands' exchange at the target's rate and, with a
-// split reduction, the partials' exchange and the strided reduce. A plan that leaves too few
+// AMP vertices (cycles::convPartial1x1, one per output-channel group), the operands' exchange at
+// the target's rate and, with a split reduction, the partials' exchange and the ReduceAdd
+// stages. A plan that leaves too few
 // field elements per worker pays the AMP vertex's fixed cost per pass, so such plans lose.
-/// Tile cycles of one worker reducing `outputs` results of `partials` partials each, x workers.
-std::uint64_t reduceTileCycles(const poplar::Target& target, const poplar::Type& type,
-                               std::uint64_t outputs, std::uint64_t partials) {
-    const unsigned workers = target.getNumWorkerContexts();
-    const std::uint64_t perWorker = ceilDiv(outputs, workers);
-    return workers * cycles::reduceStrided(target, type, type, cycles::ReduceOpClass::Add,
-                                           perWorker, partials, perWorker);
+/// Tile cycles of the AMP vertices of one m x k x n block: A's rows are the convolution's output
+/// channels, one vertex per group of them, B's columns its field (see MatMul.cpp).
+std::uint64_t ampTileCycles(const poplar::Target& target, const poplar::Type& inputType,
+                            const poplar::Type& partialsType, std::size_t m, std::size_t k,
+                            std::size_t n) {
+    const std::size_t group = cycles::numConvUnits(target, inputType);
+    std::uint64_t total = 0;
+    for (std::size_t r0 = 0; r0 < m; r0 += group)
+        total += cycles::convPartial1x1(target, inputType, partialsType, n, k,
+                                        std::min(m, r0 + group) - r0);
+    return total;
 }
 
 } // namespace
+
+/// The distinct (split, block) pairs of a dimension of `size` cut in blocks of whole `grain`s
+/// (the last block may be smaller), splits up to `maxSplit`, by increasing split.
+std::vector<std::pair<std::size_t, std::size_t>> blockSizes(std::size_t size, std::size_t grain,
+                                                            std::size_t maxSplit) {
+    std::vector<std::pair<std::size_t, std::size_t>> out;
+    const std::size_t grains = ceilDiv(size, grain);
+    for (std::size_t parts = 1; parts <= grains; ++parts) {
+        const std::size_t block = std::min(size, ceilDiv(grains, parts) * grain);
+        const std::size_t split = ceilDiv(size, block);
+        if (split > maxSplit)
+            break;
+        if (out.empty() || out.back().second != block)
+            out.emplace_back(split, block);
+    }
+    return out;
+}
 
 std::string MatMulPlan::describe() const {
     return "split M/K/N " + std::to_string(splitM) + "/" + std::to_string(splitK) + "/" +
@@ -44,20 +70,22 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
     const auto limit =
         static_cast<std::uint64_t>(availableMemoryProportion * double(target.getBytesPerTile()));
 
+    // PopLibs splits channels in whole groups (its planner's grain sizes): A's rows, the
+    // output channels, in groups of the conv units; K, the input channels, in groups of the
+    // weights a conv unit holds; B's columns, the field, element by element.
+    const auto mBlocks = blockSizes(M, cycles::numConvUnits(target, inputType), tiles);
+    const std::size_t inGroup = cycles::weightsPerConvUnit(target, inputType);
+    const auto kBlocks = blockSizes(K, inGroup, tiles);
+    const auto nBlocks = blockSizes(N, 1, tiles);
     MatMulPlan best, smallest;
     bool haveBest = false, haveSmallest = false;
-    for (std::size_t sm = 1; sm <= std::min(M, tiles); ++sm) {
-        const std::size_t bm = ceilDiv(M, sm);
-        if (sm > 1 && ceilDiv(M, sm - 1) == bm)
-            continue; // same block size as a smaller split: only wastes tiles
-        for (std::size_t sn = 1; sn <= std::min(N, tiles / sm); ++sn) {
-            const std::size_t bn = ceilDiv(N, sn);
-            if (sn > 1 && ceilDiv(N, sn - 1) == bn)
-                continue;
-            for (std::size_t sk = 1; sk <= std::min(K, tiles / (sm * sn)); ++sk) {
-                const std::size_t bk = ceilDiv(K, sk);
-                if (sk > 1 && ceilDiv(K, sk - 1) == bk)
-                    continue;
+    for (const auto& [sm, bm] : mBlocks)
+        for (const auto& [sn, bn] : nBlocks) {
+            if (sm * sn > tiles)
+                break;
+            for (const auto& [sk, bk] : kBlocks) {
+                if (sm * sn * sk > tiles)
+                    break;
                 MatMulPlan p;
                 p.splitM = sm, p.splitK = sk, p.splitN = sn;
                 p.blockM = bm, p.blockK = bk, p.blockN = bn;
@@ -68,14 +96,25 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                 // partials.
                 const std::uint64_t exchange = (bm * bk + bk * bn) * inBytes / exchangeRate;
                 const std::uint64_t amp =
-                    cycles::convPartial1x1(target, inputType, partialsType, bm, bk, bn);
+                    ampTileCycles(target, inputType, partialsType, bm, bk, bn);
                 std::uint64_t reduction = 0;
                 if (sk > 1) {
                     const std::uint64_t outputsPerTile = ceilDiv(bm * bn, sk);
-                    reduction = reduceTileCycles(target, partialsType, outputsPerTile, sk) +
+                    reduction = reducePartialsTileCycles(target, partialsType, partialsType,
+                                                         outputsPerTile, unsigned(sk)) +
                                 outputsPerTile * (sk - 1) * partialBytes / exchangeRate;
                 }
-                p.estimatedCycles = exchange + amp + reduction;
+                // A row-major B is first pre-arranged (MatMul.cpp): each of the splitM readers
+                // of a B block receives its share and transposes it, a group of input channels
+                // per worker. The plan is keyed by shapes only (createMatMulInputRHS shares it),
+                // so it is costed for the common case, a B the program laid out itself.
+                const std::uint64_t share = ceilDiv(bn * bk, sm);
+                const std::uint64_t groupRows = std::min<std::uint64_t>(bk, inGroup);
+                const std::uint64_t prearrange =
+                    share * inBytes / exchangeRate +
+                    target.getNumWorkerContexts() *
+                        transpose2dCycles(inputType, groupRows, ceilDiv(share, groupRows), 1);
+                p.estimatedCycles = exchange + amp + reduction + prearrange;
                 p.bytesPerTile = (bm * bk + bk * bn) * inBytes + bm * bn * partialBytes;
                 p.fitsMemory = p.bytesPerTile <= limit;
                 if (p.fitsMemory && (!haveBest || p.estimatedCycles < best.estimatedCycles)) {
@@ -88,7 +127,6 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                 }
             }
         }
-    }
     return haveBest ? best : smallest;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// The block matrix product vertex of poplin: out (rows x cols) = a (rows x depth) x b (depth x
-// cols), all row-major, accumulated in float. A MultiVertex: worker w computes rows w, w+6, ...,
-// as the AMP units of a tile are fed by all its workers.
+// The vertices of poplin's matrix products. The block product: out (rows x cols) = a (rows x
+// depth) x b, with `b` given transposed (cols x depth, depth innermost), as a convolution's
+// input has its channels innermost. A MultiVertex: worker w computes rows w, w+6, ..., as the
+// AMP units of a tile are fed by all its workers.
 
 #include <algorithm>
 #include <poplar/Vertex.hpp>
@@ -14,7 +15,7 @@ namespace tilescope::poplibs {
 template <typename In, typename Partial> class MatMulBlock : public poplar::MultiVertex {
 public:
     poplar::Input<poplar::Vector<In>> a;
-    poplar::Input<poplar::Vector<In>> b;
+    poplar::Input<poplar::Vector<In>> b; ///< cols x depth
     poplar::Output<poplar::Vector<Partial>> out;
     unsigned rows = 0;
     unsigned depth = 0;
@@ -22,8 +23,8 @@ public:
 
     bool compute(unsigned worker) {
         // The operands are converted to float once per worker (HALF conversion is the costly
-        // part on the host) and each row is accumulated with the reduction index outermost,
-        // which keeps every sum in the same order as the plain dot product, so results match.
+        // part on the host); each output is a dot product summed in index order, the same order
+        // as the plain dot product, so results match.
         const In* aData = a.data();
         const In* bData = b.data();
         std::vector<float> bf;
@@ -36,17 +37,17 @@ public:
                 bf[i] = static_cast<float>(bData[i]);
             bRows = bf.data();
         }
-        std::vector<float> acc(cols);
+        std::vector<float> aRow(depth);
         for (unsigned r = worker; r < rows; r += numWorkers()) {
-            std::fill(acc.begin(), acc.end(), 0.0f);
-            for (unsigned k = 0; k < depth; ++k) {
-                const float av = static_cast<float>(aData[std::size_t(r) * depth + k]);
-                const float* bRow = bRows + std::size_t(k) * cols;
-                for (unsigned c = 0; c < cols; ++c)
-                    acc[c] += av * bRow[c];
+            for (unsigned k = 0; k < depth; ++k)
+                aRow[k] = static_cast<float>(aData[std::size_t(r) * depth + k]);
+            for (unsigned c = 0; c < cols; ++c) {
+                const float* bRow = bRows + std::size_t(c) * depth;
+                float acc = 0.0f;
+                for (unsigned k = 0; k < depth; ++k)
+                    acc += aRow[k] * bRow[k];
+                out[r * cols + c] = static_cast<Partial>(acc);
             }
-            for (unsigned c = 0; c < cols; ++c)
-                out[r * cols + c] = static_cast<Partial>(acc[c]);
         }
         return true;
     }
@@ -59,6 +60,39 @@ public:
         sim::abi::describeField(f, "rows", v.rows);
         sim::abi::describeField(f, "depth", v.depth);
         sim::abi::describeField(f, "cols", v.cols);
+    }
+};
+
+/// poplin::ReduceAdd: sums a product's partials on one tile, as PopLibs' convolution reduces
+/// them (a SupervisorVertex; lib/poplin/codelets/ReduceAdd.cpp). `partials` holds numPartials
+/// runs of out.size() elements one after the other; out[i] is the float sum of element i of
+/// every run, in run order, converted to Out (a single run is the cast of a product that needs
+/// no reduction).
+template <typename Out, typename Partial> class ReduceAdd : public poplar::SupervisorVertex {
+public:
+    poplar::Input<poplar::Vector<Partial>> partials;
+    poplar::Output<poplar::Vector<Out>> out;
+    unsigned numPartials = 0;
+
+    bool compute() {
+        const std::size_t n = out.size();
+        if (numPartials == 0 || partials.size() != n * numPartials)
+            return false;
+        const Partial* p = partials.data();
+        for (std::size_t i = 0; i < n; ++i) {
+            float sum = 0.0f;
+            for (unsigned j = 0; j < numPartials; ++j)
+                sum += static_cast<float>(p[std::size_t(j) * n + i]);
+            out[i] = static_cast<Out>(sum);
+        }
+        return true;
+    }
+
+    static void visit(void* o, sim::abi::FieldVisitor& f) {
+        auto& v = *static_cast<ReduceAdd*>(o);
+        sim::abi::describeField(f, "partials", v.partials);
+        sim::abi::describeField(f, "out", v.out);
+        sim::abi::describeField(f, "numPartials", v.numPartials);
     }
 };
 

@@ -81,7 +81,7 @@ std::uint64_t transpose2dCycles(const poplar::Type& type, std::uint64_t rows, st
 }
 
 void addTranspose2d(poplar::Graph& graph, poplar::ComputeSet cs, const poplar::Tensor& src,
-                    const poplar::Tensor& dst, unsigned tile) {
+                    const poplar::Tensor& dst, unsigned tile, std::size_t rowsPerBand) {
     const std::size_t rows = src.dim(0), cols = src.dim(1);
     if (dst.rank() != 2 || dst.dim(0) != cols || dst.dim(1) != rows ||
         dst.elementType() != src.elementType())
@@ -95,7 +95,7 @@ void addTranspose2d(poplar::Graph& graph, poplar::ComputeSet cs, const poplar::T
     // Bands of source rows, even-sized (a multiple of 4 for 2-byte types) where possible so
     // PopLibs' fast path applies.
     const std::size_t grain = graph.getTarget().getTypeSize(type) == 4 ? 2 : 4;
-    std::size_t band = (rows + workers - 1) / workers;
+    std::size_t band = rowsPerBand ? rowsPerBand : (rows + workers - 1) / workers;
     band = std::min(kMaxFieldValue / grain * grain,
                     std::max(grain, (band + grain - 1) / grain * grain));
     const std::string vertexType = poputil::templateVertex("popops::Transpose2d", type);

@@ -18,8 +18,10 @@ std::uint64_t transpose2dCycles(const poplar::Type& type, std::uint64_t numSrcRo
 
 /// Adds to `cs`, on `tile`, the vertices writing `dst` (a rank-2 {C, R} view) = the transpose of
 /// `src` (a rank-2 {R, C} view) of the same element type (FLOAT or HALF). The source rows are
-/// split into bands, one vertex per band, so the tile's workers share the work.
+/// split into bands, one vertex per band, so the tile's workers share the work: one band per
+/// worker, or with `rowsPerBand` bands of that many rows (PopLibs deals whole transpositions,
+/// such as one group of a convolution's input channels, to the workers).
 void addTranspose2d(poplar::Graph& graph, poplar::ComputeSet cs, const poplar::Tensor& src,
-                    const poplar::Tensor& dst, unsigned tile);
+                    const poplar::Tensor& dst, unsigned tile, std::size_t rowsPerBand = 0);
 
 } // namespace tilescope::poplibs

@@ -398,9 +398,9 @@ SerializedGraph readSerializedGraph(std::istream& in, const std::string& what) {
             " is not supported (this library reads version " +
             std::to_string(kExecutableFormatVersion) + " only" +
             (version < kExecutableFormatVersion
-                 ? std::string("; the file was written by an older TileScope, before remote "
-                               "buffers, cycle counters, the device type and whether IPU code "
-                               "is compiled were stored")
+                 ? std::string("; the file was written by an older TileScope, whose matMul "
+                               "vertices read their operands in another layout (and before "
+                               "version 4, without the target's sync model)")
                  : std::string("; the file was written by a newer TileScope")) +
             "); recompile the graph with compileGraph and serialize it again");
     const auto abiVersion = h.u32();

@@ -24,8 +24,10 @@ inline constexpr char kExecutableMagic[8] = {'\x89', 'T', 'S', 'E', 'X', 'E', 'C
 /// cycleCount/cycleStamp counters, and each vertex type's supervisor flag. 3: whether IPU code
 /// was compiled (IPUModel::compileIPUCode), Block programs and the profiler options, and operation
 /// values as JSON text (serialized poplar::ProfileValue), not raw strings. 4: the target's sync
-/// model (IPUModel::minIPUSyncDelay, relativeSyncDelay).
-inline constexpr std::uint32_t kExecutableFormatVersion = 4;
+/// model (IPUModel::minIPUSyncDelay, relativeSyncDelay). 5: the layout is unchanged, but
+/// poplin::MatMulBlock reads B transposed (the convolution's input, K innermost) and poplin
+/// products end in poplin::ReduceAdd vertices, so a version 4 file would compute wrong products.
+inline constexpr std::uint32_t kExecutableFormatVersion = 5;
 
 /// What an executable file holds once read back: a fresh model (vertex types loaded, operations
 /// re-registered in this process), the programs, and the compile options.
