@@ -233,7 +233,7 @@ TEST_CASE("Screenshot of the compare view of two host traces") {
     REQUIRE(eventPixels(image) > 2000); // both flames are drawn
 }
 
-TEST_CASE("--compare-trace refuses what is not two host traces with one line") {
+TEST_CASE("Compare traces: what is not two host traces is refused with one line") {
     const auto dir = test::scratchDir("system-compare-bad");
     const auto out = str(dir / "out.png");
     const QString trace = str(capture().hostTrace);
