@@ -11,6 +11,7 @@
 
 #include <QColor>
 #include <catch2/catch.hpp>
+#include <memory>
 #include <set>
 
 using namespace tilescope;
@@ -258,4 +259,97 @@ TEST_CASE("The operations graph of thousands of operations opens as its layers")
     CHECK(open.nodes().size() == 39 + 80);
     // Inside the open layer the chain of 80 operations runs down 80 rows.
     CHECK(open.ranks() >= 80);
+}
+
+TEST_CASE("Operations Graph: row index, edges by row and re-laid-out graphs share their operations",
+          "[operations][graph]") {
+    // Two layers of 6 operations in 2 branches: op k takes op k-2's output, a layer's first two
+    // take the previous layer's last output.
+    report::RolledUpOperations r;
+    auto tensor = [](int id) {
+        return R"({"name":"t)" + std::to_string(id) + R"(","type":"float","shape":"[4]"})";
+    };
+    int next = 0, last = -1;
+    for (int layer = 0; layer < 2; ++layer) {
+        const std::string path = "m/l" + std::to_string(layer);
+        r.operations.push_back(graphOp("layer", path.c_str(), 0, ""));
+        std::vector<int> outs;
+        for (int op = 0; op < 6; ++op) {
+            const int in = op >= 2 ? outs[std::size_t(op - 2)] : last >= 0 ? last : next++;
+            const int out = next++;
+            outs.push_back(out);
+            const std::string child = path + "/op" + std::to_string(op);
+            r.operations.push_back(
+                graphOp("op", child.c_str(), std::uint64_t(10 + op),
+                        R"({"args":{"x":)" + tensor(in) + R"(},"output":)" + tensor(out) + "}"));
+        }
+        last = outs.back();
+    }
+    for (std::size_t i = 0; i < r.operations.size(); ++i)
+        r.operations[i].operation.id = std::int64_t(i + 1);
+    r.rollup = OperationRollup::compute(r.operations);
+    const OperationGraph g(r, {0, 7});
+    REQUIRE(g.nodes().size() == 12);
+    REQUIRE(g.edges().size() == 10); // 4 within each layer's branches, 2 into the second layer
+
+    // Every node once, row by row.
+    const std::vector<int> all = g.nodesInRanks(-5, g.ranks() + 5);
+    CHECK(all.size() == g.nodes().size());
+    CHECK(std::set<int>(all.begin(), all.end()).size() == all.size());
+    for (std::size_t k = 1; k < all.size(); ++k)
+        CHECK(g.nodes()[std::size_t(all[k - 1])].rank <= g.nodes()[std::size_t(all[k])].rank);
+    // A window of rows: exactly the nodes and edges in or crossing it (checked by brute force).
+    for (int first = -1; first <= g.ranks(); ++first)
+        for (int lastRank = first; lastRank <= g.ranks(); ++lastRank) {
+            std::set<int> nodes, edges;
+            for (std::size_t i = 0; i < g.nodes().size(); ++i)
+                if (g.nodes()[i].rank >= first && g.nodes()[i].rank <= lastRank)
+                    nodes.insert(int(i));
+            for (std::size_t i = 0; i < g.edges().size(); ++i) {
+                const int a = g.nodes()[std::size_t(g.edges()[i].from)].rank;
+                const int b = g.nodes()[std::size_t(g.edges()[i].to)].rank;
+                if (std::min(a, b) <= lastRank && std::max(a, b) >= first)
+                    edges.insert(int(i));
+            }
+            const auto inRows = g.nodesInRanks(first, lastRank);
+            const auto edgesInRows = g.edgesInRanks(first, lastRank);
+            CHECK(std::set<int>(inRows.begin(), inRows.end()) == nodes);
+            CHECK(std::set<int>(edgesInRows.begin(), edgesInRows.end()) == edges);
+        }
+    CHECK(g.maximum(OperationGraph::Cycles) == 15);
+
+    // Relaid out with other layers open: the same as built from scratch, the operations shared.
+    const OperationGraph closedOne = g.withExpanded({0});
+    const OperationGraph fresh(r, {0});
+    CHECK(&closedOne.operations() == &g.operations());
+    REQUIRE(closedOne.nodes().size() == fresh.nodes().size());
+    REQUIRE(closedOne.edges().size() == fresh.edges().size());
+    for (std::size_t i = 0; i < fresh.nodes().size(); ++i) {
+        CHECK(closedOne.nodes()[i].operation == fresh.nodes()[i].operation);
+        CHECK(closedOne.nodes()[i].rank == fresh.nodes()[i].rank);
+        CHECK(closedOne.nodes()[i].column == fresh.nodes()[i].column);
+        CHECK(closedOne.nodes()[i].inputs == fresh.nodes()[i].inputs);
+    }
+    REQUIRE(closedOne.frames().size() == 1);
+    CHECK(closedOne.frames()[0].operation == 0);
+
+    // Hit-testing looks in the row under the point only: every box is found at its centre,
+    // zoomed out and in, and the gap between rows holds none.
+    OperationGraphWidget widget;
+    widget.resize(800, 600);
+    widget.setGraph(std::make_shared<const OperationGraph>(g));
+    for (double scale : {0.0, 2.5}) {
+        if (scale > 0)
+            widget.zoomTo(scale, QPointF(widget.layoutSize().width() / 2, 0));
+        else
+            widget.fit();
+        for (std::size_t i = 0; i < g.nodes().size(); ++i) {
+            const QRectF r = widget.nodeRect(int(i));
+            if (QRectF(widget.rect()).contains(r.center()))
+                CHECK(widget.nodeAt(r.center()) == int(i));
+        }
+    }
+    widget.fit();
+    const QRectF first = widget.nodeRect(g.nodesInRanks(0, 0).front());
+    CHECK(widget.nodeAt(QPointF(first.center().x(), first.bottom() + 2)) == -1);
 }

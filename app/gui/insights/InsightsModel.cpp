@@ -133,7 +133,11 @@ void InsightsModel::load() {
             advice_ = std::move(loaded.advice);
             std::vector<RecordTableModel::Row> parts, recommendations;
             for (const auto& p : advice_.parts)
-                parts.push_back({p.kind, p.name, RecordTableModel::u64(p.bytes), p.detail});
+                parts.push_back({p.kind, p.name,
+                                 p.kind == QStringLiteral("exchange")
+                                     ? QVariant()
+                                     : RecordTableModel::u64(p.bytes),
+                                 p.detail});
             for (const auto& r : advice_.recommendations)
                 recommendations.push_back(
                     {r.action, RecordTableModel::u64(r.savingBytes), r.scope, r.why});

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 namespace tilescope::gui {
 namespace {
@@ -27,10 +28,51 @@ QString str(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-// The planner's default availableMemoryProportion and the halved value the advice suggests.
+// The planner's default availableMemoryProportion and the halved value the advice suggests
+// (PopLibs' matMul and convolution option; 0.6 is its documented default).
 constexpr double kDefaultProportion = 0.6, kSuggestedProportion = 0.3;
 // How many of the tile's largest not-always-live variables are traced to their operations.
 constexpr std::size_t kTracedVariables = 20;
+
+/// The vertices on the tile (by type and compute set, largest state first) and the steps that
+/// move data with the tile taking part (busiest for it first), at most kListed of each.
+void addVerticesAndExchanges(const report::ProfileReader& reader, std::uint32_t tile,
+                             std::vector<TileAdvice::Part>& parts) {
+    constexpr std::size_t kListed = 20;
+    std::map<std::int64_t, report::VertexTypeRecord> types;
+    for (report::VertexTypeRecord& t : reader.vertexTypes())
+        types[t.id] = std::move(t);
+    std::vector<TileAdvice::Part> vertices;
+    for (const auto& v : reader.vertexInstancesOnTiles({{tile, 1}})) {
+        const auto type = types.find(v.vertexTypeId);
+        const std::uint64_t each = type != types.end() ? type->second.stateBytes : 0;
+        vertices.push_back(
+            {QStringLiteral("vertices"),
+             QStringLiteral("%1 in %2")
+                 .arg(type != types.end() ? str(type->second.name) : QStringLiteral("?"),
+                      str(v.computeSet)),
+             v.count * each,
+             QStringLiteral("%1 instances, state %2 each").arg(v.count).arg(bytesText(each))});
+    }
+    std::stable_sort(vertices.begin(), vertices.end(),
+                     [](const auto& x, const auto& y) { return x.bytes > y.bytes; });
+    vertices.resize(std::min(vertices.size(), kListed));
+    parts.insert(parts.end(), vertices.begin(), vertices.end());
+
+    auto exchanges = reader.exchangeStepsOnTiles({{tile, 1}});
+    std::stable_sort(exchanges.begin(), exchanges.end(),
+                     [](const auto& x, const auto& y) { return x.maxCycles > y.maxCycles; });
+    for (std::size_t i = 0; i < exchanges.size() && i < kListed; ++i) {
+        const report::ExchangeOnTiles& e = exchanges[i];
+        if (!e.perTileRecorded)
+            continue;
+        // The report keeps a step's bytes over all tiles only: no bytes on this tile.
+        parts.push_back({QStringLiteral("exchange"), str(e.step.program), 0,
+                         QStringLiteral("%1, %2 cycles on this tile; %3 moved over all tiles")
+                             .arg(str(e.step.step.kind), formatCount(std::int64_t(e.maxCycles)),
+                                  bytesText(e.step.step.exchangeBytes))});
+    }
+}
 
 } // namespace
 
@@ -96,6 +138,7 @@ TileAdvice TileAdvice::forTile(const report::ProfileReader& reader, std::uint32_
             detail += QStringLiteral(", always live");
         a.parts.push_back({QStringLiteral("variable"), str(v.name), vars[i].bytes, detail});
     }
+    addVerticesAndExchanges(reader, tile, a.parts);
 
     const auto over = [&](std::uint64_t saving) {
         return a.bytes > a.capacity && a.bytes - saving <= a.capacity
@@ -178,33 +221,50 @@ TileAdvice TileAdvice::forTile(const report::ProfileReader& reader, std::uint32_
         if (v.variable.alwaysLive || traced >= kTracedVariables)
             continue;
         ++traced;
-        for (const report::OperationRecord& o : reader.operationsOfVariable(v.variable.id)) {
-            const std::string what = lower(o.name + " " + o.debugPath);
-            if (what.find("matmul") == std::string::npos && what.find("conv") == std::string::npos)
-                continue;
+        auto planned = [](const std::string& text) {
+            const std::string what = lower(text);
+            return what.find("matmul") != std::string::npos ||
+                   what.find("conv") != std::string::npos;
+        };
+        // A temporary the planner made (its own name says so, e.g. "…/matMul/exchange/
+        // received") or a variable a matMul or convolution operation created.
+        bool counted = planned(v.variable.name + " " + v.variable.debugPath);
+        if (counted)
             temporaries += v.bytes;
-            if (owner.empty())
+        if (counted && owner.empty())
+            owner = v.variable.name;
+        for (const report::OperationRecord& o : reader.operationsOfVariable(v.variable.id)) {
+            if (!planned(o.name + " " + o.debugPath))
+                continue;
+            if (!counted)
+                temporaries += v.bytes;
+            counted = true;
+            if (owner.empty() || owner == v.variable.name)
                 owner = o.debugPath.empty() ? o.name : o.debugPath;
             break;
         }
     }
-    if (temporaries > 0) {
-        const auto saving =
-            std::uint64_t(double(temporaries) * (1.0 - kSuggestedProportion / kDefaultProportion));
+    // The option bounds the temporary memory a plan may use per tile (proportion x tile memory);
+    // it is not a share of what the plan uses. Lowering it saves only what lies above the new
+    // bound: nothing when the temporaries already fit under it (the planner keeps its plan).
+    const auto bound = std::uint64_t(kSuggestedProportion * double(a.capacity));
+    if (temporaries > bound) {
+        const std::uint64_t saving = temporaries - bound;
         a.recommendations.push_back(
             {QStringLiteral("Lower availableMemoryProportion of %1 to %2")
                  .arg(str(owner))
                  .arg(kSuggestedProportion),
              QStringLiteral("operation"), saving,
-             QStringLiteral("Not-always-live variables of matMuls and convolutions (%1 first) "
-                            "hold %2 on tile %3; the planner sizes these temporaries in "
-                            "proportion to the option (default %4), so %5 would roughly halve "
-                            "them, at some cost in cycles.%6")
+             QStringLiteral("Temporaries of matMuls and convolutions (%1 first) hold %2 on tile "
+                            "%3; the option bounds them per tile at that share of its memory "
+                            "(default %4), so %5 would keep them under %6, at some cost in "
+                            "cycles. This is at most what it saves: the smaller plan may add "
+                            "reduction partials and exchange code to the tile.%7")
                  .arg(str(owner), bytesText(temporaries))
                  .arg(tile)
                  .arg(kDefaultProportion)
                  .arg(kSuggestedProportion)
-                 .arg(over(saving))});
+                 .arg(bytesText(bound), over(saving))});
     }
     // Halve the batch: activations scale with it.
     if (notAlwaysLive > 0)

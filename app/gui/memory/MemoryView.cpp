@@ -2,6 +2,7 @@
 
 #include "TileComputeSetsModel.hpp"
 #include "TileDetailsModel.hpp"
+#include "TileExchangesModel.hpp"
 #include "TileMapWidget.hpp"
 #include "TileMemoryCanvas.hpp"
 #include "TileMemoryModel.hpp"
@@ -121,13 +122,13 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
     detailsLayout->addWidget(detailsTable_);
 
     vertices_ = new TileVerticesModel(sharedSession(), this);
-    exchanges_ = newExchangeStepsModel(sharedSession(), kTableRows, this);
+    exchanges_ = new TileExchangesModel(sharedSession(), kTableRows, this);
     computeSets_ = new TileComputeSetsModel(sharedSession(), this);
     variables_ = new TileVariablesModel(sharedSession(), kTableRows, this);
     verticesLabel_ = new QLabel;
     computeSetsLabel_ = new QLabel;
     variablesLabel_ = new QLabel(tr("Loading…"));
-    auto* exchangesLabel = new QLabel(tr("Loading…"));
+    exchangesLabel_ = new QLabel(tr("Loading…"));
     variablesGraph_ = new VariablesGraphWidget;
     tileMap_ = new TileMapWidget(*model_);
     tileMap_->setSelection(state.selectedTiles);
@@ -147,7 +148,7 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
     };
     lazyTab(tr("Vertices"), verticesLabel_, vertices_, tr("Filter vertices"));
     lazyTab(tr("Compute sets"), computeSetsLabel_, computeSets_, tr("Filter compute sets"));
-    lazyTab(tr("Exchanges"), exchangesLabel, exchanges_, tr("Filter exchanges"));
+    lazyTab(tr("Exchanges"), exchangesLabel_, exchanges_, tr("Filter exchanges"));
     lazyTab(tr("Variables"), variablesLabel_, variables_, tr("Filter variables"));
     tabs_->addTab(variablesGraph_, tr("Variables graph"));
     tabs_->addTab(tileMap_, tr("Tile map"));
@@ -220,18 +221,22 @@ MemoryView::MemoryView(std::shared_ptr<ReportSession> session, QWidget* parent)
                       .arg(formatCount(vertices_->rowCount()))
                       .arg(formatCount(std::int64_t(tiles.count()))));
     });
-    auto tableStatus = [](QLabel* label, ReportTableModel* model, QString all, QString largest) {
-        connect(model, &ReportTableModel::loadedChanged, label, [label, model, all, largest] {
-            label->setText(
-                (model->limitReached() ? largest : all).arg(formatCount(model->rowCount())));
-        });
-        connect(model, &ReportTableModel::failed, label, [label](const QString& message) {
-            label->setText(tr("Cannot read the table: %1").arg(message));
-        });
-    };
-    tableStatus(exchangesLabel, exchanges_,
-                tr("All %1 steps that move data (bytes over all tiles)"),
-                tr("The %1 largest steps that move data (bytes over all tiles)"));
+    connect(exchanges_, &TileExchangesModel::loaded, this, [this] {
+        const TileSelection& tiles = exchanges_->selection();
+        const QString count = formatCount(exchanges_->rowCount());
+        exchangesLabel_->setText(
+            tiles.empty()
+                ? (exchanges_->limitReached()
+                       ? tr("The %1 largest steps that move data (bytes over all tiles)").arg(count)
+                       : tr("All %1 steps that move data (bytes over all tiles)").arg(count))
+                : tr("%1 steps that move data with the %2 selected tile(s) taking part, the "
+                     "busiest for them first (bytes over all tiles: the report keeps no tile's "
+                     "share)")
+                      .arg(count, formatCount(std::int64_t(tiles.count()))));
+    });
+    connect(exchanges_, &TileExchangesModel::failed, this, [this](const QString& message) {
+        exchangesLabel_->setText(tr("Cannot read the table: %1").arg(message));
+    });
     connect(variables_, &TileVariablesModel::loaded, this, [this] {
         const TileSelection& tiles = variables_->selection();
         const QString count = formatCount(variables_->rowCount());
@@ -328,6 +333,7 @@ void MemoryView::applySelection(const TileSelection& tiles) {
     updateSelectionLabel();
     verticesStale_ = true;
     computeSetsStale_ = true;
+    exchangesStale_ = true;
     variablesStale_ = true;
     loadTab(tabs_->currentIndex());
 }
@@ -359,7 +365,11 @@ void MemoryView::loadTab(int index) {
         }
         break;
     case ExchangesTab:
-        exchanges_->load();
+        if (exchangesStale_) {
+            exchangesStale_ = false;
+            exchangesLabel_->setText(tr("Loading…"));
+            exchanges_->setSelection(session().state().selectedTiles);
+        }
         break;
     case VariablesTab:
     case VariablesGraphTab:

@@ -18,7 +18,6 @@ class QTableView;
 
 namespace tilescope::gui {
 
-class ReportTableModel;
 class TileComputeSetsModel;
 class TileDetailsModel;
 class TileVariablesModel;
@@ -28,17 +27,18 @@ class TileOrderBox;
 class TileMemoryCanvas;
 class TileMemoryModel;
 class TileVerticesModel;
+class TileExchangesModel;
 
 /// The Memory view: a toolbar (breakdown, Include Gaps, Show Max Memory, software or physical tile
 /// order, zoom to a tile range, select tiles by list), the TileMemoryCanvas, and below it tabs:
 /// Details (categories of the selected tiles), Vertices and Compute sets (on the selected tiles),
-/// Exchanges (report-wide, largest first), Variables (those with bytes on the selected tiles, or
-/// the largest), the Variables graph (bytes per tile of the variables selected in the Variables
-/// table, the largest three until some are picked) and the Tile map (floor plan coloured by memory;
-/// clicking selects). The tables sort and filter; each tab reads its data the first time it is
-/// shown (the ones that follow the tiles again when the selection changes). Its settings live in
-/// the session's ViewState, so a selection made in another view (a variable's tiles in the
-/// Operations view) shows here.
+/// Exchanges (the steps that move data where the selected tiles take part), Variables (those with
+/// bytes on the selected tiles, or the largest), the Variables graph (bytes per tile of the
+/// variables selected in the Variables table, the largest three until some are picked) and the Tile
+/// map (floor plan coloured by memory; clicking selects). The tables sort and filter; each tab
+/// reads its data the first time it is shown (the ones that follow the tiles again when the
+/// selection changes). Its settings live in the session's ViewState, so a selection made in another
+/// view (a variable's tiles in the Operations view) shows here.
 class MemoryView : public ReportView {
     Q_OBJECT
 public:
@@ -48,7 +48,7 @@ public:
     TileMemoryModel& model() const { return *model_; }
     TileMemoryCanvas& canvas() const { return *canvas_; }
     TileVerticesModel& vertices() const { return *vertices_; }
-    ReportTableModel& exchanges() const { return *exchanges_; }
+    TileExchangesModel& exchanges() const { return *exchanges_; }
     TileVariablesModel& variables() const { return *variables_; }
     TileComputeSetsModel& computeSets() const { return *computeSets_; }
     VariablesGraphWidget& variablesGraph() const { return *variablesGraph_; }
@@ -91,7 +91,9 @@ private:
     QLabel* selectionLabel_;
     QTableView* detailsTable_;
     TileVerticesModel* vertices_;
-    ReportTableModel* exchanges_;
+    TileExchangesModel* exchanges_;
+    QLabel* exchangesLabel_;
+    bool exchangesStale_ = true;
     TileVariablesModel* variables_;
     TileComputeSetsModel* computeSets_;
     VariablesGraphWidget* variablesGraph_;

@@ -2,6 +2,7 @@
 
 #include "TileMemoryModel.hpp"
 #include "core/Format.hpp"
+#include "core/ImageSaving.hpp"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -185,6 +186,10 @@ bool TileMapWidget::event(QEvent* event) {
                      formatPercent(capacity ? double(bytes) / double(capacity) : 0.0));
     QToolTip::showText(help->globalPos(), text, this);
     return true;
+}
+
+void TileMapWidget::contextMenuEvent(QContextMenuEvent* event) {
+    showSaveImageMenu(this, event, tr("tile map"));
 }
 
 } // namespace tilescope::gui

@@ -1,6 +1,7 @@
 #include "OperationGraph.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
@@ -9,11 +10,7 @@ namespace tilescope::gui {
 namespace {
 
 using Json = nlohmann::json;
-
-struct Tensor {
-    std::string name;
-    std::string text; // "type [shape]"
-};
+using Tensor = OperationGraph::Tensor;
 
 bool isTensor(const Json& v) {
     return v.is_object() && v.contains("shape") && v.contains("type") &&
@@ -50,8 +47,25 @@ void tensorsOf(const std::string& json, std::vector<Tensor>& inputs, std::vector
 } // namespace
 
 OperationGraph::OperationGraph(report::RolledUpOperations ops, std::set<int> expanded)
-    : ops_(std::move(ops)), expanded_(std::move(expanded)) {
+    : ops_(std::make_shared<const report::RolledUpOperations>(std::move(ops))),
+      expanded_(std::move(expanded)) {
+    auto tensors = std::make_shared<std::vector<OperationTensors>>(ops_->operations.size());
+    for (std::size_t i = 0; i < ops_->operations.size(); ++i)
+        tensorsOf(ops_->operations[i].operation.debugJson, (*tensors)[i].inputs,
+                  (*tensors)[i].outputs);
+    tensors_ = std::move(tensors);
     build();
+}
+
+OperationGraph::OperationGraph(std::shared_ptr<const report::RolledUpOperations> ops,
+                               std::shared_ptr<const std::vector<OperationTensors>> tensors,
+                               std::set<int> expanded)
+    : ops_(std::move(ops)), tensors_(std::move(tensors)), expanded_(std::move(expanded)) {
+    build();
+}
+
+OperationGraph OperationGraph::withExpanded(std::set<int> expanded) const {
+    return OperationGraph(ops_, tensors_, std::move(expanded));
 }
 
 std::set<int> OperationGraph::defaultExpanded(const report::RolledUpOperations& ops, int maxNodes) {
@@ -65,15 +79,15 @@ std::set<int> OperationGraph::defaultExpanded(const report::RolledUpOperations& 
 }
 
 bool OperationGraph::isLayer(int operation) const {
-    return operation >= 0 && std::size_t(operation) < ops_.operations.size() &&
-           ops_.rollup.descendants[std::size_t(operation)] > 0;
+    return operation >= 0 && std::size_t(operation) < ops_->operations.size() &&
+           ops_->rollup.descendants[std::size_t(operation)] > 0;
 }
 
 OperationGraph OperationGraph::toggled(int operation) const {
     std::set<int> open = expanded_;
     if (!open.erase(operation) && isLayer(operation))
         open.insert(operation);
-    return OperationGraph(ops_, std::move(open));
+    return withExpanded(std::move(open));
 }
 
 int OperationGraph::nodeOf(int operation) const {
@@ -83,15 +97,37 @@ int OperationGraph::nodeOf(int operation) const {
 }
 
 std::uint64_t OperationGraph::maximum(Metric metric) const {
-    std::uint64_t top = 0;
-    for (const Node& n : nodes_)
-        top = std::max(top, n.value(metric));
-    return top;
+    return maxima_[std::size_t(metric)];
+}
+
+std::vector<int> OperationGraph::nodesInRanks(int firstRank, int lastRank) const {
+    firstRank = std::max(firstRank, 0);
+    lastRank = std::min(lastRank, ranks_ - 1);
+    if (firstRank > lastRank)
+        return {};
+    return std::vector<int>(byRank_.begin() + rankStart_[std::size_t(firstRank)],
+                            byRank_.begin() + rankStart_[std::size_t(lastRank) + 1]);
+}
+
+std::vector<int> OperationGraph::edgesInRanks(int firstRank, int lastRank) const {
+    std::vector<int> found;
+    // An edge overlaps when its upper row is at most lastRank and its lower one at least
+    // firstRank; the lower one is at most longestEdge_ rows below the upper one.
+    const auto from = std::lower_bound(edgeTop_.begin(), edgeTop_.end(), firstRank - longestEdge_);
+    const auto to = std::upper_bound(edgeTop_.begin(), edgeTop_.end(), lastRank);
+    for (auto it = from; it < to; ++it) {
+        const Edge& e = edges_[std::size_t(it - edgeTop_.begin())];
+        const int bottom =
+            std::max(nodes_[std::size_t(e.from)].rank, nodes_[std::size_t(e.to)].rank);
+        if (bottom >= firstRank)
+            found.push_back(int(it - edgeTop_.begin()));
+    }
+    return found;
 }
 
 void OperationGraph::build() {
-    const auto& totals = ops_.operations;
-    const auto& r = ops_.rollup;
+    const auto& totals = ops_->operations;
+    const auto& r = ops_->rollup;
     const std::size_t count = totals.size();
     nodeOfOperation_.assign(count, -1);
     // Each operation is shown by the outermost collapsed layer holding it, or by itself.
@@ -135,8 +171,7 @@ void OperationGraph::build() {
     std::unordered_map<std::string, int> producer;
     std::map<std::pair<int, int>, std::size_t> edgeIndex;
     for (std::size_t i = 0; i < count; ++i) {
-        std::vector<Tensor> inputs, outputs;
-        tensorsOf(totals[i].operation.debugJson, inputs, outputs);
+        const auto& [inputs, outputs] = (*tensors_)[i];
         const int to = nodeOfOperation_[i];
         if (to >= 0 && !nodes_[std::size_t(to)].collapsed) {
             for (const Tensor& t : inputs)
@@ -163,6 +198,13 @@ void OperationGraph::build() {
                 producer[t.name] = int(i);
     }
 
+    layOut();
+    index();
+}
+
+void OperationGraph::layOut() {
+    const auto& totals = ops_->operations;
+    const auto& r = ops_->rollup;
     // Layout: a node's row is one below its lowest producer (nodes are in creation order, so
     // edges to earlier nodes, as in a training loop's updates, do not count); nodes no tensor
     // connects go in rows of their own below, in creation order.
@@ -217,7 +259,9 @@ void OperationGraph::build() {
     widest_ = std::max(widest_, std::min(loose, wrap));
     ranks_ = lastRank + 1 + (loose + wrap - 1) / wrap;
 
-    // Frames: each open layer around the nodes it holds.
+    // Frames: each open layer around the nodes it holds (each node widens the frames of the
+    // open layers above it: nodes times depth, not nodes times layers).
+    std::map<int, std::size_t> frameOf;
     for (int layer : expanded_) {
         if (!isLayer(layer))
             continue;
@@ -225,25 +269,57 @@ void OperationGraph::build() {
         f.operation = layer;
         f.name = totals[std::size_t(layer)].operation.name;
         f.depth = r.depth[std::size_t(layer)];
-        bool any = false;
-        for (const Node& node : nodes_) {
-            bool inside = node.operation == layer;
-            for (int p = r.parent[std::size_t(node.operation)]; p >= 0 && !inside;
-                 p = r.parent[std::size_t(p)])
-                inside = p == layer;
-            if (!inside)
-                continue;
-            f.firstRank = any ? std::min(f.firstRank, node.rank) : node.rank;
-            f.lastRank = any ? std::max(f.lastRank, node.rank) : node.rank;
-            f.firstColumn = any ? std::min(f.firstColumn, node.column) : node.column;
-            f.lastColumn = any ? std::max(f.lastColumn, node.column) : node.column;
-            any = true;
-        }
-        if (any)
-            frames_.push_back(std::move(f));
+        f.firstRank = f.firstColumn = -1; // no node yet
+        frameOf[layer] = frames_.size();
+        frames_.push_back(std::move(f));
     }
+    auto widen = [this](Frame& f, const Node& node) {
+        const bool any = f.firstRank >= 0;
+        f.firstRank = any ? std::min(f.firstRank, node.rank) : node.rank;
+        f.lastRank = any ? std::max(f.lastRank, node.rank) : node.rank;
+        f.firstColumn = any ? std::min(f.firstColumn, node.column) : node.column;
+        f.lastColumn = any ? std::max(f.lastColumn, node.column) : node.column;
+    };
+    for (const Node& node : nodes_)
+        for (int p = node.operation; p >= 0; p = r.parent[std::size_t(p)]) {
+            const auto it = frameOf.find(p);
+            if (it != frameOf.end())
+                widen(frames_[it->second], node);
+        }
+    frames_.erase(std::remove_if(frames_.begin(), frames_.end(),
+                                 [](const Frame& f) { return f.firstRank < 0; }),
+                  frames_.end());
     std::stable_sort(frames_.begin(), frames_.end(),
                      [](const Frame& a, const Frame& b) { return a.depth < b.depth; });
+}
+
+void OperationGraph::index() {
+    rankStart_.assign(std::size_t(ranks_) + 1, 0);
+    for (const Node& n : nodes_)
+        ++rankStart_[std::size_t(n.rank) + 1];
+    for (std::size_t r = 1; r < rankStart_.size(); ++r)
+        rankStart_[r] += rankStart_[r - 1];
+    byRank_.assign(nodes_.size(), 0);
+    std::vector<int> next(rankStart_.begin(), rankStart_.end() - 1);
+    for (std::size_t i = 0; i < nodes_.size(); ++i)
+        byRank_[std::size_t(next[std::size_t(nodes_[i].rank)]++)] = int(i);
+
+    auto top = [this](const Edge& e) {
+        return std::min(nodes_[std::size_t(e.from)].rank, nodes_[std::size_t(e.to)].rank);
+    };
+    std::stable_sort(edges_.begin(), edges_.end(),
+                     [&](const Edge& a, const Edge& b) { return top(a) < top(b); });
+    edgeTop_.clear();
+    longestEdge_ = 0;
+    for (const Edge& e : edges_) {
+        edgeTop_.push_back(top(e));
+        longestEdge_ = std::max(longestEdge_, std::abs(nodes_[std::size_t(e.from)].rank -
+                                                       nodes_[std::size_t(e.to)].rank));
+    }
+    maxima_ = {};
+    for (const Node& n : nodes_)
+        for (Metric m : {Cycles, Memory, Code})
+            maxima_[std::size_t(m)] = std::max(maxima_[std::size_t(m)], n.value(m));
 }
 
 } // namespace tilescope::gui

@@ -54,11 +54,11 @@ OperationGraphView::OperationGraphView(std::shared_ptr<ReportSession> session, Q
         for (std::size_t i = 0; i < graph_->operations().operations.size(); ++i)
             if (graph_->isLayer(int(i)))
                 all.insert(int(i));
-        setGraph(OperationGraph(graph_->operations(), std::move(all)));
+        setGraph(graph_->withExpanded(std::move(all)));
     });
     connect(collapseAll, &QPushButton::clicked, this, [this] {
         if (graph_)
-            setGraph(OperationGraph(graph_->operations(), {}));
+            setGraph(graph_->withExpanded({}));
     });
     connect(widget_, &OperationGraphWidget::nodeClicked, this, [this](int node) {
         const int operation = graph_->nodes()[std::size_t(node)].operation;
@@ -124,6 +124,7 @@ void OperationGraphView::showSelection() {
     const int node = graph_->nodeOf(operation);
     if (node < 0)
         return;
+    widget_->ensureVisible(node); // picked in another view: bring it on screen
     const auto& n = graph_->nodes()[std::size_t(node)];
     const double clock = session().target().clockHz;
     details_->setText(

@@ -22,10 +22,22 @@ constexpr double kMargin = 24;
 // Beyond this many edges a zoomed-out graph draws none (boxes narrower than kEdgeMinBox).
 constexpr std::size_t kManyEdges = 2000;
 constexpr double kEdgeMinBox = 24, kLabelMinBox = 70;
+// Boxes narrower than this are drawn as plain rectangles (an outline would cover them).
+constexpr double kPlainBox = 6;
+// Zoom limits: the whole of a 10,000-row chain fits at the smallest; boxes stay readable.
+constexpr double kMinScale = 0.01, kMaxScale = 4.0;
 
 QString metricText(OperationGraph::Metric m, std::uint64_t v) {
     return m == OperationGraph::Cycles ? QObject::tr("%1 cycles").arg(formatCount(std::int64_t(v)))
                                        : formatBytes(double(v));
+}
+
+/// `a` blended towards `b` by `t` (0: a, 1: b), opaque: a translucent pen or fill is stroked on
+/// QPainter's slow path (an antialiased curve in a translucent pen costs about 0.5 ms).
+QColor mixed(const QColor& a, const QColor& b, double t) {
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t),
+                            float(a.greenF() + (b.greenF() - a.greenF()) * t),
+                            float(a.blueF() + (b.blueF() - a.blueF()) * t));
 }
 
 } // namespace
@@ -39,6 +51,7 @@ OperationGraphWidget::OperationGraphWidget(QWidget* parent) : QWidget(parent) {
 void OperationGraphWidget::setGraph(std::shared_ptr<const OperationGraph> graph) {
     const bool first = !graph_;
     graph_ = std::move(graph);
+    labels_.clear();
     selectedNode_ = graph_ ? graph_->nodeOf(selectedOperation_) : -1;
     if (first)
         fitted_ = false;
@@ -47,6 +60,7 @@ void OperationGraphWidget::setGraph(std::shared_ptr<const OperationGraph> graph)
 
 void OperationGraphWidget::setMetric(OperationGraph::Metric metric) {
     metric_ = metric;
+    labels_.clear();
     update();
 }
 
@@ -61,11 +75,36 @@ void OperationGraphWidget::fit() {
         return;
     const double w = std::max(1, graph_->widestRank()) * kCellWidth;
     const double h = std::max(1, graph_->ranks()) * kCellHeight;
-    scale_ =
-        std::clamp(std::min((width() - 2 * kMargin) / w, (height() - 2 * kMargin) / h), 0.01, 1.5);
+    scale_ = std::clamp(std::min((width() - 2 * kMargin) / w, (height() - 2 * kMargin) / h),
+                        kMinScale, 1.5);
     offset_ = QPointF((width() - w * scale_) / 2, kMargin);
     fitted_ = true;
     update();
+}
+
+QSizeF OperationGraphWidget::layoutSize() const {
+    if (!graph_)
+        return {};
+    return {std::max(1, graph_->widestRank()) * kCellWidth,
+            std::max(1, graph_->ranks()) * kCellHeight};
+}
+
+void OperationGraphWidget::zoomTo(double scale, QPointF centre) {
+    scale_ = std::clamp(scale, kMinScale, kMaxScale);
+    offset_ = QPointF(width() / 2.0, height() / 2.0) - centre * scale_;
+    fitted_ = true;
+    update();
+}
+
+void OperationGraphWidget::ensureVisible(int node) {
+    if (!graph_ || node < 0 || std::size_t(node) >= graph_->nodes().size())
+        return;
+    if (!fitted_)
+        fit();
+    if (rect().contains(nodeRect(node).toAlignedRect()))
+        return;
+    const auto& n = graph_->nodes()[std::size_t(node)];
+    zoomTo(scale_, QPointF((n.column + 0.5) * kCellWidth, (n.rank + 0.5) * kCellHeight));
 }
 
 QColor OperationGraphWidget::rampColour(std::uint64_t value, std::uint64_t maximum) {
@@ -99,9 +138,11 @@ QRectF OperationGraphWidget::nodeRect(int node) const {
 int OperationGraphWidget::nodeAt(const QPointF& pos) const {
     if (!graph_)
         return -1;
-    for (std::size_t i = 0; i < graph_->nodes().size(); ++i)
-        if (nodeRect(int(i)).contains(pos))
-            return int(i);
+    // Only the row under the point can hold it (boxes stay inside their cells).
+    const int rank = int(std::floor((pos.y() - offset_.y()) / (kCellHeight * scale_)));
+    for (int i : graph_->nodesInRanks(rank, rank))
+        if (nodeRect(i).contains(pos))
+            return i;
     return -1;
 }
 
@@ -117,13 +158,23 @@ void OperationGraphWidget::paintEvent(QPaintEvent*) {
     }
     if (!fitted_)
         fit();
-    p.setRenderHint(QPainter::Antialiasing, true);
     const auto& nodes = graph_->nodes();
     const double box = kBoxWidth * scale_;
+    // Level of detail: boxes of a few pixels are plain filled rectangles, without antialiasing
+    // or outline; only the rows on screen are visited (the graph indexes nodes and edges by row).
+    const bool tiny = box < kPlainBox;
+    p.setRenderHint(QPainter::Antialiasing, !tiny);
+    const double row = kCellHeight * scale_;
+    const int firstRank = int(std::floor(-offset_.y() / row)) - 1;
+    const int lastRank = int(std::ceil((height() - offset_.y()) / row)) + 1;
     // Open layers: frames behind their nodes, outer ones first; only those on screen (a dashed
     // outline of a frame thousands of pixels tall costs its whole length to draw).
-    QColor frameFill = pal.color(QPalette::Highlight);
-    frameFill.setAlphaF(0.06f);
+    // Opaque fills, a shade darker per nesting level: blending a translucent fill over the whole
+    // widget costs more than every box on it.
+    auto frameFill = [&](int depth) {
+        return mixed(pal.color(QPalette::Base), pal.color(QPalette::Highlight),
+                     std::min(0.3, 0.06 * (depth + 1)));
+    };
     QColor frameLine = pal.color(QPalette::Mid);
     for (const auto& f : graph_->frames()) {
         const QPointF a = toWidget(f.firstColumn * kCellWidth + 4, f.firstRank * kCellHeight + 2);
@@ -133,7 +184,7 @@ void OperationGraphWidget::paintEvent(QPaintEvent*) {
         if (!rect().intersects(frame.toAlignedRect()))
             continue;
         p.setPen(QPen(frameLine, 1));
-        p.setBrush(frameFill);
+        p.setBrush(frameFill(f.depth));
         p.drawRect(frame.intersected(QRectF(rect()).adjusted(-2, -2, 2, 2)));
         if (box >= kLabelMinBox && rect().contains(a.toPoint())) {
             p.setPen(pal.color(QPalette::PlaceholderText));
@@ -144,11 +195,12 @@ void OperationGraphWidget::paintEvent(QPaintEvent*) {
     // Edges: producer's bottom to consumer's top; left out when dense and zoomed out.
     if (graph_->edges().size() <= kManyEdges || box >= kEdgeMinBox) {
         QColor edge = pal.color(QPalette::Text);
-        edge.setAlphaF(0.45f);
+        edge = mixed(pal.color(QPalette::Base), edge, 0.45);
         p.setPen(QPen(edge, std::max(0.6, std::min(1.5, scale_ * 1.5))));
         p.setBrush(Qt::NoBrush);
         const QRectF visible = rect();
-        for (const auto& e : graph_->edges()) {
+        for (int index : graph_->edgesInRanks(firstRank, lastRank)) {
+            const auto& e = graph_->edges()[std::size_t(index)];
             const QRectF from = nodeRect(e.from), to = nodeRect(e.to);
             const QPointF a(from.center().x(), from.bottom()), b(to.center().x(), to.top());
             if (!visible.intersects(QRectF(a, b).normalized().adjusted(-1, -1, 1, 1)))
@@ -168,12 +220,16 @@ void OperationGraphWidget::paintEvent(QPaintEvent*) {
     const QFont normal = font();
     QFont bold = normal;
     bold.setBold(true);
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-        const QRectF r = nodeRect(int(i));
+    for (int i : graph_->nodesInRanks(firstRank, lastRank)) {
+        const QRectF r = nodeRect(i);
         if (!rect().intersects(r.toAlignedRect()))
             continue;
-        const auto& n = nodes[i];
+        const auto& n = nodes[std::size_t(i)];
         const QColor fill = rampColour(n.value(metric_), top);
+        if (tiny) { // at least a pixel each, so none disappears
+            p.fillRect(QRectF(r.topLeft(), r.size().expandedTo(QSizeF(1, 1))), fill);
+            continue;
+        }
         p.setBrush(fill);
         p.setPen(QPen(pal.color(QPalette::Text), n.collapsed ? 2.0 : 0.8,
                       n.collapsed ? Qt::SolidLine : Qt::SolidLine));
@@ -189,23 +245,18 @@ void OperationGraphWidget::paintEvent(QPaintEvent*) {
             // Dark text on the light end of the ramp, light text on the dark end.
             p.setPen(fill.lightnessF() > 0.55 ? QColor(0x20, 0x20, 0x20)
                                               : QColor(0xf8, 0xf8, 0xf8));
-            p.setFont(bold);
-            const QString title =
-                n.collapsed
-                    ? QStringLiteral("▸ %1 (%2)").arg(QString::fromStdString(n.name)).arg(n.members)
-                    : QString::fromStdString(n.name);
             const QRectF inner = r.adjusted(6, 2, -6, -2);
-            p.drawText(QRectF(inner.topLeft(), QSizeF(inner.width(), inner.height() / 2)),
-                       Qt::AlignLeft | Qt::AlignVCenter,
-                       p.fontMetrics().elidedText(title, Qt::ElideMiddle, int(inner.width())));
+            const Labels& text = labels(i, int(inner.width()), bold, normal);
+            // Each line centred in its half of the box.
+            const double half = inner.height() / 2;
+            p.setFont(bold);
+            p.drawStaticText(
+                QPointF(inner.left(), inner.top() + (half - text.title.size().height()) / 2),
+                text.title);
             p.setFont(normal);
-            const QString sub =
-                (n.layer.empty() ? QString()
-                                 : QString::fromStdString(n.layer) + QStringLiteral(" · ")) +
-                metricText(metric_, n.value(metric_));
-            p.drawText(QRectF(inner.left(), inner.center().y(), inner.width(), inner.height() / 2),
-                       Qt::AlignLeft | Qt::AlignVCenter,
-                       p.fontMetrics().elidedText(sub, Qt::ElideRight, int(inner.width())));
+            p.drawStaticText(QPointF(inner.left(),
+                                     inner.center().y() + (half - text.detail.size().height()) / 2),
+                             text.detail);
         }
     }
     if (selectedNode_ >= 0 && std::size_t(selectedNode_) < nodes.size()) {
@@ -214,6 +265,32 @@ void OperationGraphWidget::paintEvent(QPaintEvent*) {
         p.drawRoundedRect(nodeRect(selectedNode_).adjusted(-3, -3, 3, 3), 7, 7);
     }
     drawLegend(p);
+}
+
+const OperationGraphWidget::Labels&
+OperationGraphWidget::labels(int node, int width, const QFont& bold, const QFont& normal) const {
+    if (labels_.size() != graph_->nodes().size())
+        labels_.assign(graph_->nodes().size(), Labels{});
+    Labels& l = labels_[std::size_t(node)];
+    if (l.width == width)
+        return l;
+    const auto& n = graph_->nodes()[std::size_t(node)];
+    const QString title =
+        n.collapsed ? QStringLiteral("▸ %1 (%2)").arg(QString::fromStdString(n.name)).arg(n.members)
+                    : QString::fromStdString(n.name);
+    const QString detail =
+        (n.layer.empty() ? QString() : QString::fromStdString(n.layer) + QStringLiteral(" · ")) +
+        metricText(metric_, n.value(metric_));
+    l.width = width;
+    l.title = QStaticText(QFontMetrics(bold).elidedText(title, Qt::ElideMiddle, width));
+    l.detail = QStaticText(QFontMetrics(normal).elidedText(detail, Qt::ElideRight, width));
+    for (QStaticText* t : {&l.title, &l.detail}) {
+        t->setTextFormat(Qt::PlainText);
+        t->setPerformanceHint(QStaticText::AggressiveCaching);
+    }
+    l.title.prepare(QTransform(), bold);
+    l.detail.prepare(QTransform(), normal);
+    return l;
 }
 
 void OperationGraphWidget::drawLegend(QPainter& p) {
@@ -242,7 +319,7 @@ void OperationGraphWidget::drawLegend(QPainter& p) {
 
 void OperationGraphWidget::wheelEvent(QWheelEvent* event) {
     const double factor = std::pow(1.0015, event->angleDelta().y());
-    const double next = std::clamp(scale_ * factor, 0.01, 4.0);
+    const double next = std::clamp(scale_ * factor, kMinScale, kMaxScale);
     const QPointF at = event->position();
     offset_ = at - (at - offset_) * (next / scale_);
     scale_ = next;

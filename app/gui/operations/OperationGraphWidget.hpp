@@ -4,8 +4,10 @@
 
 #include <QColor>
 #include <QPointF>
+#include <QStaticText>
 #include <QWidget>
 #include <memory>
+#include <vector>
 
 namespace tilescope::gui {
 
@@ -29,6 +31,14 @@ public:
     void setSelectedOperation(int operation);
     /// Shows the whole graph.
     void fit();
+    /// Zooms to `scale` (widget pixels per layout unit, clamped as the wheel clamps it) with
+    /// layout point `centre` in the middle of the widget.
+    void zoomTo(double scale, QPointF centre);
+    /// Scrolls, at the current zoom, so that node `node` is in view (nothing when it is).
+    void ensureVisible(int node);
+    /// The whole layout's size in layout units (the widget's `scale()` maps them to pixels).
+    QSizeF layoutSize() const;
+    double scale() const { return scale_; }
     /// The colour of `value` on the ramp up to `maximum` (log scale).
     static QColor rampColour(std::uint64_t value, std::uint64_t maximum);
     /// Node under widget position `pos`, or -1.
@@ -55,6 +65,13 @@ protected:
     bool event(QEvent* event) override;
 
 private:
+    /// A node's two lines of text, elided to a box `width` pixels wide: kept per node until the
+    /// width, the graph or the metric changes, so panning lays out no text again.
+    struct Labels {
+        int width = -1;
+        QStaticText title, detail; ///< laid out once: a frame only places their glyphs
+    };
+    const Labels& labels(int node, int width, const QFont& bold, const QFont& normal) const;
     QPointF toWidget(double x, double y) const;
     void drawLegend(QPainter& p);
 
@@ -67,6 +84,7 @@ private:
     bool fitted_ = false;
     bool dragging_ = false;
     QPointF pressPos_, pressOffset_;
+    mutable std::vector<Labels> labels_;
 };
 
 } // namespace tilescope::gui

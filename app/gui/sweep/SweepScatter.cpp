@@ -1,6 +1,7 @@
 #include "SweepScatter.hpp"
 
 #include "core/Format.hpp"
+#include "core/ImageSaving.hpp"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -145,6 +146,10 @@ void SweepScatter::mousePressEvent(QMouseEvent* event) {
     }
     if (best)
         emit pointClicked(best->row);
+}
+
+void SweepScatter::contextMenuEvent(QContextMenuEvent* event) {
+    showSaveImageMenu(this, event, tr("sweep scatter"));
 }
 
 } // namespace tilescope::gui

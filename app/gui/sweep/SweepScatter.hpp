@@ -38,6 +38,8 @@ signals:
 protected:
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    /// "Save image…".
+    void contextMenuEvent(QContextMenuEvent* event) override;
     QSize sizeHint() const override { return {480, 360}; }
 
 private:

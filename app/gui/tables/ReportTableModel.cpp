@@ -47,14 +47,6 @@ std::vector<RecordTableModel::Row> largestExchangeRows(const report::ProfileRead
     return rows;
 }
 
-ReportTableModel* newExchangeStepsModel(std::shared_ptr<ReportSession> session, int limit,
-                                        QObject* parent) {
-    return new ReportTableModel(
-        std::move(session), exchangeStepColumns(),
-        [limit](const report::ProfileReader& reader) { return largestExchangeRows(reader, limit); },
-        limit, parent);
-}
-
 ReportTableModel* newVariablesModel(std::shared_ptr<ReportSession> session, int limit,
                                     QObject* parent) {
     return new ReportTableModel(

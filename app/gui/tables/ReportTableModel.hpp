@@ -45,9 +45,6 @@ private:
 
 /// Columns of an exchange-step table: program, kind, bytes, estimated cycles, step id.
 std::vector<RecordTableModel::Column> exchangeStepColumns();
-/// Steps that move data, largest first (exchanges and stream copies).
-ReportTableModel* newExchangeStepsModel(std::shared_ptr<ReportSession> session, int limit,
-                                        QObject* parent);
 /// Rows of exchangeStepColumns() for the `limit` largest exchange steps.
 std::vector<RecordTableModel::Row> largestExchangeRows(const report::ProfileReader& reader,
                                                        int limit);

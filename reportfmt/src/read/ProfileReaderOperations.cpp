@@ -11,6 +11,7 @@
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/TileSeries.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -21,10 +22,17 @@ using detail::u64;
 
 namespace {
 
-constexpr const char* kNamedStepColumns =
-    "SELECT s.id, s.program_id, s.kind, s.phase, s.compute_set_id, s.exchange_bytes, "
-    "s.estimated_cycles, s.not_always_live_bytes, s.max_tile_not_always_live_bytes, n.text "
-    "FROM step s LEFT JOIN program p ON p.id = s.program_id LEFT JOIN name n ON n.id = p.name_id ";
+/// A query of steps with their program's name (columns as namedStepFrom reads them), `extra`
+/// columns after them, then `rest` (WHERE, ORDER BY ...).
+std::string namedStepQuery(const char* extra, const char* rest) {
+    return std::string("SELECT s.id, s.program_id, s.kind, s.phase, s.compute_set_id, "
+                       "s.exchange_bytes, s.estimated_cycles, s.not_always_live_bytes, "
+                       "s.max_tile_not_always_live_bytes, n.text") +
+           extra +
+           " FROM step s LEFT JOIN program p ON p.id = s.program_id LEFT JOIN name n ON n.id = "
+           "p.name_id " +
+           rest;
+}
 
 NamedStep namedStepFrom(const sql::Statement& st) {
     return {detail::stepColumnsFrom(st), st.text(9)};
@@ -73,9 +81,9 @@ std::vector<OperationTotals> ProfileReader::operationTotals(std::int64_t offset,
 
 std::vector<NamedStep> ProfileReader::operationSteps(std::int64_t operationId) const {
     std::vector<NamedStep> out;
-    auto st = file_.database().prepare(std::string(kNamedStepColumns) +
-                                       "WHERE s.program_id IN (SELECT program_id FROM "
-                                       "operation_program WHERE operation_id = ?) ORDER BY s.id");
+    auto st = file_.database().prepare(
+        namedStepQuery("", "WHERE s.program_id IN (SELECT program_id FROM "
+                           "operation_program WHERE operation_id = ?) ORDER BY s.id"));
     st.bind(1, operationId);
     while (st.step())
         out.push_back(namedStepFrom(st));
@@ -123,12 +131,46 @@ std::vector<VertexInstancesOnTiles> ProfileReader::vertexInstancesOnTiles(
 
 std::vector<NamedStep> ProfileReader::largestExchangeSteps(std::int64_t limit) const {
     std::vector<NamedStep> out;
-    auto st = file_.database().prepare(std::string(kNamedStepColumns) +
-                                       "WHERE s.exchange_bytes > 0 "
-                                       "ORDER BY s.exchange_bytes DESC, s.id LIMIT ?");
+    auto st = file_.database().prepare(
+        namedStepQuery("", "WHERE s.exchange_bytes > 0 "
+                           "ORDER BY s.exchange_bytes DESC, s.id LIMIT ?"));
     st.bind(1, limit);
     while (st.step())
         out.push_back(namedStepFrom(st));
+    return out;
+}
+
+std::vector<ExchangeOnTiles> ProfileReader::exchangeStepsOnTiles(
+    const std::vector<std::pair<std::uint32_t, std::uint32_t>>& ranges) const {
+    std::vector<ExchangeOnTiles> out;
+    if (ranges.empty())
+        return out;
+    auto st = file_.database().prepare(
+        namedStepQuery(", s.estimated_per_tile", "WHERE s.exchange_bytes > 0 ORDER BY s.id"));
+    std::vector<std::uint64_t> part;
+    inFile(path(), [&] {
+        while (st.step()) {
+            ExchangeOnTiles e;
+            if (st.isNull(10)) {
+                e.perTileRecorded = false;
+                e.step = namedStepFrom(st);
+                out.push_back(std::move(e));
+                continue;
+            }
+            const auto b = st.blob(10);
+            for (const auto& [first, n] : ranges) {
+                TileSeries::decodeRange(b.data(), b.size(), first, n, part);
+                for (std::uint64_t v : part) {
+                    e.tiles += v > 0;
+                    e.maxCycles = std::max(e.maxCycles, v);
+                }
+            }
+            if (e.tiles == 0)
+                continue;
+            e.step = namedStepFrom(st);
+            out.push_back(std::move(e));
+        }
+    });
     return out;
 }
 

@@ -139,6 +139,16 @@ struct VertexInstancesOnTiles {
     std::uint64_t holdingTiles = 0; // tiles among them with at least one instance
 };
 
+/// A step that moves data (an exchange or a stream copy) seen from a set of tiles: the tiles
+/// among them that take part (estimated cycles in the step) and the slowest one's cycles. The
+/// report keeps a step's bytes over all tiles only, not per tile.
+struct ExchangeOnTiles {
+    NamedStep step;
+    std::uint64_t tiles = 0;     // tiles of the set taking part
+    std::uint64_t maxCycles = 0; // estimated cycles of the slowest of them
+    bool perTileRecorded = true; // false: the step has no per-tile series (tiles unknown)
+};
+
 /// A not-always-live variable's live range and its bytes summed per group of tiles (an IPU, or a
 /// set of selected tiles).
 struct LiveRangeBytes {
@@ -239,6 +249,11 @@ public:
                                                    bool withPerTile = false) const;
     /// Steps that move data (exchange_bytes > 0: exchanges and stream copies), largest first.
     std::vector<NamedStep> largestExchangeSteps(std::int64_t limit) const;
+    /// Steps that move data in which tiles [first, first + count) of each range take part, in
+    /// step order: one scan decoding only those ranges of each step's per-tile cycles. Steps
+    /// without a per-tile series come with perTileRecorded false (they may or may not).
+    std::vector<ExchangeOnTiles>
+    exchangeStepsOnTiles(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& ranges) const;
     /// Variables of every kind, largest first.
     std::vector<VariableRecord> largestVariables(std::int64_t limit) const;
 
