@@ -107,6 +107,9 @@ done
 shot timeline --view timeline "${TRACES[@]}"
 shot calltree --view calltree "${TRACES[@]}"
 shot timeline-flame-per-process --view timeline --flame process "${TRACES[@]}"
+# Two traces compared by event name: the 1024-wide block's (A, the baseline) and the demo's (B).
+SOURCE_TRACES=("$WORK/transformer-ff1024/report/"*.pvti)
+shot compare-traces --compare-trace "${SOURCE_TRACES[0]}" "${TRACES[0]}"
 # The joint view, zoomed on the first engine run (from just before its host call to past its
 # device time).
 TRACE_START=$("$CLI" sql --format csv "${TRACES[0]}" "SELECT min(start_ns) FROM event_block" |

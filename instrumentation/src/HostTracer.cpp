@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sys/syscall.h>
 #include <thread>
 #include <unistd.h>
@@ -130,6 +131,23 @@ struct HostTracer::Session {
     std::vector<HeatmapDef> heatmaps;
     std::vector<HeatmapValue> heatmapValues;
 
+    // --- tracepoint metadata (any thread adds; the writer takes it when it stores the event) ---
+    std::mutex metadataMutex;
+    std::unordered_map<std::uint32_t, report::EventMetadata> metadata;
+    std::uint32_t nextMetadataId = 1;
+
+    std::optional<report::EventMetadata> takeMetadata(std::uint32_t id) {
+        if (id == 0)
+            return std::nullopt;
+        std::lock_guard lock(metadataMutex);
+        auto it = metadata.find(id);
+        if (it == metadata.end())
+            return std::nullopt;
+        std::optional<report::EventMetadata> out(std::move(it->second));
+        metadata.erase(it);
+        return out;
+    }
+
     // --- threads (registration under threadsMutex; events lock-free) ---
     std::shared_ptr<ChunkBudget> budget;
     std::mutex threadsMutex;
@@ -145,11 +163,19 @@ struct HostTracer::Session {
         std::uint32_t label;
         std::uint16_t channel;
         std::uint64_t ticks;
+        std::uint32_t metadata; // id of the begin's metadata, 0 for none
+    };
+    // A kMetadataRecord waiting for the event record after it.
+    struct PendingMetadata {
+        std::uint32_t id = 0;
+        std::uint32_t label = 0;
+        std::uint16_t channel = 0;
     };
     struct ThreadState {
         std::int64_t row = 0;
         std::vector<OpenEvent> open;
         std::uint64_t droppedWritten = 0;
+        PendingMetadata pending;
     };
     std::unordered_map<std::uint64_t, ThreadState> threads; // by buffer serial
     std::vector<std::int64_t> channelRows, labelRows, graphRows, seriesRows, heatmapRows;
@@ -179,7 +205,8 @@ struct HostTracer::Session {
 
     void appendSlow(const EventRecord& r) {
         ThreadEventBuffer& b = bufferOfThisThread();
-        b.appendSlow(pvti::detail::tCursor, r);
+        if (!b.appendSlow(pvti::detail::tCursor, r) && r.kind == pvti::detail::kMetadataRecord)
+            takeMetadata(r.label); // not recorded: nobody will take it
     }
 
     // Writes names registered since the last flush, so rows can refer to them.
@@ -198,26 +225,60 @@ struct HostTracer::Session {
                                                     heatmaps[i].integerValues, heatmaps[i].edges));
     }
 
-    void emit(ThreadState& t, const OpenEvent& e, std::uint64_t endTicks, std::int32_t depth) {
+    void emit(ThreadState& t, const OpenEvent& e, std::uint64_t endTicks, std::int32_t depth,
+              std::uint32_t endMetadata = 0) {
+        if ((e.metadata | endMetadata) == 0) [[likely]] {
+            writer.addEvent(t.row, channelRows[e.channel], labelRows[e.label],
+                            clock.wallNs(e.ticks), clock.wallNs(endTicks), depth);
+            ++stats.eventsWritten;
+            return;
+        }
+        const auto atBegin = takeMetadata(e.metadata);
+        const auto atEnd = takeMetadata(endMetadata);
         writer.addEvent(t.row, channelRows[e.channel], labelRows[e.label], clock.wallNs(e.ticks),
-                        clock.wallNs(endTicks), depth);
+                        clock.wallNs(endTicks), depth, atBegin ? &*atBegin : nullptr,
+                        atEnd ? &*atEnd : nullptr);
         ++stats.eventsWritten;
     }
 
+    // The metadata id recorded just before `r` for it (same label and channel), 0 when none. A
+    // metadata record whose event was dropped is let go.
+    std::uint32_t metadataFor(ThreadState& t, const EventRecord& r) {
+        if (t.pending.id == 0) [[likely]]
+            return 0;
+        const PendingMetadata p = t.pending;
+        t.pending = {};
+        if (p.id != 0 && (p.label != r.label || p.channel != r.channel)) {
+            takeMetadata(p.id);
+            return 0;
+        }
+        return p.id;
+    }
+
     void consume(ThreadState& t, const EventRecord& r) {
+        if (r.kind == pvti::detail::kMetadataRecord) {
+            if (t.pending.id != 0) // its event was dropped
+                takeMetadata(t.pending.id);
+            t.pending = {r.label, static_cast<std::uint32_t>(r.ticks), r.channel};
+            return;
+        }
         ++stats.eventsRecorded;
+        const std::uint32_t metadata = metadataFor(t, r);
         // A name is registered before any record uses it, but possibly after the last sync.
         if (r.label >= labelRows.size() || r.channel >= channelRows.size())
             syncNames();
         switch (r.kind) {
         case pvti::detail::kBeginEvent:
-            t.open.push_back({r.label, r.channel, r.ticks});
+            t.open.push_back({r.label, r.channel, r.ticks, metadata});
             break;
-        case pvti::detail::kInstantEvent:
+        case pvti::detail::kInstantEvent: {
+            const auto m = takeMetadata(metadata);
             writer.addInstant(t.row, channelRows[r.channel], labelRows[r.label],
-                              clock.wallNs(r.ticks), static_cast<std::int32_t>(t.open.size()));
+                              clock.wallNs(r.ticks), static_cast<std::int32_t>(t.open.size()),
+                              m ? &*m : nullptr);
             ++stats.eventsWritten;
             break;
+        }
         case pvti::detail::kEndEvent: {
             // Ends normally close the innermost event. An end for an outer label closes the inner
             // ones at the same time, keeping the nesting valid; an end nobody began is counted.
@@ -226,16 +287,20 @@ struct HostTracer::Session {
                 --i;
             if (i == 0) {
                 ++stats.unmatchedEnds;
+                takeMetadata(metadata);
                 break;
             }
             while (t.open.size() >= i) {
                 const OpenEvent e = t.open.back();
                 t.open.pop_back();
-                emit(t, e, r.ticks, static_cast<std::int32_t>(t.open.size()));
+                // The end's metadata belongs to the event it names, the outermost one closed.
+                emit(t, e, r.ticks, static_cast<std::int32_t>(t.open.size()),
+                     t.open.size() == i - 1 ? metadata : 0);
             }
             break;
         }
         default: // a kind this build does not know (a newer writer's record): not recorded
+            takeMetadata(metadata);
             break;
         }
     }
@@ -264,8 +329,10 @@ struct HostTracer::Session {
             if (final) {
                 for (std::size_t d = 0; d < t.open.size(); ++d) {
                     const auto& e = t.open[d];
+                    const auto m = takeMetadata(e.metadata);
                     writer.addUnfinished(t.row, channelRows[e.channel], labelRows[e.label],
-                                         clock.wallNs(e.ticks), static_cast<std::int32_t>(d));
+                                         clock.wallNs(e.ticks), static_cast<std::int32_t>(d),
+                                         m ? &*m : nullptr);
                     ++stats.eventsWritten;
                 }
                 t.open.clear();
@@ -423,6 +490,20 @@ void HostTracer::appendSlow(std::uint16_t channel, std::uint32_t label, std::uin
     if (!session_ || session_->generation != generation())
         return;
     session_->appendSlow({ticks, label, channel, kind, 0});
+}
+
+std::uint32_t HostTracer::addMetadata(std::string_view type, const std::uint8_t* data,
+                                      std::size_t size) {
+    if (!session_)
+        return 0;
+    report::EventMetadata m{std::string(type),
+                            std::string(reinterpret_cast<const char*>(data), size)};
+    std::lock_guard lock(session_->metadataMutex);
+    std::uint32_t id = session_->nextMetadataId++;
+    if (id == 0) // wrapped: 0 means "none"
+        id = session_->nextMetadataId++;
+    session_->metadata[id] = std::move(m);
+    return id;
 }
 
 std::uint32_t HostTracer::addGraph(std::string_view name, std::string_view unit) {

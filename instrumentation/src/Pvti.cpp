@@ -1,6 +1,7 @@
 #include "pvti/pvti.hpp"
 
 #include "tilescope/capture/HostTracer.hpp"
+#include "tilescope/report/HostTraceTypes.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -8,6 +9,8 @@
 #include <link.h>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string_view>
 #include <unordered_map>
 
@@ -27,6 +30,28 @@ PVTI_DETAIL_THREAD_LOCAL LabelSlot* tLabelSlots PVTI_DETAIL_TLS_MODEL = nullptr;
 void recordSlow(std::uint16_t channel, std::uint32_t label, std::uint8_t kind) {
     const std::uint64_t ticks = ticksNow();
     HostTracer::instance().appendSlow(channel, label, kind, ticks);
+}
+
+void attachMetadata(std::uint16_t channel, std::uint32_t label, const Metadata& metadata) {
+    HostTracer& tracer = HostTracer::instance();
+    const std::uint32_t id =
+        tracer.addMetadata(metadata.type, metadata.data.data(), metadata.data.size());
+    if (id == 0)
+        return;
+    // The record's ticks carry the label id of the event it belongs to (see kMetadataRecord).
+    ThreadCursor& c = tCursor;
+    if (c.used < c.capacity && c.generation == currentGeneration()) {
+        EventRecord& r = c.records[c.used];
+        r.ticks = label;
+        r.label = id;
+        r.channel = channel;
+        r.kind = kMetadataRecord;
+        r.reserved = 0;
+        ++c.used;
+        c.published->store(c.used, std::memory_order_release);
+        return;
+    }
+    tracer.appendSlow(channel, id, kMetadataRecord, label);
 }
 
 namespace {
@@ -180,6 +205,23 @@ std::uint16_t TraceChannel::resolve() const {
     id_.store(id, std::memory_order_relaxed);
     resolvedIn_.store(gen, std::memory_order_release);
     return id;
+}
+
+Metadata createJsonMetadata(const std::string& json) {
+    try {
+        const nlohmann::json parsed = nlohmann::json::parse(json);
+        (void)parsed; // only checked here; the text is stored as the user wrote it
+    } catch (const nlohmann::json::parse_error& e) {
+        // nlohmann's text starts with "[json.exception.parse_error.N] "; the rest says where.
+        std::string what = e.what();
+        if (const auto close = what.find("] ");
+            what.rfind("[json.exception", 0) == 0 && close != std::string::npos)
+            what.erase(0, close + 2);
+        throw std::invalid_argument("pvti::createJsonMetadata: the metadata is not valid JSON (" +
+                                    what + ")");
+    }
+    return Metadata(tilescope::report::kJsonMetadataType,
+                    std::vector<std::uint8_t>(json.begin(), json.end()));
 }
 
 Graph::Graph(const std::string& name, const std::string& unit)

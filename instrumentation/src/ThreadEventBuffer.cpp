@@ -49,15 +49,27 @@ void ThreadEventBuffer::openCursor(ThreadCursor& cursor, std::uint32_t generatio
     cursor.generation = generation;
 }
 
-void ThreadEventBuffer::appendSlow(ThreadCursor& cursor, const EventRecord& record) {
+bool ThreadEventBuffer::appendSlow(ThreadCursor& cursor, const EventRecord& record) {
     using namespace pvti::detail;
     const std::uint32_t generation = cursor.generation;
+    if (record.kind == kMetadataRecord) {
+        // Metadata rides on the event recorded after it: kept only when there is room now, and
+        // neither counted as a dropped event nor ending a drop (the event after it does that).
+        if (dropping_)
+            return false;
+        tailUsed_ = cursor.used;
+        if (!makeRoom(false))
+            return false;
+        append(record);
+        openCursor(cursor, generation);
+        return true;
+    }
     if (!dropping_) {
         tailUsed_ = cursor.used; // the open cursor was appending to tail_
         if (makeRoom(false)) {
             append(record);
             openCursor(cursor, generation);
-            return;
+            return true;
         }
         dropping_ = true;
         dropDepth_ = 0;
@@ -70,22 +82,23 @@ void ThreadEventBuffer::appendSlow(ThreadCursor& cursor, const EventRecord& reco
         else if (record.kind == kEndEvent)
             --dropDepth_;
         drop();
-        return;
+        return false;
     }
     if (record.kind == kEndEvent) { // its begin was recorded: record it, over budget if need be
         makeRoom(true);
         append(record);
-        return;
+        return true;
     }
     if (!makeRoom(false)) {
         if (record.kind == kBeginEvent)
             ++dropDepth_;
         drop();
-        return;
+        return false;
     }
     dropping_ = false;
     append(record);
     openCursor(cursor, generation);
+    return true;
 }
 
 bool ThreadEventBuffer::makeRoom(bool overBudget) {

@@ -61,7 +61,8 @@ public:
     /// Points `cursor` at the free part of the current chunk (session `generation`).
     void openCursor(ThreadCursor& cursor, std::uint32_t generation);
     /// The out-of-line part of an append: the cursor's chunk is full, or events are being dropped.
-    void appendSlow(ThreadCursor& cursor, const EventRecord& record);
+    /// False when the record was not kept.
+    bool appendSlow(ThreadCursor& cursor, const EventRecord& record);
 
     // --- consumer (one thread at a time) ---
     /// Calls `f` for every record not yet drained; drained chunks go back to the producer.

@@ -11,6 +11,7 @@ is written.
         ...
     @pvti.Tracepoint(channel, "step")
     def step(): ...
+    pvti.Tracepoint.event(channel, "saved", pvti.createJsonMetadata('{"epoch": 3}'))
     loss = pvti.Graph("loss", "").addSeries("train"); loss.add(0.5)
 """
 
@@ -18,11 +19,13 @@ import functools as _functools
 import types as _types
 
 from . import _libpvti
-from ._libpvti import (Graph, HeatmapDouble, HeatmapUInt64, Series, TraceChannel, checkTraceChannel,
-                       closeTrace, disableTraceChannel, enableTraceChannel, getCurrentTraceFilename,
-                       listTraceChannel, traceDrivers, traceFramework, tracePoplar)
+from ._libpvti import (Graph, HeatmapDouble, HeatmapUInt64, Metadata, Series, TraceChannel,
+                       checkTraceChannel, closeTrace, createJsonMetadata, disableTraceChannel,
+                       enableTraceChannel, getCurrentTraceFilename, listTraceChannel, traceDrivers,
+                       traceFramework, tracePoplar)
 
 __all__ = ["TraceChannel", "Tracepoint", "Graph", "Series", "HeatmapDouble", "HeatmapUInt64",
+           "Metadata", "createJsonMetadata",
            "createTraceChannel", "instrument", "instrument_fn", "traceDrivers", "tracePoplar",
            "traceFramework", "enableTraceChannel", "disableTraceChannel", "checkTraceChannel",
            "listTraceChannel", "getCurrentTraceFilename", "closeTrace", "tilescope"]
@@ -36,16 +39,20 @@ def createTraceChannel(name):
 class Tracepoint:
     """A traced interval on the calling thread: a context manager (`with Tracepoint(ch, "x"):`)
     or a decorator (`@Tracepoint(ch, "x")`). The static begin/end mark intervals that do not
-    follow a block (they must nest on each thread), event() marks an instant."""
+    follow a block (they must nest on each thread), event() marks an instant. Each takes optional
+    `metadata` (a Metadata, e.g. from createJsonMetadata), attached to the interval's begin, to the
+    end given to end(), or to the instant."""
 
-    __slots__ = ("channel", "label")
+    __slots__ = ("channel", "label", "metadata")
 
-    def __init__(self, channel, label):
+    def __init__(self, channel, label, metadata=None):
+        _check_metadata(metadata)
         self.channel = channel
         self.label = label
+        self.metadata = metadata
 
     def __enter__(self):
-        _libpvti.begin(self.channel, self.label)
+        _libpvti.begin(self.channel, self.label, self.metadata)
         return self
 
     def __exit__(self, exc_type, exc, tb):
@@ -53,11 +60,11 @@ class Tracepoint:
         return False
 
     def __call__(self, function):
-        channel, label = self.channel, self.label
+        channel, label, metadata = self.channel, self.label, self.metadata
 
         @_functools.wraps(function)
         def traced(*args, **kwargs):
-            _libpvti.begin(channel, label)
+            _libpvti.begin(channel, label, metadata)
             try:
                 return function(*args, **kwargs)
             finally:
@@ -66,24 +73,32 @@ class Tracepoint:
         return traced
 
     @staticmethod
-    def begin(channel, label):
-        _libpvti.begin(channel, label)
+    def begin(channel, label, metadata=None):
+        _libpvti.begin(channel, label, _check_metadata(metadata))
 
     @staticmethod
-    def end(channel, label):
-        _libpvti.end(channel, label)
+    def end(channel, label, metadata=None):
+        _libpvti.end(channel, label, _check_metadata(metadata))
 
     @staticmethod
-    def event(channel, label):
-        _libpvti.event(channel, label)
+    def event(channel, label, metadata=None):
+        _libpvti.event(channel, label, _check_metadata(metadata))
 
 
-def instrument_fn(channel):
+def _check_metadata(metadata):
+    if metadata is not None and not isinstance(metadata, Metadata):
+        raise TypeError("libpvti: metadata must be a libpvti.Metadata (for example from "
+                        "createJsonMetadata) or None, not %s" % type(metadata).__name__)
+    return metadata
+
+
+def instrument_fn(channel, metadata=None):
     """A decorator tracing every call of the function as an interval on `channel`, labelled with
-    the function's qualified name (`Class.method` for a method)."""
+    the function's qualified name (`Class.method` for a method), with optional `metadata` on each
+    call's begin."""
 
     def decorate(function):
-        return Tracepoint(channel, function.__qualname__)(function)
+        return Tracepoint(channel, function.__qualname__, metadata)(function)
 
     return decorate
 

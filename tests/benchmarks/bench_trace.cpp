@@ -2,7 +2,8 @@
 // with tracing enabled and disabled, next to the floor of what an enabled pair must do (two
 // timestamp reads and two 16-byte stores into a preallocated buffer, in the same loop shape)
 // measured in the same run; page faults per million events after warm-up; the per-thread cost
-// with 1, 2 and 4 producer threads; and how many events per second reach a committed trace file.
+// with 1, 2 and 4 producer threads; a pair carrying tracepoint metadata; and how many events per
+// second reach a committed trace file.
 // Prints one JSON object. Loop figures are thread CPU time per pair, the best of several rounds,
 // which keeps other processes on the machine from inflating them.
 
@@ -40,6 +41,16 @@ double pairRound(pvti::TraceChannel& channel, long pairs) {
     const double start = threadCpuNs();
     for (long i = 0; i < pairs; ++i)
         pvti::Tracepoint tracepoint(&channel, "pair");
+    return (threadCpuNs() - start) / static_cast<double>(pairs);
+}
+
+/// One round of `pairs` tracepoints each carrying `metadata` at its begin (the out-of-line
+/// metadata path: a copy of the blob under the session's lock and one more record): the calling
+/// thread's CPU time per pair.
+double metadataRound(pvti::TraceChannel& channel, long pairs, const pvti::Metadata& metadata) {
+    const double start = threadCpuNs();
+    for (long i = 0; i < pairs; ++i)
+        pvti::Tracepoint tracepoint(&channel, "tagged", &metadata);
     return (threadCpuNs() - start) / static_cast<double>(pairs);
 }
 
@@ -154,6 +165,12 @@ int main(int argc, char** argv) {
 
     const long threadPairs = std::max(1L, pairs / 10);
     const int threadRounds = std::min(rounds, 3);
+    const pvti::Metadata metadata = pvti::createJsonMetadata(R"({"batch": 32, "step": 1})");
+    double withMetadata = 1e300;
+    for (int r = 0; r < threadRounds; ++r) {
+        withMetadata = std::min(withMetadata, metadataRound(channel, threadPairs, metadata));
+        tracer.flush();
+    }
     const double threads1 = nsPerPairWithThreads(channel, 1, threadPairs, threadRounds);
     const double threads2 = nsPerPairWithThreads(channel, 2, threadPairs, threadRounds);
     const double threads4 = nsPerPairWithThreads(channel, 4, threadPairs, threadRounds);
@@ -187,6 +204,8 @@ int main(int argc, char** argv) {
         {"ns_per_pair_threads_2", threads2},
         {"ns_per_pair_threads_4", threads4},
         {"threads_2_over_1", threads2 / threads1},
+        // A pair whose begin carries a 24-byte JSON metadata (pvti::createJsonMetadata).
+        {"metadata_ns_per_pair", withMetadata},
         // Rows (complete events) from the first tracepoint to flush() returning with them
         // committed.
         {"flushed_events_per_s",

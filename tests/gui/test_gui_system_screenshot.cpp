@@ -1,6 +1,7 @@
-// The tilescope binary under Xvfb on host traces: the timeline and call tree views rendered with
-// --screenshot give PNGs that are not blank (the timeline's event colours, drawn by OpenGL, are
-// present); bad input exits non-zero with one line.
+// The tilescope binary under Xvfb on host traces: the timeline and call tree views, and the compare
+// view of two traces (--compare-trace), rendered with --screenshot give PNGs that are not blank
+// (the timeline's event colours, drawn by OpenGL, are present); bad input exits non-zero with one
+// line.
 #include "CapturedExample.hpp"
 #include "TestReports.hpp"
 #include "TilescopeProcess.hpp"
@@ -212,6 +213,47 @@ TEST_CASE("The system views refuse bad input with one line and a non-zero status
             runTilescope({"--view", "memory", "--screenshot", out, str(capture().hostTrace)});
         REQUIRE(r.exitCode == 2);
     }
+}
+
+TEST_CASE("Screenshot of the compare view of two host traces") {
+    report::SyntheticSpec spec;
+    spec.tilesPerIpu = 32;
+    spec.steps = 100;
+    spec.hostEvents = 9000;
+    spec.hostThreads = 2;
+    const auto other = report::generateSyntheticReport(test::scratchDir("system-capture-b"), spec);
+    const auto out = test::scratchDir("system-shots") / "compare.png";
+    const Run r = runTilescope({"--compare-trace", str(capture().hostTrace), str(other.hostTrace),
+                                "--screenshot", str(out), "--size", "1200x800"});
+    INFO(r.stderrText.toStdString());
+    REQUIRE(r.exitCode == 0);
+    const QImage image(str(out));
+    REQUIRE(image.size() == QSize(1200, 800));
+    REQUIRE(distinctColours(image) > 20);
+    REQUIRE(eventPixels(image) > 2000); // both flames are drawn
+}
+
+TEST_CASE("Compare traces: what is not two host traces is refused with one line") {
+    const auto dir = test::scratchDir("system-compare-bad");
+    const auto out = str(dir / "out.png");
+    const QString trace = str(capture().hostTrace);
+    for (const QStringList& args :
+         {QStringList{"--compare-trace", trace},
+          QStringList{"--compare-trace", trace, trace, trace},
+          QStringList{"--compare-trace", trace, str(capture().profile)},
+          QStringList{"--compare-trace", "--compare", trace, trace},
+          QStringList{"--compare-trace", "--view", "timeline", trace, trace},
+          QStringList{"--compare-trace", "--range", "1ms:2ms", trace, trace}}) {
+        INFO(args.join(' ').toStdString());
+        const Run r = runTilescope(args + QStringList{"--screenshot", out});
+        REQUIRE(r.exitCode == 2);
+        REQUIRE(r.stderrText.contains("--"));
+        REQUIRE_FALSE(r.stderrText.trimmed().contains('\n'));
+    }
+    const Run missing =
+        runTilescope({"--compare-trace", trace, str(dir / "missing.pvti"), "--screenshot", out});
+    REQUIRE(missing.exitCode == 1);
+    REQUIRE(missing.stderrText.contains("missing.pvti"));
 }
 
 namespace {

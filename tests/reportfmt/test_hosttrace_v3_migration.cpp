@@ -2,6 +2,7 @@
 // opens through the v4 reader, read-only and unmodified: its events are packed into temp event
 // blocks at open and read back exactly as the v3 reader returned them (recorded below from the
 // v3 code), ids included; the other readers (scan, statistics, search, export) see them too.
+// v3 and v4 files (tests/data/hosttrace-v4) open with an empty temp event_metadata (v5).
 
 #include "SmallReport.hpp"
 #include "tilescope/report/HostTraceReader.hpp"
@@ -139,4 +140,21 @@ TEST_CASE("a format-v3 host trace opens with its events as the v3 reader returne
         CHECK(tree.events == 34);
     }
     CHECK(fileBytes(fixture()) == before);
+}
+
+TEST_CASE("format-v3 and v4 host traces open with no tracepoint metadata, unmodified") {
+    const fs::path v4 = fs::path(TILESCOPE_TEST_DATA) / "hosttrace-v4" / "host.pvti";
+    for (const fs::path& file : {fixture(), v4}) {
+        INFO(file);
+        const auto before = fileBytes(file);
+        {
+            HostTraceReader reader(file.string());
+            CHECK(reader.file().formatVersion() == (file == v4 ? 4 : 3));
+            CHECK(reader.counts().events == 34);
+            CHECK(reader.eventsWithMetadata() == 0);
+            CHECK(reader.eventMetadata(1).empty());
+            CHECK(reader.eventMetadataBetween(0, 1000).empty());
+        }
+        CHECK(fileBytes(file) == before);
+    }
 }

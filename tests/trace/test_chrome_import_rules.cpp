@@ -2,7 +2,7 @@
 // clang -ftime-trace output, gzip, a cut-off file, and small hand-written cases): events in any
 // order, overlapping slices, unmatched E, unclosed B, the object form's extra keys, trailing
 // commas, numbers as strings. Every check goes through the reader: events, depths, and the repair
-// counts kept in the file's metadata.
+// counts kept in the file's metadata; event args kept as tracepoint metadata.
 
 #include "tilescope/report/ChromeTrace.hpp"
 #include "tilescope/report/HostTraceReader.hpp"
@@ -362,7 +362,7 @@ TEST_CASE("a format-v1 host trace opens with no async tracks or flows") {
     const fs::path fresh = dir() / "fresh.pvti";
     importChromeTrace(kCorpus / "in-order.json", fresh);
     CHECK(HostTraceReader(fresh.string()).file().formatVersion() == Schema::kHostTraceVersion);
-    CHECK(Schema::kHostTraceVersion == 4);
+    CHECK(Schema::kHostTraceVersion == 5);
 }
 
 TEST_CASE("a gzip stream cut off is a cut-off trace; corrupt gzip is refused by its name") {
@@ -458,4 +458,53 @@ TEST_CASE("async and flow events without a time are dropped and counted, never r
         f << R"([{"ph":"X","name":"work","pid":1,"tid":1,"ts":null,"dur":5}])";
     }
     CHECK_THROWS_AS(importChromeTrace(bad, dir() / "untimed-interval.pvti"), ReportError);
+}
+
+TEST_CASE("Event args become tracepoint metadata and are exported again as args") {
+    const fs::path in = dir() / "args.json";
+    {
+        std::ofstream f(in);
+        f << R"([
+{"ph":"X","name":"load","pid":1,"tid":1,"ts":1,"dur":5,"args":{"file":"a.bin","bytes":4096,"ratio":0.5,"ok":true,"none":null,"nested":{"x":1}}},
+{"ph":"B","name":"step","pid":1,"tid":1,"ts":10,"args":{"batch":32}},
+{"ph":"i","name":"mark","pid":1,"tid":1,"ts":12,"s":"t","args":{"why":"checkpoint"}},
+{"ph":"E","pid":1,"tid":1,"ts":20,"args":{"loss":0.25}},
+{"ph":"X","name":"plain","pid":1,"tid":1,"ts":30,"dur":1},
+{"ph":"B","name":"open","pid":1,"tid":1,"ts":40,"args":{"still":"running"}}
+])";
+    }
+    const fs::path out = dir() / "args.pvti";
+    importChromeTrace(in, out);
+    const HostTraceReader r(out.string());
+    CHECK(r.eventsWithMetadata() == 4); // load, step (begin and end), mark, open
+    std::map<std::string, std::vector<EventMetadataEntry>> byName;
+    for (const auto& t : r.threads())
+        for (std::int32_t d = 0; d <= r.maxDepth(t.id); ++d)
+            for (const auto& e :
+                 r.events(t.id, d, 0, std::numeric_limits<std::int64_t>::max(), 100))
+                byName[r.name(e.nameId)] = r.eventMetadata(e.id);
+    REQUIRE(byName.at("load").size() == 1);
+    CHECK(byName.at("load")[0].metadata.type == "json");
+    // Scalars as written (the compound arg is not kept).
+    CHECK(byName.at("load")[0].metadata.data ==
+          R"({"bytes":4096,"file":"a.bin","none":null,"ok":true,"ratio":0.5})");
+    REQUIRE(byName.at("step").size() == 2);
+    CHECK(byName.at("step")[0].point == MetadataPoint::Begin);
+    CHECK(byName.at("step")[0].metadata.data == R"({"batch":32})");
+    CHECK(byName.at("step")[1].point == MetadataPoint::End);
+    CHECK(byName.at("step")[1].metadata.data == R"({"loss":0.25})");
+    CHECK(byName.at("mark").at(0).metadata.data == R"({"why":"checkpoint"})");
+    CHECK(byName.at("plain").empty());
+    CHECK(byName.at("open").at(0).metadata.data == R"({"still":"running"})");
+
+    // Exported, the begin's and end's args are merged as a viewer merges a B's and its E's.
+    const fs::path json = dir() / "args-out.json";
+    exportChromeTrace(out, json);
+    std::ifstream back(json);
+    const std::string text((std::istreambuf_iterator<char>(back)),
+                           std::istreambuf_iterator<char>());
+    CHECK(text.find(R"("args":{"batch":32,"loss":0.25})") != std::string::npos);
+    CHECK(text.find(R"("args":{"why":"checkpoint"})") != std::string::npos);
+    CHECK(text.find(R"("args":{"bytes":4096,"file":"a.bin","none":null,"ok":true,"ratio":0.5})") !=
+          std::string::npos);
 }

@@ -7,7 +7,8 @@ namespace tilescope::gui {
 namespace {
 // The key of the version that kept report locations only: plain lines there are reports.
 const char* const kKey = "recentFiles";
-const QLatin1String kTracesTag("traces\t"), kComparisonTag("compare\t");
+const QLatin1String kTracesTag("traces\t"), kComparisonTag("compare\t"),
+    kTraceComparisonTag("compare-traces\t");
 } // namespace
 
 QString RecentEntry::label() const {
@@ -16,6 +17,8 @@ QString RecentEntry::label() const {
         return QObject::tr("traces: %1").arg(paths.join(QStringLiteral(" + ")));
     case Comparison:
         return QObject::tr("compare: %1 ↔ %2").arg(paths.value(0), paths.value(1));
+    case TraceComparison:
+        return QObject::tr("compare traces: %1 ↔ %2").arg(paths.value(0), paths.value(1));
     case Report:
         break;
     }
@@ -28,6 +31,8 @@ QString RecentEntry::encode() const {
         return kTracesTag + paths.join(QLatin1Char('\t'));
     case Comparison:
         return kComparisonTag + paths.join(QLatin1Char('\t'));
+    case TraceComparison:
+        return kTraceComparisonTag + paths.join(QLatin1Char('\t'));
     case Report:
         break;
     }
@@ -39,9 +44,11 @@ RecentEntry RecentEntry::decode(const QString& line) {
     if (line.startsWith(kTracesTag)) {
         e.kind = Traces;
         e.paths = line.mid(kTracesTag.size()).split(QLatin1Char('\t'), Qt::SkipEmptyParts);
-    } else if (line.startsWith(kComparisonTag)) {
-        e.kind = Comparison;
-        e.paths = line.mid(kComparisonTag.size()).split(QLatin1Char('\t'), Qt::SkipEmptyParts);
+    } else if (line.startsWith(kComparisonTag) || line.startsWith(kTraceComparisonTag)) {
+        const bool traces = line.startsWith(kTraceComparisonTag);
+        e.kind = traces ? TraceComparison : Comparison;
+        e.paths = line.mid(traces ? kTraceComparisonTag.size() : kComparisonTag.size())
+                      .split(QLatin1Char('\t'), Qt::SkipEmptyParts);
         if (e.paths.size() != 2)
             e.paths.clear(); // not a comparison: dropped by entries()
     } else if (!line.isEmpty()) {

@@ -313,6 +313,13 @@ void MainWindow::openRecent(const RecentEntry& entry) {
         window->openTraces(entry.paths);
         return;
     }
+    case RecentEntry::TraceComparison: {
+        auto* window = new SystemAnalyserWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->show();
+        window->compareTraces(entry.paths.value(0), entry.paths.value(1));
+        return;
+    }
     case RecentEntry::Comparison: {
         auto* window = new CompareWindow;
         window->setAttribute(Qt::WA_DeleteOnClose);

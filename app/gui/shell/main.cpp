@@ -43,6 +43,8 @@ struct Options {
     QStringList traces; // system analyser: host traces (*.pvti) on one time axis
     // --compare: the source and target reports.
     QStringList compared;
+    // --compare-trace: host traces A (the baseline) and B in the System Analyser's Compare view.
+    QStringList comparedTraces;
     // --sweep, or FILE a folder holding sweep.json: the Sweep view of that folder.
     bool sweep = false;
 
@@ -187,6 +189,11 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         QStringLiteral("Compare two reports: FILE is the source (baseline), a second FILE the "
                        "target; views: %1")
             .arg(ComparePane::viewNames().join(", ")));
+    const QCommandLineOption compareTrace(
+        QStringLiteral("compare-trace"),
+        QStringLiteral("Compare two host traces in the System Analyser: FILE is trace A (the "
+                       "baseline), a second FILE trace B; per event name count, total and mean in "
+                       "each and their differences, with the flame of each"));
     const QCommandLineOption range(
         QStringLiteral("range"),
         QStringLiteral("Timeline window to show, from the start of the traces: FROM:TO, each a "
@@ -229,8 +236,8 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         QStringLiteral("Memory view tab: %1").arg(MemoryView::tabNames().join(", ")),
         QStringLiteral("TAB"));
     parser.addOptions({view, screenshot, size, sshConfig, knownHosts, acceptNewHostKey, compare,
-                       range, tileOrder, executionMode, flame, chart, alwaysLive, cycleRange,
-                       memoryTab, sweepOption});
+                       compareTrace, range, tileOrder, executionMode, flame, chart, alwaysLive,
+                       cycleRange, memoryTab, sweepOption});
     *exitNow = false;
     if (!parser.parse(arguments)) {
         *error = parser.errorText();
@@ -249,7 +256,37 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
                         std::any_of(positional.begin(), positional.end(), [](const QString& f) {
                             return f.endsWith(QLatin1String(".pvti"));
                         });
-    if (parser.isSet(compare)) {
+    if (parser.isSet(compareTrace)) {
+        if (parser.isSet(compare)) {
+            *error = QStringLiteral("--compare compares two reports, --compare-trace two host "
+                                    "traces: give one of them");
+            return std::nullopt;
+        }
+        if (positional.size() != 2 ||
+            std::any_of(positional.begin(), positional.end(),
+                        [](const QString& f) { return !f.endsWith(QLatin1String(".pvti")); })) {
+            *error = QStringLiteral("--compare-trace expects two host traces (*.pvti), A and B "
+                                    "(got %1)")
+                         .arg(positional.isEmpty() ? QStringLiteral("none")
+                                                   : positional.join(QStringLiteral(", ")));
+            return std::nullopt;
+        }
+        if (!o.view.isEmpty() && o.view != QLatin1String("compare")) {
+            *error = QStringLiteral("--compare-trace shows the compare view (got --view %1)")
+                         .arg(o.view);
+            return std::nullopt;
+        }
+        for (const auto* option : {&range, &flame, &chart})
+            if (parser.isSet(*option)) {
+                *error = QStringLiteral("--%1 applies to the timeline view, not to "
+                                        "--compare-trace")
+                             .arg(option->names().constFirst());
+                return std::nullopt;
+            }
+        o.comparedTraces = positional;
+        o.file = positional.front();
+        o.view = QStringLiteral("compare");
+    } else if (parser.isSet(compare)) {
         if (positional.size() != 2) {
             *error = QStringLiteral("--compare expects two reports, SOURCE and TARGET (got %1)")
                          .arg(positional.size());
@@ -292,11 +329,12 @@ std::optional<Options> parse(const QStringList& arguments, QString* error, bool*
         return std::nullopt;
     }
     const QStringList views = ReportPane::viewNames() + SystemAnalyserView::viewNames();
-    if (!o.view.isEmpty() && !views.contains(o.view)) {
+    if (!o.view.isEmpty() && !views.contains(o.view) && o.comparedTraces.isEmpty()) {
         *error = QStringLiteral("unknown view '%1' (available: %2)").arg(o.view, views.join(", "));
         return std::nullopt;
     }
-    if (system && !o.view.isEmpty() && !SystemAnalyserView::viewNames().contains(o.view)) {
+    if (system && !o.view.isEmpty() && !SystemAnalyserView::viewNames().contains(o.view) &&
+        o.comparedTraces.isEmpty()) {
         *error = QStringLiteral("view '%1' shows a profile report, not a host trace").arg(o.view);
         return std::nullopt;
     }
@@ -459,6 +497,29 @@ int main(int argc, char** argv) {
     if (options->screenshot.isEmpty())
         ssh.interaction = std::make_shared<QtSshInteraction>();
     tilescope::report::setDefaultSshOptions(ssh);
+
+    if (!options->comparedTraces.isEmpty()) {
+        SystemAnalyserWindow window;
+        const QString& a = options->comparedTraces[0];
+        const QString& b = options->comparedTraces[1];
+        if (options->screenshot.isEmpty()) {
+            window.show();
+            window.compareTraces(a, b);
+            return app.exec();
+        }
+        SystemScreenshotRunner runner(window, options->view, options->screenshot, options->size);
+        int exitCode = 0;
+        QObject::connect(&runner, &SystemScreenshotRunner::finished, &app,
+                         [&](int code, const QString& message) {
+                             exitCode = code;
+                             if (code != 0)
+                                 printError(message, code);
+                             app.exit(code);
+                         });
+        runner.startComparison(a, b);
+        app.exec();
+        return exitCode;
+    }
 
     if (!options->traces.isEmpty()) {
         SystemAnalyserWindow window;

@@ -29,6 +29,23 @@ std::int64_t levelFor(const std::vector<std::int64_t>& levels, std::int64_t base
 }
 } // namespace
 
+QString metadataText(const std::vector<report::EventMetadataEntry>& entries) {
+    QStringList parts;
+    for (const auto& m : entries) {
+        const QString text = QString::fromStdString(report::metadataText(m.metadata));
+        parts << (m.point == report::MetadataPoint::End ? QObject::tr("At the end:\n") + text
+                                                        : text);
+    }
+    return parts.join(QLatin1Char('\n'));
+}
+
+QString HostTraceSession::metadataText(std::int64_t eventId) const {
+    if (!hasMetadata_)
+        return {};
+    return gui::metadataText(
+        read([&](const report::HostTraceReader& r) { return r.eventMetadata(eventId); }));
+}
+
 std::shared_ptr<HostTraceSession> HostTraceSession::open(const std::string& path) {
     std::shared_ptr<HostTraceSession> s(new HostTraceSession(path));
     s->reader_.read([&](const report::HostTraceReader& r) {
@@ -41,6 +58,7 @@ std::shared_ptr<HostTraceSession> HostTraceSession::open(const std::string& path
         s->counts_ = r.counts();
         s->asyncTracks_ = r.asyncTracks();
         s->flows_ = r.flows(kMaxFlows);
+        s->hasMetadata_ = r.hasEventMetadata();
         const auto& file = r.file();
         auto detail = [&](const QString& label, const std::string& value) {
             s->details_.emplace_back(label, QString::fromStdString(value));

@@ -15,6 +15,10 @@
 
 namespace tilescope::gui {
 
+/// Tracepoint metadata of one event as text for people: each piece pretty-printed (JSON), the
+/// end's after the begin's under "At the end:". Empty when there is none.
+QString metadataText(const std::vector<report::EventMetadataEntry>& entries);
+
 /// One open host trace (*.pvti) for the system analyser: the reader behind a lock and the small
 /// tables every view needs at once (processes, threads and their depths, graphs and series,
 /// names, the time span, the stored pyramid levels, and a whole-trace activity profile for the
@@ -40,6 +44,11 @@ public:
     const std::vector<report::AsyncTrackInfo>& asyncTracks() const { return asyncTracks_; }
     const std::vector<report::FlowArrow>& flows() const { return flows_; }
     const report::HostTraceCounts& counts() const { return counts_; }
+    /// Whether any event carries tracepoint metadata (format v5), so windows look it up.
+    bool hasMetadata() const { return hasMetadata_; }
+    /// The tracepoint metadata of one event as text (JSON pretty-printed; begin, then end);
+    /// empty when it has none. Takes the session's lock.
+    QString metadataText(std::int64_t eventId) const;
     /// The file's details as (label, value) lines: format, writer, and for a Chrome trace import
     /// where from and every repair it counted (read once at open).
     const std::vector<std::pair<QString, QString>>& details() const { return details_; }
@@ -122,6 +131,7 @@ private:
     QStringList dropWarnings_;
     std::vector<report::AsyncTrackInfo> asyncTracks_;
     std::vector<report::FlowArrow> flows_;
+    bool hasMetadata_ = false;
     bool hasSpan_ = false;
     std::int64_t beginNs_ = 0, endNs_ = 0;
     std::int64_t lodBaseNs_ = 1000;

@@ -6,6 +6,7 @@
 #include "HostTraceSession.hpp"
 #include "TimelineCanvas.hpp"
 #include "TimelineModel.hpp"
+#include "core/Background.hpp"
 #include "core/Format.hpp"
 #include "tables/SortableTable.hpp"
 
@@ -15,6 +16,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -158,9 +160,19 @@ QWidget* SystemAnalyserView::buildTimelineTab() {
     results_->setMinimumHeight(results_->horizontalHeader()->sizeHint().height() +
                                3 * results_->verticalHeader()->defaultSectionSize() +
                                2 * results_->frameWidth());
+    eventDetails_ = new QPlainTextEdit;
+    eventDetails_->setObjectName(QStringLiteral("eventDetails"));
+    eventDetails_->setReadOnly(true);
+    eventDetails_->setPlaceholderText(
+        tr("Click an event to see its details and tracepoint metadata"));
+    auto* lower = new QSplitter(Qt::Horizontal);
+    lower->addWidget(results_);
+    lower->addWidget(eventDetails_);
+    lower->setStretchFactor(0, 3);
+    lower->setStretchFactor(1, 2);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(canvas_);
-    split->addWidget(results_);
+    split->addWidget(lower);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
     split->setCollapsible(1, false);
@@ -212,7 +224,51 @@ QWidget* SystemAnalyserView::buildTimelineTab() {
             status_->setText(tr("Selection %1: computing…").arg(formatDuration(double(to - from))));
         });
     connect(callTree_.get(), &CallTreeModel::loaded, this, &SystemAnalyserView::updateStatus);
+    connect(canvas_, &TimelineCanvas::eventSelected, this, &SystemAnalyserView::showSelectedEvent);
     return page;
+}
+
+QString SystemAnalyserView::eventDetailsText() const {
+    return eventDetails_->toPlainText();
+}
+
+void SystemAnalyserView::showSelectedEvent() {
+    const int request = ++eventRequest_;
+    const auto selected = canvas_->selectedEvent();
+    if (!selected || selected->row < 0 || selected->row >= int(timeline_->rows().size())) {
+        eventDetails_->clear();
+        return;
+    }
+    const auto& row = timeline_->rows()[std::size_t(selected->row)];
+    QStringList lines;
+    lines << timeline_->eventName(selected->row, selected->nameId);
+    lines << tr("Row: %1").arg(row.label);
+    lines << tr("Start: %1").arg(canvas_->formatTime(selected->startNs));
+    lines << tr("Duration: %1").arg(formatDuration(double(selected->endNs - selected->startNs)));
+    const QString header = lines.join(QLatin1Char('\n'));
+    // Only host thread tracks hold pvti events with metadata (device boxes and async slices
+    // have ids of their own tables).
+    if (row.kind != TimelineModel::RowKind::Track || selected->eventId == 0) {
+        eventDetails_->setPlainText(header);
+        return;
+    }
+    eventDetails_->setPlainText(header + tr("\n\nReading metadata…"));
+    const auto file = files_[std::size_t(row.file)];
+    const std::int64_t eventId = selected->eventId;
+    runInBackground<QString>(
+        this, [file, eventId] { return file->metadataText(eventId); },
+        [this, request, header](const QString& metadata) {
+            if (request != eventRequest_)
+                return;
+            eventDetails_->setPlainText(header + QStringLiteral("\n\n") +
+                                        (metadata.isEmpty()
+                                             ? tr("No tracepoint metadata")
+                                             : tr("Tracepoint metadata:\n") + metadata));
+        },
+        [this, request, header](const QString& message) {
+            if (request == eventRequest_)
+                eventDetails_->setPlainText(header + QStringLiteral("\n\n") + message);
+        });
 }
 
 QWidget* SystemAnalyserView::buildCallTreeTab() {

@@ -13,6 +13,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
 class QTabWidget;
 class QTableView;
 class QTreeView;
@@ -31,7 +32,8 @@ class TimelineModel;
 /// search results list) and a Call Tree tab (the call tree and the per-name statistics table of
 /// the whole trace or of the range selected on the timeline, sortable, filterable and exportable
 /// as CSV). Selecting a range shows its event count and total duration and recomputes the call
-/// tree for it.
+/// tree for it. Clicking an event shows it in the event pane beside the search results: name,
+/// thread, start, duration and its tracepoint metadata (JSON pretty-printed).
 class SystemAnalyserView : public QWidget {
     Q_OBJECT
 public:
@@ -57,6 +59,8 @@ public:
     TimelineModel& timelineModel() { return *timeline_; }
     TimelineCanvas& canvas() { return *canvas_; }
     CallTreeModel& callTree() { return *callTree_; }
+    /// The text of the event pane (tests).
+    QString eventDetailsText() const;
     EventSearchModel& search() { return *search_; }
 
 signals:
@@ -66,6 +70,9 @@ private:
     QWidget* buildTimelineTab();
     QWidget* buildCallTreeTab();
     QWidget* buildDetailsTab();
+    /// Fills the event pane for the event selected on the timeline (its metadata read on a
+    /// worker).
+    void showSelectedEvent();
     void runSearch();
     void showHit(int index);
     void updateStatus();
@@ -86,6 +93,8 @@ private:
     QLabel* treeStatus_ = nullptr;
     QTreeView* tree_ = nullptr;
     QTableView* results_ = nullptr;
+    QPlainTextEdit* eventDetails_ = nullptr;
+    int eventRequest_ = 0; ///< the latest metadata read; older answers are dropped
 };
 
 } // namespace tilescope::gui

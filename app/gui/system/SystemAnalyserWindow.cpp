@@ -3,6 +3,7 @@
 #include "DeviceTraceSession.hpp"
 #include "HostTraceSession.hpp"
 #include "SystemAnalyserView.hpp"
+#include "TraceCompareView.hpp"
 #include "core/Background.hpp"
 #include "core/RecentEntries.hpp"
 
@@ -36,6 +37,16 @@ SystemAnalyserWindow::SystemAnalyserWindow(QWidget* parent) : QMainWindow(parent
         if (!f.isEmpty())
             openTraces(paths_ + QStringList{f});
     });
+    file->addAction(tr("&Compare Traces…"), this, [this] {
+        const QString traces = tr("Host traces (*.pvti);;All files (*)");
+        const QString a =
+            QFileDialog::getOpenFileName(this, tr("Compare: trace A (the baseline)"), {}, traces);
+        if (a.isEmpty())
+            return;
+        const QString b = QFileDialog::getOpenFileName(this, tr("Compare: trace B"), {}, traces);
+        if (!b.isEmpty())
+            compareTraces(a, b);
+    });
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     connect(recentMenu_, &QMenu::aboutToShow, this, &SystemAnalyserWindow::refreshRecent);
     reloadAction_ = file->addAction(tr("&Reload"), this, &SystemAnalyserWindow::reload);
@@ -48,16 +59,84 @@ SystemAnalyserWindow::SystemAnalyserWindow(QWidget* parent) : QMainWindow(parent
 }
 
 void SystemAnalyserWindow::reload() {
-    if (!paths_.isEmpty())
+    if (compared_.size() == 2)
+        compareTraces(compared_[0], compared_[1]);
+    else if (!paths_.isEmpty())
         openTraces(paths_);
 }
 
 void SystemAnalyserWindow::refreshRecent() {
     recentMenu_->clear();
-    const auto entries = recent::entries(RecentEntry::Traces);
-    for (const RecentEntry& e : entries)
-        recentMenu_->addAction(e.label(), this, [this, paths = e.paths] { openTraces(paths); });
-    recentMenu_->setEnabled(!entries.empty());
+    int shown = 0;
+    for (const RecentEntry& e : recent::entries()) {
+        if (e.kind == RecentEntry::Traces)
+            recentMenu_->addAction(e.label(), this, [this, paths = e.paths] { openTraces(paths); });
+        else if (e.kind == RecentEntry::TraceComparison)
+            recentMenu_->addAction(e.label(), this, [this, paths = e.paths] {
+                compareTraces(paths.value(0), paths.value(1));
+            });
+        else
+            continue;
+        ++shown;
+    }
+    recentMenu_->setEnabled(shown > 0);
+}
+
+void SystemAnalyserWindow::showContent(QWidget* widget, const QString& title) {
+    setCentralWidget(widget); // deletes the previous view
+    view_ = qobject_cast<SystemAnalyserView*>(widget);
+    compareView_ = qobject_cast<TraceCompareView*>(widget);
+    setWindowTitle(tr("%1 — TileScope System Analyser").arg(title));
+    reloadAction_->setEnabled(true);
+}
+
+void SystemAnalyserWindow::remember(RecentEntry::Kind kind, const QStringList& paths) {
+    if (!interactive_)
+        return;
+    QStringList absolute;
+    for (const QString& p : paths)
+        absolute << (p.contains(QLatin1String("://")) ? p : QFileInfo(p).absoluteFilePath());
+    recent::add({kind, absolute});
+    refreshRecent();
+}
+
+void SystemAnalyserWindow::compareTraces(const QString& a, const QString& b) {
+    for (const QString& p : {a, b})
+        if (!p.endsWith(QLatin1String(".pvti"))) {
+            const QString message =
+                tr("Compare Traces compares two host traces (*.pvti); '%1' is not one").arg(p);
+            if (interactive_)
+                QMessageBox::warning(this, tr("Cannot compare"), message);
+            emit openFailed(message);
+            return;
+        }
+    statusBar()->showMessage(tr("Opening %1 and %2…").arg(a, b));
+    using Pair = std::pair<std::shared_ptr<HostTraceSession>, std::shared_ptr<HostTraceSession>>;
+    runInBackground<Pair>(
+        this,
+        [pa = a.toStdString(), pb = b.toStdString()] {
+            return Pair{HostTraceSession::open(pa), HostTraceSession::open(pb)};
+        },
+        [this, a, b](Pair traces) {
+            statusBar()->clearMessage();
+            paths_.clear();
+            compared_ = {a, b};
+            auto* view = new TraceCompareView(std::move(traces.first), std::move(traces.second));
+            connect(view, &TraceCompareView::failed, this, [this](const QString& m) {
+                if (interactive_)
+                    QMessageBox::warning(this, tr("Cannot read the trace"), m);
+                emit openFailed(m);
+            });
+            showContent(view, tr("compare %1 ↔ %2").arg(a, b));
+            remember(RecentEntry::TraceComparison, {a, b});
+            emit opened();
+        },
+        [this](const QString& message) {
+            statusBar()->clearMessage();
+            if (interactive_)
+                QMessageBox::warning(this, tr("Cannot open"), message);
+            emit openFailed(message);
+        });
 }
 
 void SystemAnalyserWindow::openTraces(const QStringList& paths) {
@@ -81,6 +160,7 @@ void SystemAnalyserWindow::openTraces(const QStringList& paths) {
         [this, paths](Sessions sessions) {
             statusBar()->clearMessage();
             paths_ = paths;
+            compared_.clear();
             auto* view =
                 new SystemAnalyserView(std::move(sessions.hosts), std::move(sessions.devices));
             connect(view, &SystemAnalyserView::failed, this, [this](const QString& m) {
@@ -88,20 +168,8 @@ void SystemAnalyserWindow::openTraces(const QStringList& paths) {
                     QMessageBox::warning(this, tr("Cannot read the trace"), m);
                 emit openFailed(m);
             });
-            setCentralWidget(view); // deletes the previous view
-            view_ = view;
-            setWindowTitle(
-                tr("%1 — TileScope System Analyser").arg(paths.join(QStringLiteral(", "))));
-            reloadAction_->setEnabled(true);
-            if (interactive_) {
-                QStringList absolute;
-                for (const QString& p : paths)
-                    absolute << (p.contains(QLatin1String("://"))
-                                     ? p
-                                     : QFileInfo(p).absoluteFilePath());
-                recent::add({RecentEntry::Traces, absolute});
-                refreshRecent();
-            }
+            showContent(view, paths.join(QStringLiteral(", ")));
+            remember(RecentEntry::Traces, paths);
             emit opened();
         },
         [this](const QString& message) {

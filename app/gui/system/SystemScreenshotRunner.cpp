@@ -2,6 +2,7 @@
 
 #include "SystemAnalyserView.hpp"
 #include "SystemAnalyserWindow.hpp"
+#include "TraceCompareView.hpp"
 
 namespace tilescope::gui {
 namespace {
@@ -36,8 +37,17 @@ void SystemScreenshotRunner::start(const QStringList& paths) {
     window_.openTraces(paths);
 }
 
+void SystemScreenshotRunner::startComparison(const QString& a, const QString& b) {
+    window_.setInteractive(false);
+    connect(&window_, &SystemAnalyserWindow::openFailed, this, &SystemScreenshotRunner::fail);
+    connect(&window_, &SystemAnalyserWindow::opened, this, [this] { poll_.start(kPollMs); });
+    begin(tr("the compare view"));
+    window_.compareTraces(a, b);
+}
+
 void SystemScreenshotRunner::poll() {
-    if (window_.view() && window_.view()->isReady()) {
+    if ((window_.view() && window_.view()->isReady()) ||
+        (window_.compareView() && window_.compareView()->isReady())) {
         poll_.stop();
         captureSoon();
     }

@@ -77,9 +77,11 @@ void TimelineCanvas::clearSelection() {
     update();
 }
 
-void TimelineCanvas::selectEvent(int row, std::int64_t startNs, std::int64_t endNs) {
-    selectedEvent_ = SelectedEvent{row, startNs, endNs};
+void TimelineCanvas::selectEvent(int row, std::int64_t startNs, std::int64_t endNs,
+                                 std::int64_t eventId, std::int64_t nameId) {
+    selectedEvent_ = SelectedEvent{row, startNs, endNs, eventId, nameId};
     update();
+    emit eventSelected();
 }
 
 std::optional<QRectF> TimelineCanvas::rowRect(int row) const {
@@ -604,6 +606,13 @@ void TimelineCanvas::drawTooltip(int row, double ns) {
                          .arg(formatTime(b.startNs), formatDuration(double(b.endNs - b.startNs))));
                 if (b.kind == report::EventKind::Unfinished)
                     text(tr("Unfinished: the trace ended first"));
+                if (const QString metadata = model_.metadataText(row, b.eventId);
+                    !metadata.isEmpty()) {
+                    ImGui::Separator();
+                    text(tr("Metadata"));
+                    text(metadata);
+                    ImGui::Separator();
+                }
                 text(tr("Double-click to zoom to it"));
             }
             ImGui::EndTooltip();

@@ -49,6 +49,8 @@ public:
     struct SelectedEvent {
         int row;
         std::int64_t startNs, endNs;
+        std::int64_t eventId = 0; ///< 0 when not known (a device box)
+        std::int64_t nameId = 0;
     };
     std::optional<SelectedEvent> selectedEvent() const { return selectedEvent_; }
     /// Where the plot and a shown row were last drawn (widget pixels); for tests.
@@ -56,13 +58,16 @@ public:
     std::optional<QRectF> rowRect(int row) const;
     /// The x pixel of an absolute time at the current zoom.
     double xOf(std::int64_t ns) const { return pixelAtTime(ns); }
-    void selectEvent(int row, std::int64_t startNs, std::int64_t endNs);
+    void selectEvent(int row, std::int64_t startNs, std::int64_t endNs, std::int64_t eventId = 0,
+                     std::int64_t nameId = 0);
     /// Text for a time on the ruler and in tooltips.
     QString formatTime(std::int64_t ns) const;
 
 signals:
     void visibleRangeChanged(std::int64_t fromNs, std::int64_t toNs);
     void rangeSelected(std::int64_t fromNs, std::int64_t toNs);
+    /// A click selected an event, another one, or none (selectedEvent()).
+    void eventSelected();
 
 protected:
     void drawFrame(ImDrawList& list, const QSizeF& size) override;

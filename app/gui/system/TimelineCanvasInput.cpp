@@ -101,6 +101,7 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent* event) {
     } else if (plot_.contains(p)) {
         // A click on an event selects it (its flows are drawn); elsewhere clears the selection.
         selection_.reset();
+        const bool hadEvent = selectedEvent_.has_value();
         selectedEvent_.reset();
         if (const Placed* placed = placedAt(p.y())) {
             const auto it = model_.window().tracks.find(placed->row);
@@ -110,9 +111,12 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent* event) {
                 for (const auto& b : it->second)
                     if (!b.aggregated && ns >= relative(b.startNs) - slack &&
                         ns <= relative(b.endNs) + slack)
-                        selectedEvent_ = SelectedEvent{placed->row, b.startNs, b.endNs};
+                        selectedEvent_ =
+                            SelectedEvent{placed->row, b.startNs, b.endNs, b.eventId, b.nameId};
         }
         update();
+        if (hadEvent || selectedEvent_)
+            emit eventSelected();
     }
 }
 

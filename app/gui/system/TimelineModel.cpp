@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <unordered_set>
 
 namespace tilescope::gui {
 namespace {
@@ -63,6 +64,33 @@ std::vector<TimelineModel::Box> boxesFromEvents(const std::vector<report::HostEv
     }
     (void)fromNs;
     return out;
+}
+
+/// The tracepoint metadata of the single events among `boxes`: one range query over their ids
+/// (a track's events have ids ascending in blocks, so the range is narrow), keeping those shown.
+void readMetadata(const report::HostTraceReader& reader,
+                  const std::vector<TimelineModel::Box>& boxes,
+                  std::map<std::int64_t, QString>& out) {
+    std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = 0;
+    std::unordered_set<std::int64_t> shown;
+    for (const auto& b : boxes)
+        if (!b.aggregated) {
+            lo = std::min(lo, b.eventId);
+            hi = std::max(hi, b.eventId);
+            shown.insert(b.eventId);
+        }
+    if (shown.empty())
+        return;
+    const auto entries = reader.eventMetadataBetween(lo, hi);
+    for (auto m = entries.begin(); m != entries.end();) {
+        // The entries of one event are adjacent (id order): begin, then end.
+        auto next = m;
+        while (next != entries.end() && next->eventId == m->eventId)
+            ++next;
+        if (shown.count(m->eventId))
+            out[m->eventId] = metadataText(std::vector(m, next));
+        m = next;
+    }
 }
 
 /// Pyramid buckets (each at most a pixel wide) gathered into one box per pixel column.
@@ -160,9 +188,12 @@ void fetchTracks(const std::vector<std::shared_ptr<HostTraceSession>>& files,
             break;
         budget -= noPyramid ? 0 : c.events;
         w.tracks[c.row] = file.read([&](const report::HostTraceReader& reader) {
-            return boxesFromEvents(
+            auto boxes = boxesFromEvents(
                 reader.events(c.group->threadId, c.depth, w.fromNs, w.toNs, kRawLimit), w.fromNs,
                 w.toNs, nsPerPixel);
+            if (file.hasMetadata())
+                readMetadata(reader, boxes, w.metadata[c.row]);
+            return boxes;
         });
         w.readRawEvents = true;
     }
@@ -441,6 +472,14 @@ std::vector<report::FlowArrow> TimelineModel::flowsAt(int row, std::int64_t from
     return out;
 }
 
+QString TimelineModel::metadataText(int row, std::int64_t eventId) const {
+    const auto it = window_.metadata.find(row);
+    if (it == window_.metadata.end())
+        return {};
+    const auto m = it->second.find(eventId);
+    return m == it->second.end() ? QString() : m->second;
+}
+
 QString TimelineModel::describeBox(int row, const Box& box) const {
     const Row& r = rows_[std::size_t(row)];
     if (r.kind != RowKind::DeviceTrack)
@@ -530,6 +569,13 @@ TimelineModel::Window TimelineModel::fetchWindow(const HostFiles& files,
             }
         }
         w.tracks[index] = mergeThreadFlames(perThread);
+        for (const int standIn : standIns) {
+            const auto it = w.metadata.find(standIn);
+            if (it == w.metadata.end())
+                continue;
+            w.metadata[index].merge(it->second);
+            w.metadata.erase(it);
+        }
     }
     // Colours by name text, so a name has one colour in every file; worked out here so the
     // frame does no hashing.

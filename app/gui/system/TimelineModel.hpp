@@ -102,8 +102,11 @@ public:
         std::map<int, std::vector<Box>> tracks;    ///< by row index
         std::map<int, std::vector<Series>> charts; ///< by row index
         std::map<int, HeatmapCells> heatmaps;      ///< by row index
-        bool readRawEvents = false;                ///< any track of the window from raw events
-        double fetchMs = 0; ///< how long the worker took to compute this window
+        /// Tracepoint metadata of single events shown, by row index then event id, as text for
+        /// people (JSON pretty-printed); read with the raw events, so the canvas runs no query.
+        std::map<int, std::map<std::int64_t, QString>> metadata;
+        bool readRawEvents = false; ///< any track of the window from raw events
+        double fetchMs = 0;         ///< how long the worker took to compute this window
     };
 
     using HostFiles = std::vector<std::shared_ptr<HostTraceSession>>;
@@ -134,6 +137,9 @@ public:
     const QString& eventName(int row, std::int64_t nameId) const;
     /// A further tooltip line for a box of the row (device tracks: cycles, phase); empty if none.
     QString describeBox(int row, const Box& box) const;
+    /// The tracepoint metadata of a single event of the current window (text, JSON
+    /// pretty-printed); empty when it has none.
+    QString metadataText(int row, std::int64_t eventId) const;
 
     /// The union of the files' time spans; [0, 1) when every file is empty.
     std::int64_t beginNs() const { return beginNs_; }

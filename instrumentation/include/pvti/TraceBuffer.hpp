@@ -42,7 +42,9 @@ namespace detail {
 const std::uint16_t kDisabledChannel = 0xffff;
 
 /// What a record marks. A kind field keeps the record extensible (counters, for example).
-enum EventKindCode { kBeginEvent = 0, kEndEvent = 1, kInstantEvent = 2 };
+/// kMetadataRecord carries tracepoint metadata for the record after it on the same thread: its
+/// `label` is the metadata's id in the session and its `ticks` the label id of that event.
+enum EventKindCode { kBeginEvent = 0, kEndEvent = 1, kInstantEvent = 2, kMetadataRecord = 3 };
 
 /// One record in a thread's chunk: a timestamp and ids only (labels are interned). 16 bytes.
 struct EventRecord {

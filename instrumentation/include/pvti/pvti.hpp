@@ -80,20 +80,58 @@ std::string getCurrentTraceFilename();
 /// Writes everything recorded and closes the trace file; later tracepoints record nothing.
 void closeTrace();
 
+/// Extra information attached to a tracepoint, as in libpvti: a blob of bytes (`data`) with a
+/// type naming its encoding (`type`). createJsonMetadata() makes one of type "json" whose data is
+/// JSON text; the System Analyser shows JSON pretty-printed in its tooltip and Details pane, other
+/// types as text (or hex bytes) under their type. A tracepoint copies the metadata when it
+/// records it, so one Metadata can be reused and may be destroyed afterwards.
+class Metadata {
+public:
+    Metadata() {}
+    Metadata(const std::string& type, const std::vector<std::uint8_t>& data)
+        : type(type), data(data) {}
+    Metadata(const Metadata&) = default;
+    Metadata(Metadata&&) = default;
+    Metadata& operator=(const Metadata&) = default;
+    Metadata& operator=(Metadata&&) = default;
+    virtual ~Metadata() {}
+
+    std::string type;
+    std::vector<std::uint8_t> data;
+};
+
+/// Metadata of type "json" holding `json`, checked first: text that is not one valid JSON value
+/// throws std::invalid_argument naming where it fails.
+Metadata createJsonMetadata(const std::string& json);
+
+namespace detail {
+/// Out of line: records `metadata` for the event the caller records next on this thread.
+void attachMetadata(std::uint16_t channel, std::uint32_t label, const Metadata& metadata);
+} // namespace detail
+
 /// A traced interval on the calling thread. As an object it is RAII: constructed at the start and
 /// destroyed at the end of a scope. The static begin/end pair marks intervals that do not follow
 /// scopes (they must nest on each thread), and event() marks an instant.
+/// Each takes optional metadata (see Metadata), attached to the begin of a scoped or begun
+/// interval, to the end by end(), or to the instant of event().
 class Tracepoint {
 public:
-    Tracepoint(TraceChannel* channel, const std::string& traceLabel) : channel_(channel->id()) {
+    Tracepoint(TraceChannel* channel, const std::string& traceLabel,
+               const Metadata* metadata = nullptr)
+        : channel_(channel->id()) {
         if (channel_ != detail::kDisabledChannel) {
             label_ = detail::labelOfText(traceLabel.data(), traceLabel.size());
+            if (metadata)
+                detail::attachMetadata(channel_, label_, *metadata);
             detail::record(channel_, label_, detail::kBeginEvent);
         }
     }
-    Tracepoint(TraceChannel* channel, const char* traceLabel) : channel_(channel->id()) {
+    Tracepoint(TraceChannel* channel, const char* traceLabel, const Metadata* metadata = nullptr)
+        : channel_(channel->id()) {
         if (channel_ != detail::kDisabledChannel) {
             label_ = detail::labelId(traceLabel, detail::kNulTerminated);
+            if (metadata)
+                detail::attachMetadata(channel_, label_, *metadata);
             detail::record(channel_, label_, detail::kBeginEvent);
         }
     }
@@ -111,35 +149,51 @@ public:
     Tracepoint(const Tracepoint&) = delete;
     Tracepoint& operator=(const Tracepoint&) = delete;
 
-    static void begin(TraceChannel* channel, const std::string& traceLabel) {
-        mark(channel, traceLabel, detail::kBeginEvent);
+    static void begin(TraceChannel* channel, const std::string& traceLabel,
+                      const Metadata* metadata = nullptr) {
+        mark(channel, traceLabel, detail::kBeginEvent, metadata);
     }
-    static void begin(TraceChannel* channel, const char* traceLabel) {
-        mark(channel, traceLabel, detail::kBeginEvent);
+    static void begin(TraceChannel* channel, const char* traceLabel,
+                      const Metadata* metadata = nullptr) {
+        mark(channel, traceLabel, detail::kBeginEvent, metadata);
     }
-    static void end(TraceChannel* channel, const std::string& traceLabel) {
-        mark(channel, traceLabel, detail::kEndEvent);
+    static void end(TraceChannel* channel, const std::string& traceLabel,
+                    const Metadata* metadata = nullptr) {
+        mark(channel, traceLabel, detail::kEndEvent, metadata);
     }
-    static void end(TraceChannel* channel, const char* traceLabel) {
-        mark(channel, traceLabel, detail::kEndEvent);
+    static void end(TraceChannel* channel, const char* traceLabel,
+                    const Metadata* metadata = nullptr) {
+        mark(channel, traceLabel, detail::kEndEvent, metadata);
     }
-    static void event(TraceChannel* channel, const std::string& traceLabel) {
-        mark(channel, traceLabel, detail::kInstantEvent);
+    static void event(TraceChannel* channel, const std::string& traceLabel,
+                      const Metadata* metadata = nullptr) {
+        mark(channel, traceLabel, detail::kInstantEvent, metadata);
     }
-    static void event(TraceChannel* channel, const char* traceLabel) {
-        mark(channel, traceLabel, detail::kInstantEvent);
+    static void event(TraceChannel* channel, const char* traceLabel,
+                      const Metadata* metadata = nullptr) {
+        mark(channel, traceLabel, detail::kInstantEvent, metadata);
     }
 
 private:
-    static void mark(TraceChannel* channel, const char* label, std::uint8_t kind) {
+    static void mark(TraceChannel* channel, const char* label, std::uint8_t kind,
+                     const Metadata* metadata) {
         const std::uint16_t id = channel->id();
-        if (id != detail::kDisabledChannel)
-            detail::record(id, detail::labelId(label, detail::kNulTerminated), kind);
+        if (id != detail::kDisabledChannel) {
+            const std::uint32_t labelId = detail::labelId(label, detail::kNulTerminated);
+            if (metadata)
+                detail::attachMetadata(id, labelId, *metadata);
+            detail::record(id, labelId, kind);
+        }
     }
-    static void mark(TraceChannel* channel, const std::string& label, std::uint8_t kind) {
+    static void mark(TraceChannel* channel, const std::string& label, std::uint8_t kind,
+                     const Metadata* metadata) {
         const std::uint16_t id = channel->id();
-        if (id != detail::kDisabledChannel)
-            detail::record(id, detail::labelOfText(label.data(), label.size()), kind);
+        if (id != detail::kDisabledChannel) {
+            const std::uint32_t labelId = detail::labelOfText(label.data(), label.size());
+            if (metadata)
+                detail::attachMetadata(id, labelId, *metadata);
+            detail::record(id, labelId, kind);
+        }
     }
     std::uint16_t channel_;
     std::uint32_t label_ = 0;

@@ -62,14 +62,47 @@ PYBIND11_MODULE(_libpvti, m) {
     m.def("closeTrace", &pvti::closeTrace,
           "Flushes and closes the trace file (done at exit; later tracepoints are not recorded).");
 
-    m.def("begin", [](pvti::TraceChannel* c, const std::string& label) {
-        pvti::Tracepoint::begin(c, label);
-    });
-    m.def("end",
-          [](pvti::TraceChannel* c, const std::string& label) { pvti::Tracepoint::end(c, label); });
-    m.def("event", [](pvti::TraceChannel* c, const std::string& label) {
-        pvti::Tracepoint::event(c, label);
-    });
+    // Tracepoint metadata: a blob with a type; data given as bytes (or str, stored as UTF-8).
+    py::class_<pvti::Metadata>(m, "Metadata")
+        .def(py::init<>())
+        .def(py::init([](const std::string& type, const std::string& data) {
+                 return pvti::Metadata(type, std::vector<std::uint8_t>(data.begin(), data.end()));
+             }),
+             py::arg("type"), py::arg("data"))
+        .def_readwrite("type", &pvti::Metadata::type)
+        .def_property(
+            "data",
+            [](const pvti::Metadata& md) {
+                return py::bytes(reinterpret_cast<const char*>(md.data.data()), md.data.size());
+            },
+            [](pvti::Metadata& md, const std::string& data) {
+                md.data.assign(data.begin(), data.end());
+            })
+        .def("__repr__", [](const pvti::Metadata& md) {
+            return "<libpvti.Metadata type='" + md.type + "' " + std::to_string(md.data.size()) +
+                   " bytes>";
+        });
+    m.def("createJsonMetadata", &pvti::createJsonMetadata, py::arg("json"),
+          "Metadata of type 'json' holding the text; ValueError when it is not valid JSON.");
+
+    m.def(
+        "begin",
+        [](pvti::TraceChannel* c, const std::string& label, const pvti::Metadata* metadata) {
+            pvti::Tracepoint::begin(c, label, metadata);
+        },
+        py::arg("channel"), py::arg("label"), py::arg("metadata") = nullptr);
+    m.def(
+        "end",
+        [](pvti::TraceChannel* c, const std::string& label, const pvti::Metadata* metadata) {
+            pvti::Tracepoint::end(c, label, metadata);
+        },
+        py::arg("channel"), py::arg("label"), py::arg("metadata") = nullptr);
+    m.def(
+        "event",
+        [](pvti::TraceChannel* c, const std::string& label, const pvti::Metadata* metadata) {
+            pvti::Tracepoint::event(c, label, metadata);
+        },
+        py::arg("channel"), py::arg("label"), py::arg("metadata") = nullptr);
 
     py::class_<pvti::Series>(m, "Series").def("add", &pvti::Series::add, py::arg("value"));
     py::class_<pvti::Graph>(m, "Graph")

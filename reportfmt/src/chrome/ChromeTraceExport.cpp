@@ -4,6 +4,7 @@
 #include "read/EventBlocks.hpp"
 #include "sqlite/Sqlite.hpp"
 #include "tilescope/report/ChromeTrace.hpp"
+#include "tilescope/report/HostTraceReader.hpp"
 #include "tilescope/report/HostTraceTypes.hpp"
 #include "tilescope/report/ReportError.hpp"
 #include "tilescope/report/ReportFile.hpp"
@@ -12,6 +13,7 @@
 #include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <unordered_map>
 
 namespace tilescope::report {
@@ -19,6 +21,58 @@ namespace tilescope::report {
 using detail::JsonOut;
 using detail::micros;
 using detail::quoted;
+
+namespace {
+
+/// Tracepoint metadata of every event that has some (format v5), by event id.
+struct ExportedMetadata {
+    std::optional<EventMetadata> begin, end;
+};
+
+std::unordered_map<std::int64_t, ExportedMetadata> readMetadata(sql::Database& db) {
+    std::unordered_map<std::int64_t, ExportedMetadata> out;
+    auto st = db.prepare("SELECT event_id, point, type, data FROM event_metadata");
+    while (st.step()) {
+        auto& m = out[st.int64(0)];
+        (st.int64(1) == 1 ? m.end : m.begin) = EventMetadata{st.text(2), std::string(st.blob(3))};
+    }
+    return out;
+}
+
+/// Adds one piece of metadata to an event's `args`: the members of a JSON object (the end's after
+/// the begin's, as a viewer merges the args of an E event into its B event), any other JSON value
+/// under `key`, and metadata of another type as its text under its type name.
+void addArgs(nlohmann::json& args, const EventMetadata& m, const char* key) {
+    if (m.type == kJsonMetadataType) {
+        auto json = nlohmann::json::parse(m.data, nullptr, /*allow_exceptions=*/false);
+        if (json.is_object()) {
+            for (auto it = json.begin(); it != json.end(); ++it)
+                args[it.key()] = std::move(it.value());
+            return;
+        }
+        if (!json.is_discarded()) {
+            args[key] = std::move(json);
+            return;
+        }
+    }
+    args[m.type] = metadataText(m, -1);
+}
+
+/// `,"args":{...}` of an event with metadata, empty otherwise.
+std::string argsOf(const std::unordered_map<std::int64_t, ExportedMetadata>& metadata,
+                   std::int64_t eventId) {
+    const auto it = metadata.find(eventId);
+    if (it == metadata.end())
+        return {};
+    nlohmann::json args = nlohmann::json::object();
+    if (it->second.begin)
+        addArgs(args, *it->second.begin, "metadata");
+    if (it->second.end)
+        addArgs(args, *it->second.end, "end_metadata");
+    return ",\"args\":" + args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+} // namespace
 
 ChromeTraceStats exportChromeTrace(const std::filesystem::path& input,
                                    const std::filesystem::path& output,
@@ -62,6 +116,7 @@ ChromeTraceStats exportChromeTrace(const std::filesystem::path& input,
         auto channels = db.prepare("SELECT id, name_id FROM channel");
         while (channels.step())
             channelNames[channels.int64(0)] = channels.int64(1);
+        const auto metadata = readMetadata(db);
         auto tracks = db.prepare("SELECT t.id, p.pid, t.tid FROM thread t JOIN process p ON "
                                  "p.id = t.process_id ORDER BY t.id");
         auto blocks = db.prepare(std::string(detail::kBlockColumns) +
@@ -78,10 +133,11 @@ ChromeTraceStats exportChromeTrace(const std::filesystem::path& input,
             });
             for (const HostEvent& e : events) {
                 const auto channel = channelNames.find(e.channelId);
-                const std::string common =
-                    fmt::format(R"("name":{},"cat":{},"pid":{},"tid":{},"ts":{})", nameOf(e.nameId),
-                                nameOf(channel == channelNames.end() ? 0 : channel->second),
-                                tracks.int64(1), tracks.int64(2), micros(e.startNs));
+                const std::string common = fmt::format(
+                    R"("name":{},"cat":{},"pid":{},"tid":{},"ts":{}{})", nameOf(e.nameId),
+                    nameOf(channel == channelNames.end() ? 0 : channel->second), tracks.int64(1),
+                    tracks.int64(2), micros(e.startNs),
+                    metadata.empty() ? std::string() : argsOf(metadata, e.id));
                 switch (e.kind) {
                 case EventKind::Complete:
                     out.event(fmt::format(R"({{"ph":"X",{},"dur":{}}})", common,

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 namespace tilescope::report::detail {
 namespace {
@@ -329,9 +330,45 @@ void TraceEventImporter::interval(const ScannedTraceEvent& e, char ph) {
     }
     const std::int32_t name = ph == 'E' ? -1 : hintedName(e);
     const std::int32_t ch = ph == 'E' ? -1 : channel(e.cat);
+    if (e.argCount > 0)
+        keepArgs(e);
     hold(th, e, ph, t, dur, name, ch);
     if (++held_ >= maxHeld_)
         spillAll();
+}
+
+// An interval event's scalar args as a JSON object, kept as its metadata (compound values are
+// not kept by the scanner, so they are left out).
+void TraceEventImporter::keepArgs(const ScannedTraceEvent& e) {
+    nlohmann::json args = nlohmann::json::object();
+    for (std::size_t i = 0; i < e.argCount; ++i) {
+        const auto& [key, value] = e.args[i];
+        switch (value.type) {
+        case TraceScalar::Type::String:
+            args[key] = value.text;
+            break;
+        case TraceScalar::Type::Number: {
+            // As written when it is a whole number (exact beyond 2^53), else as a double.
+            std::int64_t whole = 0;
+            const char* end = value.text.data() + value.text.size();
+            if (std::from_chars(value.text.data(), end, whole).ptr == end)
+                args[key] = whole;
+            else
+                args[key] = value.numberValue();
+            break;
+        }
+        case TraceScalar::Type::Bool:
+            args[key] = value.text == "true";
+            break;
+        case TraceScalar::Type::Null:
+            args[key] = nullptr;
+            break;
+        default:
+            break;
+        }
+    }
+    if (!args.empty())
+        args_[e.startOffset] = args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // Holds an event of a thread (or async track) until finish(), noting when it came out of order.

@@ -121,17 +121,21 @@ private:
         std::int32_t name;
     };
     /// A nested event waiting to be written with the rest of its thread in track order.
+    /// Byte offset of no event (a row without an end event of its own).
+    static constexpr std::size_t kNoEvent = ~std::size_t{0};
     struct Nested {
         std::int32_t depth;
         EventKind kind;
         std::int32_t name, channel; // local numbers
         std::int64_t start, end;
+        std::size_t beginAt, endAt; // the events' byte offsets, where their args are kept
     };
     /// A nested row with the writer's ids, as handed to the writing thread.
     struct WriteRow {
         std::int64_t start, end, name, channel;
         std::int32_t depth;
         EventKind kind;
+        std::size_t beginAt, endAt;
     };
     struct RowChunk {
         std::int64_t thread = 0;
@@ -159,6 +163,7 @@ private:
     void metadata(const ScannedTraceEvent& e);
     void counter(const ScannedTraceEvent& e);
     void interval(const ScannedTraceEvent& e, char ph);
+    void keepArgs(const ScannedTraceEvent& e);
     void hold(Thread& th, const ScannedTraceEvent& e, char ph, std::int64_t t, std::int64_t dur,
               std::int32_t name, std::int32_t channel);
     /// True (and counted as a repair) when an async or flow event has no usable "ts".
@@ -217,6 +222,10 @@ private:
     std::size_t maxHeld_;
     std::size_t held_ = 0; // thread events in memory
     SortedRunFile<Pending> spill_;
+    // The scalar args of interval events as JSON object text, by the event's byte offset (only
+    // events with args): stored as the event's tracepoint metadata (type "json"). Filled while
+    // scanning, read by the writing thread once scanning is over.
+    std::unordered_map<std::size_t, std::string> args_;
     std::vector<Nested> nested_;  // of the thread being nested, in nesting (time) order
     std::vector<Nested> ordered_; // the same in track order, as written
     ChunkQueue<RowChunk>* rowQueue_ = nullptr; // to the writing thread, during finish()

@@ -47,17 +47,31 @@ void TraceEventImporter::nestAndWriteThreads() {
 }
 
 void TraceEventImporter::writeRows(const RowChunk& chunk) {
-    for (const WriteRow& r : chunk.rows)
+    // The args of an event (its begin, or its E), as metadata; none for most events.
+    EventMetadata atBegin{kJsonMetadataType, {}}, atEnd{kJsonMetadataType, {}};
+    auto argsAt = [&](std::size_t offset, EventMetadata& out) -> const EventMetadata* {
+        if (args_.empty() || offset == kNoEvent)
+            return nullptr;
+        const auto it = args_.find(offset);
+        if (it == args_.end())
+            return nullptr;
+        out.data = it->second;
+        return &out;
+    };
+    for (const WriteRow& r : chunk.rows) {
+        const EventMetadata* begin = argsAt(r.beginAt, atBegin);
         switch (r.kind) {
         case EventKind::Complete:
-            w_.addEvent(chunk.thread, r.channel, r.name, r.start, r.end, r.depth);
+            w_.addEvent(chunk.thread, r.channel, r.name, r.start, r.end, r.depth, begin,
+                        argsAt(r.endAt, atEnd));
             break;
         case EventKind::Instant:
-            w_.addInstant(chunk.thread, r.channel, r.name, r.start, r.depth);
+            w_.addInstant(chunk.thread, r.channel, r.name, r.start, r.depth, begin);
             break;
         default:
-            w_.addUnfinished(chunk.thread, r.channel, r.name, r.start, r.depth);
+            w_.addUnfinished(chunk.thread, r.channel, r.name, r.start, r.depth, begin);
         }
+    }
 }
 
 // Nesting over one thread's events in time order. The stack holds what may still enclose the next
@@ -99,7 +113,8 @@ void TraceEventImporter::nest(Thread& th) {
                 break;
             }
             const auto at = static_cast<std::int32_t>(stack.rend() - open - 1);
-            emit({at, EventKind::Complete, open->name, open->channel, open->start, e.ts});
+            emit({at, EventKind::Complete, open->name, open->channel, open->start, e.ts,
+                  open->offset, e.offset()});
             ++stats.events;
             if (open == stack.rbegin()) {
                 stack.pop_back();
@@ -123,14 +138,14 @@ void TraceEventImporter::nest(Thread& th) {
                          "an \"X\" event overlaps the slice it starts in without nesting (placed "
                          "on its own row)");
             }
-            emit({depth, EventKind::Complete, e.name, e.channel, e.ts, end});
+            emit({depth, EventKind::Complete, e.name, e.channel, e.ts, end, e.offset(), kNoEvent});
             ++stats.events;
             if (e.dur > 0)
                 stack.push_back({false, e.ts, end, e.name, e.channel, e.offset()});
             break;
         }
         default:
-            emit({depth, EventKind::Instant, e.name, e.channel, e.ts, e.ts});
+            emit({depth, EventKind::Instant, e.name, e.channel, e.ts, e.ts, e.offset(), kNoEvent});
             ++stats.events;
         }
     };
@@ -143,7 +158,7 @@ void TraceEventImporter::nest(Thread& th) {
     for (std::size_t d = 0; d < stack.size(); ++d)
         if (stack[d].open) {
             emit({static_cast<std::int32_t>(d), EventKind::Unfinished, stack[d].name,
-                  stack[d].channel, stack[d].start, stack[d].start});
+                  stack[d].channel, stack[d].start, stack[d].start, stack[d].offset, kNoEvent});
             ++stats.events;
             ++stats.repairs.unfinished;
             note(stack[d].offset, &th, "a \"B\" event is never closed (kept as unfinished)");
@@ -188,8 +203,8 @@ void TraceEventImporter::handOverNested(const Thread& th) {
         for (std::size_t i = from; i < to; ++i) {
             const Nested& n = ordered_[i];
             chunk.rows.push_back({n.start, n.end, nameIds_[static_cast<std::size_t>(n.name)],
-                                  channelIds_[static_cast<std::size_t>(n.channel)], n.depth,
-                                  n.kind});
+                                  channelIds_[static_cast<std::size_t>(n.channel)], n.depth, n.kind,
+                                  n.beginAt, n.endAt});
         }
         rowQueue_->push(std::move(chunk));
     }

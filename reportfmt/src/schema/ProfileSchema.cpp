@@ -238,6 +238,13 @@ constexpr SchemaObject kHostTrace[] = {
     // Covering for binning (heatmap, time, bucket): a window is read from the index alone.
     {"index", "heatmap_sample_by_heatmap",
      "CREATE INDEX heatmap_sample_by_heatmap ON heatmap_sample(heatmap_id, t_ns, bucket)", true, 3},
+    // v5: libpvti tracepoint metadata (pvti::Metadata), a typed blob attached to an event's begin
+    // (point 0; an instant's only point) or end (point 1). Keyed by the event's id, so reading the
+    // blocks never touches it and a tooltip finds an event's metadata with one key lookup.
+    {"table", "event_metadata",
+     "CREATE TABLE event_metadata(event_id INTEGER NOT NULL, point INTEGER NOT NULL, "
+     "type TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY(event_id, point)) WITHOUT ROWID",
+     false, 5},
 };
 
 } // namespace

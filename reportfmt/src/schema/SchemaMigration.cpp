@@ -82,6 +82,9 @@ void upgradeInTemp(sql::Database& db, FileKind kind, int version) {
         // v3 -> v4: events move from one row each to packed blocks.
         if (version < 4)
             packEventRows(db);
+        // v4 -> v5: no tracepoint metadata was recorded (an empty table).
+        if (version < 5)
+            createInTemp(db, "event_metadata", FileKind::HostTrace);
         return;
     }
     // v1 -> v2: liveness_lod did not exist; the same routine the writer uses computes it.

@@ -82,6 +82,7 @@ struct HostTraceWriter::Impl {
     detail::TrackBlocks blocks;
     detail::EventBlockInserter blockRows;
     detail::RowBatch samples, heatmapSamples;
+    sql::Statement metadataRow;        // event_metadata (format v5)
     std::int64_t nextEventId = 1;      // ids are first_event_id + index: 1, 2, 3... in blocks
     std::size_t eventsSinceCommit = 0; // events held in partial blocks count toward a batch
 
@@ -99,11 +100,14 @@ struct HostTraceWriter::Impl {
         samples = detail::RowBatch(session.db(), "sample", "series_id, t_ns, value", 3);
         heatmapSamples =
             detail::RowBatch(session.db(), "heatmap_sample", "heatmap_id, t_ns, value, bucket", 4);
+        metadataRow = session.db().prepare(
+            "INSERT INTO event_metadata(event_id, point, type, data) VALUES(?,?,?,?)");
         session.setMetadata("lod_base_ns", std::to_string(o.lodBaseNs));
     }
 
     void event(std::int64_t thread, std::int64_t channel, std::int64_t name, EventKind kind,
-               std::int64_t start, std::int64_t end, std::int32_t depth) {
+               std::int64_t start, std::int64_t end, std::int32_t depth,
+               const EventMetadata* atBegin = nullptr, const EventMetadata* atEnd = nullptr) {
         if (depth < 0 || depth >= (1 << kDepthBits) || thread < 0 || thread >= (1ll << 38))
             throw ReportError(session.path(),
                               fmt::format("writer: event nesting depth {} or thread row {} is out "
@@ -114,6 +118,11 @@ struct HostTraceWriter::Impl {
         eventLod.add(track, start, {1, duration, duration, name});
         ++eventRows;
         detail::TrackBlock& block = blocks.at(thread, depth);
+        const auto index = static_cast<std::uint32_t>(block.encoder.events());
+        if (atBegin)
+            block.metadata.push_back({index, MetadataPoint::Begin, *atBegin});
+        if (atEnd)
+            block.metadata.push_back({index, MetadataPoint::End, *atEnd});
         block.encoder.add(channel, name, kind, start, end);
         if (block.encoder.full())
             store(block);
@@ -128,6 +137,15 @@ struct HostTraceWriter::Impl {
     void store(detail::TrackBlock& block) {
         const auto events = static_cast<std::int64_t>(block.encoder.events());
         blockRows.store(block.threadId, block.depth, nextEventId, block.encoder);
+        for (const detail::PendingMetadata& m : block.metadata) {
+            metadataRow.bind(1, nextEventId + m.index)
+                .bind(2, static_cast<std::int64_t>(m.point))
+                .bind(3, m.metadata.type)
+                .bindBlob(4, m.metadata.data)
+                .run();
+            session.countRows(1);
+        }
+        block.metadata.clear();
         nextEventId += events;
     }
 
@@ -220,21 +238,26 @@ std::int64_t HostTraceWriter::addChannel(std::string_view name) {
 }
 
 void HostTraceWriter::addEvent(std::int64_t threadId, std::int64_t channelId, std::int64_t nameId,
-                               std::int64_t startNs, std::int64_t endNs, std::int32_t depth) {
+                               std::int64_t startNs, std::int64_t endNs, std::int32_t depth,
+                               const EventMetadata* atBegin, const EventMetadata* atEnd) {
     if (endNs < startNs)
         throw ReportError(
             path(), fmt::format("writer: event ends ({}) before it starts ({})", endNs, startNs));
-    impl_->event(threadId, channelId, nameId, EventKind::Complete, startNs, endNs, depth);
+    impl_->event(threadId, channelId, nameId, EventKind::Complete, startNs, endNs, depth, atBegin,
+                 atEnd);
 }
 
 void HostTraceWriter::addInstant(std::int64_t threadId, std::int64_t channelId, std::int64_t nameId,
-                                 std::int64_t atNs, std::int32_t depth) {
-    impl_->event(threadId, channelId, nameId, EventKind::Instant, atNs, atNs, depth);
+                                 std::int64_t atNs, std::int32_t depth,
+                                 const EventMetadata* metadata) {
+    impl_->event(threadId, channelId, nameId, EventKind::Instant, atNs, atNs, depth, metadata);
 }
 
 void HostTraceWriter::addUnfinished(std::int64_t threadId, std::int64_t channelId,
-                                    std::int64_t nameId, std::int64_t startNs, std::int32_t depth) {
-    impl_->event(threadId, channelId, nameId, EventKind::Unfinished, startNs, startNs, depth);
+                                    std::int64_t nameId, std::int64_t startNs, std::int32_t depth,
+                                    const EventMetadata* atBegin) {
+    impl_->event(threadId, channelId, nameId, EventKind::Unfinished, startNs, startNs, depth,
+                 atBegin);
 }
 
 std::int64_t HostTraceWriter::addAsyncTrack(std::int64_t processId, std::string_view name,

@@ -10,11 +10,20 @@
 
 namespace tilescope::report::detail {
 
+/// Tracepoint metadata of an event in a block being built: its id is known once the block is
+/// stored (first_event_id + index).
+struct PendingMetadata {
+    std::uint32_t index = 0; ///< the event's place in its block
+    MetadataPoint point = MetadataPoint::Begin;
+    EventMetadata metadata;
+};
+
 /// One track's block being built.
 struct TrackBlock {
     std::int64_t threadId = 0;
     std::int32_t depth = 0;
     EventBlockEncoder encoder;
+    std::vector<PendingMetadata> metadata;
 };
 
 /// Finds a track's block by (thread, depth). Thread rows are small dense ids and depths are

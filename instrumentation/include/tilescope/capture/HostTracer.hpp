@@ -3,6 +3,7 @@
 #include "tilescope/capture/TraceOptions.hpp"
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -80,6 +81,11 @@ public:
     /// switches its chunk, or drops and counts the record when over the bound.
     void appendSlow(std::uint16_t channel, std::uint32_t label, std::uint8_t kind,
                     std::uint64_t ticks);
+
+    /// Keeps a copy of tracepoint metadata (pvti::Metadata) until the writer stores it with its
+    /// event; the id goes into the kMetadataRecord recorded before the event. 0 when tracing is
+    /// off.
+    std::uint32_t addMetadata(std::string_view type, const std::uint8_t* data, std::size_t size);
 
     std::uint32_t addGraph(std::string_view name, std::string_view unit);
     std::uint32_t addSeries(std::uint32_t graph, std::string_view name);

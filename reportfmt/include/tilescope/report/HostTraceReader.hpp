@@ -111,6 +111,17 @@ public:
     HeatmapBins heatmapBins(std::int64_t heatmapId, std::int64_t fromNs, std::int64_t toNs,
                             std::size_t bins) const;
 
+    /// Tracepoint metadata of one event (format v5; none in older files), begin before end: one
+    /// primary-key lookup.
+    std::vector<EventMetadataEntry> eventMetadata(std::int64_t eventId) const;
+    /// Metadata of the events with ids in [fromId, toId], in id and point order.
+    std::vector<EventMetadataEntry> eventMetadataBetween(std::int64_t fromId,
+                                                         std::int64_t toId) const;
+    /// Events with metadata (distinct event ids; reads the whole table).
+    std::int64_t eventsWithMetadata() const;
+    /// Whether any event has metadata (one row read).
+    bool hasEventMetadata() const;
+
 private:
     std::vector<std::int64_t> storedLevels(const char* table, const char* key) const;
 
@@ -122,5 +133,10 @@ private:
     std::int64_t lodBaseNs_ = 1000;
     bool hasSeriesIndex_ = false; // sample_by_series, likewise
 };
+
+/// Metadata as text for people: JSON (type "json") pretty-printed with `indent` spaces (-1: on one
+/// line), other types as their text when it is printable UTF-8, else as hex bytes. Malformed
+/// JSON is shown as it is, with a note.
+std::string metadataText(const EventMetadata& metadata, int indent = 2);
 
 } // namespace tilescope::report

@@ -52,6 +52,27 @@ struct HostEvent {
     std::int32_t depth = 0;
 };
 
+/// Where on its event a tracepoint attached metadata: the begin (also an instant event's only
+/// point) or the end.
+enum class MetadataPoint : std::uint8_t { Begin = 0, End = 1 };
+
+/// Metadata a tracepoint attached to a host event (libpvti's `pvti::Metadata`, format v5): a blob
+/// with a type naming its encoding. Type "json" (`pvti::createJsonMetadata`) holds JSON text.
+struct EventMetadata {
+    std::string type;
+    std::string data; ///< the blob's bytes
+};
+
+/// Type of metadata made by `pvti::createJsonMetadata`, whose data is JSON text.
+constexpr const char* kJsonMetadataType = "json";
+
+/// One piece of metadata of one event, as stored (table event_metadata).
+struct EventMetadataEntry {
+    std::int64_t eventId = 0;
+    MetadataPoint point = MetadataPoint::Begin;
+    EventMetadata metadata;
+};
+
 /// An async track: the slices of one asynchronous operation of a process (Chrome trace b/e/n or
 /// S/T/F events of one category and id), shown under its process. `maxDepth` is -1 when empty.
 struct AsyncTrackInfo {

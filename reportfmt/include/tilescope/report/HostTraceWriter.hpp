@@ -48,13 +48,16 @@ public:
     void renameProcess(std::int64_t processId, std::string_view name);
     void renameThread(std::int64_t threadId, std::string_view name);
 
-    /// Hot path: names pre-interned with intern().
+    /// Hot path: names pre-interned with intern(). `atBegin`/`atEnd`: tracepoint metadata of the
+    /// event (format v5), stored in event_metadata under the event's id when its block is stored.
     void addEvent(std::int64_t threadId, std::int64_t channelId, std::int64_t nameId,
-                  std::int64_t startNs, std::int64_t endNs, std::int32_t depth);
+                  std::int64_t startNs, std::int64_t endNs, std::int32_t depth,
+                  const EventMetadata* atBegin = nullptr, const EventMetadata* atEnd = nullptr);
     void addInstant(std::int64_t threadId, std::int64_t channelId, std::int64_t nameId,
-                    std::int64_t atNs, std::int32_t depth);
+                    std::int64_t atNs, std::int32_t depth, const EventMetadata* metadata = nullptr);
     void addUnfinished(std::int64_t threadId, std::int64_t channelId, std::int64_t nameId,
-                       std::int64_t startNs, std::int32_t depth);
+                       std::int64_t startNs, std::int32_t depth,
+                       const EventMetadata* atBegin = nullptr);
 
     /// Async tracks (format v2): a track per asynchronous operation of a process, its slices
     /// nested by `depth`; `endNs` empty for a slice never finished.

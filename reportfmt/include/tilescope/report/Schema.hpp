@@ -24,13 +24,14 @@ struct SchemaObject {
 
 struct Schema {
     /// Version history of profile.pop: 1 initial; 2 adds liveness_lod; 3 adds run_ipu_lod; 4
-    /// adds tile_placement; 5 adds block (lightweight
-    /// profiling) and operation_debug; 6 adds tile_allocation (the tile memory map). Of *.pvti: 1
-    /// initial; 2 adds async_track, async_slice and flow; 3 adds heatmap and heatmap_sample
-    /// (libpvti heatmaps); 4 replaces the event table (a row per event) with event_block (packed
-    /// blocks of a track's events, EventBlockCodec.hpp).
+    /// adds tile_placement; 5 adds block (lightweight profiling) and operation_debug; 6 adds
+    /// tile_allocation (the tile memory map). Of *.pvti: 1 initial; 2 adds async_track,
+    /// async_slice and flow; 3 adds heatmap and heatmap_sample (libpvti heatmaps); 4 replaces the
+    /// event table (a row per event) with event_block (packed blocks of a track's events,
+    /// EventBlockCodec.hpp); 5 adds event_metadata (libpvti tracepoint metadata, a side table keyed
+    /// by event id, so the blocks and their codec are unchanged).
     static constexpr int kProfileVersion = 6;
-    static constexpr int kHostTraceVersion = 4;
+    static constexpr int kHostTraceVersion = 5;
     static constexpr std::string_view kProfileFormat = "tilescope-profile";
     static constexpr std::string_view kHostTraceFormat = "tilescope-hosttrace";
 
