@@ -54,7 +54,7 @@ const CapturedExample& capturedTrainingWithBlocks() {
     static const CapturedExample capture = captureTraining(
         "captured-training-blocks",
         R"(,"profiler.programs.filter":".*","debug.instrumentExternalExchange":"true",)"
-        R"("profiler.blocks.bufferSize":"100000")");
+        R"("profiler.blocks.bufferSize":"400000")");
     return capture;
 }
 

@@ -78,11 +78,11 @@ double bucketWidth(std::int64_t level) {
 /// Turns a current profile back into what the v2 writer wrote: no run_ipu_lod or tile_placement,
 /// version 2.
 void downgradeToV2(const fs::path& path) {
-    tilescope::testing::execSql(path,
-                                "DROP TABLE run_ipu_lod; DROP TABLE tile_placement; "
-                                "DROP TABLE block; DROP TABLE operation_debug; "
-                                "PRAGMA user_version = 2; UPDATE metadata SET value = '2' "
-                                "WHERE key = 'format_version'; PRAGMA journal_mode = DELETE;");
+    tilescope::testing::execSql(
+        path, "DROP TABLE run_ipu_lod; DROP TABLE tile_placement; "
+              "DROP TABLE block; DROP TABLE operation_debug; DROP TABLE tile_allocation; "
+              "PRAGMA user_version = 2; UPDATE metadata SET value = '2' "
+              "WHERE key = 'format_version'; PRAGMA journal_mode = DELETE;");
 }
 
 /// Every level's per-IPU buckets of every run of `a` and `b` are the same; returns how many
