@@ -150,10 +150,11 @@ TEST_CASE("Screenshot of the joint timeline with lightweight-profiling blocks") 
     const QStringList files{str(capture.hostTrace), str(capture.profile)};
     const QImage blocks = screenshot("timeline", files, {"--range", range});
     // Without the report's block tracks (the same capture, host trace only, then joint) the
-    // picture has far fewer event pixels: the block tracks fill the rows below the steps.
+    // picture has far fewer event pixels: the block tracks fill the rows below the steps (rows
+    // of tiles 0, 12, 24 and 36 and tile 0's nesting: about 11,500 pixels at this zoom).
     const QImage hostOnly = screenshot("timeline", {str(capture.hostTrace)}, {"--range", range});
     CHECK(distinctColours(blocks) > 20);
-    CHECK(eventPixels(blocks) > eventPixels(hostOnly) + 20000);
+    CHECK(eventPixels(blocks) > eventPixels(hostOnly) + 5000);
 }
 
 TEST_CASE("Screenshot of the timeline with flames merged per process and graphs stacked") {
