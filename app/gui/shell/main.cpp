@@ -93,6 +93,22 @@ int printError(const QString& message, int code) {
 }
 
 /// A time like "8.5ms", "120us", "2s" or "3" (milliseconds) in nanoseconds.
+/// Starts a screenshot runner with `start` and runs the event loop until it finishes; its exit
+/// code (a failure printed first) is the program's.
+template <typename Runner, typename Start>
+int runScreenshot(QApplication& app, Runner& runner, Start start) {
+    int exitCode = 0;
+    QObject::connect(&runner, &Runner::finished, &app, [&](int code, const QString& message) {
+        exitCode = code;
+        if (code != 0)
+            printError(message, code);
+        app.exit(code);
+    });
+    start();
+    app.exec();
+    return exitCode;
+}
+
 std::optional<std::int64_t> parseTime(const QString& text) {
     static const QRegularExpression re(
         QStringLiteral("^\\s*([0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)\\s*(ns|us|µs|ms|s)?\\s*$"));
@@ -508,17 +524,7 @@ int main(int argc, char** argv) {
             return app.exec();
         }
         SystemScreenshotRunner runner(window, options->view, options->screenshot, options->size);
-        int exitCode = 0;
-        QObject::connect(&runner, &SystemScreenshotRunner::finished, &app,
-                         [&](int code, const QString& message) {
-                             exitCode = code;
-                             if (code != 0)
-                                 printError(message, code);
-                             app.exit(code);
-                         });
-        runner.startComparison(a, b);
-        app.exec();
-        return exitCode;
+        return runScreenshot(app, runner, [&] { runner.startComparison(a, b); });
     }
 
     if (!options->traces.isEmpty()) {
@@ -549,17 +555,7 @@ int main(int argc, char** argv) {
             runner.setFlameMode(*options->flame);
         if (options->chart)
             runner.setChartMode(*options->chart);
-        int exitCode = 0;
-        QObject::connect(&runner, &SystemScreenshotRunner::finished, &app,
-                         [&](int code, const QString& message) {
-                             exitCode = code;
-                             if (code != 0)
-                                 printError(message, code);
-                             app.exit(code);
-                         });
-        runner.start(options->traces);
-        app.exec();
-        return exitCode;
+        return runScreenshot(app, runner, [&] { runner.start(options->traces); });
     }
 
     if (options->sweep) {
@@ -571,17 +567,7 @@ int main(int argc, char** argv) {
             return app.exec();
         }
         SweepScreenshotRunner runner(window, options->screenshot, options->size);
-        int exitCode = 0;
-        QObject::connect(&runner, &SweepScreenshotRunner::finished, &app,
-                         [&](int code, const QString& message) {
-                             exitCode = code;
-                             if (code != 0)
-                                 printError(message, code);
-                             app.exit(code);
-                         });
-        runner.start(options->file);
-        app.exec();
-        return exitCode;
+        return runScreenshot(app, runner, [&] { runner.start(options->file); });
     }
 
     if (!options->compared.isEmpty()) {
@@ -608,17 +594,7 @@ int main(int argc, char** argv) {
             return app.exec();
         }
         CompareScreenshotRunner runner(window, options->view, options->screenshot, options->size);
-        int exitCode = 0;
-        QObject::connect(&runner, &CompareScreenshotRunner::finished, &app,
-                         [&](int code, const QString& message) {
-                             exitCode = code;
-                             if (code != 0)
-                                 printError(message, code);
-                             app.exit(code);
-                         });
-        runner.start(source, target);
-        app.exec();
-        return exitCode;
+        return runScreenshot(app, runner, [&] { runner.start(source, target); });
     }
 
     MainWindow window;
@@ -629,17 +605,7 @@ int main(int argc, char** argv) {
         if (options->executionMode)
             runner.setExecutionMode(*options->executionMode);
         runner.setViewStateSetup([&](ViewState& state) { options->applyTo(state); });
-        int exitCode = 0;
-        QObject::connect(&runner, &ScreenshotRunner::finished, &app,
-                         [&](int code, const QString& message) {
-                             exitCode = code;
-                             if (code != 0)
-                                 printError(message, code);
-                             app.exit(code);
-                         });
-        runner.start(options->file);
-        app.exec();
-        return exitCode;
+        return runScreenshot(app, runner, [&] { runner.start(options->file); });
     }
     window.restoreSavedGeometry();
     window.show();
