@@ -377,6 +377,11 @@ void ExecutionModel::resolvePrograms(const Window& w) {
             resolving_ = false;
             if (!progressed || generation != generation_ || mode_ != Flame || window_.mode != Flame)
                 return;
+            // A fetch in flight is newer than the window shown: it lands after this and, if its
+            // programs are still unknown, resolves them. Fetching the shown window again would
+            // then replace the newer one with older bounds that later asks repeat and so skip.
+            if (!fetch_.idle())
+                return;
             // Fetch the window shown again, now that its programs' paths are cached.
             Window request;
             request.mode = Flame;
