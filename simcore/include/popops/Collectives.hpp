@@ -42,4 +42,12 @@ poplar::Tensor replicatedAllGather(poplar::Graph& graph, const poplar::Tensor& d
                                    const poplar::DebugContext& debugContext = {},
                                    const poplar::OptionFlags& options = {});
 
+/// Exchanges slices between the replicas: `input`'s first dimension has one slice per
+/// replica, and slice i of replica j's result is slice j of replica i's `input` (as GCL's
+/// allToAllCrossReplica over every replica). The result is mapped as `input`.
+poplar::Tensor allToAllPersonalizedExchange(poplar::Graph& graph, const poplar::Tensor& input,
+                                            poplar::program::Sequence& sequence,
+                                            const poplar::DebugContext& debugContext = {},
+                                            const poplar::OptionFlags& options = {});
+
 } // namespace popops

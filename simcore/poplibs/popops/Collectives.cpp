@@ -7,6 +7,7 @@
 #include <istream>
 #include <ostream>
 #include <poplar/exceptions.hpp>
+#include <stdexcept>
 
 namespace popops {
 
@@ -46,9 +47,30 @@ sim::ReduceOp reduceOpOf(CollectiveOperator op) {
 }
 
 sim::CollectiveKind kindOf(Collective k) {
-    return k == Collective::AllReduce       ? sim::CollectiveKind::AllReduce
-           : k == Collective::ReduceScatter ? sim::CollectiveKind::ReduceScatter
-                                            : sim::CollectiveKind::AllGather;
+    switch (k) {
+    case Collective::AllReduce:
+        return sim::CollectiveKind::AllReduce;
+    case Collective::ReduceScatter:
+        return sim::CollectiveKind::ReduceScatter;
+    case Collective::AllGather:
+        return sim::CollectiveKind::AllGather;
+    case Collective::AllToAll:
+        break;
+    }
+    return sim::CollectiveKind::AllToAll;
+}
+
+/// The group size of `grouping` on `graph`, or poplar_error naming `api` for groups that do not
+/// divide its replicas.
+unsigned groupSizeOf(const poplar::Graph& graph, const sim::ReplicaGrouping& grouping,
+                     const std::string& api) {
+    const unsigned replicas = graph.getReplicationFactor();
+    try {
+        grouping.check(replicas);
+    } catch (const std::invalid_argument& e) {
+        throw poplar::poplar_error(api + ": " + e.what());
+    }
+    return grouping.groupSize(replicas);
 }
 
 /// The element-wise operation a ring step reduces with (SQUARE_ADD squares first, then adds).
@@ -85,10 +107,12 @@ bool ringOperation(CollectiveOperator op, BinaryOpType& out) {
 void addCollective(poplar::Graph& graph, Collective kind, CollectiveOperator op,
                    const poplar::Tensor& data, const poplar::Tensor& destination,
                    poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
-                   const std::string& api) {
+                   const std::string& api, const sim::ReplicaGrouping& grouping) {
+    const unsigned replicas = groupSizeOf(graph, grouping, api);
     const bool logical =
         op == CollectiveOperator::LOGICAL_AND || op == CollectiveOperator::LOGICAL_OR;
-    if (kind != Collective::AllGather && op != CollectiveOperator::LOCAL &&
+    const bool reduces = kind == Collective::AllReduce || kind == Collective::ReduceScatter;
+    if (reduces && op != CollectiveOperator::LOCAL &&
         logical != (data.elementType() == poplar::BOOL))
         throw poplar::poplar_error(api + ": operator " + sim::reduceOpName(reduceOpOf(op)) +
                                    " does not apply to " + data.elementType().toString() +
@@ -97,8 +121,7 @@ void addCollective(poplar::Graph& graph, Collective kind, CollectiveOperator op,
     // in-place BinaryOp1D estimate of the fragment (1 / replicas of the tile's elements).
     std::vector<std::uint64_t> reduceCycles;
     BinaryOpType binary{};
-    if (kind != Collective::AllGather && ringOperation(op, binary)) {
-        const unsigned replicas = graph.getReplicationFactor();
+    if (reduces && ringOperation(op, binary)) {
         const auto mapping = graph.getTileMapping(data, false);
         reduceCycles.assign(graph.getTarget().getNumTiles(), 0);
         for (std::size_t t = 0; t < mapping.size(); ++t) {
@@ -111,17 +134,20 @@ void addCollective(poplar::Graph& graph, Collective kind, CollectiveOperator op,
                                                    true, (elements + replicas - 1) / replicas);
         }
     }
-    prog.add(sim::CrossReplicaProgram(graph, kindOf(kind), reduceOpOf(op), data, destination,
-                                      std::move(reduceCycles), debugContext));
+    prog.add(sim::CrossReplicaProgram(graph, kindOf(kind), reduceOpOf(op), grouping, data,
+                                      destination, std::move(reduceCycles), debugContext));
 }
 
 poplar::Tensor makeCollectiveOutput(poplar::Graph& graph, Collective kind,
                                     const poplar::Tensor& data,
-                                    const poplar::DebugContext& debugContext) {
-    const unsigned replicas = graph.getReplicationFactor();
+                                    const poplar::DebugContext& debugContext,
+                                    const sim::ReplicaGrouping& grouping) {
+    const unsigned replicas = groupSizeOf(graph, grouping, "collective output");
     switch (kind) {
     case Collective::AllReduce:
         return graph.clone(data, {debugContext, "allReduceOut"});
+    case Collective::AllToAll:
+        return graph.clone(data, {debugContext, "allToAllOut"});
     case Collective::AllGather:
         return graph.cloneN(data, replicas, {debugContext, "allGatherOut"});
     case Collective::ReduceScatter:
@@ -194,6 +220,24 @@ poplar::Tensor replicatedAllGather(poplar::Graph& graph, const poplar::Tensor& d
         tp::makeCollectiveOutput(graph, tp::Collective::AllGather, data, debugContext);
     tp::addCollective(graph, tp::Collective::AllGather, CollectiveOperator::LOCAL, data, out, prog,
                       debugContext, "popops::replicatedAllGather");
+    return out;
+}
+
+poplar::Tensor allToAllPersonalizedExchange(poplar::Graph& graph, const poplar::Tensor& input,
+                                            poplar::program::Sequence& sequence,
+                                            const poplar::DebugContext& debugContext,
+                                            const poplar::OptionFlags&) {
+    const std::string api = "popops::allToAllPersonalizedExchange";
+    const unsigned replicas = graph.getReplicationFactor();
+    if (input.rank() == 0 || input.dim(0) != replicas)
+        throw poplar::poplar_error(api + ": '" + input.getName() + "' needs a first dimension of " +
+                                   std::to_string(replicas) +
+                                   " (one slice for each replica), got shape " +
+                                   input.shapeToString());
+    poplar::Tensor out =
+        tp::makeCollectiveOutput(graph, tp::Collective::AllToAll, input, debugContext);
+    tp::addCollective(graph, tp::Collective::AllToAll, CollectiveOperator::LOCAL, input, out,
+                      sequence, debugContext, api);
     return out;
 }
 

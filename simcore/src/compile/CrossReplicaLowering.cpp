@@ -13,7 +13,8 @@ std::uint32_t ProgramLowering::emitCrossReplica(const ProgramNode& n, std::uint3
                                                 std::uint32_t pred) {
     const TensorView& src = *n.source;
     const TensorView& dst = *n.destination;
-    const unsigned replicas = std::max(1u, model_.replicationFactor);
+    // The ring runs within a group: its size is what the costs see.
+    const unsigned replicas = n.grouping.groupSize(std::max(1u, model_.replicationFactor));
     const unsigned size = elementSize(src.type);
     const std::string name = n.name.empty() ? collectiveKindName(n.collective) : n.name;
 
@@ -30,7 +31,7 @@ std::uint32_t ProgramLowering::emitCrossReplica(const ProgramNode& n, std::uint3
     }
 
     const auto action = static_cast<std::uint32_t>(out_.collectives.size());
-    out_.collectives.push_back({n.collective, n.reduceOp, src, dst});
+    out_.collectives.push_back({n.collective, n.reduceOp, n.grouping, src, dst});
     std::uint32_t last = pred;
     if (replicas == 1) {
         // One replica: the result is the data itself, copied on its tiles.
@@ -53,20 +54,33 @@ std::uint32_t ProgramLowering::emitCrossReplica(const ProgramNode& n, std::uint3
     // A ring of `replicas` IPUs: reduce-scatter passes partial sums round it (replicas - 1
     // steps, each reducing the fragment received), all-gather passes the results round
     // (replicas - 1 steps). Each step syncs every replica's IPUs, then exchanges over IPU-Links.
-    const bool reduces = n.collective != CollectiveKind::AllGather;
-    const bool gathers = n.collective != CollectiveKind::ReduceScatter;
-    std::vector<std::pair<std::string, bool>> ringSteps; // name, reduces
+    // An all-to-all is GCL's "drop_off" ring (its syncful.allToAll option): every replica
+    // sends all its blocks forward and each replica on the way drops off the block meant for
+    // it, so step s carries replicas - s blocks of 1/replicas of the data.
+    struct RingStep {
+        std::string name;
+        bool reduce;
+        unsigned blocks; ///< fragments of 1/replicas of the data sent this step
+    };
+    const bool allToAll = n.collective == CollectiveKind::AllToAll;
+    const bool reduces = n.collective == CollectiveKind::AllReduce ||
+                         n.collective == CollectiveKind::ReduceScatter;
+    const bool gathers = n.collective == CollectiveKind::AllReduce ||
+                         n.collective == CollectiveKind::AllGather;
+    std::vector<RingStep> ringSteps;
     for (unsigned s = 1; s < replicas && reduces; ++s)
-        ringSteps.emplace_back(name + "/reduceScatter/step" + std::to_string(s), true);
+        ringSteps.push_back({name + "/reduceScatter/step" + std::to_string(s), true, 1});
     for (unsigned s = 1; s < replicas && gathers; ++s)
-        ringSteps.emplace_back(name + "/allGather/step" + std::to_string(s), false);
+        ringSteps.push_back({name + "/allGather/step" + std::to_string(s), false, 1});
+    for (unsigned s = 1; s < replicas && allToAll; ++s)
+        ringSteps.push_back({name + "/allToAll/step" + std::to_string(s), false, replicas - s});
 
     std::uint32_t first = UINT32_MAX;
-    for (const auto& [stepName, reduce] : ringSteps) {
-        const auto sync = newStep(StepKind::Sync, record, stepName + "/sync", last);
+    for (const auto& step : ringSteps) {
+        const auto sync = newStep(StepKind::Sync, record, step.name + "/sync", last);
         for (auto& c : out_.records.steps.back().estimatedCyclesPerTile)
             c = costs_.syncCycles(model_.target, true);
-        last = newStep(StepKind::GlobalExchange, record, stepName, sync);
+        last = newStep(StepKind::GlobalExchange, record, step.name, sync);
         if (first == UINT32_MAX) {
             first = last;
             addRead(last, src);
@@ -76,9 +90,9 @@ std::uint32_t ProgramLowering::emitCrossReplica(const ProgramNode& n, std::uint3
         for (std::uint32_t t = 0; t < fragment.size(); ++t) {
             if (!fragment[t])
                 continue;
-            rec.exchangeBytesPerTile[t] = fragment[t];
-            rec.estimatedCyclesPerTile[t] =
-                costs_.ipuLinkRingStepCycles(model_.target, ipuFragment[ipuOf(t)]);
+            rec.exchangeBytesPerTile[t] = fragment[t] * step.blocks;
+            rec.estimatedCyclesPerTile[t] = costs_.ipuLinkRingStepCycles(
+                model_.target, ipuFragment[ipuOf(t)] * step.blocks);
             // A send to the next replica and a receive from the previous one, per step, with a
             // packet header on each tile that takes part.
             addStepCode(
@@ -87,18 +101,19 @@ std::uint32_t ProgramLowering::emitCrossReplica(const ProgramNode& n, std::uint3
                     costs_.exchangeInstructionBytes);
             code_.globalPacketHeaders[t] += costs_.packetHeaderBytes;
         }
-        if (reduce && !n.reduceCyclesPerTile.empty()) {
-            last = newStep(StepKind::OnTileExecute, record, stepName + "/reduce", last);
+        if (step.reduce && !n.reduceCyclesPerTile.empty()) {
+            last = newStep(StepKind::OnTileExecute, record, step.name + "/reduce", last);
             auto& compute = out_.records.steps.back();
             for (std::uint32_t t = 0; t < fragment.size(); ++t)
                 if (fragment[t] && t < n.reduceCyclesPerTile.size())
                     compute.estimatedCyclesPerTile[t] = n.reduceCyclesPerTile[t];
         }
     }
-    // GCL's buffers: the fragment sent and the one received, live through the ring.
+    // GCL's buffers: the fragment sent and the one received, live through the ring (an
+    // all-to-all's first step sends and receives replicas - 1 blocks).
     PerTile buffers = fragment;
     for (auto& b : buffers)
-        b *= 2;
+        b *= allToAll ? 2 * (replicas - 1) : 2;
     addTemporary(name + "/ringBuffers", std::string(elementTypeName(src.type)), size, buffers,
                  first, last);
     addWrite(last, dst);

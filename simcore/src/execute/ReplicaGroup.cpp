@@ -26,26 +26,30 @@ ReplicaGroup::~ReplicaGroup() = default;
 void ReplicaGroup::perform(std::uint32_t action) {
     const auto& a = graph_->collectives.at(action);
     const unsigned bytes = elementSize(a.source.type);
-    const auto out = collectiveOutputElements(a.kind, a.source.numElements(), size());
-    std::vector<std::vector<std::byte>> inputs, outputs;
-    std::vector<const std::byte*> in;
-    std::vector<std::byte*> outPtrs;
-    for (auto& r : replicas_) {
-        inputs.push_back(r->gather(a.source));
-        outputs.emplace_back(out * bytes);
+    // Each group combines its own members' data, in rank order.
+    for (const auto& members : a.grouping.groups(size())) {
+        const auto k = static_cast<unsigned>(members.size());
+        const auto out = collectiveOutputElements(a.kind, a.source.numElements(), k);
+        std::vector<std::vector<std::byte>> inputs, outputs;
+        std::vector<const std::byte*> in;
+        std::vector<std::byte*> outPtrs;
+        for (unsigned r : members) {
+            inputs.push_back(replicas_[r]->gather(a.source));
+            outputs.emplace_back(out * bytes);
+        }
+        for (unsigned i = 0; i < k; ++i) {
+            in.push_back(inputs[i].data());
+            outPtrs.push_back(outputs[i].data());
+        }
+        try {
+            computeCollective(a.kind, a.op, a.source.type, a.source.numElements(), in, outPtrs);
+        } catch (const std::invalid_argument& e) {
+            throw poplar::poplar_error(collectiveKindName(a.kind) + " of '" + a.source.name +
+                                       "': " + e.what());
+        }
+        for (unsigned i = 0; i < k; ++i)
+            replicas_[members[i]]->scatter(a.destination, outputs[i].data());
     }
-    for (unsigned r = 0; r < size(); ++r) {
-        in.push_back(inputs[r].data());
-        outPtrs.push_back(outputs[r].data());
-    }
-    try {
-        computeCollective(a.kind, a.op, a.source.type, a.source.numElements(), in, outPtrs);
-    } catch (const std::invalid_argument& e) {
-        throw poplar::poplar_error(collectiveKindName(a.kind) + " of '" + a.source.name +
-                                   "': " + e.what());
-    }
-    for (unsigned r = 0; r < size(); ++r)
-        replicas_[r]->scatter(a.destination, outputs[r].data());
 }
 
 void ReplicaGroup::fail(std::exception_ptr error) {

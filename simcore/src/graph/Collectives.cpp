@@ -16,6 +16,8 @@ std::string collectiveKindName(CollectiveKind k) {
         return "reduceScatter";
     case CollectiveKind::AllGather:
         return "allGather";
+    case CollectiveKind::AllToAll:
+        return "allToAll";
     }
     return "collective";
 }
@@ -26,10 +28,37 @@ std::string reduceOpName(ReduceOp op) {
     return names[static_cast<std::size_t>(op)];
 }
 
+void ReplicaGrouping::check(unsigned replicas) const {
+    if (size == 0)
+        return;
+    if (stride == 0)
+        throw std::invalid_argument("a replica group's stride must be at least 1");
+    const std::uint64_t span = std::uint64_t{size} * stride;
+    if (span > replicas || replicas % span != 0)
+        throw std::invalid_argument(
+            "groups of " + std::to_string(size) + " replicas" +
+            (stride > 1 ? " " + std::to_string(stride) + " apart" : std::string()) +
+            " do not divide the " + std::to_string(replicas) + " replicas");
+}
+
+std::vector<std::vector<unsigned>> ReplicaGrouping::groups(unsigned replicas) const {
+    check(replicas);
+    const unsigned k = groupSize(replicas);
+    const unsigned s = size == 0 ? 1 : stride;
+    std::vector<std::vector<unsigned>> out(replicas / k);
+    for (unsigned r = 0; r < replicas; ++r) {
+        const unsigned block = r / (k * s);
+        const unsigned group = block * s + r % s;
+        out[group].push_back(r); // ascending r gives ascending rank within a group
+    }
+    return out;
+}
+
 std::uint64_t collectiveOutputElements(CollectiveKind k, std::uint64_t inputElements,
                                        unsigned replicas) {
     switch (k) {
     case CollectiveKind::AllReduce:
+    case CollectiveKind::AllToAll:
         return inputElements;
     case CollectiveKind::ReduceScatter:
         return (inputElements + replicas - 1) / replicas;
@@ -87,7 +116,7 @@ void computeCollective(CollectiveKind kind, ReduceOp op, ElementType type,
     const auto replicas = static_cast<unsigned>(inputs.size());
     if (replicas == 0 || outputs.size() != replicas)
         throw std::invalid_argument("computeCollective: one input and one output per replica");
-    if (kind != CollectiveKind::AllGather) {
+    if (kind != CollectiveKind::AllGather && kind != CollectiveKind::AllToAll) {
         if (isLogical(op) && type != ElementType::Bool)
             throw std::invalid_argument("collective operator " + reduceOpName(op) +
                                         " needs BOOL data, got " + elementTypeName(type));
@@ -96,6 +125,18 @@ void computeCollective(CollectiveKind kind, ReduceOp op, ElementType type,
                                         " does not apply to BOOL data");
     }
     const unsigned size = elementSize(type);
+    if (kind == CollectiveKind::AllToAll) {
+        if (inputElements % replicas != 0)
+            throw std::invalid_argument("an all-to-all over " + std::to_string(replicas) +
+                                        " replicas needs a multiple of " +
+                                        std::to_string(replicas) + " elements, got " +
+                                        std::to_string(inputElements));
+        const std::uint64_t block = inputElements / replicas * size;
+        for (unsigned to = 0; to < replicas; ++to)
+            for (unsigned from = 0; from < replicas; ++from)
+                std::memcpy(outputs[to] + from * block, inputs[from] + to * block, block);
+        return;
+    }
     if (kind == CollectiveKind::AllGather) {
         for (unsigned r = 0; r < replicas; ++r)
             for (unsigned from = 0; from < replicas; ++from)

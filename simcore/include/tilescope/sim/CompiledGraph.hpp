@@ -57,10 +57,12 @@ struct RemoteCopyAction {
 };
 
 /// A collective across replicas, done at the last step its CrossReplica program lowered to:
-/// every replica's `source` combined into every replica's `destination`.
+/// within each group of `grouping`, every member's `source` combined into every member's
+/// `destination`.
 struct CollectiveAction {
     CollectiveKind kind = CollectiveKind::AllReduce;
     ReduceOp op = ReduceOp::Add;
+    ReplicaGrouping grouping;
     TensorView source;
     TensorView destination;
 };

@@ -11,14 +11,16 @@
 
 namespace tilescope::sim {
 
-/// A program that combines `source` of every replica of `graph` into `destination` of every
-/// replica (CollectiveKind gives the shapes). `reduceCyclesPerTile` is, per tile of the
-/// replica, what reducing one ring step's fragment costs (empty for AllGather). Throws
-/// poplar::poplar_error when the tensors' types or element counts do not fit the collective.
+/// A program that combines `source` of the replicas of each group of `grouping` over the
+/// replicas of `graph` into `destination` of every member (CollectiveKind gives the shapes).
+/// `reduceCyclesPerTile` is, per tile of the replica, what reducing one ring step's fragment
+/// costs (empty when nothing is reduced). Throws poplar::poplar_error when the groups do not
+/// divide the replicas or the tensors' types or element counts do not fit the collective.
 class CrossReplicaProgram : public poplar::program::Program {
 public:
     CrossReplicaProgram(const poplar::Graph& graph, CollectiveKind kind, ReduceOp op,
-                        const poplar::Tensor& source, const poplar::Tensor& destination,
+                        ReplicaGrouping grouping, const poplar::Tensor& source,
+                        const poplar::Tensor& destination,
                         std::vector<std::uint64_t> reduceCyclesPerTile,
                         const poplar::DebugContext& debugContext = {});
 };

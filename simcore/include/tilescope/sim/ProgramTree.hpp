@@ -43,6 +43,8 @@ struct ProgramNode {
     /// replica's own tensors).
     CollectiveKind collective = CollectiveKind::AllReduce;
     ReduceOp reduceOp = ReduceOp::Add;
+    /// CrossReplica: the groups of replicas it runs within (default: every replica).
+    ReplicaGrouping grouping;
     /// CrossReplica: per tile, the cycles of reducing one ring step's fragment (PopLibs'
     /// element-wise estimators, given by the face that builds the node); empty: no reduction.
     std::vector<std::uint64_t> reduceCyclesPerTile;
