@@ -254,7 +254,12 @@ TEST_CASE("a replicated graph's report states the replicas and profiles one repl
     CHECK(report.compilation().tiles().size() == 4);
     bool crossReplica = false;
     for (const auto& s : report.compilation().programs())
-        crossReplica = crossReplica || s->name().find("allReduce") != std::string::npos;
+        if (s->name().find("allReduce") != std::string::npos) {
+            crossReplica = true;
+            // libpva's type for the collective: GCL builds it as a Sequence.
+            CHECK(s->kind() == "CrossReplica");
+            CHECK(s->type() == pva::Program::Type::Sequence);
+        }
     CHECK(crossReplica);
 
     // tilescope-cli states the replicas in its text and JSON.

@@ -273,6 +273,39 @@ TEST_CASE("program tree, control programs and functions") {
     CHECK(functions[0]->name() == "fn");
 }
 
+TEST_CASE("a cross-replica collective is a Sequence, as GCL builds one") {
+    const fs::path path = fs::path(PVA_TEST_DIR) / "collective.pop";
+    fs::create_directories(path.parent_path());
+    {
+        ProfileWriter w(path);
+        TargetInfo t;
+        t.type = "IPU_MODEL";
+        t.ipuVersion = "ipu2";
+        t.numIpus = 1;
+        t.tilesPerIpu = 4;
+        t.bytesPerTile = 1000;
+        t.clockHz = 1.33e9;
+        t.replicas = 4;
+        w.setTarget(t);
+        ProgramRecord p;
+        p.kind = "Sequence";
+        p.name = "main";
+        const auto main = w.addProgram(p);
+        ProgramRecord c;
+        c.parentId = main;
+        c.kind = "CrossReplica";
+        c.name = "allReduce ADD x";
+        w.addProgram(c);
+        w.addControlProgram({0, main, false, "main"});
+    }
+    const auto report = pva::openReport(path.string());
+    const auto kids = report.compilation().controlPrograms().at(0)->children();
+    REQUIRE(kids.size() == 1);
+    CHECK(kids[0]->type() == pva::Program::Type::Sequence);
+    CHECK(kids[0]->kind() == "CrossReplica");
+    CHECK(pva::toString(kids[0]->type()) == "Sequence");
+}
+
 TEST_CASE("compute sets and variables") {
     const auto compilation =
         pva::openReport(writeKnownReport("variables.pop", true).string()).compilation();

@@ -226,7 +226,9 @@ private:
 
 /// A node of the program tree, or (for steps) the lowered BSP program a step executes. Type names
 /// follow libpva's pva::Program::Type; TileScope's tree kinds map as Execute -> OnTileExecute,
-/// RepeatWhile -> RepeatWhileTrue, and a StreamCopy before lowering -> StreamCopy; the step of an
+/// RepeatWhile -> RepeatWhileTrue, a StreamCopy before lowering -> StreamCopy, and a
+/// CrossReplica collective -> Sequence (GCL builds a collective from a sequence of the ring's
+/// syncs, exchanges and reductions; its steps keep their own types); the step of an
 /// on-tile Copy (an OnTileExecute with no compute set) is a Copy. `kind()` gives the report's own
 /// name. Programs are handed out as shared pointers, as in libpva.
 class Program {

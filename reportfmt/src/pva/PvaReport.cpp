@@ -84,6 +84,9 @@ Program::Type typeOf(std::string_view kind) {
         {"StreamCopyEnd", T::StreamCopyEnd},
         {"Sync", T::Sync},
         {"Block", T::Block},
+        // A cross-replica collective: GCL builds one as a Sequence of ordinary programs (the
+        // ring's syncs, cross-replica copies and reductions), which libpva shows as such.
+        {"CrossReplica", T::Sequence},
     };
     for (const auto& [name, type] : kinds)
         if (name == kind)
