@@ -65,6 +65,19 @@ public:
         return t;
     }
 
+    /// A variable mapped linearly, filled from a BROADCAST stream: every replica receives
+    /// `values`.
+    poplar::Tensor broadcastInput(const poplar::Type& type, std::vector<std::size_t> shape,
+                                  const std::vector<double>& values, const std::string& name) {
+        poplar::Tensor t = graph.addVariable(type, shape, name);
+        poputil::mapTensorLinearly(graph, t, 1, 1);
+        auto stream = graph.addHostToDeviceFIFO(name, type, t.numElements(),
+                                                poplar::ReplicatedStreamMode::BROADCAST);
+        prog.add(poplar::program::Copy(stream, t));
+        inputs_[name] = encode(type, values);
+        return t;
+    }
+
     /// Streams `t` to the host after the program; run() returns it per replica.
     void output(const poplar::Tensor& t, const std::string& name) {
         auto stream = graph.addDeviceToHostFIFO(name + "/out", t.elementType(), t.numElements());

@@ -2,12 +2,16 @@
 // input is a poplar_error, never a crash.
 
 #include "ByteStream.hpp"
+#include "ReplicationEntry.hpp"
 #include "VertexTypeStore.hpp"
 #include "tilescope/sim/GraphModelSerializer.hpp"
 #include "tilescope/sim/OperationRegistry.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
+#include <optional>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace tilescope::sim {
@@ -304,7 +308,7 @@ public:
         const auto n = nodes.size();
         for (auto& p : nodes) {
             const auto kind = r_.u8();
-            if (kind > static_cast<std::uint8_t>(ProgramKind::Block))
+            if (kind > static_cast<std::uint8_t>(ProgramKind::CrossReplica))
                 r_.fail("unknown program kind " + std::to_string(kind));
             p->kind = static_cast<ProgramKind>(kind);
             p->name = r_.str();
@@ -354,11 +358,54 @@ public:
                 r_.fail("program '" + p->name + "' is a " +
                         std::string(capture::programKindName(p->kind)) +
                         " with a cycle counter (only cycleCount/cycleStamp sequences have one)");
+            if (p->kind == ProgramKind::CrossReplica)
+                collective(*p);
             if (p->cycleCounter && (p->cycleCounter->type != ElementType::UnsignedInt ||
                                     views::product(p->cycleCounter->shape) != 2))
                 r_.fail("program '" + p->name +
                         "' writes its cycle count to a tensor that is not UNSIGNED_INT[2]");
         }
+    }
+
+    /// A cross-replica program's collective, from the fields the writer put it in (the kind
+    /// as the compute set, the reduction as the stream, the group as function and repeat
+    /// count, the reduction cycles per tile as the case values), checked.
+    void collective(ProgramNode& p) {
+        const std::string what = "cross-replica program '" + p.name + "'";
+        if (p.computeSet > static_cast<std::uint32_t>(CollectiveKind::AllToAll) ||
+            p.stream > static_cast<std::uint32_t>(ReduceOp::Local))
+            r_.fail(what + " has an unknown collective " + std::to_string(p.computeSet) +
+                    " or reduction " + std::to_string(p.stream));
+        if (!p.source || !p.destination || p.predicate)
+            r_.fail(what + " needs a source and a destination tensor and no predicate");
+        if (p.repeatCount > std::numeric_limits<unsigned>::max())
+            r_.fail(what + " has a group stride of " + std::to_string(p.repeatCount));
+        p.collective = static_cast<CollectiveKind>(p.computeSet);
+        p.reduceOp = static_cast<ReduceOp>(p.stream);
+        p.grouping = {p.function, static_cast<unsigned>(p.repeatCount)};
+        try {
+            p.grouping.check(m_.replicationFactor);
+        } catch (const std::invalid_argument& e) {
+            r_.fail(what + ": " + e.what());
+        }
+        const auto groupSize = p.grouping.groupSize(m_.replicationFactor);
+        const auto in = views::product(p.source->shape);
+        if (p.source->type != p.destination->type ||
+            views::product(p.destination->shape) !=
+                collectiveOutputElements(p.collective, in, groupSize) ||
+            (p.collective == CollectiveKind::AllToAll && in % groupSize != 0))
+            r_.fail(what + " has a destination that does not fit its collective");
+        if (!p.caseValues.empty() && p.caseValues.size() != m_.target.numTiles())
+            r_.fail(what + " has reduction cycles for " + std::to_string(p.caseValues.size()) +
+                    " tiles of " + std::to_string(m_.target.numTiles()));
+        for (auto c : p.caseValues) {
+            if (c < 0)
+                r_.fail(what + " has negative reduction cycles");
+            p.reduceCyclesPerTile.push_back(static_cast<std::uint64_t>(c));
+        }
+        p.caseValues.clear();
+        p.computeSet = p.stream = p.function = 0;
+        p.repeatCount = 0;
     }
 
     std::uint32_t nodeIndex(const std::vector<ProgramNodePtr>& nodes) {
@@ -434,11 +481,17 @@ SerializedGraph readSerializedGraph(std::istream& in, const std::string& what) {
     ModelReader mr(r, m);
     r.context("options");
     const auto numOptions = r.count(16);
+    std::optional<ReplicationEntry> replication;
     for (std::size_t i = 0; i < numOptions; ++i) {
         std::string k = r.str();
         std::string v = r.str();
-        out.options.emplace_back(std::move(k), std::move(v));
+        if (k == kReplicationOption)
+            replication = parseReplicationEntry(r, v);
+        else
+            out.options.emplace_back(std::move(k), std::move(v));
     }
+    if (replication)
+        m.replicationFactor = replication->replicas;
     mr.target();
     mr.operations();
     readVertexTypes(r, m);
@@ -446,6 +499,8 @@ SerializedGraph readSerializedGraph(std::istream& in, const std::string& what) {
     mr.vertices();
     mr.computeSets();
     mr.handlesAndStreams();
+    if (replication)
+        applyReplicationEntry(r, *replication, m);
     const auto nodes = mr.nodes();
     r.context("functions");
     const auto numFunctions = r.count(12);

@@ -1,11 +1,13 @@
 // Writing the executable format (GraphModelSerializer.hpp; layout in simcore/README.md).
 
 #include "ByteStream.hpp"
+#include "ReplicationEntry.hpp"
 #include "VertexTypeStore.hpp"
 #include "tilescope/sim/GraphModelSerializer.hpp"
 #include "tilescope/sim/OperationRegistry.hpp"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -152,29 +154,34 @@ void writeVertices(ByteWriter& w, const GraphModel& m) {
     }
 }
 
+std::vector<std::int64_t> reduceCases(const ProgramNode& n) {
+    return {n.reduceCyclesPerTile.begin(), n.reduceCyclesPerTile.end()};
+}
+
 void writeNodes(ByteWriter& w, const NodeTable& table) {
     w.u64(table.nodes.size());
     for (const auto* n : table.nodes) {
-        // The executable format has no fields for collectives yet (a format step of its own).
-        if (n->kind == capture::ProgramKind::CrossReplica)
-            throw poplar::poplar_error("Executable::serialize: program '" + n->name +
-                                       "' is a cross-replica collective, which the executable "
-                                       "format cannot hold yet");
         w.u8(static_cast<std::uint8_t>(n->kind));
         w.str(n->name);
         w.u64(n->children.size());
         for (const auto& c : n->children)
             w.u32(table.index.at(c.get()));
-        w.u64(n->caseValues.size());
-        for (auto v : n->caseValues)
+        // A cross-replica program has no compute set, stream, function, cases or repeats; its
+        // collective travels in those fields: the kind as the compute set, the reduction as
+        // the stream, the group's size and stride as the function and repeat count, and the
+        // per-tile reduction cycles as the case values.
+        const bool collective = n->kind == capture::ProgramKind::CrossReplica;
+        const auto& cases = collective ? reduceCases(*n) : n->caseValues;
+        w.u64(cases.size());
+        for (auto v : cases)
             w.i64(v);
-        w.u64(n->repeatCount);
+        w.u64(collective ? n->grouping.stride : n->repeatCount);
         writeOptionalView(w, n->predicate);
         writeOptionalView(w, n->source);
         writeOptionalView(w, n->destination);
-        w.u32(n->computeSet);
-        w.u32(n->stream);
-        w.u32(n->function);
+        w.u32(collective ? static_cast<std::uint32_t>(n->collective) : n->computeSet);
+        w.u32(collective ? static_cast<std::uint32_t>(n->reduceOp) : n->stream);
+        w.u32(collective ? n->grouping.size : n->function);
         w.str(n->title);
         w.boolean(n->globalSync);
         w.u64(n->operation);
@@ -190,10 +197,6 @@ void writeNodes(ByteWriter& w, const NodeTable& table) {
 
 void writeSerializedGraph(std::ostream& out, const GraphModel& m,
                           const std::vector<ProgramNodePtr>& programs, const OptionList& options) {
-    if (m.replicationFactor != 1)
-        throw poplar::poplar_error("Executable::serialize: the graph is replicated (" +
-                                   std::to_string(m.replicationFactor) +
-                                   " replicas), which the executable format cannot hold yet");
     NodeTable table;
     std::vector<std::uint32_t> programIds, functionIds;
     for (const auto& f : m.functions)
@@ -202,8 +205,11 @@ void writeSerializedGraph(std::ostream& out, const GraphModel& m,
         programIds.push_back(table.add(p.get()));
 
     ByteWriter w;
-    w.u64(options.size());
-    for (const auto& [k, v] : options) {
+    OptionList stored = options;
+    if (auto entry = replicationEntryOf(m))
+        stored.push_back(std::move(*entry));
+    w.u64(stored.size());
+    for (const auto& [k, v] : stored) {
         w.str(k);
         w.str(v);
     }

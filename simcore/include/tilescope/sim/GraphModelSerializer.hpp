@@ -29,6 +29,13 @@ inline constexpr char kExecutableMagic[8] = {'\x89', 'T', 'S', 'E', 'X', 'E', 'C
 /// products end in poplin::ReduceAdd vertices, so a version 4 file would compute wrong products.
 inline constexpr std::uint32_t kExecutableFormatVersion = 5;
 
+/// The reserved entry of the stored option list that carries a replicated graph (written only
+/// when the graph has more than one replica, so other files are unchanged): "replicas=R;
+/// broadcastStreams=i,j...;replicationIndexVariables=k,...". It is no engine option: a reader
+/// that does not know it refuses the file as holding an unknown option rather than running one
+/// replica. Cross-replica programs are a program kind older readers refuse by number.
+inline constexpr const char* kReplicationOption = "tilescope.replication";
+
 /// What an executable file holds once read back: a fresh model (vertex types loaded, operations
 /// re-registered in this process), the programs, and the compile options.
 struct SerializedGraph {
