@@ -75,8 +75,7 @@ std::vector<CommGroup> groupsFor(unsigned replicas) {
 
 } // namespace
 
-TEST_CASE("collectives within communication groups equal the host's per group",
-          "[replication]") {
+TEST_CASE("collectives within communication groups equal the host's per group", "[replication]") {
     const auto replicas = GENERATE(2u, 4u, 8u);
     const auto type = GENERATE(poplar::FLOAT, poplar::HALF);
     const std::size_t n = 13; // odd: reduce-scatter parts are padded
@@ -200,8 +199,7 @@ TEST_CASE("a group's ring has the group's steps; an all-to-all is GCL's drop-off
     CHECK(exchangeBytes["exchange"] == dropOff);
 }
 
-TEST_CASE("communication groups that do not cut the replicas evenly are refused",
-          "[replication]") {
+TEST_CASE("communication groups that do not cut the replicas evenly are refused", "[replication]") {
     Replicated h(4);
     auto x = h.input(poplar::FLOAT, {4}, replicaData(4, 4), "x");
     auto refuses = [&](const CommGroup& g, const std::string& words) {

@@ -30,8 +30,8 @@ tilescope::sim::ReplicaGrouping groupingOf(const poplar::Graph& graph, const Com
                                            const char* api) {
     const unsigned replicas = graph.getReplicationFactor();
     const std::string what = std::string(api) + ": a " + typeName(group.type) +
-                             " communication group of " +
-                             std::to_string(group.replicaGroupSize) + " replicas" +
+                             " communication group of " + std::to_string(group.replicaGroupSize) +
+                             " replicas" +
                              (group.replicaGroupStride != 1
                                   ? " (stride " + std::to_string(group.replicaGroupStride) + ")"
                                   : std::string()) +
@@ -182,8 +182,8 @@ poplar::Tensor reduceScatterCrossReplica(poplar::Graph& graph, const poplar::Ten
                                          const poplar::DebugContext& debugContext,
                                          const poplar::OptionFlags&) {
     const auto grouping = groupingOf(graph, group, "gcl::reduceScatterCrossReplica");
-    poplar::Tensor out =
-        tp::makeCollectiveOutput(graph, tp::Collective::ReduceScatter, data, debugContext, grouping);
+    poplar::Tensor out = tp::makeCollectiveOutput(graph, tp::Collective::ReduceScatter, data,
+                                                  debugContext, grouping);
     tp::addCollective(graph, tp::Collective::ReduceScatter, op, data, out, prog, debugContext,
                       "gcl::reduceScatterCrossReplica", grouping);
     return out;

@@ -63,10 +63,10 @@ std::uint32_t ProgramLowering::emitCrossReplica(const ProgramNode& n, std::uint3
         unsigned blocks; ///< fragments of 1/replicas of the data sent this step
     };
     const bool allToAll = n.collective == CollectiveKind::AllToAll;
-    const bool reduces = n.collective == CollectiveKind::AllReduce ||
-                         n.collective == CollectiveKind::ReduceScatter;
-    const bool gathers = n.collective == CollectiveKind::AllReduce ||
-                         n.collective == CollectiveKind::AllGather;
+    const bool reduces =
+        n.collective == CollectiveKind::AllReduce || n.collective == CollectiveKind::ReduceScatter;
+    const bool gathers =
+        n.collective == CollectiveKind::AllReduce || n.collective == CollectiveKind::AllGather;
     std::vector<RingStep> ringSteps;
     for (unsigned s = 1; s < replicas && reduces; ++s)
         ringSteps.push_back({name + "/reduceScatter/step" + std::to_string(s), true, 1});
@@ -91,8 +91,8 @@ std::uint32_t ProgramLowering::emitCrossReplica(const ProgramNode& n, std::uint3
             if (!fragment[t])
                 continue;
             rec.exchangeBytesPerTile[t] = fragment[t] * step.blocks;
-            rec.estimatedCyclesPerTile[t] = costs_.ipuLinkRingStepCycles(
-                model_.target, ipuFragment[ipuOf(t)] * step.blocks);
+            rec.estimatedCyclesPerTile[t] =
+                costs_.ipuLinkRingStepCycles(model_.target, ipuFragment[ipuOf(t)] * step.blocks);
             // A send to the next replica and a receive from the previous one, per step, with a
             // packet header on each tile that takes part.
             addStepCode(

@@ -30,8 +30,7 @@ CrossReplicaProgram::CrossReplicaProgram(const poplar::Graph& graph, CollectiveK
         throw poplar::poplar_error(what + ": its " + std::to_string(source.numElements()) +
                                    " elements do not divide into one block for each of the " +
                                    std::to_string(groupSize) + " replicas of a group");
-    const std::uint64_t expected =
-        collectiveOutputElements(kind, source.numElements(), groupSize);
+    const std::uint64_t expected = collectiveOutputElements(kind, source.numElements(), groupSize);
     if (destination.numElements() != expected)
         throw poplar::poplar_error(what + ": the destination '" + destination.getName() + "' has " +
                                    std::to_string(destination.numElements()) + " elements; " +
