@@ -174,7 +174,7 @@ poplar::Tensor rearrangeInput(poplar::Graph& graph, const poplar::Tensor& B, con
         const unsigned tiles = target.getTilesPerIPU();
         const std::size_t perTile = ceilDiv(transpositions, tiles);
         const unsigned start = regroupStartTile(K, N, from, to, tiles);
-        poplar::ComputeSet cs = graph.addComputeSet({di, "Transpose"});
+        poplar::ComputeSet cs = graph.addComputeSet({di, "PreArrange"});
         for (std::size_t i = 0; i * perTile < transpositions; ++i) {
             const std::size_t begin = i * perTile;
             const std::size_t end = std::min(transpositions, begin + perTile);
