@@ -49,7 +49,7 @@ void mapPlannedInput(poplar::Graph& graph, const poplar::Tensor& x, const MatMul
 /// vertices want (lib/poplin/Convolution.cpp: rearrangeActs, then the regroup of
 /// lib/popops/Rearrange.cpp, regroupTensor): when B's columns come in groups of a multiple of
 /// the regroup grain, one Copy gathers each group x group block ("preRegroup") onto a tile,
-/// the blocks spread evenly over the IPU's tiles; a "Transpose" compute set transposes them
+/// the blocks spread evenly over the IPU's tiles; a "PreArrange" compute set transposes them
 /// there; a second Copy moves the result to the planned layout ("inputRearranged"). Without
 /// such groups only the second Copy is made, reading B element by element.
 poplar::Tensor rearrangeInput(poplar::Graph& graph, const poplar::Tensor& B, const MatMulPlan& plan,
