@@ -25,7 +25,8 @@ std::size_t columnGrouping(const poplar::Graph& graph, const poplar::Tensor& B) 
     if (!B[0].isContiguous())
         return 1;
     std::size_t g = N;
-    for (const auto& intervals : graph.getTileMapping(B))
+    // Elements not mapped yet are skipped: compiling reports them, as without the regroup.
+    for (const auto& intervals : graph.getTileMapping(B, false))
         for (const auto& interval : intervals) {
             g = std::gcd(g, interval.begin() % N);
             g = std::gcd(g, interval.end() % N);
@@ -170,23 +171,39 @@ poplar::Tensor rearrangeInput(poplar::Graph& graph, const poplar::Tensor& B, con
             graph.addVariable(type, {transpositions, to * from}, {di, "preRegroup"});
         poplar::Tensor transposed =
             graph.addVariable(type, {transpositions, from * to}, {di, "partialTranspose"});
-        // Spread evenly over all the IPU's tiles, consecutive transpositions together.
-        const unsigned tiles = target.getTilesPerIPU();
-        const std::size_t perTile = ceilDiv(transpositions, tiles);
-        const unsigned start = regroupStartTile(K, N, from, to, tiles);
+        // Each transposition stays on the IPU of its first element; an IPU's transpositions are
+        // spread evenly over all its tiles, consecutive ones together.
+        const unsigned tilesPerIpu = target.getTilesPerIPU();
+        const unsigned ipus = std::max(1u, target.getNumTiles() / tilesPerIpu);
+        std::vector<std::vector<std::size_t>> onIpu(ipus);
+        {
+            std::vector<unsigned> ipuOf(K * N, 0);
+            const auto mapping = graph.getTileMapping(B, false);
+            for (unsigned tile = 0; tile < mapping.size(); ++tile)
+                for (const auto& interval : mapping[tile])
+                    for (auto e = interval.begin(); e < interval.end(); ++e)
+                        ipuOf[e] = std::min(ipus - 1, tile / tilesPerIpu);
+            for (std::size_t t = 0; t < transpositions; ++t)
+                onIpu[ipuOf[(t / (N / from)) * to * N + (t % (N / from)) * from]].push_back(t);
+        }
+        const unsigned start = regroupStartTile(K, N, from, to, tilesPerIpu);
         poplar::ComputeSet cs = graph.addComputeSet({di, "PreArrange"});
-        for (std::size_t i = 0; i * perTile < transpositions; ++i) {
-            const std::size_t begin = i * perTile;
-            const std::size_t end = std::min(transpositions, begin + perTile);
-            const unsigned tile = static_cast<unsigned>((start + i) % tiles);
-            graph.setTileMapping(preRegroup.slice(begin, end), tile);
-            graph.setTileMapping(transposed.slice(begin, end), tile);
-            std::vector<poplar::Tensor> srcs, dsts;
-            for (std::size_t t = begin; t < end; ++t) {
-                srcs.push_back(preRegroup[t]);
-                dsts.push_back(transposed[t]);
+        for (unsigned ipu = 0; ipu < ipus; ++ipu) {
+            const auto& list = onIpu[ipu];
+            const std::size_t perTile = ceilDiv(list.size(), tilesPerIpu);
+            for (std::size_t i = 0; i * perTile < list.size(); ++i) {
+                const unsigned tile =
+                    ipu * tilesPerIpu + static_cast<unsigned>((start + i) % tilesPerIpu);
+                std::vector<poplar::Tensor> srcs, dsts;
+                for (std::size_t j = i * perTile; j < std::min(list.size(), (i + 1) * perTile);
+                     ++j) {
+                    graph.setTileMapping(preRegroup[list[j]], tile);
+                    graph.setTileMapping(transposed[list[j]], tile);
+                    srcs.push_back(preRegroup[list[j]]);
+                    dsts.push_back(transposed[list[j]]);
+                }
+                addTranspositions(graph, cs, srcs, dsts, to, from, tile);
             }
-            addTranspositions(graph, cs, srcs, dsts, to, from, tile);
         }
         prog.add(poplar::program::Copy(grouped, preRegroup, false, {di}));
         prog.add(poplar::program::Execute(cs, {di}));
