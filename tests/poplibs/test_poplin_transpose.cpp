@@ -14,6 +14,7 @@
 #include <cstring>
 #include <map>
 #include <poplin/MatMul.hpp>
+#include <set>
 
 using namespace poplibstest;
 using poplar::FLOAT;
@@ -214,6 +215,30 @@ TEST_CASE("a row-major B is regrouped in PopLibs' three steps: gathered, transpo
     odd.output(poplin::matMul(odd.graph, a2, b2, odd.prog, "mm"), "c");
     CHECK(tilesOf(odd.graph, "mm/PreArrange").first == 0);
     CHECK(h.run().at("c") == odd.run().at("c"));
+}
+
+TEST_CASE("on two IPUs each of B's transpositions stays on the IPU that holds it") {
+    // B spread linearly over both IPUs' 16 tiles: the transpositions whose elements the first IPU
+    // holds are transposed there, the others on the second; the product is the one-IPU product.
+    const std::size_t M = 32, K = 80, N = 40;
+    const auto av = values(M * K, -1, 1, 11);
+    const auto bv = values(K * N, -1, 1, 12);
+    Harness two(8, 2);
+    two.output(poplin::matMul(two.graph, two.input(FLOAT, {M, K}, av, "a"),
+                              two.input(FLOAT, {K, N}, bv, "b"), two.prog, "mm"),
+               "c");
+    const auto& model = *two.graph.model();
+    std::set<std::int32_t> ipus;
+    for (const auto& cs : model.computeSets)
+        if (cs.name == "mm/PreArrange")
+            for (auto v : cs.vertices)
+                ipus.insert(model.vertices[v].tile / 8);
+    CHECK(ipus == std::set<std::int32_t>{0, 1});
+    Harness one(16);
+    one.output(poplin::matMul(one.graph, one.input(FLOAT, {M, K}, av, "a"),
+                              one.input(FLOAT, {K, N}, bv, "b"), one.prog, "mm"),
+               "c");
+    CHECK(two.run().at("c") == one.run().at("c"));
 }
 
 TEST_CASE("Transpose2d cycles follow PopLibs' estimator, fast and slow paths") {
