@@ -2,12 +2,15 @@
 // hyperparameters are graph constants; the others are scalar variables written from the host
 // (program 3) so updateOptimizerFromHost changes them without recompiling. The formulas are
 // PopART's (its SGD, Adam and Adaptive class documentation), quoted on each optimizer's class
-// in popart/optimizer.hpp.
+// in popart/optimizer.hpp. A FLOAT16 weight is updated in HALF, its optimizer state (velocity,
+// accumulators) held in HALF as PopART holds it in the weight's type: the host-written FLOAT
+// hyperparameters are cast to HALF for it, since popops' expressions take one element type.
 #include "ops/LoweringState.hpp"
 #include "session/SessionCore.hpp"
 
 #include <popart/error.hpp>
 #include <poplar/DebugInfo.hpp>
+#include <popops/Cast.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/Reduce.hpp>
 #include <popops/Zero.hpp>
@@ -20,10 +23,15 @@ namespace pe = popops::expr;
 
 class Hyper {
 public:
-    Hyper(SessionCore& core, poplar::Graph& graph, const poplar::DebugNameAndId& di)
-        : core_(core), graph_(graph), di_(di) {}
+    Hyper(SessionCore& core, poplar::Graph& graph, poplar::program::Sequence& prog,
+          const poplar::DebugNameAndId& di)
+        : core_(core), graph_(graph), prog_(prog), di_(di) {}
 
-    // The FLOAT scalar tensor of hyperparameter `name` of `weight`.
+    // The element type of the weight being updated (FLOAT or HALF): what get() and constant()
+    // return.
+    void setType(const poplar::Type& type) { type_ = type; }
+
+    // The scalar tensor of hyperparameter `name` of `weight`, in the weight's type.
     poplar::Tensor get(const std::string& name, const TensorId& weight) {
         const OptimizerValue v = name == "lossScaling" ? core_.optimizer->lossScaling()
                                                        : core_.optimizer->get(name, weight);
@@ -34,7 +42,14 @@ public:
         graph_.setTileMapping(t, 0);
         graph_.createHostWrite(handle, t);
         core_.hyperParameters.push_back({weight, name, handle, v.val()});
-        return t;
+        return inType(t, name);
+    }
+
+    // `t` (a FLOAT scalar) in the weight's type.
+    poplar::Tensor inType(const poplar::Tensor& t, const std::string& name) {
+        if (t.elementType() == type_)
+            return t;
+        return popops::cast(graph_, t, type_, prog_, {di_, name + "/cast"});
     }
 
     // Whether hyperparameter `name` of `weight` is the constant `value`.
@@ -44,7 +59,7 @@ public:
     }
 
     poplar::Tensor constant(float value, const std::string& name) {
-        poplar::Tensor k = graph_.addConstant(poplar::FLOAT, {}, double(value), {di_, name});
+        poplar::Tensor k = graph_.addConstant(type_, {}, double(value), {di_, name});
         graph_.setTileMapping(k, 0);
         return k;
     }
@@ -52,7 +67,9 @@ public:
 private:
     SessionCore& core_;
     poplar::Graph& graph_;
+    poplar::program::Sequence& prog_;
     poplar::DebugNameAndId di_;
+    poplar::Type type_ = poplar::FLOAT;
 };
 
 poplar::Tensor stateLike(SessionCore& core, const poplar::Tensor& w, const std::string& name,
@@ -109,17 +126,17 @@ void sgdStep(SessionCore& core, Hyper& hyper, const WeightUpdate& u,
     }
 }
 
-// The L2 norm of `t` as a FLOAT scalar.
+// The L2 norm of `t` as a scalar of t's type.
 poplar::Tensor norm(poplar::Graph& graph, const poplar::Tensor& t, poplar::program::Sequence& prog,
                     const poplar::DebugNameAndId& di, const std::string& name) {
     poplar::Tensor flat = t.flatten();
     poplar::Tensor sq =
-        popops::reduce(graph, flat, poplar::FLOAT, {0},
+        popops::reduce(graph, flat, t.elementType(), {0},
                        popops::ReduceParams(popops::Operation::SQUARE_ADD), prog, {di, name});
     return popops::map(graph, pe::Sqrt(pe::_1), {sq}, prog, {di, name});
 }
 
-void adamStep(SessionCore& core, Hyper& hyper, const WeightUpdate& u, const poplar::Tensor& step,
+void adamStep(SessionCore& core, Hyper& hyper, const WeightUpdate& u, poplar::Tensor step,
               poplar::program::Sequence& prog) {
     poplar::Graph& graph = *core.graph;
     const auto& adam = static_cast<const Adam&>(*core.optimizer);
@@ -144,6 +161,8 @@ void adamStep(SessionCore& core, Hyper& hyper, const WeightUpdate& u, const popl
     // Bias corrections 1 - b^t: of m for Adam, Lamb and AdaMax; of v for Adam and Lamb.
     const bool biasM = mode == AdamMode::Adam || mode == AdamMode::Lamb || mode == AdamMode::AdaMax;
     const bool biasV = mode == AdamMode::Adam || mode == AdamMode::Lamb;
+    if (biasM || biasV)
+        step = hyper.inType(step, "step");
     poplar::Tensor c1 = biasM ? popops::map(graph, pe::Const(1.0f) - pe::Pow(pe::_1, pe::_2),
                                             {b1, step}, prog, {u.di, "bias1"})
                               : hyper.constant(1.0f, "bias1");
@@ -229,7 +248,7 @@ void lowerOptimizerStep(SessionCore& core, poplar::program::Sequence& prog) {
     poplar::DebugInfo opDi(poplar::DebugContext("optimizer/" + core.optimizer->type_s()), "PopART");
     opDi.setValue("optimizer", poplar::ProfileValue(core.optimizer->type_s()));
     const poplar::DebugNameAndId di(opDi);
-    Hyper hyper(core, graph, di);
+    Hyper hyper(core, graph, prog, di);
     poplar::Tensor step; // Adam's step count, shared by all weights
     // Gradients arrive scaled by the loss scaling and, with gradient accumulation reduced by
     // the mean, summed over the micro-batches: both are divided out first.
@@ -239,10 +258,11 @@ void lowerOptimizerStep(SessionCore& core, poplar::program::Sequence& prog) {
         if (g == core.state.grads.end())
             continue; // the loss does not depend on this weight
         poplar::Tensor w = core.state.tensors.at(id);
-        if (w.elementType() != poplar::FLOAT)
+        if (w.elementType() != poplar::FLOAT && w.elementType() != poplar::HALF)
             throw error("TrainingSession: weight '" + id + "' is " + w.elementType().toString() +
-                        "; only FLOAT weights are trained");
+                        "; only FLOAT and FLOAT16 weights are trained");
         const poplar::DebugNameAndId wdi(opDi, id);
+        hyper.setType(w.elementType());
         poplar::Tensor ls = hyper.get("lossScaling", id);
         poplar::Tensor grad = popops::map(graph, pe::_1 / (pe::_2 * pe::Const(meanDivisor)),
                                           {g->second, ls}, prog, {wdi, "unscaledGrad"});
