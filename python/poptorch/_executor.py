@@ -17,7 +17,7 @@ import torch
 
 import popart
 
-from . import _half, _lowering, _optimizers, _weights, enums
+from . import _lowering, _optimizers, _weights, enums
 from ._logging import logger
 from .errors import Error
 from .options import Options
@@ -191,8 +191,6 @@ class PoplarExecutor:
         o = self._options
         micro = self._micro_batches(args)
         model = self._user_model
-        if self._training:
-            _half.check_optimizer(self._optimizer, model)
         was_training = model.training
         if not self._training:
             model.eval()

@@ -4,7 +4,7 @@ its tensors are typed FLOAT16 afterwards, as PopTorch's own lowering would have 
 
 While exporting (`FloatExport`), the module's float16 parameters and buffers hold float32 copies
 of their values, and `Tensor.half()`, `Tensor.float()` and `Tensor.to(dtype)` record the cast
-as a poptorch::Cast marker (computing in float32) instead of casting. `assign_types` then walks
+as a poptorch::CastTo marker (computing in float32) instead of casting. `assign_types` then walks
 the exported graph in order: graph inputs and initializers take the user's dtypes, markers
 become ONNX Casts (dropped where the value has the type already), and every other FLOAT value
 takes the type of the node's floating-point inputs. Where a node mixes FLOAT and FLOAT16:
@@ -51,11 +51,15 @@ class _Cast(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, x, to):
-        return _ORIGINAL["float"](x).clone()
+        # Not x.float() on a float32 x: that returns x itself, and the tracer would then map
+        # x to the cast's value (a Cast on everything x feeds after it).
+        if x.dtype == torch.float32:
+            return x.clone()
+        return _ORIGINAL["to"](x, torch.float32)
 
     @staticmethod
     def symbolic(g, x, to):
-        return g.op("poptorch::Cast", x, to_s=_TYPE_NAMES[to])
+        return g.op("poptorch::CastTo", x, type_s=_TYPE_NAMES[to])
 
 
 _ORIGINAL = {"half": torch.Tensor.half, "float": torch.Tensor.float, "to": torch.Tensor.to}
@@ -246,11 +250,12 @@ def assign_types(proto, dtypes, input_names, arg_dtypes, downcast):
     HalfFloatCastingBehavior.FloatDowncastToHalf."""
     graph = proto.graph
     for node in graph.node:
-        if node.domain == "poptorch" and node.op_type == "Cast":
-            to = next(a.s for a in node.attribute if a.name == "to")
+        if node.domain == "poptorch" and node.op_type == "CastTo":
+            to = next(a.s for a in node.attribute if a.name == "type")
             to = FLOAT16 if (to.decode() if isinstance(to, bytes) else to) == "FLOAT16" else FLOAT
             del node.attribute[:]
             node.domain = ""
+            node.op_type = "Cast"
             node.attribute.extend([helper.make_attribute("to", to),
                                    helper.make_attribute("__poptorch_marker", 1)])
     export_types = _export_types(_without_marks(proto))
@@ -288,17 +293,3 @@ def _without_marks(proto):
             if a.name == "__poptorch_marker":
                 node.attribute.remove(a)
     return copy
-
-
-def check_optimizer(optimizer, model):
-    """PopTorch's rule for float16 parameters: optimizers other than SGD keep their
-    accumulators in accum_type, which must then be torch.float16 (SGD's velocity follows the
-    weights)."""
-    if optimizer is None or isinstance(optimizer, torch.optim.SGD):
-        return
-    halves = any(p.dtype == torch.float16 for p in model.parameters())
-    accum = getattr(optimizer, "accum_type", None)
-    if halves and accum != torch.float16:
-        raise Error(f"poptorch: {type(optimizer).__name__} with float16 parameters needs "
-                    "accum_type=torch.float16 (its accumulators are kept in the weights' type "
-                    "on the IPU); pass it to the poptorch.optim optimizer")

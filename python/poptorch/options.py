@@ -4,10 +4,10 @@ returns the options object, so calls chain) and sub-objects (`Training`, `Precis
 
 What a simulated IPU does with each: device iterations, replication, gradient accumulation, the
 output mode, the random seed, partials type, half/float casting, available memory proportion,
-log directory, engine and PopART session options reach the PopART face. Settings that only mean something on IPU
-hardware or to PopTorch's own compiler (executable caching, synthetic data, stochastic rounding,
-...) are accepted and recorded: `Options.notApplying()` lists them and poptorch's logger warns
-once per option, naming it, when a model is compiled with it."""
+log directory, engine and PopART session options reach the PopART face. Settings that only
+mean something on IPU hardware or to PopTorch's own compiler (executable caching, synthetic
+data, stochastic rounding, ...) are accepted and recorded: `Options.notApplying()` lists them
+and poptorch's logger warns once per option, naming it, when a model is compiled with it."""
 import copy
 import os
 

@@ -2,9 +2,11 @@
 // hyperparameters are graph constants; the others are scalar variables written from the host
 // (program 3) so updateOptimizerFromHost changes them without recompiling. The formulas are
 // PopART's (its SGD, Adam and Adaptive class documentation), quoted on each optimizer's class
-// in popart/optimizer.hpp. A FLOAT16 weight is updated in HALF, its optimizer state (velocity,
-// accumulators) held in HALF as PopART holds it in the weight's type: the host-written FLOAT
-// hyperparameters are cast to HALF for it, since popops' expressions take one element type.
+// in popart/optimizer.hpp. A FLOAT16 weight's optimizer state has the optimizer's
+// stateTypeOfHalfWeights (SGD: the weight's type; Adam and Adaptive: their accl types, FLOAT
+// unless asked): in HALF the update runs in HALF, the host-written FLOAT hyperparameters cast to
+// HALF for it (popops' expressions take one element type); in FLOAT it runs on a FLOAT copy of
+// the weight, rounded back to HALF.
 #include "ops/LoweringState.hpp"
 #include "session/SessionCore.hpp"
 
@@ -262,11 +264,20 @@ void lowerOptimizerStep(SessionCore& core, poplar::program::Sequence& prog) {
             throw error("TrainingSession: weight '" + id + "' is " + w.elementType().toString() +
                         "; only FLOAT and FLOAT16 weights are trained");
         const poplar::DebugNameAndId wdi(opDi, id);
-        hyper.setType(w.elementType());
+        // A HALF weight whose optimizer keeps FLOAT state is updated through a FLOAT copy,
+        // rounded back to HALF after the step.
+        const bool floatState = w.elementType() == poplar::HALF &&
+                                core.optimizer->stateTypeOfHalfWeights() == DataType::FLOAT;
+        poplar::Tensor uw = w, ug = g->second;
+        if (floatState) {
+            uw = popops::cast(graph, w, poplar::FLOAT, prog, {wdi, "weightAsFloat"});
+            ug = popops::cast(graph, ug, poplar::FLOAT, prog, {wdi, "gradAsFloat"});
+        }
+        hyper.setType(uw.elementType());
         poplar::Tensor ls = hyper.get("lossScaling", id);
         poplar::Tensor grad = popops::map(graph, pe::_1 / (pe::_2 * pe::Const(meanDivisor)),
-                                          {g->second, ls}, prog, {wdi, "unscaledGrad"});
-        const WeightUpdate u{id, w, grad, wdi};
+                                          {ug, ls}, prog, {wdi, "unscaledGrad"});
+        const WeightUpdate u{id, uw, grad, wdi};
         switch (core.optimizer->type()) {
         case OptimizerType::SGD:
             sgdStep(core, hyper, u, prog);
@@ -286,6 +297,8 @@ void lowerOptimizerStep(SessionCore& core, poplar::program::Sequence& prog) {
         default:
             throw internal_error("TrainingSession: unknown optimizer " + core.optimizer->type_s());
         }
+        if (floatState)
+            popops::cast(graph, uw, w, prog, {wdi, "weightToHalf"});
     }
 }
 
