@@ -4,12 +4,13 @@
 // PopART's (its SGD, Adam and Adaptive class documentation), quoted on each optimizer's class
 // in popart/optimizer.hpp. A FLOAT16 weight's optimizer state has the optimizer's
 // stateTypeOfHalfWeights (SGD: the weight's type; Adam and Adaptive: their accl types, FLOAT
-// unless asked): in HALF the update runs in HALF, the host-written FLOAT hyperparameters cast to
-// HALF for it (popops' expressions take one element type); in FLOAT it runs on a FLOAT copy of
+// unless asked): in HALF the update runs in HALF, its host-written hyperparameters HALF
+// variables (popops' expressions take one element type); in FLOAT it runs on a FLOAT copy of
 // the weight, rounded back to HALF.
 #include "ops/LoweringState.hpp"
 #include "session/SessionCore.hpp"
 
+#include <map>
 #include <popart/error.hpp>
 #include <poplar/DebugInfo.hpp>
 #include <popops/Cast.hpp>
@@ -40,18 +41,23 @@ public:
         if (v.isConst())
             return constant(v.val(), name);
         const std::string handle = "optimizer/" + weight + "/" + name;
-        poplar::Tensor t = graph_.addVariable(poplar::FLOAT, {}, {di_, name});
+        poplar::Tensor t = graph_.addVariable(type_, {}, {di_, name});
         graph_.setTileMapping(t, 0);
         graph_.createHostWrite(handle, t);
-        core_.hyperParameters.push_back({weight, name, handle, v.val()});
-        return inType(t, name);
+        core_.hyperParameters.push_back({weight, name, handle, v.val(), type_ == poplar::HALF});
+        return t;
     }
 
-    // `t` (a FLOAT scalar) in the weight's type.
+    // `t` (a FLOAT scalar computed on the device, shared by all weights and named `name`) in
+    // the weight's type: cast once, for the first weight that needs it.
     poplar::Tensor inType(const poplar::Tensor& t, const std::string& name) {
         if (t.elementType() == type_)
             return t;
-        return popops::cast(graph_, t, type_, prog_, {di_, name + "/cast"});
+        auto it = casts_.find(name);
+        if (it == casts_.end())
+            it = casts_.emplace(name, popops::cast(graph_, t, type_, prog_, {di_, name + "/cast"}))
+                     .first;
+        return it->second;
     }
 
     // Whether hyperparameter `name` of `weight` is the constant `value`.
@@ -72,6 +78,7 @@ private:
     poplar::program::Sequence& prog_;
     poplar::DebugNameAndId di_;
     poplar::Type type_ = poplar::FLOAT;
+    std::map<std::string, poplar::Tensor> casts_;
 };
 
 poplar::Tensor stateLike(SessionCore& core, const poplar::Tensor& w, const std::string& name,
