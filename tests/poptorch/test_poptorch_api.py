@@ -645,12 +645,6 @@ def test_a_trained_module_pickles_as_its_own_class():
         assert not torch.allclose(copied(x), model(x))
 
 
-def test_half_models_are_refused_by_name():
-    model, data = models.make("mlp")
-    with pytest.raises(poptorch.Error, match="float16.*fc1.weight"):
-        poptorch.inferenceModel(model.half())(data(2)[0].half())
-
-
 def test_cycle_count():
     model, data = models.make("mlp")
     model.eval()
