@@ -5,9 +5,9 @@ Tolerance: float16 keeps an 11-bit significand (unit roundoff 2^-11, about 4.9e-
 starts from the same rounded weights (the halved model cast back to float32), so what differs
 is the device's rounding of every product, activation, gradient and SGD update to float16:
 a few units in the last place of each value's magnitude for these two- and three-layer models
-(measured: at most 6.6e-4 on values up to 0.5, 5e-4 on losses near 2.3). RTOL 1e-2 and ATOL
-2e-3 (four units in the last place at 1.0) leave margin for that and still catch a wrong
-formula. That a model really runs in float16 is checked apart: dtypes of outputs and copied-back
+(measured: at most 6.6e-4 on weights up to 0.5, 5e-4 on losses near 2.3). RTOL 1e-2 and ATOL
+2e-3 (four units in the last place at 1.0) leave margin for that (every test here also passes
+at half these tolerances) and still catch a wrong formula. That a model really runs in float16 is checked apart: dtypes of outputs and copied-back
 parameters, the ONNX types the PopART face gets, the report's variables, and the cycle counts
 (HALF matmuls and convolutions run faster than FLOAT ones)."""
 import copy
@@ -94,6 +94,75 @@ def test_training_in_half_matches_torch(name, tmp_path, monkeypatch):
     types = {v.name.rsplit("/", 1)[-1]: v.elementType for v in variables}
     for n, _ in model.named_parameters():
         assert types.get(n) == "half", (n, types.get(n))
+
+
+class BatchNormCnn(nn.Module):
+    """A convolution, BatchNorm (running statistics kept by the module) and a linear head."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.norm = nn.BatchNorm2d(8)
+        self.fc = nn.Linear(8 * 8 * 8, 4)
+        self.loss = nn.CrossEntropyLoss()
+
+    def forward(self, x, labels=None):
+        h = nn.functional.max_pool2d(torch.relu(self.norm(self.conv(x))), 2)
+        out = self.fc(h.flatten(1))
+        return out if labels is None else (out, self.loss(out, labels))
+
+
+def test_batch_norm_in_half_trains_then_infers():
+    torch.manual_seed(6)
+    model = BatchNormCnn().half()
+    reference = copy.deepcopy(model).float()
+    gen = torch.Generator().manual_seed(7)
+    training = poptorch.trainingModel(model, poptorch.Options().deviceIterations(2),
+                                      poptorch.optim.SGD(model.parameters(), lr=0.01))
+    ref_opt = torch.optim.SGD(reference.parameters(), lr=0.01)
+    for _ in range(2):
+        x, y = torch.randn(8, 3, 16, 16, generator=gen), torch.randint(0, 4, (8, ), generator=gen)
+        training(x.half(), y)
+        for k in range(2):
+            ref_opt.zero_grad()
+            reference(x[4 * k:4 * k + 4], y[4 * k:4 * k + 4])[1].backward()
+            ref_opt.step()
+    training.detachFromDevice()
+    for (n, p), (_, q) in zip(model.named_parameters(), reference.named_parameters()):
+        assert p.dtype == torch.float16, n
+        torch.testing.assert_close(p.detach().float(), q.detach(), rtol=RTOL, atol=ATOL, msg=n)
+    for name in ("running_mean", "running_var"):
+        value = getattr(model.norm, name)
+        assert value.dtype == torch.float16
+        torch.testing.assert_close(value.float(), getattr(reference.norm, name), rtol=RTOL,
+                                   atol=ATOL)
+    model.eval()
+    reference.eval()
+    x = torch.randn(4, 3, 16, 16, generator=gen)
+    out = poptorch.inferenceModel(model)(x.half())
+    assert out.dtype == torch.float16
+    torch.testing.assert_close(out.float(), reference(x).detach(), rtol=RTOL, atol=ATOL)
+
+
+def test_half_over_replicas_and_accumulation():
+    model, reference, data = _half_pair("mlp")
+    options = poptorch.Options().deviceIterations(2).replicationFactor(2)
+    options.Training.gradientAccumulation(2)
+    training = poptorch.trainingModel(model, options,
+                                      poptorch.optim.SGD(model.parameters(), lr=0.1))
+    x, y = data(2 * 2 * 2 * 4)
+    training(x.half(), y)
+    ref_opt = torch.optim.SGD(reference.parameters(), lr=0.1)
+    for step in range(2):
+        # Two replicas of two accumulated micro-batches: four micro-batches' mean gradient.
+        ref_opt.zero_grad()
+        for k in range(4):
+            i = (step * 4 + k) * 4
+            (reference(x[i:i + 4], y[i:i + 4])[1] / 4).backward()
+        ref_opt.step()
+    for (n, p), (_, q) in zip(model.named_parameters(), reference.named_parameters()):
+        assert p.dtype == torch.float16, n
+        torch.testing.assert_close(p.detach().float(), q.detach(), rtol=RTOL, atol=ATOL, msg=n)
 
 
 class HalfBodyFloatLoss(nn.Module):
