@@ -12,7 +12,7 @@ import numpy as np
 import onnx
 import pytest
 import torch
-from onnx import helper, numpy_helper
+from onnx import numpy_helper
 
 import popart
 
