@@ -256,6 +256,9 @@ def assign_types(proto, dtypes, input_names, arg_dtypes, downcast):
             del node.attribute[:]
             node.domain = ""
             node.op_type = "Cast"
+            # torch named it after the marker ("/CastTo", "/encoder/CastTo_1").
+            scope, _, last = node.name.rpartition("/")
+            node.name = f"{scope}/{last.replace('CastTo', 'Cast', 1)}"
             node.attribute.extend([helper.make_attribute("to", to),
                                    helper.make_attribute("__poptorch_marker", 1)])
     export_types = _export_types(_without_marks(proto))
