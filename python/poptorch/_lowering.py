@@ -7,6 +7,8 @@ under the model's module paths: the names lose only their leading "/". Then popt
 are applied and removed (blocks, set_available_memory, ipu_print_tensor: see ops.py), the
 options' available memory proportions are written onto matmuls and convolutions, buffers and
 frozen parameters become constants when training, and the loss is found among the outputs.
+A model with float16 parameters, buffers or inputs is exported in float32 and typed FLOAT16
+afterwards (poptorch._half).
 """
 import contextlib
 import io
