@@ -1,5 +1,5 @@
 """The errors naming what is wrong: an op that cannot be lowered (with its module), training
-without a loss, wrong arguments to inferenceModel, and float16 models."""
+without a loss, and wrong arguments to inferenceModel."""
 import pytest
 import torch
 from torch import nn
@@ -65,9 +65,3 @@ def test_wrong_arguments_are_named():
         poptorch.inferenceModel(model, opts)
     with pytest.raises(poptorch.Error, match="argument 0"):
         poptorch.inferenceModel(model)([1.0, 2.0])
-
-
-def test_half_models_are_refused_by_name():
-    model, data = models.make("mlp")
-    with pytest.raises(poptorch.Error, match="float16.*fc1.weight"):
-        poptorch.inferenceModel(model.half())(data(2)[0].half())
