@@ -22,6 +22,10 @@ from ._logging import logger
 from .errors import Error
 from .options import Options
 
+# Parameter dtypes the device holds as they are (float16 weights stay FLOAT16); other floating
+# dtypes are copied as float32.
+_DEVICE_DTYPES = {torch.float32: np.float32, torch.float16: np.float16}
+
 _ANCHOR_NAMES = {
     enums.OutputMode.All: "ALL",
     enums.OutputMode.Final: "FINAL",
@@ -187,14 +191,6 @@ class PoplarExecutor:
         o = self._options
         micro = self._micro_batches(args)
         model = self._user_model
-        halves = [n for n, t in list(model.named_parameters()) + list(model.named_buffers())
-                  if t.dtype == torch.float16]
-        halves += [f"input {i}" for i, a in enumerate(args) if a.dtype == torch.float16]
-        if halves:
-            raise Error("poptorch: float16 models are not supported here (torch 1.13 cannot "
-                        "trace them on the CPU and poptorch does not cast them); keep the model "
-                        f"and its inputs in float32 ({', '.join(halves[:3])} are float16)",
-                        location=halves[0])
         was_training = model.training
         if not self._training:
             model.eval()
@@ -323,7 +319,8 @@ class PoplarExecutor:
                         "compile() first)")
 
     def _weight_arrays(self):
-        return {name: np.ascontiguousarray(t.detach().cpu().float().numpy()
+        return {name: np.ascontiguousarray(t.detach().cpu().numpy() if t.dtype in _DEVICE_DTYPES
+                                           else t.detach().cpu().float().numpy()
                                            if t.is_floating_point() else t.detach().cpu().numpy())
                 for name, t in self._lowered.weights.items()}
 
@@ -345,7 +342,8 @@ class PoplarExecutor:
         self._require_compiled("copyWeightsToHost")
         self.__dict__["_dirty_host_weights"] = False
         self._session.weightsToHost()
-        arrays = {name: np.empty(tuple(t.shape), np.float32 if t.is_floating_point() else np.int32)
+        arrays = {name: np.empty(tuple(t.shape), _DEVICE_DTYPES.get(t.dtype, np.float32)
+                                 if t.is_floating_point() else np.int32)
                   for name, t in self._lowered.weights.items()}
         if arrays:
             self._session.readWeights(popart.PyWeightsIO(arrays))

@@ -7,7 +7,10 @@ under the model's module paths: the names lose only their leading "/". Then popt
 are applied and removed (blocks, set_available_memory, ipu_print_tensor: see ops.py), the
 options' available memory proportions are written onto matmuls and convolutions, buffers and
 frozen parameters become constants when training, and the loss is found among the outputs.
+A model with float16 parameters, buffers or inputs is exported in float32 and typed FLOAT16
+afterwards (poptorch._half).
 """
+import contextlib
 import io
 import re
 import warnings
@@ -16,7 +19,8 @@ import onnx
 import torch
 from onnx import helper, numpy_helper
 
-from . import _trace_state
+from . import _half, _trace_state
+from .enums import HalfFloatCastingBehavior
 from .errors import Error
 
 OPSET = 13
@@ -176,12 +180,19 @@ def lower(model, args, training, options):
     # Tracing runs the forward on the CPU, which updates buffers (BatchNorm's running
     # statistics): they are put back as they were afterwards.
     saved_buffers = [(b, b.detach().clone()) for b in model.buffers()]
+    half = _half.uses_float16(model, args)
+    dtypes = arg_dtypes = None
     _trace_state.begin_export()
     failure = None
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), contextlib.ExitStack() as stack:
             warnings.simplefilter("ignore")
-            torch.onnx.export(model, tuple(args), buffer, opset_version=OPSET,
+            export_args = tuple(args)
+            if half:
+                # torch cannot run float16 matmuls on the CPU: see _half.
+                export_args, dtypes, arg_dtypes = stack.enter_context(
+                    _half.float_export(model, args))
+            torch.onnx.export(model, export_args, buffer, opset_version=OPSET,
                               do_constant_folding=False,
                               training=torch.onnx.TrainingMode.PRESERVE,
                               input_names=[f"input{i}" for i in range(len(args))])
@@ -207,6 +218,10 @@ def lower(model, args, training, options):
     proto = onnx.load_from_string(buffer.getvalue())
     graph = proto.graph
     out.inputs = [i.name for i in graph.input][:len(args)]
+    if half:
+        downcast = (options.Precision.half_float_casting ==
+                    HalfFloatCastingBehavior.FloatDowncastToHalf)
+        _half.assign_types(proto, dtypes, out.inputs, arg_dtypes, downcast)
 
     _apply_markers(graph, out, print_formats)
     _apply_blocks(graph, blocks, out)
@@ -347,9 +362,11 @@ def _keep_batch_norm_statistics(model, graph, norm_inputs, out):
             per_channel *= d
         per_channel //= channels
         momentum = next((a.f for a in node.attribute if a.name == "momentum"), 0.9)
+        # The statistics have the running buffers' type (FLOAT16 in a half model).
+        elem_type = next((i.data_type for i in graph.initializer if i.name == name),
+                         onnx.TensorProto.FLOAT)
         for i in (1, 2):
-            graph.value_info.append(helper.make_tensor_value_info(node.output[i],
-                                                                  onnx.TensorProto.FLOAT,
+            graph.value_info.append(helper.make_tensor_value_info(node.output[i], elem_type,
                                                                   [channels]))
         out.batch_norms.append(BatchNormStatistics(module, node.output[1], node.output[2],
                                                    momentum, per_channel))

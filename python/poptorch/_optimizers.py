@@ -51,6 +51,23 @@ def _missing(name, what):
                  "build does not have")
 
 
+def _accumulator_types(optimizer, count):
+    """PopART's accum and accl types (`count` of them) of a poptorch.optim optimizer's
+    accum_type, first_order_momentum_accum_type and second_order_momentum_accum_type (float32
+    unless given, as in PopTorch); the face keeps float16 weights' state in them."""
+    names = ["accum_type", "first_order_momentum_accum_type", "second_order_momentum_accum_type"]
+    names += names[-1:] * (count - len(names))
+    types = []
+    for name in names[:count]:
+        dtype = getattr(optimizer, name, None)
+        if dtype not in (None, torch.float32, torch.float16):
+            raise Error(f"poptorch: {type(optimizer).__name__}({name}={dtype}): accumulators are "
+                        "torch.float32 or torch.float16")
+        types.append(popart.DataType.FLOAT16 if dtype == torch.float16 else
+                     popart.DataType.FLOAT)
+    return types
+
+
 def to_popart(optimizer, weight_names):
     """The popart optimizer for `optimizer`; `weight_names` maps id(parameter) -> ONNX name."""
     groups = optimizer.param_groups
@@ -63,20 +80,22 @@ def to_popart(optimizer, weight_names):
         if groups[0].get("max_weight_norm") is not None:
             params["maxWeightNorm"] = (float(groups[0]["max_weight_norm"]), False)
         mode = popart.AdamMode.Lamb if optimizer.bias_correction else popart.AdamMode.LambNoBias
-        result = popart.Adam(params, mode=mode, weight_decay_mode=popart.WeightDecayMode.Decay)
+        result = popart.Adam(params, mode, popart.WeightDecayMode.Decay,
+                             *_accumulator_types(optimizer, 3))
     elif isinstance(optimizer, torch.optim.SGD):
         result = popart.SGD(params)
     elif isinstance(optimizer, (torch.optim.Adam, torch.optim.AdamW)):
         decay = (popart.WeightDecayMode.Decay if isinstance(optimizer, torch.optim.AdamW) else
                  popart.WeightDecayMode.L2Regularization)
-        result = popart.Adam(params, mode=popart.AdamMode.Adam, weight_decay_mode=decay)
+        result = popart.Adam(params, popart.AdamMode.Adam, decay,
+                             *_accumulator_types(optimizer, 3))
     else:  # RMSprop
         if not hasattr(popart, "Adaptive") or not hasattr(popart, "AdaptiveMode"):
             raise _missing(name, "popart.Adaptive optimizer (RMSProp)")
         centered = bool(groups[0].get("centered"))
         mode = popart.AdaptiveMode.CenteredRMSProp if centered else popart.AdaptiveMode.RMSProp
-        result = popart.Adaptive(params, mode=mode,
-                                 weight_decay_mode=popart.WeightDecayMode.L2Regularization)
+        result = popart.Adaptive(params, mode, popart.WeightDecayMode.L2Regularization,
+                                 *_accumulator_types(optimizer, 4))
     for group in groups[1:]:
         specific = {k: (v, k in _CONST) for k, v in _values(optimizer, group).items()}
         for p in group["params"]:

@@ -3,11 +3,11 @@ returns the options object, so calls chain) and sub-objects (`Training`, `Precis
 `_Popart`, `TensorLocations`, `Distributed`).
 
 What a simulated IPU does with each: device iterations, replication, gradient accumulation, the
-output mode, the random seed, partials type, available memory proportion, log directory, engine
-and PopART session options reach the PopART face. Settings that only mean something on IPU
-hardware or to PopTorch's own compiler (executable caching, synthetic data, stochastic rounding,
-...) are accepted and recorded: `Options.notApplying()` lists them and poptorch's logger warns
-once per option, naming it, when a model is compiled with it."""
+output mode, the random seed, partials type, half/float casting, available memory proportion,
+log directory, engine and PopART session options reach the PopART face. Settings that only
+mean something on IPU hardware or to PopTorch's own compiler (executable caching, synthetic
+data, stochastic rounding, ...) are accepted and recorded: `Options.notApplying()` lists them
+and poptorch's logger warns once per option, naming it, when a model is compiled with it."""
 import copy
 import os
 
@@ -95,7 +95,8 @@ class _PopartOptions:
 
 
 class _PrecisionOptions(_OptionsDict):
-    """`opts.Precision`: partials type of matmuls and convolutions; the rest recorded."""
+    """`opts.Precision`: partials type of matmuls and convolutions, how float32 meets float16
+    (halfFloatCasting, see poptorch._half); the rest recorded."""
 
     def __init__(self, popart, not_applying):
         super().__init__(partials_type=None, half_float_casting=None,
@@ -117,7 +118,6 @@ class _PrecisionOptions(_OptionsDict):
         if not isinstance(behaviour, enums.HalfFloatCastingBehavior):
             raise ValueError("Precision.halfFloatCasting needs a poptorch.HalfFloatCastingBehavior")
         self.set(half_float_casting=behaviour)
-        self._not_applying.record("Precision.halfFloatCasting", behaviour)
         return self
 
     def runningStatisticsAlwaysFloat(self, value):

@@ -263,9 +263,9 @@ std::vector<CalibrationCase> calibrationCases() {
                  [](poplar::Graph& g, Prog& p) { buildChainedMatMuls(g, p, kTut4Source); });
          },
          1 / kBand, kBand,
-         "B is pre-arranged in one exchange to the planned layout and sent as one region per "
-         "tile's rectangle; PopLibs gathers, transposes at the source and scatters, and also "
-         "regroups m4 for m5 (CALIBRATION-NOTES.md)"},
+         "B is regrouped in PopLibs' three exchanges now, which need less code than one copy "
+         "from B's rows; Poplar's per-message code is larger than TileScope's or m4 is "
+         "regrouped for m5 as well (CALIBRATION-NOTES.md)"},
         {"dense layer 16x4096x1024 FLOAT on one ipu2, internal exchange code per used tile",
          "bytes", 250, kDenseMemory, [] { return exchangeCodePerUsedTile(denseLayer16x4096x1024); },
          1 / kBand, kBand, ""},

@@ -1,7 +1,8 @@
 // poplin::matMul's operand layouts as PopLibs' convolution wants them (A row-major, B's transpose
 // row-major: input channels K innermost for both): a transposed A (x^T of a weight gradient) is
-// made row-major by Transpose2d vertices on the tiles that hold it; a row-major B is pre-arranged
-// (copied to the planned rectangles, transposed there); a transposed B (K^T of attention) is
+// made row-major by Transpose2d vertices on the tiles that hold it; a row-major B is regrouped as
+// PopLibs does it (gathered onto the tiles in groups, transposed there, copied to the planned
+// layout); a transposed B (K^T of attention) is
 // used as it is. Values are only moved, so products are bit-identical whatever the layout; the
 // vertices' cycles follow PopLibs' Transpose2d estimator.
 
@@ -11,7 +12,9 @@
 
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <map>
 #include <poplin/MatMul.hpp>
+#include <set>
 
 using namespace poplibstest;
 using poplar::FLOAT;
@@ -62,7 +65,10 @@ TEST_CASE("matMul of transposed operands equals, bit for bit, matMul of the same
         h.output(poplin::matMul(h.graph, a, bT.transpose(), h.prog, FLOAT, "bTransposed"), "bt");
         h.output(poplin::matMul(h.graph, aT.transpose(), b, h.prog, FLOAT, "aTransposed"), "at");
         CHECK(vertexTypesIn(h.graph, "rowMajor/Transpose").empty());
-        CHECK_FALSE(vertexTypesIn(h.graph, "rowMajor/PreArrange").empty());
+        // B's columns lie on the 16 tiles in groups of 18 (90 elements a tile): a multiple of
+        // FLOAT's regroup grain (2), so B is regrouped with transposes, not of HALF's (4), so
+        // PopLibs only copies it to the planned layout.
+        CHECK(vertexTypesIn(h.graph, "rowMajor/PreArrange").empty() == (type == HALF));
         CHECK(vertexTypesIn(h.graph, "bTransposed/PreArrange").empty());
         CHECK_FALSE(vertexTypesIn(h.graph, "aTransposed/Transpose").empty());
         const auto r = h.run();
@@ -148,6 +154,91 @@ TEST_CASE("a row-major B is pre-arranged: each element moved once, in groups of 
     CHECK(vertexTypesIn(h.graph, "created/PreArrange").empty());
     const auto r = h.run();
     CHECK(r.at("c") == r.at("c2"));
+}
+
+/// The tiles that run vertices of compute set `name`, and the most vertices on one of them.
+std::pair<std::size_t, std::size_t> tilesOf(const poplar::Graph& graph, const std::string& name) {
+    const auto& model = *graph.model();
+    std::map<std::int32_t, std::size_t> perTile;
+    for (const auto& cs : model.computeSets)
+        if (cs.name == name)
+            for (auto v : cs.vertices)
+                ++perTile[model.vertices[v].tile];
+    std::size_t most = 0;
+    for (const auto& [tile, n] : perTile)
+        most = std::max(most, n);
+    return {perTile.size(), most};
+}
+
+TEST_CASE("a row-major B is regrouped in PopLibs' three steps: gathered, transposed, copied to "
+          "the planned layout") {
+    Harness h(16);
+    // B {80, 40} mapped linearly, 200 elements a tile: its columns come in groups of 40 on one
+    // tile; the AMP wants groups of 16 input channels. PopLibs halves the 40 so that the 3200
+    // elements make 10 transpositions of 16 x 20 (more, smaller ones while tiles are free).
+    const std::size_t M = 32, K = 80, N = 40;
+    auto a = h.input(FLOAT, {M, K}, values(M * K, -1, 1, 9), "a");
+    auto b = h.input(FLOAT, {K, N}, values(K * N, -1, 1, 10), "b");
+    h.output(poplin::matMul(h.graph, a, b, h.prog, "mm"), "c");
+    const auto& model = *h.graph.model();
+    std::map<std::string, std::uint64_t> sizes;
+    for (const auto& v : model.variables)
+        sizes[v.name] = v.numElements;
+    // The gathered groups, their transposes and the planned layout each hold B once.
+    CHECK(sizes.at("mm/preRegroup") == K * N);
+    CHECK(sizes.at("mm/partialTranspose") == K * N);
+    CHECK(sizes.at("mm/inputRearranged") == K * N);
+    // One transposition on each of 10 tiles, each a 16 x 20 source.
+    CHECK(tilesOf(h.graph, "mm/PreArrange") == std::make_pair(std::size_t(10), std::size_t(1)));
+    CHECK(elementsMovedIn(h.graph, "mm/PreArrange") == K * N);
+    for (const auto& cs : model.computeSets)
+        if (cs.name == "mm/PreArrange")
+            for (auto v : cs.vertices) {
+                const auto& vertex = model.vertices[v];
+                const auto& type = model.vertexTypes.at(vertex.type);
+                for (std::size_t f = 0; f < type.fields.size(); ++f)
+                    if (type.fields[f].name == "numSrcRows" ||
+                        type.fields[f].name == "numSrcColumns") {
+                        unsigned short n = 0;
+                        std::memcpy(&n, vertex.fields[f].stateValue.data(), sizeof n);
+                        CHECK(n == (type.fields[f].name == "numSrcRows" ? 16 : 20));
+                    }
+            }
+    // The same values, B given with columns in groups of 5 (odd): no regroup, only the copy.
+    Harness odd(16);
+    auto a2 = odd.input(FLOAT, {M, K}, values(M * K, -1, 1, 9), "a");
+    auto b2 = odd.graph.addVariable(FLOAT, {K, N}, "b");
+    for (std::size_t r = 0; r < K; ++r)
+        for (std::size_t c = 0; c < N; c += 5)
+            odd.graph.setTileMapping(b2[r].slice(c, c + 5), unsigned((r * N + c) / 5 % 16));
+    odd.addInput(b2, values(K * N, -1, 1, 10), "b");
+    odd.output(poplin::matMul(odd.graph, a2, b2, odd.prog, "mm"), "c");
+    CHECK(tilesOf(odd.graph, "mm/PreArrange").first == 0);
+    CHECK(h.run().at("c") == odd.run().at("c"));
+}
+
+TEST_CASE("on two IPUs each of B's transpositions stays on the IPU that holds it") {
+    // B spread linearly over both IPUs' 16 tiles: the transpositions whose elements the first IPU
+    // holds are transposed there, the others on the second; the product is the one-IPU product.
+    const std::size_t M = 32, K = 80, N = 40;
+    const auto av = values(M * K, -1, 1, 11);
+    const auto bv = values(K * N, -1, 1, 12);
+    Harness two(8, 2);
+    two.output(poplin::matMul(two.graph, two.input(FLOAT, {M, K}, av, "a"),
+                              two.input(FLOAT, {K, N}, bv, "b"), two.prog, "mm"),
+               "c");
+    const auto& model = *two.graph.model();
+    std::set<std::int32_t> ipus;
+    for (const auto& cs : model.computeSets)
+        if (cs.name == "mm/PreArrange")
+            for (auto v : cs.vertices)
+                ipus.insert(model.vertices[v].tile / 8);
+    CHECK(ipus == std::set<std::int32_t>{0, 1});
+    Harness one(16);
+    one.output(poplin::matMul(one.graph, one.input(FLOAT, {M, K}, av, "a"),
+                              one.input(FLOAT, {K, N}, bv, "b"), one.prog, "mm"),
+               "c");
+    CHECK(two.run().at("c") == one.run().at("c"));
 }
 
 TEST_CASE("Transpose2d cycles follow PopLibs' estimator, fast and slow paths") {

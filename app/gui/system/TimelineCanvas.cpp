@@ -1,6 +1,9 @@
+// The timeline canvas: its visible range, the overview strip, the ruler, the rows' layout and
+// their event tracks. Counter charts, heatmaps, flow arrows, tooltips and input are drawn and
+// handled in the TimelineCanvas*.cpp files beside it.
+
 #include "TimelineCanvas.hpp"
 
-#include "ChartStacking.hpp"
 #include "HostTraceSession.hpp"
 #include "TimelineLayout.hpp"
 #include "TimelineModel.hpp"
@@ -18,10 +21,6 @@ namespace {
 using namespace timeline_layout;
 
 using Kind = TimelineModel::RowKind;
-
-void text(const QString& s) {
-    ImGui::TextUnformatted(s.toUtf8().constData());
-}
 
 QColor paletteColour(int index) {
     return seriesColour(1 + index);
@@ -89,55 +88,6 @@ std::optional<QRectF> TimelineCanvas::rowRect(int row) const {
         if (p.row == row)
             return QRectF(plot_.left(), p.top, plot_.width(), p.bottom - p.top);
     return std::nullopt;
-}
-
-std::optional<float> TimelineCanvas::threadY(int file, std::int64_t threadId,
-                                             std::int64_t ns) const {
-    std::optional<float> first, deepest, header;
-    for (const Placed& p : placed_) {
-        const auto& row = model_.rows()[std::size_t(p.row)];
-        if (row.file != file || row.threadId != threadId)
-            continue;
-        const float mid = (p.top + p.bottom) / 2;
-        if (row.kind == Kind::Thread)
-            header = mid;
-        if (row.kind != Kind::Track)
-            continue;
-        if (!first)
-            first = mid;
-        const auto it = model_.window().tracks.find(p.row);
-        if (it != model_.window().tracks.end())
-            for (const auto& b : it->second)
-                if (b.startNs <= ns && ns <= b.endNs)
-                    deepest = mid;
-    }
-    return deepest ? deepest : first ? first : header;
-}
-
-// Arrows of the flows that start or end in the selected event, from their start point to their
-// end point, on the rows of the threads they join.
-void TimelineCanvas::drawFlows(ImDrawList& list) {
-    if (!selectedEvent_)
-        return;
-    const auto& sel = *selectedEvent_;
-    if (sel.row < 0 || sel.row >= int(model_.rows().size()))
-        return;
-    const int file = model_.rows()[std::size_t(sel.row)].file;
-    const ImU32 arrow = colour(palette().color(QPalette::Text));
-    for (const auto& f : model_.flowsAt(sel.row, sel.startNs, sel.endNs)) {
-        const auto y0 = threadY(file, f.fromThreadId, f.fromNs);
-        const auto y1 = threadY(file, f.toThreadId, f.toNs);
-        if (!y0 || !y1)
-            continue;
-        const ImVec2 a(float(pixelAtTime(f.fromNs)), *y0), b(float(pixelAtTime(f.toNs)), *y1);
-        list.AddLine(a, b, arrow, 1.5f);
-        // The head: a small triangle pointing along the line at its end.
-        const float dx = b.x - a.x, dy = b.y - a.y;
-        const float len = std::max(std::sqrt(dx * dx + dy * dy), 1.0f);
-        const float ux = dx / len, uy = dy / len;
-        list.AddTriangleFilled(b, ImVec2(b.x - 8 * ux - 4 * uy, b.y - 8 * uy + 4 * ux),
-                               ImVec2(b.x - 8 * ux + 4 * uy, b.y - 8 * uy - 4 * ux), arrow);
-    }
 }
 
 QString TimelineCanvas::formatTime(std::int64_t ns) const {
@@ -464,183 +414,6 @@ void TimelineCanvas::drawTrack(ImDrawList& list, int row, const QRectF& r) {
         const float x1 = std::max(float(pixelAtTime(highlightEnd_)), x0 + 2);
         list.AddRect(ImVec2(x0 - 1, top - 1), ImVec2(x1 + 1, bottom + 1),
                      colour(palette().color(QPalette::Text)), 0, 0, 2.0f);
-    }
-}
-
-void TimelineCanvas::setChartMode(ChartMode mode) {
-    if (mode == chartMode_)
-        return;
-    chartMode_ = mode;
-    update();
-}
-
-void TimelineCanvas::drawChart(ImDrawList& list, int row, const QRectF& r) {
-    const auto& window = model_.window();
-    const auto it = window.charts.find(row);
-    if (it == window.charts.end())
-        return;
-    double lo = 0, hi = 0;
-    bool any = false;
-    if (chartMode_ == ChartMode::StackedArea && it->second.size() > 1) {
-        drawStackedChart(list, row, r, stackSeries(it->second));
-        return;
-    }
-    for (const auto& s : it->second)
-        for (const auto& p : s.points) {
-            lo = any ? std::min(lo, p.min) : p.min;
-            hi = any ? std::max(hi, p.max) : p.max;
-            any = true;
-        }
-    if (!any)
-        return;
-    lo = std::min(lo, 0.0);
-    if (hi <= lo)
-        hi = lo + 1;
-    const float top = float(r.top()) + 4, bottom = float(r.bottom()) - 2;
-    auto y = [&](double v) { return bottom - float((v - lo) / (hi - lo)) * (bottom - top); };
-    int index = 0;
-    for (const auto& s : it->second) {
-        const QColor c = seriesColour(1 + index++);
-        const ImU32 area = colour(c, 0.35), stroke = colour(c);
-        float prevX = 0, prevY = 0;
-        bool first = true;
-        for (const auto& p : s.points) {
-            const float x =
-                std::clamp(float(pixelAtTime(p.tNs)), float(plot_.left()), float(plot_.right()));
-            if (!first) {
-                // Steps, as counters hold their value until the next sample.
-                list.AddRectFilled(ImVec2(prevX, prevY), ImVec2(std::max(x, prevX + 1), bottom),
-                                   area);
-                list.AddLine(ImVec2(prevX, prevY), ImVec2(x, prevY), stroke);
-                list.AddLine(ImVec2(x, prevY), ImVec2(x, y(p.mean)), stroke);
-            }
-            if (p.max > p.min)
-                list.AddLine(ImVec2(x, y(p.min)), ImVec2(x, y(p.max)), stroke);
-            prevX = x;
-            prevY = y(p.mean);
-            first = false;
-        }
-        if (!first) {
-            // The last value holds until the trace ends: a series with a single sample in the
-            // window (a host-memory counter sampled once) still draws its level.
-            const float end = std::clamp(float(pixelAtTime(model_.endNs())), float(plot_.left()),
-                                         float(plot_.right()));
-            if (end > prevX) {
-                list.AddRectFilled(ImVec2(prevX, prevY), ImVec2(end, bottom), area);
-                list.AddLine(ImVec2(prevX, prevY), ImVec2(end, prevY), stroke);
-            } else {
-                list.AddLine(ImVec2(prevX - 1, prevY), ImVec2(prevX + 1, prevY), stroke, 2.0f);
-            }
-        }
-    }
-    drawChartScale(list, row, r, hi);
-}
-
-void TimelineCanvas::drawChartScale(ImDrawList& list, int row, const QRectF& r, double hi) {
-    const auto& rowInfo = model_.rows()[std::size_t(row)];
-    const QString scale = rowInfo.unit == QLatin1String("bytes")
-                              ? formatBytes(hi)
-                              : QStringLiteral("%1 %2").arg(hi, 0, 'g', 4).arg(rowInfo.unit);
-    list.AddText(ImVec2(float(plot_.right()) - 120, float(r.top()) + 2),
-                 colour(palette().color(QPalette::Text)), scale.toUtf8().constData());
-}
-
-void TimelineCanvas::drawStackedChart(ImDrawList& list, int row, const QRectF& r,
-                                      const std::vector<std::vector<TimelineModel::Point>>& bands) {
-    double lo = 0, hi = 0;
-    for (const auto& band : bands)
-        for (const auto& p : band) {
-            lo = std::min({lo, p.min, p.max});
-            hi = std::max({hi, p.min, p.max});
-        }
-    if (hi <= lo)
-        hi = lo + 1;
-    const float top = float(r.top()) + 4, bottom = float(r.bottom()) - 2;
-    auto y = [&](double v) { return bottom - float((v - lo) / (hi - lo)) * (bottom - top); };
-    auto x = [&](std::int64_t ns) {
-        return std::clamp(float(pixelAtTime(ns)), float(plot_.left()), float(plot_.right()));
-    };
-    for (std::size_t i = 0; i < bands.size(); ++i) {
-        const QColor c = seriesColour(1 + int(i));
-        const ImU32 area = colour(c, 0.7), stroke = colour(c);
-        const auto& band = bands[i];
-        // Each value holds until the next time: one filled step per interval.
-        for (std::size_t k = 0; k + 1 < band.size(); ++k) {
-            const float x0 = x(band[k].tNs), x1 = std::max(x(band[k + 1].tNs), x0 + 1);
-            const float yTop = y(band[k].max), yBase = y(band[k].min);
-            if (yBase - yTop >= 0.5f)
-                list.AddRectFilled(ImVec2(x0, yTop), ImVec2(x1, yBase), area);
-            list.AddLine(ImVec2(x0, yTop), ImVec2(x1, yTop), stroke);
-            list.AddLine(ImVec2(x1, yTop), ImVec2(x1, y(band[k + 1].max)), stroke);
-        }
-    }
-    drawChartScale(list, row, r, hi);
-}
-
-void TimelineCanvas::drawTooltip(int row, double ns) {
-    const auto& rowInfo = model_.rows()[std::size_t(row)];
-    const auto& window = model_.window();
-    const double slop = viewport_.span() / plot_.width() * 3;
-    if (TimelineModel::isTrack(rowInfo.kind)) {
-        const auto it = window.tracks.find(row);
-        if (it == window.tracks.end())
-            return;
-        for (const auto& b : it->second) {
-            if (ns < relative(b.startNs) - slop || ns > relative(b.endNs) + slop)
-                continue;
-            ImGui::BeginTooltip();
-            if (rowInfo.kind == Kind::DeviceTrack) {
-                // Device boxes say what they are themselves (steps, phases, cycles).
-                text(model_.eventName(row, b.nameId));
-                text(model_.describeBox(row, b));
-                text(tr("Start %1").arg(formatTime(b.startNs)));
-                if (b.kind == report::EventKind::Unfinished)
-                    text(tr("Unfinished: the report ended during this run"));
-            } else if (b.aggregated) {
-                text(tr("%1 events, busy %2").arg(formatCount(b.count), formatPercent(b.busy)));
-                text(tr("Longest: %1").arg(model_.eventName(row, b.nameId)));
-                text(tr("Zoom in to see single events"));
-            } else {
-                text(model_.eventName(row, b.nameId));
-                text(tr("Start %1, duration %2")
-                         .arg(formatTime(b.startNs), formatDuration(double(b.endNs - b.startNs))));
-                if (b.kind == report::EventKind::Unfinished)
-                    text(tr("Unfinished: the trace ended first"));
-                if (const QString metadata = model_.metadataText(row, b.eventId);
-                    !metadata.isEmpty()) {
-                    ImGui::Separator();
-                    text(tr("Metadata"));
-                    text(metadata);
-                    ImGui::Separator();
-                }
-                text(tr("Double-click to zoom to it"));
-            }
-            ImGui::EndTooltip();
-            return;
-        }
-    } else if (rowInfo.kind == Kind::Heatmap) {
-        drawHeatmapTooltip(row, ns);
-    } else if (rowInfo.kind == Kind::Counter) {
-        const auto it = window.charts.find(row);
-        if (it == window.charts.end())
-            return;
-        ImGui::BeginTooltip();
-        text(rowInfo.label);
-        for (const auto& s : it->second) {
-            // The last point at or before the cursor.
-            const auto p =
-                std::upper_bound(s.points.begin(), s.points.end(), ns,
-                                 [&](double t, const auto& q) { return t < relative(q.tNs); });
-            if (p == s.points.begin())
-                continue;
-            const auto& q = *(p - 1);
-            const QString v =
-                rowInfo.unit == QLatin1String("bytes")
-                    ? formatBytes(q.mean)
-                    : QStringLiteral("%1 %2").arg(q.mean, 0, 'g', 6).arg(rowInfo.unit);
-            text(QStringLiteral("%1: %2").arg(s.name, v));
-        }
-        ImGui::EndTooltip();
     }
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The timeline canvas's fixed sizes, in pixels at 1x, shared by its drawing (TimelineCanvas.cpp)
+// The timeline canvas's fixed sizes, in pixels at 1x, shared by its drawing (TimelineCanvas*.cpp)
 // and its input handling (TimelineCanvasInput.cpp).
 
 namespace tilescope::gui::timeline_layout {

@@ -1,7 +1,6 @@
 // The pva face's debug information: DebugContext objects built from the report's operations.
 
 #include "PvaState.hpp"
-#include "tilescope/report/ReportError.hpp"
 
 namespace pva {
 namespace detail {
@@ -28,17 +27,7 @@ struct DebugContextAccess {
 
 } // namespace detail
 
-namespace {
-
-template <typename F> auto guarded(F&& f) -> decltype(f()) {
-    try {
-        return f();
-    } catch (const tilescope::report::ReportError& e) {
-        throw error(e.what());
-    }
-}
-
-} // namespace
+using detail::guarded;
 
 std::vector<DebugContext> Program::debugContexts() const {
     // A step's lowered program has the id of the program it was lowered from: same operations.

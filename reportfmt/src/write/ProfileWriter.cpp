@@ -1,31 +1,11 @@
-#include "tilescope/report/ProfileWriter.hpp"
-
-#include "RowBatch.hpp"
-#include "WriterSession.hpp"
+#include "ProfileWriterImpl.hpp"
 #include "lod/LivenessPyramid.hpp"
-#include "lod/RunPyramid.hpp"
-#include "tilescope/report/ReportError.hpp"
-#include "tilescope/report/TileSeries.hpp"
 #include "types/TileAllocationCodec.hpp"
 
 #include <algorithm>
-#include <fmt/format.h>
-#include <unordered_map>
 
 namespace tilescope::report {
 namespace {
-
-enum class Phase : std::uint8_t { Compute, Exchange, Sync, Stream };
-
-Phase phaseOf(std::string_view phase) {
-    if (phase == "exchange")
-        return Phase::Exchange;
-    if (phase == "sync")
-        return Phase::Sync;
-    if (phase == "stream")
-        return Phase::Stream;
-    return Phase::Compute;
-}
 
 std::string defaultPhase(std::string_view kind) {
     if (kind == "DoExchange" || kind == "GlobalExchange")
@@ -37,137 +17,10 @@ std::string defaultPhase(std::string_view kind) {
     return "compute";
 }
 
-template <typename T> void bindOptional(sql::Statement& st, int i, const std::optional<T>& v) {
-    if (v)
-        st.bind(i, static_cast<std::int64_t>(*v));
-    else
-        st.bindNull(i);
-}
-
 } // namespace
 
-struct ProfileWriter::Impl {
-    detail::WriterSession session;
-    ProfileWriterOptions options;
-    TargetInfo target;
-    bool haveTarget = false;
-    std::unordered_map<std::string, std::int64_t> regionIds;
-    std::vector<Phase> stepPhases;
-    std::int64_t totalVertices = 0; // stored at finishCompilation(): readers need not sum it
-    std::unordered_map<std::int64_t, std::string> controlProgramNames; // by idx, for the check
-
-    sql::Statement insertProgram, insertStep, insertVariable;
-    detail::RowBatch runSteps; // the hot path: multi-row inserts, flushed before every commit
-    detail::RowBatch lodRows;
-    detail::RowBatch ipuLodRows;
-    std::string blobA;
-
-    // The run being written.
-    std::optional<RunRecord> run;
-    std::uint64_t lastStartCycle = 0;
-    detail::RunPyramid pyramid; // run_lod and run_ipu_lod of the run, level 0 until endRun()
-    std::int64_t nextRow = 1;
-
-    Impl(const std::filesystem::path& path, ProfileWriterOptions o)
-        : session(path, FileKind::Profile, o.replaceExisting, o.rowsPerTransaction), options(o) {
-        auto& db = session.db();
-        insertProgram = db.prepare(
-            "INSERT INTO program(parent_id, position, kind, name_id, debug_id, compute_set_id, "
-            "repeat_count, callee_id, code_bytes, code_per_tile) VALUES(?,?,?,?,?,?,?,?,?,?)");
-        insertStep = db.prepare(
-            "INSERT INTO step(id, program_id, kind, phase, compute_set_id, exchange_bytes, "
-            "estimated_cycles, estimated_per_tile, not_always_live_bytes, "
-            "max_tile_not_always_live_bytes) VALUES(?,?,?,?,?,?,?,?,?,?)");
-        insertVariable =
-            db.prepare("INSERT INTO variable(name_id, debug_id, element_type, num_elements, bytes, "
-                       "category_id, region_id, always_live, first_step, last_step, per_tile) "
-                       "VALUES(?,?,?,?,?,?,?,?,?,?,?)");
-        runSteps = detail::RowBatch(db, "run_step",
-                                    "id, run_id, step_id, start_cycle, cycles, active_tiles, "
-                                    "tile_balance, per_ipu, per_tile",
-                                    9);
-        lodRows = detail::RowBatch(db, "run_lod",
-                                   "run_id, level, bucket, first_row, steps, compute_cycles, "
-                                   "exchange_cycles, sync_cycles, stream_cycles, max_step_cycles",
-                                   10);
-        ipuLodRows = detail::RowBatch(db, "run_ipu_lod", "run_id, level, bucket, busy", 4);
-        auto st = db.prepare("SELECT coalesce(max(id), 0) + 1 FROM run_step");
-        st.step();
-        nextRow = st.int64(0);
-    }
-
-    [[noreturn]] void misuse(const std::string& what) const {
-        throw ReportError(session.path(), "writer: " + what);
-    }
-
-    void requireTarget(const char* what) const {
-        if (!haveTarget)
-            misuse(std::string(what) + " before setTarget()");
-    }
-
-    void checkTiles(const PerTile& v, const char* what) const {
-        if (!v.empty() && v.size() != target.numTiles())
-            misuse(fmt::format("{} has {} entries, the target has {} tiles", what, v.size(),
-                               target.numTiles()));
-    }
-
-    ~Impl() {
-        try { // a writer destroyed without close() keeps every step it was given
-            runSteps.flush();
-        } catch (...) { // never throw from a destructor; committed data stays
-        }
-    }
-
-    // Binds a pre-encoded blob after checking it covers exactly the target's tiles.
-    void bindEncoded(sql::Statement& st, int i, const std::string& blob, const char* what) {
-        checkEncoded(blob, what);
-        st.bindBlob(i, blob);
-    }
-
-    void checkEncoded(const std::string& blob, const char* what) const {
-        std::size_t n = 0;
-        try {
-            n = TileSeries::count(blob.data(), blob.size());
-        } catch (const ReportError& e) {
-            misuse(fmt::format("{}: {}", what, e.problem()));
-        }
-        if (n != target.numTiles())
-            misuse(fmt::format("{} has {} entries, the target has {} tiles", what, n,
-                               target.numTiles()));
-    }
-
-    void bindSeries(sql::Statement& st, int i, const PerTile& v, std::string& buf) {
-        if (v.empty()) {
-            st.bindNull(i);
-            return;
-        }
-        buf.clear();
-        TileSeries::encode(v, buf);
-        st.bindBlob(i, buf);
-    }
-
-    void writeRunLod() {
-        const std::uint32_t ipus = pyramid.ipus();
-        pyramid.takeLevels(run->numSteps, [&](std::int64_t lv, const std::vector<RunLodRow>& level,
-                                              const std::vector<std::uint64_t>& busy) {
-            for (const RunLodRow& r : level) {
-                lodRows.value(run->id).value(lv).value(r.bucket).value(r.firstRow);
-                lodRows.value(r.steps).value(r.computeCycles).value(r.exchangeCycles);
-                lodRows.value(r.syncCycles).value(r.streamCycles).value(r.maxStepCycles);
-                lodRows.endRow();
-            }
-            // Only when steps carried per-IPU cycles (busy is empty otherwise).
-            for (std::size_t k = 0; k < level.size() && !busy.empty(); ++k) {
-                ipuLodRows.value(run->id).value(lv).value(level[k].bucket);
-                detail::encodeIpuBusy(std::span(busy).subspan(k * ipus, ipus),
-                                      ipuLodRows.blobSlot());
-                ipuLodRows.endRow();
-            }
-        });
-        lodRows.flush();
-        ipuLodRows.flush();
-    }
-};
+using detail::bindOptional;
+using detail::phaseOf;
 
 ProfileWriter::ProfileWriter(const std::filesystem::path& path, ProfileWriterOptions options)
     : impl_(std::make_unique<Impl>(path, options)) {}
@@ -477,142 +330,9 @@ void ProfileWriter::finishCompilation(bool outOfMemory) {
     im.session.commit();
 }
 
-std::int64_t ProfileWriter::beginRun(std::int64_t programIndex, std::int64_t hostStartNs) {
-    auto& im = *impl_;
-    if (im.run)
-        im.misuse("beginRun() while a run is open");
-    RunRecord r;
-    r.programIndex = programIndex;
-    r.hostStartNs = hostStartNs;
-    r.firstRow = im.nextRow;
-    auto& db = im.session.db();
-    db.prepare("INSERT INTO run(program_index, host_start_ns, host_end_ns, first_row, num_steps, "
-               "total_cycles) VALUES(?,?,NULL,?,0,0)")
-        .bind(1, programIndex)
-        .bind(2, hostStartNs)
-        .bind(3, r.firstRow)
-        .run();
-    r.id = db.lastInsertRowid();
-    im.run = r;
-    im.pyramid =
-        detail::RunPyramid(im.options.lodBaseCycles, im.haveTarget ? im.target.numIpus : 0);
-    return r.id;
-}
-
-void ProfileWriter::addRunStep(const RunStepRecord& s) {
-    auto& im = *impl_;
-    if (!im.run)
-        im.misuse("addRunStep() outside a run");
-    if (s.stepId < 0 || static_cast<std::size_t>(s.stepId) >= im.stepPhases.size())
-        im.misuse(fmt::format("run step refers to unknown step {}", s.stepId));
-    RunRecord& run = *im.run;
-    const std::uint64_t runEnd = run.totalCycles;
-    if (run.numSteps > 0 && s.startCycle < im.lastStartCycle)
-        im.misuse(fmt::format("run step starting at cycle {} comes after one starting at {}",
-                              s.startCycle, im.lastStartCycle));
-    im.lastStartCycle = s.startCycle;
-    im.checkTiles(s.perTile, "run step cycles per tile");
-
-    std::uint32_t active = s.activeTiles;
-    double balance = s.tileBalance;
-    if (!s.perTile.empty()) {
-        std::uint64_t maxC = 0, sum = 0;
-        active = 0;
-        for (auto c : s.perTile) {
-            if (c) {
-                ++active;
-                sum += c;
-                maxC = std::max(maxC, c);
-            }
-        }
-        balance = maxC ? static_cast<double>(sum) / (static_cast<double>(active) * maxC) : 1.0;
-    }
-    // Everything that can throw comes before the row enters the batch.
-    if (!s.perTileEncoded.empty())
-        im.checkEncoded(s.perTileEncoded, "run step cycles per tile");
-    auto& row = im.runSteps;
-    row.value(im.nextRow).value(run.id).value(s.stepId).value(s.startCycle).value(s.cycles);
-    row.value(std::int64_t{active}).value(balance);
-    if (s.perIpu.empty())
-        row.null();
-    else
-        TileSeries::encode(s.perIpu, row.blobSlot());
-    if (!s.perTileEncoded.empty())
-        row.blob(s.perTileEncoded);
-    else if (s.perTile.empty())
-        row.null();
-    else
-        TileSeries::encode(s.perTile, row.blobSlot());
-
-    RunLodRow& b = im.pyramid.addStep(im.nextRow, s.startCycle, s.cycles, s.perIpu);
-    switch (im.stepPhases[static_cast<std::size_t>(s.stepId)]) {
-    case Phase::Compute:
-        b.computeCycles += s.cycles;
-        break;
-    case Phase::Exchange:
-        b.exchangeCycles += s.cycles;
-        break;
-    case Phase::Sync:
-        b.syncCycles += s.cycles;
-        break;
-    case Phase::Stream:
-        b.streamCycles += s.cycles;
-        break;
-    }
-
-    ++im.nextRow;
-    ++run.numSteps;
-    run.totalCycles = std::max(runEnd, s.startCycle + s.cycles);
-    im.session.countRows(row.endRow());
-}
-
-void ProfileWriter::endRun(std::int64_t hostEndNs, std::uint64_t deviceCycles) {
-    auto& im = *impl_;
-    if (!im.run)
-        im.misuse("endRun() without beginRun()");
-    im.session.countRows(im.runSteps.flush());
-    im.writeRunLod();
-    im.run->totalCycles = std::max(im.run->totalCycles, deviceCycles);
-    im.session.db()
-        .prepare("UPDATE run SET host_end_ns = ?, num_steps = ?, total_cycles = ? WHERE id = ?")
-        .bind(1, hostEndNs)
-        .bind(2, im.run->numSteps)
-        .bind(3, im.run->totalCycles)
-        .bind(4, im.run->id)
-        .run();
-    im.run.reset();
-    im.session.commit();
-}
-
 void ProfileWriter::commit() {
     impl_->session.countRows(impl_->runSteps.flush());
     impl_->session.commit();
-}
-
-void ProfileWriter::addBlocks(std::int64_t runIndex, const std::vector<BlockRecord>& blocks) {
-    auto& im = *impl_;
-    if (blocks.empty())
-        return;
-    if (!im.haveTarget)
-        im.misuse("addBlocks() before setTarget()");
-    auto st = im.session.db().prepare(
-        "INSERT INTO block(run_index, run_start, tile, kind, program_id, step_id, cycles_from, "
-        "cycles_to, dropped) VALUES(?,?,?,?,?,?,?,?,?)");
-    const std::uint64_t tiles = std::uint64_t{im.target.numIpus} * im.target.tilesPerIpu;
-    for (const auto& b : blocks) {
-        if (b.tile >= tiles || b.cyclesTo < b.cyclesFrom || b.cyclesFrom < b.runStartCycle)
-            im.misuse(fmt::format("block on tile {} from cycle {} to {}: the target has {} tiles "
-                                  "and a block lies within its run",
-                                  b.tile, b.cyclesFrom, b.cyclesTo, tiles));
-        st.bind(1, runIndex)
-            .bind(2, b.runStartCycle)
-            .bind(3, static_cast<std::int64_t>(b.tile))
-            .bind(4, static_cast<std::int64_t>(b.kind));
-        bindOptional(st, 5, b.programId);
-        bindOptional(st, 6, b.stepId);
-        st.bind(7, b.cyclesFrom).bind(8, b.cyclesTo).bind(9, b.dropped).run();
-    }
-    im.session.countRows(blocks.size());
 }
 
 void ProfileWriter::close() {

@@ -6,6 +6,7 @@
 #include "common/ElementWiseBuilder.hpp"
 #include "common/OptionDefaults.hpp"
 #include "poplin/ConvReduce.hpp"
+#include "poplin/MatMulLayout.hpp"
 #include "poplin/MatMulPlanner.hpp"
 #include "poplin/MatMulVertex.hpp"
 #include "poplin/PlanningCacheImpl.hpp"
@@ -22,6 +23,8 @@
 namespace poplin {
 
 namespace pl = tilescope::poplibs;
+using pl::Range;
+using pl::ranges;
 using poplar::Tensor;
 
 PlanningCache::PlanningCache() : impl_(std::make_unique<Impl>()) {}
@@ -102,17 +105,6 @@ std::size_t ceilDiv(std::size_t a, std::size_t b) {
     return (a + b - 1) / b;
 }
 
-/// Blocks of a {rows, cols} matrix cut into blockRows x blockCols pieces: (index, begin, end).
-struct Range {
-    std::size_t index, begin, end;
-};
-std::vector<Range> ranges(std::size_t size, std::size_t block) {
-    std::vector<Range> out;
-    for (std::size_t i = 0; i * block < size; ++i)
-        out.push_back({i, i * block, std::min(size, (i + 1) * block)});
-    return out;
-}
-
 /// True when `X` (rank 2) is a transposed view: its columns, not its rows, are contiguous in
 /// memory (K^T of attention, x^T of a weight gradient).
 bool isTransposedView(const Tensor& X) {
@@ -173,93 +165,6 @@ Tensor transposeWhereItLives(poplar::Graph& graph, const Tensor& X,
     return out;
 }
 
-/// How the readers of a block of the convolution's input (B's transpose, rows N, columns K)
-/// hold it: a grid of rowParts x columnParts rectangles, one per reader, whose columns are whole
-/// groups of the AMP's input channels (the unit PopLibs transposes), as even as the block allows
-/// (each reader sends its rectangle to the other readers, so the largest one sets the exchange).
-/// Rows per part are a multiple of `grain` (2 for 4-byte, 4 for 2-byte types) where the block
-/// allows, the sizes Transpose2d's fast paths need.
-struct ReaderGrid {
-    std::size_t rowParts = 1, rowsPerPart = 1, columnParts = 1, columnsPerPart = 1;
-};
-ReaderGrid readerGrid(std::size_t rows, std::size_t columns, std::size_t readers, std::size_t group,
-                      std::size_t grain) {
-    const std::size_t groups = ceilDiv(columns, group);
-    ReaderGrid best{1, rows, 1, columns};
-    std::size_t bestSize = rows * columns + 1;
-    for (std::size_t r = 1; r <= std::min(rows, readers); ++r) {
-        const std::size_t perPart =
-            std::min(columns, ceilDiv(groups, std::min(groups, readers / r)) * group);
-        const std::size_t perRow = std::min(rows, ceilDiv(ceilDiv(rows, r), grain) * grain);
-        const std::size_t size = perRow * perPart;
-        if (size < bestSize) {
-            best = {ceilDiv(rows, perRow), perRow, ceilDiv(columns, perPart), perPart};
-            bestSize = size;
-        }
-    }
-    return best;
-}
-/// The rectangle of reader `i` in a block (rows `n`, columns `k`): row and column ranges, empty
-/// when the grid has fewer cells than readers.
-std::pair<Range, Range> readerRectangle(const Range& n, const Range& k, const ReaderGrid& g,
-                                        std::size_t i) {
-    if (i >= g.rowParts * g.columnParts)
-        return {Range{i, n.end, n.end}, Range{i, k.end, k.end}};
-    const std::size_t perRow = g.rowsPerPart;
-    const std::size_t r0 = std::min(n.end, n.begin + (i / g.columnParts) * perRow);
-    const std::size_t c0 = std::min(k.end, k.begin + (i % g.columnParts) * g.columnsPerPart);
-    return {Range{i, r0, std::min(n.end, r0 + perRow)},
-            Range{i, c0, std::min(k.end, c0 + g.columnsPerPart)}};
-}
-
-/// B as the convolution's input wants it (PopLibs' matMul convolves B's transpose): {N, K}, the
-/// input channels K innermost. A B that is a transposed view already (created by
-/// createMatMulInputRHS, the K^T of attention, a single row or column) is used as it is. A
-/// row-major B is pre-arranged as PopLibs rearranges an input whose layout is not the planned
-/// one: each tile that will hold a rectangle of the rearranged input receives that rectangle of
-/// B (one Copy for all) and transposes it, a Transpose2d per group of input channels (the
-/// transpositions PopLibs deals to the workers), in a "PreArrange" compute set; the product's
-/// exchange then reads rows with K contiguous.
-Tensor convInputOf(poplar::Graph& graph, const Tensor& B, const pl::MatMulPlan& plan,
-                   const std::vector<Range>& kRanges, const std::vector<Range>& nRanges,
-                   poplar::program::Sequence& prog, pl::PoplibsOpDebugInfo& di) {
-    if (B.dim(0) == 1 || B.dim(1) == 1 || isTransposedView(B))
-        return B.transpose();
-    const std::size_t K = B.dim(0), N = B.dim(1);
-    Tensor bt = graph.addVariable(B.elementType(), {N, K}, {di, "inputRearranged"});
-    Tensor received = graph.addVariable(B.elementType(), {N * K}, {di, "inputPreArranged"});
-    poplar::ComputeSet cs = graph.addComputeSet({di, "PreArrange"});
-    std::vector<Tensor> from;
-    std::size_t offset = 0;
-    // Source rows of one transposition: a group of the AMP's input channels.
-    const std::size_t inChansPerGroup =
-        pl::cycles::weightsPerConvUnit(graph.getTarget(), B.elementType());
-    for (const auto& n : nRanges)
-        for (const auto& k : kRanges) {
-            const ReaderGrid grid =
-                readerGrid(n.end - n.begin, k.end - k.begin, plan.splitM, inChansPerGroup,
-                           graph.getTarget().getTypeSize(B.elementType()) == 4 ? 2 : 4);
-            for (std::size_t i = 0; i < plan.splitM; ++i) {
-                const auto [rows, chans] = readerRectangle(n, k, grid, i);
-                if (rows.begin == rows.end || chans.begin == chans.end)
-                    continue;
-                const unsigned tile = plan.tileOf(i, k.index, n.index);
-                const std::size_t size = (rows.end - rows.begin) * (chans.end - chans.begin);
-                const Tensor piece = received.slice(offset, offset + size)
-                                         .reshape({chans.end - chans.begin, rows.end - rows.begin});
-                offset += size;
-                const Tensor dst = bt.slice({rows.begin, chans.begin}, {rows.end, chans.end});
-                graph.setTileMapping(piece, tile);
-                graph.setTileMapping(dst, tile);
-                from.push_back(B.slice({chans.begin, rows.begin}, {chans.end, rows.end}).flatten());
-                pl::addTranspose2d(graph, cs, piece, dst, tile, inChansPerGroup);
-            }
-        }
-    prog.add(poplar::program::Copy(poplar::concat(from), received, false, {di}));
-    prog.add(poplar::program::Execute(cs, {di}));
-    return bt;
-}
-
 Tensor createInput(poplar::Graph& graph, const poplar::Type& inputType, bool lhs,
                    const std::vector<std::size_t>& aShape, const std::vector<std::size_t>& bShape,
                    const poplar::DebugContext& debugContext, const poplar::OptionFlags& options,
@@ -277,20 +182,7 @@ Tensor createInput(poplar::Graph& graph, const poplar::Type& inputType, bool lhs
         // with K innermost, each block spread over the tiles of its plan column in rectangles,
         // so the product needs no pre-arrangement.
         Tensor x = graph.addVariable(inputType, {cols, rows}, {di, "B"});
-        for (const auto& n : ranges(cols, plan.blockN))
-            for (const auto& k : ranges(rows, plan.blockK)) {
-                const ReaderGrid grid =
-                    readerGrid(n.end - n.begin, k.end - k.begin, plan.splitM,
-                               pl::cycles::weightsPerConvUnit(graph.getTarget(), inputType),
-                               graph.getTarget().getTypeSize(inputType) == 4 ? 2 : 4);
-                for (std::size_t i = 0; i < plan.splitM; ++i) {
-                    const auto [r, c] = readerRectangle(n, k, grid, i);
-                    if (r.begin == r.end || c.begin == c.end)
-                        continue;
-                    graph.setTileMapping(x.slice({r.begin, c.begin}, {r.end, c.end}),
-                                         plan.tileOf(i, k.index, n.index));
-                }
-            }
+        pl::mapPlannedInput(graph, x, plan);
         const Tensor t = x.transpose();
         di.addOutput(t);
         return t;
@@ -357,7 +249,9 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
     // their input channels K innermost); B becomes the convolution's input, K innermost too.
     const Tensor a =
         isTransposedView(A) ? transposeWhereItLives(graph, A, kRanges, prog, di, "transposedA") : A;
-    const Tensor bt = convInputOf(graph, B, plan, kRanges, nRanges, prog, di);
+    const Tensor bt = B.dim(0) == 1 || B.dim(1) == 1 || isTransposedView(B)
+                          ? B.transpose()
+                          : pl::rearrangeInput(graph, B, plan, prog, di);
 
     // Partial results: the output itself when nothing is left to reduce or convert.
     Tensor partials = graph.addVariable(partialsType, {kRanges.size(), M, N},

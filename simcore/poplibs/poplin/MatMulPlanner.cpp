@@ -2,6 +2,7 @@
 
 #include "common/CycleEstimates.hpp"
 #include "poplin/ConvReduce.hpp"
+#include "poplin/MatMulLayout.hpp"
 #include "popops/Transpose2d.hpp"
 
 #include <algorithm>
@@ -15,6 +16,10 @@ namespace {
 std::size_t ceilDiv(std::size_t a, std::size_t b) {
     return (a + b - 1) / b;
 }
+
+/// Bytes a worker copies per thread cycle on its tile: one 64-bit load and store (the tile's
+/// 64-bit data path, as simcore's CostModel::copyBytesPerThreadCycle).
+constexpr std::uint64_t kCopyBytesPerCycle = 8;
 
 // The planner ranks plans with the estimates the compiled program is charged, as PopLibs'
 // planner costs its candidates with the vertices' own estimators (lib/poplin/ConvPlan.cpp): the
@@ -76,6 +81,8 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
     const auto mBlocks = blockSizes(M, cycles::numConvUnits(target, inputType), tiles);
     const std::size_t inGroup = cycles::weightsPerConvUnit(target, inputType);
     const auto kBlocks = blockSizes(K, inGroup, tiles);
+    const std::size_t grain = minimumRegroupGrain(target, inputType);
+    const std::size_t weightGroup = cycles::numConvUnits(target, inputType) * inGroup;
     const auto nBlocks = blockSizes(N, 1, tiles);
     MatMulPlan best, smallest;
     bool haveBest = false, haveSmallest = false;
@@ -90,11 +97,19 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                 p.splitM = sm, p.splitK = sk, p.splitN = sn;
                 p.blockM = bm, p.blockK = bk, p.blockN = bn;
                 // Each tile receives its A and B blocks while it sends its share of them to the
-                // tiles of its row (A) and column (B) of the plan (about as much): the exchange
-                // takes the received bytes at the target's rate (CostModel::exchangeCycles). Then
-                // the AMP vertex runs and, with a split reduction, each output gathers splitK
-                // partials.
-                const std::uint64_t exchange = (bm * bk + bk * bn) * inBytes / exchangeRate;
+                // tiles of its row (A) and column (B) of the plan; it sends and receives at once,
+                // so the busier direction at the target's rate sets the time
+                // (CostModel::exchangeCycles). A B block's share is the largest rectangle of its
+                // readers' grid (MatMulLayout.cpp), an A block's one of the shares in whole
+                // weight groups createMatMulInputLHS deals out. Then the AMP vertex runs and,
+                // with a split reduction, each output gathers splitK partials.
+                const ReaderGrid grid = readerGrid(bn, bk, sm, inGroup, grain);
+                const std::uint64_t bShare = grid.rowsPerPart * grid.columnsPerPart;
+                const std::uint64_t aShare = std::min<std::uint64_t>(
+                    bm * bk, ceilDiv(ceilDiv(bm * bk, sn), weightGroup) * weightGroup);
+                const std::uint64_t received = bm * bk + bk * bn;
+                const std::uint64_t sent = bShare * (sm - 1) + aShare * (sn - 1);
+                const std::uint64_t exchange = std::max(received, sent) * inBytes / exchangeRate;
                 const std::uint64_t amp =
                     ampTileCycles(target, inputType, partialsType, bm, bk, bn);
                 std::uint64_t reduction = 0;
@@ -104,16 +119,25 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                                                          outputsPerTile, unsigned(sk)) +
                                 outputsPerTile * (sk - 1) * partialBytes / exchangeRate;
                 }
-                // A row-major B is first pre-arranged (MatMul.cpp): each of the splitM readers
-                // of a B block receives its share and transposes it, a group of input channels
-                // per worker. The plan is keyed by shapes only (createMatMulInputRHS shares it),
-                // so it is costed for the common case, a B the program laid out itself.
+                // A row-major B is first rearranged (MatMulLayout.cpp, as PopLibs' regroup):
+                // groups gathered onto the IPU's tiles, transposed there, then each reader
+                // receives its share of the planned layout. The plan is keyed by shapes only
+                // (createMatMulInputRHS shares it), so it is costed for the common case, a B the
+                // program laid out itself, with transpositions of one input-channel group
+                // square; only the share depends on the plan.
                 const std::uint64_t share = ceilDiv(bn * bk, sm);
-                const std::uint64_t groupRows = std::min<std::uint64_t>(bk, inGroup);
+                const std::uint64_t gathered = ceilDiv(K * N, tiles);
+                const std::uint64_t groupRows = std::min<std::uint64_t>(K, inGroup);
+                const std::uint64_t transpositions = ceilDiv(gathered, groupRows * groupRows);
+                // The share arrives in pieces of the transposed groups and is laid out on the
+                // reader by an on-tile copy, a 64-bit load and store per thread cycle.
+                const std::uint64_t layout =
+                    target.getNumWorkerContexts() * ceilDiv(share * inBytes, kCopyBytesPerCycle);
                 const std::uint64_t prearrange =
-                    share * inBytes / exchangeRate +
+                    (gathered + share) * inBytes / exchangeRate + layout +
                     target.getNumWorkerContexts() *
-                        transpose2dCycles(inputType, groupRows, ceilDiv(share, groupRows), 1);
+                        transpose2dCycles(inputType, groupRows, groupRows,
+                                          ceilDiv(transpositions, target.getNumWorkerContexts()));
                 p.estimatedCycles = exchange + amp + reduction + prearrange;
                 p.bytesPerTile = (bm * bk + bk * bn) * inBytes + bm * bn * partialBytes;
                 p.fitsMemory = p.bytesPerTile <= limit;

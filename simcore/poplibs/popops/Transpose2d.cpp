@@ -111,6 +111,46 @@ void addTranspose2d(poplar::Graph& graph, poplar::ComputeSet cs, const poplar::T
     }
 }
 
+void addTranspositions(poplar::Graph& graph, poplar::ComputeSet cs,
+                       const std::vector<poplar::Tensor>& srcs,
+                       const std::vector<poplar::Tensor>& dsts, std::size_t rows, std::size_t cols,
+                       unsigned tile) {
+    if (srcs.size() != dsts.size() || srcs.empty())
+        throw poputil::poplibs_error("popops::Transpose2d: " + std::to_string(srcs.size()) +
+                                     " sources for " + std::to_string(dsts.size()) +
+                                     " destinations");
+    if (rows > kMaxFieldValue || cols > kMaxFieldValue)
+        throw poputil::poplibs_error("popops::Transpose2d: a " + std::to_string(rows) + " x " +
+                                     std::to_string(cols) +
+                                     " transposition does not fit the vertex's 16-bit fields");
+    const poplar::Type type = srcs.front().elementType();
+    for (std::size_t i = 0; i < srcs.size(); ++i)
+        if (srcs[i].numElements() != rows * cols || dsts[i].numElements() != rows * cols ||
+            srcs[i].elementType() != type || dsts[i].elementType() != type)
+            throw poputil::poplibs_error("popops::Transpose2d: transposition " + std::to_string(i) +
+                                         " is not " + std::to_string(rows) + " x " +
+                                         std::to_string(cols) + " of " + type.toString());
+    const std::size_t workers = graph.getTarget().getNumWorkerContexts();
+    const std::size_t vertices = std::min(workers, srcs.size());
+    const std::string vertexType = poputil::templateVertex("popops::Transpose2d", type);
+    for (std::size_t w = 0; w < vertices; ++w) {
+        const std::size_t begin = w * srcs.size() / vertices;
+        const std::size_t end = (w + 1) * srcs.size() / vertices;
+        poplar::VertexRef v = graph.addVertex(cs, vertexType);
+        std::vector<poplar::Tensor> in, out;
+        for (std::size_t i = begin; i < end; ++i) {
+            in.push_back(srcs[i].flatten());
+            out.push_back(dsts[i].flatten());
+        }
+        graph.connect(v["src"], in);
+        graph.connect(v["dst"], out);
+        graph.setInitialValue(v["numSrcRows"], static_cast<unsigned short>(rows));
+        graph.setInitialValue(v["numSrcColumns"], static_cast<unsigned short>(cols));
+        graph.setTileMapping(v, tile);
+        graph.setPerfEstimate(v, transpose2dCycles(type, rows, cols, end - begin));
+    }
+}
+
 } // namespace tilescope::poplibs
 
 namespace popops::detail {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <poplar/Graph.hpp>
 #include <poplar/Type.hpp>
+#include <vector>
 
 namespace tilescope::poplibs {
 
@@ -23,5 +24,14 @@ std::uint64_t transpose2dCycles(const poplar::Type& type, std::uint64_t numSrcRo
 /// such as one group of a convolution's input channels, to the workers).
 void addTranspose2d(poplar::Graph& graph, poplar::ComputeSet cs, const poplar::Tensor& src,
                     const poplar::Tensor& dst, unsigned tile, std::size_t rowsPerBand = 0);
+
+/// Adds to `cs`, on `tile`, the vertices writing each `dsts[i]` (numSrcColumns x numSrcRows,
+/// flat) = the transpose of `srcs[i]` (numSrcRows x numSrcColumns, flat): the tile's
+/// transpositions dealt to its workers in equal shares, one vertex per share, as PopLibs'
+/// addTransposeVertices splits them when its single-vertex fast path does not apply.
+void addTranspositions(poplar::Graph& graph, poplar::ComputeSet cs,
+                       const std::vector<poplar::Tensor>& srcs,
+                       const std::vector<poplar::Tensor>& dsts, std::size_t numSrcRows,
+                       std::size_t numSrcColumns, unsigned tile);
 
 } // namespace tilescope::poplibs

@@ -47,6 +47,10 @@ public:
     bool hasSpecific(const TensorId& weight) const { return specific_.count(weight) != 0; }
     bool hasSpecific() const { return !specific_.empty(); }
     const std::map<std::string, OptimizerValue>& defaults() const { return defaults_; }
+    /// The type of the optimizer state (accumulators) of FLOAT16 weights: FLOAT or FLOAT16
+    /// (Adam's and Adaptive's accl types, FLOAT by default as in PopART), or UNDEFINED for the
+    /// weight's own type (SGD's velocity). FLOAT weights always keep FLOAT state.
+    DataType stateTypeOfHalfWeights() const { return stateType_; }
 
 protected:
     Optimizer(const std::map<std::string, OptimizerValue>& defaults, OptimizerValue lossScaling);
@@ -60,6 +64,7 @@ protected:
     std::vector<TensorId> specificWeightsAndDefault() const;
 
     std::map<std::string, OptimizerValue> defaults_;
+    DataType stateType_ = DataType::UNDEFINED;
     std::map<TensorId, std::map<std::string, OptimizerValue>> specific_;
     OptimizerValue lossScaling_;
 };

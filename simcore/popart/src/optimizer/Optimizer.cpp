@@ -1,5 +1,6 @@
 #include <cctype>
 #include <cstring>
+#include <initializer_list>
 #include <popart/error.hpp>
 #include <popart/optimizer.hpp>
 
@@ -37,6 +38,21 @@ const float kAdamDefaultMaxWeightNorm = 10.0f;
 const float kAdaptiveDefaultLearningRate = 0.01f;
 const float kAdaptiveDefaultAlpha = 0.99f;
 const float kAdaptiveDefaultEps = 1e-6f;
+
+// The one state type of `types` (accumType and the accl types), FLOAT or FLOAT16: the device
+// keeps all of an optimizer's state in one type.
+DataType stateType(const std::string& name, std::initializer_list<DataType> types) {
+    const DataType first = *types.begin();
+    for (DataType t : types) {
+        if (t != DataType::FLOAT && t != DataType::FLOAT16)
+            throw error(name + ": accumulator type " + getDataTypeString(t) +
+                        " is not supported (FLOAT or FLOAT16)");
+        if (t != first)
+            throw error(name + ": accumulators of different types (" + getDataTypeString(first) +
+                        " and " + getDataTypeString(t) + ") are not supported; give them one type");
+    }
+    return first;
+}
 
 } // namespace
 
@@ -153,7 +169,7 @@ Adam::Adam(OptimizerValue lr, OptimizerValue wd, OptimizerValue b1, OptimizerVal
 
 Adam::Adam(OptimizerValue lr, OptimizerValue wd, OptimizerValue b1, OptimizerValue b2,
            OptimizerValue eps, OptimizerValue ls, OptimizerValue mwn, AdamMode adamMode,
-           WeightDecayMode decayMode, DataType, DataType, DataType)
+           WeightDecayMode decayMode, DataType accumType, DataType accl1Type, DataType accl2Type)
     : Optimizer({{"learningRate", lr},
                  {"weightDecay", wd},
                  {"beta1", b1},
@@ -164,6 +180,7 @@ Adam::Adam(OptimizerValue lr, OptimizerValue wd, OptimizerValue b1, OptimizerVal
       mode_(adamMode), decayMode_(decayMode) {
     if (int(adamMode) < 0 || int(adamMode) > int(AdamMode::LambNoBias))
         throw error("Adam: unknown AdamMode " + std::to_string(int(adamMode)));
+    stateType_ = stateType("Adam", {accumType, accl1Type, accl2Type});
 }
 
 Adam::Adam(const std::map<std::string, std::pair<float, bool>>& params, AdamMode adamMode,
@@ -180,8 +197,8 @@ std::unique_ptr<Optimizer> Adam::clone() const {
 
 Adaptive::Adaptive(OptimizerValue lr, OptimizerValue wd, OptimizerValue alpha, OptimizerValue mm,
                    OptimizerValue eps, OptimizerValue ls, AdaptiveMode adaptiveMode,
-                   WeightDecayMode decayMode, DataType, DataType, DataType, DataType,
-                   bool rmspropTFVariant)
+                   WeightDecayMode decayMode, DataType accumType, DataType accl1Type,
+                   DataType accl2Type, DataType accl3Type, bool rmspropTFVariant)
     : Optimizer({{"learningRate", lr},
                  {"weightDecay", wd},
                  {"alpha", alpha},
@@ -194,6 +211,7 @@ Adaptive::Adaptive(OptimizerValue lr, OptimizerValue wd, OptimizerValue alpha, O
     if (rmspropTFVariant)
         throw error("Adaptive: the TensorFlow variant of RMSProp (rmspropTFVariant) is not "
                     "supported by the PopART face");
+    stateType_ = stateType("Adaptive", {accumType, accl1Type, accl2Type, accl3Type});
 }
 
 Adaptive::Adaptive(const std::map<std::string, std::pair<float, bool>>& params,

@@ -2,12 +2,18 @@
 // hyperparameters are graph constants; the others are scalar variables written from the host
 // (program 3) so updateOptimizerFromHost changes them without recompiling. The formulas are
 // PopART's (its SGD, Adam and Adaptive class documentation), quoted on each optimizer's class
-// in popart/optimizer.hpp.
+// in popart/optimizer.hpp. A FLOAT16 weight's optimizer state has the optimizer's
+// stateTypeOfHalfWeights (SGD: the weight's type; Adam and Adaptive: their accl types, FLOAT
+// unless asked): in HALF the update runs in HALF, its host-written hyperparameters HALF
+// variables (popops' expressions take one element type); in FLOAT it runs on a FLOAT copy of
+// the weight, rounded back to HALF.
 #include "ops/LoweringState.hpp"
 #include "session/SessionCore.hpp"
 
+#include <map>
 #include <popart/error.hpp>
 #include <poplar/DebugInfo.hpp>
+#include <popops/Cast.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/Reduce.hpp>
 #include <popops/Zero.hpp>
@@ -20,21 +26,38 @@ namespace pe = popops::expr;
 
 class Hyper {
 public:
-    Hyper(SessionCore& core, poplar::Graph& graph, const poplar::DebugNameAndId& di)
-        : core_(core), graph_(graph), di_(di) {}
+    Hyper(SessionCore& core, poplar::Graph& graph, poplar::program::Sequence& prog,
+          const poplar::DebugNameAndId& di)
+        : core_(core), graph_(graph), prog_(prog), di_(di) {}
 
-    // The FLOAT scalar tensor of hyperparameter `name` of `weight`.
+    // The element type of the weight being updated (FLOAT or HALF): what get() and constant()
+    // return.
+    void setType(const poplar::Type& type) { type_ = type; }
+
+    // The scalar tensor of hyperparameter `name` of `weight`, in the weight's type.
     poplar::Tensor get(const std::string& name, const TensorId& weight) {
         const OptimizerValue v = name == "lossScaling" ? core_.optimizer->lossScaling()
                                                        : core_.optimizer->get(name, weight);
         if (v.isConst())
             return constant(v.val(), name);
         const std::string handle = "optimizer/" + weight + "/" + name;
-        poplar::Tensor t = graph_.addVariable(poplar::FLOAT, {}, {di_, name});
+        poplar::Tensor t = graph_.addVariable(type_, {}, {di_, name});
         graph_.setTileMapping(t, 0);
         graph_.createHostWrite(handle, t);
-        core_.hyperParameters.push_back({weight, name, handle, v.val()});
+        core_.hyperParameters.push_back({weight, name, handle, v.val(), type_ == poplar::HALF});
         return t;
+    }
+
+    // `t` (a FLOAT scalar computed on the device, shared by all weights and named `name`) in
+    // the weight's type: cast once, for the first weight that needs it.
+    poplar::Tensor inType(const poplar::Tensor& t, const std::string& name) {
+        if (t.elementType() == type_)
+            return t;
+        auto it = casts_.find(name);
+        if (it == casts_.end())
+            it = casts_.emplace(name, popops::cast(graph_, t, type_, prog_, {di_, name + "/cast"}))
+                     .first;
+        return it->second;
     }
 
     // Whether hyperparameter `name` of `weight` is the constant `value`.
@@ -44,7 +67,7 @@ public:
     }
 
     poplar::Tensor constant(float value, const std::string& name) {
-        poplar::Tensor k = graph_.addConstant(poplar::FLOAT, {}, double(value), {di_, name});
+        poplar::Tensor k = graph_.addConstant(type_, {}, double(value), {di_, name});
         graph_.setTileMapping(k, 0);
         return k;
     }
@@ -52,7 +75,10 @@ public:
 private:
     SessionCore& core_;
     poplar::Graph& graph_;
+    poplar::program::Sequence& prog_;
     poplar::DebugNameAndId di_;
+    poplar::Type type_ = poplar::FLOAT;
+    std::map<std::string, poplar::Tensor> casts_;
 };
 
 poplar::Tensor stateLike(SessionCore& core, const poplar::Tensor& w, const std::string& name,
@@ -109,17 +135,17 @@ void sgdStep(SessionCore& core, Hyper& hyper, const WeightUpdate& u,
     }
 }
 
-// The L2 norm of `t` as a FLOAT scalar.
+// The L2 norm of `t` as a scalar of t's type.
 poplar::Tensor norm(poplar::Graph& graph, const poplar::Tensor& t, poplar::program::Sequence& prog,
                     const poplar::DebugNameAndId& di, const std::string& name) {
     poplar::Tensor flat = t.flatten();
     poplar::Tensor sq =
-        popops::reduce(graph, flat, poplar::FLOAT, {0},
+        popops::reduce(graph, flat, t.elementType(), {0},
                        popops::ReduceParams(popops::Operation::SQUARE_ADD), prog, {di, name});
     return popops::map(graph, pe::Sqrt(pe::_1), {sq}, prog, {di, name});
 }
 
-void adamStep(SessionCore& core, Hyper& hyper, const WeightUpdate& u, const poplar::Tensor& step,
+void adamStep(SessionCore& core, Hyper& hyper, const WeightUpdate& u, poplar::Tensor step,
               poplar::program::Sequence& prog) {
     poplar::Graph& graph = *core.graph;
     const auto& adam = static_cast<const Adam&>(*core.optimizer);
@@ -144,6 +170,8 @@ void adamStep(SessionCore& core, Hyper& hyper, const WeightUpdate& u, const popl
     // Bias corrections 1 - b^t: of m for Adam, Lamb and AdaMax; of v for Adam and Lamb.
     const bool biasM = mode == AdamMode::Adam || mode == AdamMode::Lamb || mode == AdamMode::AdaMax;
     const bool biasV = mode == AdamMode::Adam || mode == AdamMode::Lamb;
+    if (biasM || biasV)
+        step = hyper.inType(step, "step");
     poplar::Tensor c1 = biasM ? popops::map(graph, pe::Const(1.0f) - pe::Pow(pe::_1, pe::_2),
                                             {b1, step}, prog, {u.di, "bias1"})
                               : hyper.constant(1.0f, "bias1");
@@ -229,7 +257,7 @@ void lowerOptimizerStep(SessionCore& core, poplar::program::Sequence& prog) {
     poplar::DebugInfo opDi(poplar::DebugContext("optimizer/" + core.optimizer->type_s()), "PopART");
     opDi.setValue("optimizer", poplar::ProfileValue(core.optimizer->type_s()));
     const poplar::DebugNameAndId di(opDi);
-    Hyper hyper(core, graph, di);
+    Hyper hyper(core, graph, prog, di);
     poplar::Tensor step; // Adam's step count, shared by all weights
     // Gradients arrive scaled by the loss scaling and, with gradient accumulation reduced by
     // the mean, summed over the micro-batches: both are divided out first.
@@ -239,14 +267,24 @@ void lowerOptimizerStep(SessionCore& core, poplar::program::Sequence& prog) {
         if (g == core.state.grads.end())
             continue; // the loss does not depend on this weight
         poplar::Tensor w = core.state.tensors.at(id);
-        if (w.elementType() != poplar::FLOAT)
+        if (w.elementType() != poplar::FLOAT && w.elementType() != poplar::HALF)
             throw error("TrainingSession: weight '" + id + "' is " + w.elementType().toString() +
-                        "; only FLOAT weights are trained");
+                        "; only FLOAT and FLOAT16 weights are trained");
         const poplar::DebugNameAndId wdi(opDi, id);
+        // A HALF weight whose optimizer keeps FLOAT state is updated through a FLOAT copy,
+        // rounded back to HALF after the step.
+        const bool floatState = w.elementType() == poplar::HALF &&
+                                core.optimizer->stateTypeOfHalfWeights() == DataType::FLOAT;
+        poplar::Tensor uw = w, ug = g->second;
+        if (floatState) {
+            uw = popops::cast(graph, w, poplar::FLOAT, prog, {wdi, "weightAsFloat"});
+            ug = popops::cast(graph, ug, poplar::FLOAT, prog, {wdi, "gradAsFloat"});
+        }
+        hyper.setType(uw.elementType());
         poplar::Tensor ls = hyper.get("lossScaling", id);
         poplar::Tensor grad = popops::map(graph, pe::_1 / (pe::_2 * pe::Const(meanDivisor)),
-                                          {g->second, ls}, prog, {wdi, "unscaledGrad"});
-        const WeightUpdate u{id, w, grad, wdi};
+                                          {ug, ls}, prog, {wdi, "unscaledGrad"});
+        const WeightUpdate u{id, uw, grad, wdi};
         switch (core.optimizer->type()) {
         case OptimizerType::SGD:
             sgdStep(core, hyper, u, prog);
@@ -266,6 +304,8 @@ void lowerOptimizerStep(SessionCore& core, poplar::program::Sequence& prog) {
         default:
             throw internal_error("TrainingSession: unknown optimizer " + core.optimizer->type_s());
         }
+        if (floatState)
+            popops::cast(graph, uw, w, prog, {wdi, "weightToHalf"});
     }
 }
 

@@ -3,9 +3,11 @@
 #include "onnx/OnnxConvert.hpp"
 #include "session/DeviceInfoImpl.hpp"
 
+#include <cstdint>
 #include <cstring>
 #include <gcl/Collectives.hpp>
 #include <popart/error.hpp>
+#include <poplar/HalfFloat.hpp>
 #include <poplar/exceptions.hpp>
 #include <poplin/codelets.hpp>
 #include <popnn/codelets.hpp>
@@ -441,8 +443,14 @@ void SessionCore::seedFromHost() {
 }
 
 void SessionCore::optimizerFromHost() {
-    for (auto& hp : hyperParameters)
-        engine->writeTensor(hp.handle, &hp.value, &hp.value + 1);
+    for (auto& hp : hyperParameters) {
+        if (hp.half) {
+            const uint16_t bits = poplar::half(hp.value).bits();
+            engine->writeTensor(hp.handle, &bits, &bits + 1);
+        } else {
+            engine->writeTensor(hp.handle, &hp.value, &hp.value + 1);
+        }
+    }
 }
 
 } // namespace popart

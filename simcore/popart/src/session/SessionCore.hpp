@@ -43,6 +43,7 @@ struct HyperParameter {
     std::string name;
     std::string handle;
     float value = 0.0f;
+    bool half = false; // a HALF variable (of a FLOAT16 weight's update)
 };
 
 struct SessionCore {
