@@ -169,8 +169,11 @@ def test_timeout_records_a_failed_variant_with_its_output(tmp_path):
 
 def test_ctrl_c_stops_running_variants_and_keeps_finished_ones(tmp_path):
     out = tmp_path / "s"
+    # The command names this run's folder, so the check of `ps` below sees only its own
+    # processes, not those of another run of this test on the same machine.
+    command = f"sleep {{t}}; echo done in {out}"
     p = subprocess.Popen([CLI, "sweep", "-o", str(out), "--jobs", "1", "--vary", "arg:t=0,60",
-                          "--", "sh", "-c", "sleep {t}; echo done"],
+                          "--", "sh", "-c", command],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while not (out / "t-60" / "variant.json").exists():
@@ -186,7 +189,7 @@ def test_ctrl_c_stops_running_variants_and_keeps_finished_ones(tmp_path):
     assert rows["t-60"]["state"] == "cancelled"
     # The program's process group is gone: nothing sleeps on.
     ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-    assert "sleep 60; echo done" not in ps
+    assert command.replace("{t}", "60") not in ps
 
 
 # --- Slurm -------------------------------------------------------------------------------------

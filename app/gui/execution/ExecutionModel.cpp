@@ -375,8 +375,12 @@ void ExecutionModel::resolvePrograms(const Window& w) {
         },
         [this, generation](bool progressed) {
             resolving_ = false;
-            if (!progressed || generation != generation_ || mode_ != Flame || window_.mode != Flame)
+            if (generation != generation_ || mode_ != Flame || window_.mode != Flame)
                 return;
+            if (!progressed) { // a damaged tree: the window shown is as complete as it gets
+                emit windowChanged();
+                return;
+            }
             // A fetch in flight is newer than the window shown: it lands after this and, if its
             // programs are still unknown, resolves them. Fetching the shown window again would
             // then replace the newer one with older bounds that later asks repeat and so skip.

@@ -126,6 +126,9 @@ public:
     void requestWindow(std::uint64_t firstCycle, std::uint64_t endCycle, int widthPx);
     const Window& window() const { return window_; }
     bool hasWindow() const { return window_.endCycle > window_.firstCycle && window_.widthPx > 0; }
+    /// True while a window or the program paths its flame lacks are being read: the window shown
+    /// will change without another request (windowChanged is emitted when it has settled).
+    bool isSettling() const { return !fetch_.idle() || resolving_; }
     static Window fetchWindow(const ReportSession& session, const report::RunRecord& run,
                               std::uint64_t firstCycle, std::uint64_t endCycle, int widthPx,
                               const Layers& layers);

@@ -145,7 +145,9 @@ ExecutionView::ExecutionView(std::shared_ptr<ReportSession> session, QWidget* pa
     });
     connect(model_, &ExecutionModel::runChanged, this, &ExecutionView::showTotals);
     connect(model_, &ExecutionModel::windowChanged, this, [this] {
-        if (!rangePending_) // a range asked for at open is part of what the view shows
+        // A range asked for at open is part of what the view shows, and so are the flame's bars
+        // whose program paths are still being read (the window is fetched again once they are).
+        if (!rangePending_ && !model_->isSettling())
             markReady();
     });
     connect(model_, &ExecutionModel::failed, this, &ReportView::failed);
@@ -252,7 +254,7 @@ QString ExecutionView::hintText() const {
 
 void ExecutionView::rangeFilled() {
     rangePending_ = false;
-    if (model_->hasWindow())
+    if (model_->hasWindow() && !model_->isSettling())
         markReady();
     emit rangeShown();
 }
