@@ -213,7 +213,7 @@ TEST_CASE("the instrumentation level 'ipu' stores cycles per IPU but not per til
     CHECK(steps[0].tileBalance == Approx(300.0 / (3 * 120)));
 }
 
-TEST_CASE("operations link to the programs and variables they created; FLOPs only on request") {
+TEST_CASE("operations link to the programs and variables they created, FLOPs only on request") {
     CompileRecords records = smallCompilation(false);
     OperationRecord layer;
     layer.name = "layer";

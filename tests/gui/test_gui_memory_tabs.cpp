@@ -314,7 +314,7 @@ TEST_CASE("TileComputeSetsModel sums each compute set's vertices and steps on th
     CHECK(model.value(row("add/cs"), C::Tiles).toULongLong() == 4);
 }
 
-TEST_CASE("TileVariablesModel follows the selection; the graph reads bytes per tile") {
+TEST_CASE("TileVariablesModel follows the selection, the graph reads bytes per tile") {
     auto session = gui::test::openSession(gui::test::operationsReport());
     TileVariablesModel model(session, 100);
     auto select = [&](const TileSelection& tiles) {

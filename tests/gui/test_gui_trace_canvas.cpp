@@ -154,7 +154,7 @@ TEST_CASE("Execution Trace BSP mode shows each tile's work and selects the click
     REQUIRE(session->state().selectedStep == s.stepId);
 }
 
-TEST_CASE("Execution Trace per-IPU rows fill each IPU's own cycles; the step filter dims") {
+TEST_CASE("Execution Trace per-IPU rows fill each IPU's own cycles, the step filter dims") {
     auto session = gui::test::openSession(gui::test::smallReport());
     report::ProfileReader reader(gui::test::smallReport().string());
     const report::RunRecord run = reader.runs().front();
@@ -256,7 +256,7 @@ TEST_CASE("Execution Trace per-IPU rows zoomed out draw each IPU's busy share pe
     CHECK(drawn[std::size_t(busiest)] > drawn[std::size_t(idlest)]);
 }
 
-TEST_CASE("Liveness per IPU draws one curve per IPU; shift-click compares two steps") {
+TEST_CASE("Liveness per IPU draws one curve per IPU, shift-click compares two steps") {
     auto session = gui::test::openSession(gui::test::smallReport());
     LivenessView view(session);
     showReady(view);

@@ -350,7 +350,7 @@ TEST_CASE("calcLoss forms returning a Program: UNSIGNED_INT numCorrect and loss 
     }
 }
 
-TEST_CASE("calcLoss returning a Program without numCorrect; scaling refused for SUM_SQUARED") {
+TEST_CASE("calcLoss returning a Program without numCorrect, scaling refused for SUM_SQUARED") {
     Harness h;
     auto probs = h.input(FLOAT, {2, 3}, {0.5, 0.25, 0.25, 0.1, 0.1, 0.8}, "probs");
     auto expected = h.input(poplar::INT, {2}, {0, 2}, "labels");

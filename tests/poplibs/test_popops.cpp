@@ -336,7 +336,7 @@ TEST_CASE("reduce over chosen dimensions with each operation") {
     }
 }
 
-TEST_CASE("reduceWithOutput writes or updates an existing tensor; bad dimensions are named") {
+TEST_CASE("reduceWithOutput writes or updates an existing tensor, bad dimensions are named") {
     Harness h;
     const auto xv = integers(4 * 9, 0, 5, 2);
     auto x = h.input(FLOAT, {4, 9}, xv, "x");

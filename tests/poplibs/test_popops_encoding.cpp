@@ -11,7 +11,7 @@
 
 using namespace poplibstest;
 
-TEST_CASE("encodeOneHot writes one-hot rows; masked and out-of-range rows stay off") {
+TEST_CASE("encodeOneHot writes one-hot rows, masked and out-of-range rows stay off") {
     const std::size_t N = 9, C = 4;
     for (const auto& type : {poplar::FLOAT, poplar::HALF, poplar::INT, poplar::UNSIGNED_INT}) {
         for (const auto& indexType : {poplar::UNSIGNED_INT, poplar::INT}) {

@@ -201,7 +201,7 @@ TEST_CASE("cast converts to and from BOOL and UNSIGNED_INT: non-zero is true") {
     CHECK(r.at("u2f") == wantU);
 }
 
-TEST_CASE("fill and zero cover BOOL and UNSIGNED_INT; their compute-set forms") {
+TEST_CASE("fill and zero cover BOOL and UNSIGNED_INT, their compute-set forms") {
     Harness h;
     auto b = h.graph.addVariable(BOOL, {9}, "b");
     auto u = h.graph.addVariable(UNSIGNED_INT, {9}, "u");

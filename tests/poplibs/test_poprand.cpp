@@ -66,7 +66,7 @@ TEST_CASE("poprand is deterministic by seed whatever the tile mapping and thread
     }
 }
 
-TEST_CASE("poprand reads the seed at run time; a null seed repeats across runs") {
+TEST_CASE("poprand reads the seed at run time, a null seed repeats across runs") {
     Harness h(6);
     poprand::addCodelets(h.graph);
     auto ref = h.input(poplar::FLOAT, {500}, values(500, 0, 1, 1), "ref");

@@ -178,7 +178,7 @@ TEST_CASE("popops::allToAllPersonalizedExchange exchanges slices between every r
     }
 }
 
-TEST_CASE("a group's ring has the group's steps; an all-to-all is GCL's drop-off ring",
+TEST_CASE("a group's ring has the group's steps, an all-to-all is GCL's drop-off ring",
           "[replication]") {
     const unsigned replicas = 8;
     Replicated h(replicas);

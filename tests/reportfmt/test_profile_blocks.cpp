@@ -85,7 +85,7 @@ TEST_CASE("Blocks are written and read back per tile, nested blocks after their 
     CHECK(stats[1].dropped == 7);
 }
 
-TEST_CASE("Blocks off the target are refused; damaged kinds are reported against the file") {
+TEST_CASE("Blocks off the target are refused, damaged kinds are reported against the file") {
     TempDir dir("tilescope-blocks");
     {
         ProfileWriter w(dir / "refused.pop");

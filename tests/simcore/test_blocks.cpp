@@ -140,7 +140,8 @@ TEST_CASE("a two-stage pipeline on two IPUs records every execution of its neste
                   stepCyclesWithin(run, st.cyclesFrom, st.cyclesTo) + 4 * kBlockEdgeCycles);
         }
         // The same stage takes the same cycles on every iteration.
-        CHECK(blocks[0].cyclesTo - blocks[0].cyclesFrom == blocks[4].cyclesTo - blocks[4].cyclesFrom);
+        CHECK(blocks[0].cyclesTo - blocks[0].cyclesFrom ==
+              blocks[4].cyclesTo - blocks[4].cyclesFrom);
     }
     // Stage 2 moves four times the data of stage 1 through its vertices: it takes longer.
     const auto s1 = onTile(run, 0, BlockKind::Common)[0];
@@ -179,9 +180,9 @@ TEST_CASE("a data-dependent vertex under profiler.programs.filter gives each exe
     VertexRef v = g.addVertex(cs, "GrowingWork", {{"iterations", iterations}});
     g.setTileMapping(v, 0);
     Repeat loop(5, Execute(cs));
-    Engine engine(g, loop,
-                  {{"profiler.programs.filter", "operation"},
-                   {"profiler.blocks.implicitFlush", "false"}});
+    Engine engine(
+        g, loop,
+        {{"profiler.programs.filter", "operation"}, {"profiler.blocks.implicitFlush", "false"}});
     engine.load(device);
     engine.run();
     const RunRecord& run = engine.executionRecords().runs.at(0);
@@ -211,9 +212,9 @@ TEST_CASE("stream copies are recorded as StreamCopyBegin/Mid/End blocks on the t
     g.setTileMapping(in, 5);
     auto stream = g.addHostToDeviceFIFO("in", FLOAT, 16);
     Repeat loop(4, Sequence{Copy(stream, in), addOne(g, "operation", 0, 8)});
-    Engine engine(g, loop,
-                  {{"debug.instrumentExternalExchange", "true"},
-                   {"profiler.programs.filter", "operation"}});
+    Engine engine(
+        g, loop,
+        {{"debug.instrumentExternalExchange", "true"}, {"profiler.programs.filter", "operation"}});
     std::vector<float> host(16, 1.0f);
     engine.connectStream("in", host.data(), host.data() + host.size());
     engine.load(device);
@@ -258,8 +259,7 @@ TEST_CASE("stream copies are recorded as StreamCopyBegin/Mid/End blocks on the t
     }
 }
 
-TEST_CASE("the block buffer is bounded: drops are counted, implicit flushes empty it",
-          "[blocks]") {
+TEST_CASE("the block buffer is bounded: drops are counted, implicit flushes empty it", "[blocks]") {
     IPUModel model;
     model.tilesPerIPU = 4;
     Device device = model.createDevice();
@@ -416,8 +416,9 @@ TEST_CASE("bad lightweight-profiling options are invalid_option naming the optio
                       Catch::Contains("profiler.blocks.filter") &&
                           Catch::Contains("regular expression"));
     CHECK_THROWS_AS(Engine(g, body, {{"profiler.programs.filter", "*x"}}), invalid_option);
-    CHECK_THROWS_WITH(Engine(g, body, {{"profiler.blocks.filter", "b"}, {"profiler.blocks.tile", "4"}}),
-                      Catch::Contains("profiler.blocks.tile"));
+    CHECK_THROWS_WITH(
+        Engine(g, body, {{"profiler.blocks.filter", "b"}, {"profiler.blocks.tile", "4"}}),
+        Catch::Contains("profiler.blocks.tile"));
     CHECK_THROWS_AS(Engine(g, body, {{"profiler.blocks.tile", "-1"}}), invalid_option);
     CHECK_THROWS_WITH(
         Engine(g, body, {{"profiler.blocks.filter", "b"}, {"profiler.blocks.bufferSize", "10"}}),
@@ -443,7 +444,7 @@ TEST_CASE("executables keep Block programs and their profiling options", "[block
     CHECK(programName(engine, blocks[0]) == "stage");
 }
 
-TEST_CASE("autoReport stores the blocks of every run in profile.pop; older reports have none",
+TEST_CASE("autoReport stores the blocks of every run in profile.pop, older reports have none",
           "[blocks][report]") {
     IPUModel model;
     model.tilesPerIPU = 4;

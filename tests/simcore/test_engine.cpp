@@ -115,7 +115,7 @@ TEST_CASE("streams cycle through their buffer and reach callbacks", "[engine][st
     CHECK_THROWS_AS(e.connectStream("in", src.data(), src.data() + 2), stream_connection_error);
 }
 
-TEST_CASE("an engine runs any of its programs; functions are shared", "[engine]") {
+TEST_CASE("an engine runs any of its programs, functions are shared", "[engine]") {
     Device device = IPUModel().createDevice();
     Graph g(device.getTarget());
     Tensor a = g.addVariable(INT, {2}, "a");

@@ -92,7 +92,7 @@ TEST_CASE("one contiguous region exchanged between two tiles costs one send and 
     CHECK(onTile(r, MemoryCategory::Stack, 0) == 0);
 }
 
-TEST_CASE("a large contiguous region is still one instruction; each sender costs a receive",
+TEST_CASE("a large contiguous region is still one instruction, each sender costs a receive",
           "[compiler][memory][exchange]") {
     SECTION("large") {
         Graph g(target());

@@ -184,7 +184,7 @@ TEST_CASE("X, i, B/E and counters in any order are sorted per thread before nest
                                  "unmatched E; closed 0 unfinished B"));
 }
 
-TEST_CASE("overlapping slices get their own rows; E without B is dropped; B without E stays") {
+TEST_CASE("overlapping slices get their own rows, E without B is dropped, B without E stays") {
     const auto [stats, out] = import("overlap-and-unmatched.json");
     const HostTraceReader r(out.string());
     const auto events = eventsOf(r);
@@ -295,7 +295,7 @@ TEST_CASE("files that are not trace events are refused and leave nothing behind"
     }
 }
 
-TEST_CASE("async events become tracks per (process, category, id); flows become arrows") {
+TEST_CASE("async events become tracks per (process, category, id), flows become arrows") {
     const auto [stats, out] = import("async-and-flows.json");
     const HostTraceReader r(out.string());
     CHECK(stats.events == 2); // send, recv
@@ -365,7 +365,7 @@ TEST_CASE("a format-v1 host trace opens with no async tracks or flows") {
     CHECK(Schema::kHostTraceVersion == 5);
 }
 
-TEST_CASE("a gzip stream cut off is a cut-off trace; corrupt gzip is refused by its name") {
+TEST_CASE("a gzip stream cut off is a cut-off trace, corrupt gzip is refused by its name") {
     std::ifstream in(kCorpus / "clang-ftime-trace-memory-categories.json.gz", std::ios::binary);
     const std::string gz((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const fs::path cut = dir() / "cut.json.gz";
