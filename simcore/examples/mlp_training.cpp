@@ -12,6 +12,8 @@
 // falls to below 70% of the first epoch's and the trained weights match the same training done
 // on the host in double within 2e-3 (float rounding only).
 
+#include "RingsDataset.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -40,31 +42,10 @@ using namespace poplar::program;
 
 namespace {
 
-constexpr std::size_t kFeatures = 2, kClasses = 2;
-
-std::vector<float> pseudoRandom(std::size_t n, float scale, unsigned seed) {
-    std::vector<float> v(n);
-    std::uint32_t s = seed * 2654435761u + 3u;
-    for (auto& x : v) {
-        s = s * 1664525u + 1013904223u;
-        x = scale * (float((s >> 8) & 0xffff) / 32768.0f - 1.0f);
-    }
-    return v;
-}
-
-/// Points on an inner ring (class 0) and an outer ring (class 1), with noise.
-void makeRings(std::size_t n, std::vector<float>& x, std::vector<int>& labels) {
-    const auto noise = pseudoRandom(3 * n, 1.0f, 99);
-    x.resize(n * kFeatures);
-    labels.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        labels[i] = int(i % 2);
-        const float angle = 3.14159265f * noise[3 * i];
-        const float radius = (labels[i] ? 1.0f : 0.35f) + 0.12f * noise[3 * i + 1];
-        x[i * 2] = radius * std::cos(angle);
-        x[i * 2 + 1] = radius * std::sin(angle);
-    }
-}
+using rings::kClasses;
+using rings::kFeatures;
+using rings::makeRings;
+using rings::pseudoRandom;
 
 struct HostModel {
     std::vector<double> w1, b1, w2, b2;
