@@ -2,6 +2,7 @@
 // nesting, instants, series, unmatched ends, channel filtering, options errors, and that a traced
 // process killed with SIGKILL leaves a file holding what was flushed.
 
+#include "CaptureTestDirs.hpp"
 #include "pvti/pvti.hpp"
 #include "tilescope/capture/HostTracer.hpp"
 #include "tilescope/capture/TraceOptions.hpp"
@@ -24,19 +25,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path freshDir(const char* name) {
-    const fs::path dir = fs::temp_directory_path() / "tilescope-tracer-tests" / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
+fs::path freshDir(const std::string& name) {
+    return capture::test::freshDir("tilescope-tracer-tests", name);
 }
 
-TraceOptions enabledIn(const fs::path& dir) {
-    TraceOptions o;
-    o.enable = true;
-    o.directory = dir;
-    return o;
-}
+using capture::test::enabledIn;
 
 std::map<std::string, int> namesByDepth(const report::HostTraceReader& r, std::int64_t thread,
                                         std::int32_t depth) {

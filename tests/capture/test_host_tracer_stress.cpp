@@ -5,6 +5,7 @@
 // (configure with -DTILESCOPE_STRESS_TESTS=ON, then `ctest -L stress`); the default test set
 // runs the same test scaled down (40 k events per thread).
 
+#include "CaptureTestDirs.hpp"
 #include "pvti/pvti.hpp"
 #include "tilescope/capture/HostTracer.hpp"
 #include "tilescope/capture/TraceOptions.hpp"
@@ -29,11 +30,8 @@ namespace {
 
 constexpr std::int64_t kForever = std::numeric_limits<std::int64_t>::max();
 
-fs::path freshDir(const char* name) {
-    const fs::path dir = fs::temp_directory_path() / "tilescope-tracer-stress" / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
+fs::path freshDir(const std::string& name) {
+    return capture::test::freshDir("tilescope-tracer-stress", name);
 }
 
 /// Events (begin, end and instant records) one producer makes: blocks of an "outer" event holding

@@ -3,6 +3,7 @@
 // name, unit and edges, binning counts per time bin and bucket, the Chrome export writes them as
 // counters with a series per bucket, and a format-v2 file still opens.
 
+#include "CaptureTestDirs.hpp"
 #include "pvti/pvti.hpp"
 #include "tilescope/capture/HostTracer.hpp"
 #include "tilescope/capture/TraceOptions.hpp"
@@ -26,19 +27,11 @@ namespace {
 
 constexpr std::int64_t kForever = std::numeric_limits<std::int64_t>::max();
 
-fs::path freshDir(const char* name) {
-    const fs::path dir = fs::temp_directory_path() / "tilescope-heatmap-tests" / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
+fs::path freshDir(const std::string& name) {
+    return capture::test::freshDir("tilescope-heatmap-tests", name);
 }
 
-capture::TraceOptions enabledIn(const fs::path& dir) {
-    capture::TraceOptions o;
-    o.enable = true;
-    o.directory = dir;
-    return o;
-}
+using capture::test::enabledIn;
 
 std::vector<std::int32_t> bucketsOf(const std::vector<report::HeatmapSample>& samples) {
     std::vector<std::int32_t> out;

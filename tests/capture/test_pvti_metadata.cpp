@@ -2,6 +2,7 @@
 // instants, stored in the trace file's event_metadata (host-trace format v5) under the event it
 // belongs to, exported to Chrome JSON as `args`; malformed JSON refused by name.
 
+#include "CaptureTestDirs.hpp"
 #include "pvti/pvti.hpp"
 #include "tilescope/capture/HostTracer.hpp"
 #include "tilescope/capture/TraceOptions.hpp"
@@ -25,19 +26,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path freshDir(const char* name) {
-    const fs::path dir = fs::temp_directory_path() / "tilescope-metadata-tests" / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
+fs::path freshDir(const std::string& name) {
+    return capture::test::freshDir("tilescope-metadata-tests", name);
 }
 
-TraceOptions enabledIn(const fs::path& dir) {
-    TraceOptions o;
-    o.enable = true;
-    o.directory = dir;
-    return o;
-}
+using capture::test::enabledIn;
 
 constexpr std::int64_t kAll = std::numeric_limits<std::int64_t>::max();
 
