@@ -110,6 +110,22 @@ std::vector<int> labelsFor(const std::vector<float>& x, int64_t batches) {
     return out;
 }
 
+/// Prepares `session`, writes its weights and runs one step on one batch; returns the loss.
+float trainOneBatch(TrainingSession& session, const Mlp& m, const std::vector<float>& x,
+                    const std::vector<int>& label) {
+    session.prepareDevice();
+    session.weightsFromHost();
+    std::vector<float> xs = x;
+    std::vector<int32_t> ls(label.begin(), label.end());
+    float loss = 0;
+    NDArrayWrapper<float> xa(xs.data(), Shape{B, F});
+    NDArrayWrapper<int32_t> la(ls.data(), Shape{B});
+    NDArrayWrapper<float> lossa(&loss, Shape{});
+    StepIO io({{m.x, &xa}, {m.label, &la}}, {{m.loss, &lossa}});
+    session.run(io);
+    return loss;
+}
+
 } // namespace
 
 TEST_CASE("TrainingSession: one SGD step matches the host reference", "[popart][training]") {
@@ -120,16 +136,7 @@ TEST_CASE("TrainingSession: one SGD step matches the host reference", "[popart][
     DataFlow flow(1, {{m.loss, AnchorReturnType("ALL")}});
     auto session = TrainingSession::createFromOnnxModel(m.builder->getModelProto(), flow, m.loss,
                                                         ConstSGD(lr), smallDevice());
-    session->prepareDevice();
-    session->weightsFromHost();
-    std::vector<float> xs = x;
-    std::vector<int32_t> ls(label.begin(), label.end());
-    float loss = 0;
-    NDArrayWrapper<float> xa(xs.data(), Shape{B, F});
-    NDArrayWrapper<int32_t> la(ls.data(), Shape{B});
-    NDArrayWrapper<float> lossa(&loss, Shape{});
-    StepIO io({{m.x, &xa}, {m.label, &la}}, {{m.loss, &lossa}});
-    session->run(io);
+    const float loss = trainOneBatch(*session, m, x, label);
     const float refLoss = referenceStep(m, x, label, lr);
     CHECK(loss == Approx(refLoss).epsilon(1e-4));
 
@@ -163,16 +170,7 @@ TEST_CASE("TrainingSession: layers on two IPUs (manual virtual graphs) train as 
         DeviceManager::createDeviceManager().createIpuModelDevice(
             {{"numIPUs", "2"}, {"tilesPerIPU", "4"}}),
         InputShapeInfo(), opts);
-    session->prepareDevice();
-    session->weightsFromHost();
-    std::vector<float> xs = x;
-    std::vector<int32_t> ls(label.begin(), label.end());
-    float loss = 0;
-    NDArrayWrapper<float> xa(xs.data(), Shape{B, F});
-    NDArrayWrapper<int32_t> la(ls.data(), Shape{B});
-    NDArrayWrapper<float> lossa(&loss, Shape{});
-    StepIO io({{m.x, &xa}, {m.label, &la}}, {{m.loss, &lossa}});
-    session->run(io);
+    const float loss = trainOneBatch(*session, m, x, label);
     CHECK(loss == Approx(referenceStep(m, x, label, lr)).epsilon(1e-4));
 
     session->weightsToHost();
