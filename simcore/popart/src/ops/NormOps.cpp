@@ -62,6 +62,19 @@ Tensor normGrad(GradContext& c, const Tensor& dxhat, const Tensor& xhat, const T
         {dxhat, xhat, invStd, expandBack(s1, xhat, dims), expandBack(s2, xhat, dims)}, "grad");
 }
 
+// The gradients of a per-channel scale (input 1) and bias (input 2) applied as
+// y = xhat * scale + bias, summed over `dims` (every dimension but the channels').
+void addScaleBiasGrads(GradContext& c, const Tensor& g, const Tensor& xhat,
+                       const std::vector<std::size_t>& dims) {
+    if (c.needsInputGrad(1))
+        c.addInputGrad(1, popops::reduce(c.graph(),
+                                         mapExpr(c, pe::_1 * pe::_2, {g, xhat}, "gradScale"), dims,
+                                         popops::Operation::ADD, c.prog(), c.di("gradScale")));
+    if (c.needsInputGrad(2))
+        c.addInputGrad(2, popops::reduce(c.graph(), g, dims, popops::Operation::ADD, c.prog(),
+                                         c.di("gradBias")));
+}
+
 // A per-channel parameter {C} as a view broadcast over x {N, C, ...}.
 Tensor channelView(const Tensor& p, const Tensor& x) {
     std::vector<std::size_t> shape(x.rank(), 1);
@@ -180,14 +193,7 @@ void registerNormOps(OpLoweringRegistry& r) {
         [](GradContext& c) {
             Tensor x = c.input(0), g = c.outputGrad(0), xhat = c.saved("xhat");
             const auto dims = allBut(x.rank(), 1);
-            if (c.needsInputGrad(1))
-                c.addInputGrad(
-                    1,
-                    popops::reduce(c.graph(), mapExpr(c, pe::_1 * pe::_2, {g, xhat}, "gradScale"),
-                                   dims, popops::Operation::ADD, c.prog(), c.di("gradScale")));
-            if (c.needsInputGrad(2))
-                c.addInputGrad(2, popops::reduce(c.graph(), g, dims, popops::Operation::ADD,
-                                                 c.prog(), c.di("gradBias")));
+            addScaleBiasGrads(c, g, xhat, dims);
             if (c.needsInputGrad(0)) {
                 Tensor dxhat =
                     mapExpr(c, pe::_1 * pe::_2, {g, channelView(c.input(1), x)}, "gradXhat");
@@ -226,14 +232,7 @@ void registerNormOps(OpLoweringRegistry& r) {
             std::vector<std::size_t> spatial;
             for (std::size_t d = 2; d < x.rank(); ++d)
                 spatial.push_back(d);
-            if (c.needsInputGrad(1))
-                c.addInputGrad(
-                    1, popops::reduce(
-                           c.graph(), mapExpr(c, pe::_1 * pe::_2, {g, xhat}, "gradScale"),
-                           perChannel, popops::Operation::ADD, c.prog(), c.di("gradScale")));
-            if (c.needsInputGrad(2))
-                c.addInputGrad(2, popops::reduce(c.graph(), g, perChannel, popops::Operation::ADD,
-                                                 c.prog(), c.di("gradBias")));
+            addScaleBiasGrads(c, g, xhat, perChannel);
             if (c.needsInputGrad(0)) {
                 Tensor dxhat =
                     mapExpr(c, pe::_1 * pe::_2, {g, channelView(c.input(1), x)}, "gradXhat");
