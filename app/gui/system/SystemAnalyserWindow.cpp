@@ -100,14 +100,18 @@ void SystemAnalyserWindow::remember(RecentEntry::Kind kind, const QStringList& p
     refreshRecent();
 }
 
+void SystemAnalyserWindow::fail(const QString& title, const QString& message) {
+    if (interactive_)
+        QMessageBox::warning(this, title, message);
+    emit openFailed(message);
+}
+
 void SystemAnalyserWindow::compareTraces(const QString& a, const QString& b) {
     for (const QString& p : {a, b})
         if (!p.endsWith(QLatin1String(".pvti"))) {
             const QString message =
                 tr("Compare Traces compares two host traces (*.pvti); '%1' is not one").arg(p);
-            if (interactive_)
-                QMessageBox::warning(this, tr("Cannot compare"), message);
-            emit openFailed(message);
+            fail(tr("Cannot compare"), message);
             return;
         }
     statusBar()->showMessage(tr("Opening %1 and %2…").arg(a, b));
@@ -122,20 +126,15 @@ void SystemAnalyserWindow::compareTraces(const QString& a, const QString& b) {
             paths_.clear();
             compared_ = {a, b};
             auto* view = new TraceCompareView(std::move(traces.first), std::move(traces.second));
-            connect(view, &TraceCompareView::failed, this, [this](const QString& m) {
-                if (interactive_)
-                    QMessageBox::warning(this, tr("Cannot read the trace"), m);
-                emit openFailed(m);
-            });
+            connect(view, &TraceCompareView::failed, this,
+                    [this](const QString& m) { fail(tr("Cannot read the trace"), m); });
             showContent(view, tr("compare %1 ↔ %2").arg(a, b));
             remember(RecentEntry::TraceComparison, {a, b});
             emit opened();
         },
         [this](const QString& message) {
             statusBar()->clearMessage();
-            if (interactive_)
-                QMessageBox::warning(this, tr("Cannot open"), message);
-            emit openFailed(message);
+            fail(tr("Cannot open"), message);
         });
 }
 
@@ -163,20 +162,15 @@ void SystemAnalyserWindow::openTraces(const QStringList& paths) {
             compared_.clear();
             auto* view =
                 new SystemAnalyserView(std::move(sessions.hosts), std::move(sessions.devices));
-            connect(view, &SystemAnalyserView::failed, this, [this](const QString& m) {
-                if (interactive_)
-                    QMessageBox::warning(this, tr("Cannot read the trace"), m);
-                emit openFailed(m);
-            });
+            connect(view, &SystemAnalyserView::failed, this,
+                    [this](const QString& m) { fail(tr("Cannot read the trace"), m); });
             showContent(view, paths.join(QStringLiteral(", ")));
             remember(RecentEntry::Traces, paths);
             emit opened();
         },
         [this](const QString& message) {
             statusBar()->clearMessage();
-            if (interactive_)
-                QMessageBox::warning(this, tr("Cannot open"), message);
-            emit openFailed(message);
+            fail(tr("Cannot open"), message);
         });
 }
 

@@ -51,6 +51,9 @@ private:
 
     /// Shows `widget` as the window's content (deleting the previous one), titled `title`.
     void showContent(QWidget* widget, const QString& title);
+    /// Reports a trace that could not be opened or read: a message box when interactive, and
+    /// openFailed() always (a screenshot run exits on it).
+    void fail(const QString& title, const QString& message);
     /// Adds `entry` to the shared recent list when interactive.
     void remember(RecentEntry::Kind kind, const QStringList& paths);
 
