@@ -35,6 +35,10 @@ public:
     std::uint64_t getMemoryBytes() const { return spec_.bytesPerTile * spec_.numTiles(); }
     unsigned getNumWorkerContexts() const { return spec_.numWorkerContexts; }
     unsigned getExchangeBytesPerCycle() const { return spec_.exchangeBytesPerCycle; }
+    bool supportsExchangeBusSharing() const { return true; }
+    unsigned getTilesPerSharedExchangeBus() const {
+        return tilescope::sim::TargetSpec::kTilesPerSharedExchangeBus;
+    }
     double getTileClockFrequency() const { return spec_.tileClockHz; }
     unsigned getDataPathWidth() const { return spec_.dataPathWidthBits; }
     unsigned getTypeSize(const Type& t) const { return tilescope::sim::elementSize(t.native()); }

@@ -107,8 +107,18 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                 const std::uint64_t bShare = grid.rowsPerPart * grid.columnsPerPart;
                 const std::uint64_t aShare = std::min<std::uint64_t>(
                     bm * bk, ceilDiv(ceilDiv(bm * bk, sn), weightGroup) * weightGroup);
-                const std::uint64_t received = bm * bk + bk * bn;
-                const std::uint64_t sent = bShare * (sm - 1) + aShare * (sn - 1);
+                // With A's row blocks innermost in the tile order (MatMulPlan::tileOf) and an
+                // even split of them, the two tiles of each super tile receive the same B block
+                // together, at twice the rate (PopLibs' planner's multiplier for the input
+                // elements, ConvPlan.cpp).
+                const std::uint64_t busShare =
+                    target.supportsExchangeBusSharing() &&
+                            sm % target.getTilesPerSharedExchangeBus() == 0
+                        ? target.getTilesPerSharedExchangeBus()
+                        : 1;
+                const std::uint64_t received = bm * bk + ceilDiv(bk * bn, busShare);
+                // A tile's shares are multicast: sent once, whoever reads them.
+                const std::uint64_t sent = bShare + aShare;
                 const std::uint64_t exchange = std::max(received, sent) * inBytes / exchangeRate;
                 const std::uint64_t amp =
                     ampTileCycles(target, inputType, partialsType, bm, bk, bn);

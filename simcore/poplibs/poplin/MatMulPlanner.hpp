@@ -17,9 +17,11 @@ struct MatMulPlan {
     std::uint64_t bytesPerTile = 0;                 ///< inputs and partials of one block
     bool fitsMemory = true;
 
-    /// The tile of block (m, k, n). Blocks of one output block (all k) are on adjacent tiles.
+    /// The tile of block (m, k, n): A's row blocks (the convolution's output channels)
+    /// innermost, as PopLibs' linearizeConvIndices orders a convolution's tiles, so that the
+    /// two tiles of a super tile read the same block of B and receive it at twice the rate.
     unsigned tileOf(std::size_t m, std::size_t k, std::size_t n) const {
-        return static_cast<unsigned>((m * splitN + n) * splitK + k);
+        return static_cast<unsigned>((k * splitN + n) * splitM + m);
     }
     std::string describe() const;
 };

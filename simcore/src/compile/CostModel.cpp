@@ -19,10 +19,9 @@ std::uint64_t CostModel::syncCycles(const TargetSpec& t, bool /*external*/) cons
     return cycles;
 }
 
-std::uint64_t CostModel::exchangeCycles(const TargetSpec& t, std::uint64_t bytes,
-                                        bool global) const {
-    std::uint64_t cycles =
-        exchangeOverheadCycles + (bytes + t.exchangeBytesPerCycle - 1) / t.exchangeBytesPerCycle;
+std::uint64_t CostModel::exchangeCycles(const TargetSpec& t, std::uint64_t transferCycles,
+                                        std::uint64_t bytes, bool global) const {
+    std::uint64_t cycles = exchangeOverheadCycles + transferCycles;
     if (global) {
         const double seconds = static_cast<double>(bytes) / t.interIpuBytesPerSecond;
         cycles += globalExchangeLatencyCycles +

@@ -15,13 +15,79 @@ bool adjacentOnTile(const VariableInfo& v, std::uint32_t tile, std::uint64_t fro
                         [t](std::int32_t x) { return x == t; });
 }
 
+namespace {
+
+/// A run of a variable's elements a tile receives from one sender.
+struct ReceivedRun {
+    std::uint32_t srcTile, variable;
+    std::uint64_t begin, end;
+    std::uint32_t elementBytes;
+};
+
+/// Per destination tile, (sender, bytes) of the data the other tile of its super tile (same IPU)
+/// receives from that sender as well, by sender; fills `out.busSharedBytes` with the totals.
+std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>>
+noteBusSharing(const std::vector<ExchangePiece>& pieces, std::uint32_t numTiles,
+               std::uint32_t tilesPerIpu, ExchangeMessages& out) {
+    constexpr std::uint32_t pair = TargetSpec::kTilesPerSharedExchangeBus;
+    std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>> shared(numTiles);
+    std::vector<std::vector<ReceivedRun>> runs(numTiles);
+    for (const auto& p : pieces)
+        runs[p.dstTile].push_back(
+            {p.srcTile, p.srcVariable, p.srcBegin, p.srcBegin + p.length, p.elementBytes});
+    const auto key = [](const ReceivedRun& r) { return std::tie(r.srcTile, r.variable); };
+    for (auto& r : runs) {
+        std::sort(r.begin(), r.end(), [](const ReceivedRun& a, const ReceivedRun& b) {
+            return std::tie(a.srcTile, a.variable, a.begin) <
+                   std::tie(b.srcTile, b.variable, b.begin);
+        });
+        std::size_t n = 0;
+        for (const auto& x : r) {
+            if (n && key(r[n - 1]) == key(x) && x.begin <= r[n - 1].end)
+                r[n - 1].end = std::max(r[n - 1].end, x.end);
+            else
+                r[n++] = x;
+        }
+        r.resize(n);
+    }
+    for (std::uint32_t t = 0; t + 1 < numTiles; ++t) {
+        const std::uint32_t onIpu = t % tilesPerIpu;
+        if (onIpu % pair != 0 || onIpu + 1 >= tilesPerIpu || runs[t].empty() || runs[t + 1].empty())
+            continue;
+        const auto &a = runs[t], &b = runs[t + 1];
+        auto& bySender = shared[t];
+        for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+            if (key(a[i]) != key(b[j])) {
+                (key(a[i]) < key(b[j]) ? i : j)++;
+                continue;
+            }
+            const std::uint64_t lo = std::max(a[i].begin, b[j].begin);
+            const std::uint64_t hi = std::min(a[i].end, b[j].end);
+            if (hi > lo) {
+                if (bySender.empty() || bySender.back().first != a[i].srcTile)
+                    bySender.emplace_back(a[i].srcTile, 0);
+                bySender.back().second += (hi - lo) * a[i].elementBytes;
+            }
+            (a[i].end < b[j].end ? i : j)++;
+        }
+        for (const auto& [sender, bytes] : bySender)
+            out.busSharedBytes[t] += bytes;
+        out.busSharedBytes[t + 1] = out.busSharedBytes[t];
+        shared[t + 1] = bySender;
+    }
+    return shared;
+}
+
+} // namespace
+
 ExchangeMessages planExchangeMessages(std::vector<ExchangePiece>& pieces, bool intoTemporary,
                                       const GraphModel& model, const CostModel& costs) {
     const std::uint32_t numTiles = model.target.numTiles();
     const std::uint32_t tilesPerIpu = model.target.tilesPerIpu;
     ExchangeMessages out;
-    for (auto* series : {&out.bytes, &out.codeBytes, &out.receivedBytes, &out.rearranged,
-                         &out.copyPieces, &out.messageCount, &out.sentBytes, &out.instructions})
+    for (auto* series :
+         {&out.bytes, &out.codeBytes, &out.receivedBytes, &out.messageCount, &out.sentBytes,
+          &out.instructions, &out.busSharedBytes, &out.sendCycles, &out.receiveCycles})
         series->assign(numTiles, 0);
     if (pieces.empty())
         return out;
@@ -53,10 +119,10 @@ ExchangeMessages planExchangeMessages(std::vector<ExchangePiece>& pieces, bool i
         std::sort(pieces.begin(), pieces.end(), bySource);
     }
 
+    const auto shared = noteBusSharing(pieces, numTiles, tilesPerIpu, out);
+    const std::uint64_t rate = model.target.exchangeBytesPerCycle;
     const std::uint64_t sendBytes =
         costs.sendInstructionsPerRegion * costs.exchangeInstructionBytes;
-    const std::uint64_t receiveBytes =
-        costs.receiveInstructionsPerSourceTile * costs.exchangeInstructionBytes;
     std::size_t i = 0;
     while (i < pieces.size()) {
         const std::uint32_t src = pieces[i].srcTile, dst = pieces[i].dstTile;
@@ -77,23 +143,60 @@ ExchangeMessages planExchangeMessages(std::vector<ExchangePiece>& pieces, bool i
                 ++destinationRuns;
             prev = &p;
         }
+        // The message streams at the exchange rate, the part the super-tile partner receives
+        // too at twice it, and takes at least the fabric's crossing.
+        const auto& fromSender = shared[dst];
+        const auto sharedIt = std::lower_bound(fromSender.begin(), fromSender.end(), src,
+                                               [](const std::pair<std::uint32_t, std::uint64_t>& x,
+                                                  std::uint32_t s) { return x.first < s; });
+        const std::uint64_t sharedBytes =
+            sharedIt != fromSender.end() && sharedIt->first == src ? sharedIt->second : 0;
+        const std::uint64_t streamBytes = pairBytes - sharedBytes / 2;
+        out.receiveCycles[dst] +=
+            std::max(costs.minCyclesPerReceivedMessage, (streamBytes + rate - 1) / rate);
         out.bytes[src] += pairBytes;
         out.bytes[dst] += pairBytes;
         out.receivedBytes[dst] += pairBytes;
-        out.sentBytes[src] += pairBytes;
+        // The receiver points each further run of the sender's data at its own place.
+        const std::uint64_t receiveInstructions = costs.receiveInstructionsPerSourceTile +
+                                                  (destinationRuns > 1 ? destinationRuns - 1 : 0) *
+                                                      costs.receiveInstructionsPerDestinationRun;
         out.instructions[src] += regions * costs.sendInstructionsPerRegion;
-        out.instructions[dst] += costs.receiveInstructionsPerSourceTile;
+        out.instructions[dst] += receiveInstructions;
         out.codeBytes[src] += regions * sendBytes;
-        out.codeBytes[dst] += receiveBytes;
+        out.codeBytes[dst] += receiveInstructions * costs.exchangeInstructionBytes;
         ++out.messageCount[src];
         ++out.messageCount[dst];
-        // One destination address per sender: data that does not land as one run is received
-        // contiguously and put in place by an on-tile copy, one descriptor per run.
-        if (!intoTemporary && destinationRuns > 1) {
-            out.rearranged[dst] += pairBytes;
-            out.copyPieces[dst] += destinationRuns;
-        }
     }
+    // The exchange multicasts: a sender puts a region on its bus once and every tile that
+    // selects it then receives it, so a tile sends each distinct element once, however many
+    // tiles read it.
+    std::vector<const ExchangePiece*> bySourceRange;
+    bySourceRange.reserve(pieces.size());
+    for (const auto& p : pieces)
+        bySourceRange.push_back(&p);
+    std::sort(bySourceRange.begin(), bySourceRange.end(),
+              [](const ExchangePiece* a, const ExchangePiece* b) {
+                  return std::tie(a->srcTile, a->srcVariable, a->srcBegin) <
+                         std::tie(b->srcTile, b->srcVariable, b->srcBegin);
+              });
+    const ExchangePiece* run = nullptr;
+    std::uint64_t runEnd = 0;
+    for (const auto* p : bySourceRange) {
+        if (run && run->srcTile == p->srcTile && run->srcVariable == p->srcVariable &&
+            p->srcBegin <= runEnd) {
+            if (p->srcBegin + p->length > runEnd) {
+                out.sentBytes[p->srcTile] += (p->srcBegin + p->length - runEnd) * p->elementBytes;
+                runEnd = p->srcBegin + p->length;
+            }
+            continue;
+        }
+        run = p;
+        runEnd = p->srcBegin + p->length;
+        out.sentBytes[p->srcTile] += p->length * p->elementBytes;
+    }
+    for (std::uint32_t t = 0; t < numTiles; ++t)
+        out.sendCycles[t] = (out.sentBytes[t] + rate - 1) / rate;
     return out;
 }
 

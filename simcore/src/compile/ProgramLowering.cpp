@@ -293,8 +293,6 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
                 sent[t] = cost.out.bytes[t] - cost.out.receivedBytes[t];
             addTemporary(csName + "/exchange-out/sent", cost.outType, cost.outTypeBytes, sent,
                          computed, last);
-            addTemporary(csName + "/exchange-out/rearranged", cost.outType, cost.outTypeBytes,
-                         cost.out.rearranged, last, last);
         }
         break;
     }
@@ -360,24 +358,18 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
         out_.copies.push_back({src, dst});
         const std::string name = nodeName(n, model_);
         const auto messages = planExchangeMessages(pieces, false, model_, costs_);
-        // Data that arrives in one piece but must land in several (a transposed or strided
-        // destination) is rearranged on the tile together with the on-tile part of the copy.
-        const bool anyRearranged = std::any_of(
-            messages.rearranged.begin(), messages.rearranged.end(), [](auto b) { return b > 0; });
-        std::uint32_t exchanged = UINT32_MAX;
         if (anyRemote) {
             last = emitExchange(record, name, last, remote, messages);
-            exchanged = last;
             addRead(last, src);
         }
         bool anyOnTile = std::any_of(onTile.begin(), onTile.end(), [](auto b) { return b > 0; });
-        if (anyOnTile || anyRearranged || !anyRemote) {
+        if (anyOnTile || !anyRemote) {
             if (anyRemote)
                 finishAccesses(last);
             last = newStep(StepKind::OnTileExecute, record, name, last);
             auto& rec = out_.records.steps.back();
             for (std::size_t t = 0; t < onTile.size(); ++t) {
-                const std::uint64_t copied = onTile[t] + messages.rearranged[t];
+                const std::uint64_t copied = onTile[t];
                 if (copied)
                     rec.estimatedCyclesPerTile[t] =
                         costs_.computeSetOverheadCycles +
@@ -387,9 +379,6 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
                 code_.copyDescriptors[t] += costs_.copyDescriptorBytes * onTilePieces[t];
             }
             addRead(last, src);
-            if (anyRearranged)
-                addTemporary(name + "/rearranged", std::string(elementTypeName(src.type)), size,
-                             messages.rearranged, exchanged, last);
         }
         addWrite(last, dst);
         finishAccesses(last);

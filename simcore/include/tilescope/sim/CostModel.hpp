@@ -35,6 +35,12 @@ struct CostModel {
     /// cycle, like any other instruction of the tile (the counts are those of the exchange code
     /// below).
     std::uint64_t exchangeInstructionCycles = 1;
+    /// A receiver takes each sender's message in at least this many cycles: the crossing of the
+    /// exchange fabric from the sender, as the fixed part of an exchange (exchangeOverheadCycles,
+    /// modelled), which only a message long enough to stream for as long hides. Tutorial 6's
+    /// published IPU Model profile agrees: its busiest tile receives 292 one-word messages in
+    /// 8,697 cycles, 29.8 each (simcore/CALIBRATION-NOTES.md).
+    std::uint64_t minCyclesPerReceivedMessage = 30;
     /// Extra latency when an exchange crosses IPUs (GlobalExchange), and its bandwidth comes
     /// from TargetSpec::interIpuBytesPerSecond.
     std::uint64_t globalExchangeLatencyCycles = 1200;
@@ -65,6 +71,11 @@ struct CostModel {
     /// A receiver selects the incoming tile and sets the destination address once per source
     /// tile it receives from (Poplar user guide, "exchange": receives are programmed per sender).
     std::uint64_t receiveInstructionsPerSourceTile = 2;
+    /// Data from one sender that lands in several places (a strided or transposed
+    /// destination) is written where it belongs as it arrives: the receiver sets the next
+    /// destination address before each further run, an instruction each. (Poplar's exchange
+    /// has no receive buffers; the receiving tile's code decides where incoming words go.)
+    std::uint64_t receiveInstructionsPerDestinationRun = 1;
     /// Host (stream) and global (inter-IPU) messages carry a packet header on each tile they
     /// touch, per stream or per exchange: modelled as one 64-bit word (PopVision shows a few
     /// bytes per tile under "host/global exchange packet headers").
@@ -92,8 +103,11 @@ struct CostModel {
     /// (all IPUs and the host) costs the same on one IPU: the host's side of a stream copy is in
     /// its latency (streamCopyLatencyCycles) and begin/end phases.
     std::uint64_t syncCycles(const TargetSpec& t, bool external) const;
-    /// Tile cycles of an exchange phase in which a tile moves `bytes` in its busier direction.
-    std::uint64_t exchangeCycles(const TargetSpec& t, std::uint64_t bytes, bool global) const;
+    /// Tile cycles of an exchange phase in which a tile's sends and receives take
+    /// `transferCycles` (ExchangeMessages::transferCycles) and it moves `bytes` in its busier
+    /// direction, over the IPU-Links as well when the exchange is `global`.
+    std::uint64_t exchangeCycles(const TargetSpec& t, std::uint64_t transferCycles,
+                                 std::uint64_t bytes, bool global) const;
     /// Cycles of one step of a cross-replica ring in which an IPU sends `bytes` to the next
     /// replica's IPU over one IPU-Link (TargetSpec::interIpuBytesPerSecond) while receiving as
     /// many from the previous one; the link's latency is that of any exchange between IPUs

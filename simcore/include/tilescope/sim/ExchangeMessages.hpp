@@ -1,8 +1,7 @@
 #pragma once
 // The messages of one exchange, as Poplar's compiler builds them: what each tile sends and
-// receives, how many exchange instructions that takes, and which received data must be rearranged
-// on the tile afterwards. Used for memory accounting (exchange code, temporaries, copy
-// descriptors) only; the executor moves the data by its own plans.
+// receives, how long that takes and how many exchange instructions (code) it needs. The executor
+// moves the data by its own plans.
 
 #include "tilescope/capture/ProfileRecords.hpp"
 #include "tilescope/sim/CostModel.hpp"
@@ -20,9 +19,8 @@ bool adjacentOnTile(const VariableInfo& v, std::uint32_t tile, std::uint64_t fro
                     std::uint64_t to);
 
 /// A run of elements that is contiguous on its source tile and goes to one destination tile.
-/// `dstVariable`/`dstBegin` give where it lands; pieces of one (source, destination) tile pair
-/// whose destinations follow one another in source order land directly, others are received into
-/// a temporary and rearranged on the destination tile.
+/// `dstVariable`/`dstBegin` give where it lands; the receiver sets a new destination address for
+/// each run of a sender's data that does not follow the previous one in its memory.
 struct ExchangePiece {
     std::uint32_t srcTile = 0, dstTile = 0;
     std::uint32_t srcVariable = 0;
@@ -35,25 +33,36 @@ struct ExchangePiece {
 
 /// Per tile results of planning one exchange.
 struct ExchangeMessages {
+    /// Cycles the tile's data takes: it sends and receives at once, so the busier direction.
+    /// Sends stream at the exchange rate; each message received takes its bytes at that rate
+    /// (twice it for data shared with the super-tile partner), and at least
+    /// CostModel::minCyclesPerReceivedMessage.
+    std::uint64_t transferCycles(std::uint32_t tile) const {
+        return sendCycles[tile] > receiveCycles[tile] ? sendCycles[tile] : receiveCycles[tile];
+    }
+
     capture::PerTile bytes;         ///< sent plus received
     capture::PerTile codeBytes;     ///< exchange instructions, in bytes
     capture::PerTile receivedBytes; ///< bytes landing on the tile
-    capture::PerTile rearranged;    ///< bytes received into a temporary and rearranged
-    capture::PerTile copyPieces;    ///< contiguous pieces the rearrangement copies
     capture::PerTile messageCount;  ///< (source, destination) tile pairs the tile is part of
-    capture::PerTile sentBytes;     ///< bytes leaving the tile, once per destination
-    capture::PerTile instructions;  ///< exchange instructions the tile issues
+    capture::PerTile sentBytes;     ///< distinct bytes leaving the tile (sends multicast)
+    /// Bytes the tile receives that the other tile of its super tile receives too: the pair
+    /// takes them in the same cycles at twice the rate (TargetSpec::kTilesPerSharedExchangeBus).
+    capture::PerTile busSharedBytes;
+    capture::PerTile sendCycles, receiveCycles; ///< see transferCycles()
+    capture::PerTile instructions;              ///< exchange instructions the tile issues
     bool any = false;
     bool global = false; ///< some message crosses IPUs
 };
 
 /// Builds the messages of an exchange from its pieces (any order; reordered in place). With
 /// `intoTemporary`, every destination tile receives into a fresh contiguous temporary (a vertex's
-/// remote inputs): pieces read more than once are sent once and nothing is rearranged.
+/// remote inputs): pieces read more than once are sent once and land in one run per sender.
 ///
 /// Exchange code per tile: a sender issues `sendInstructionsPerRegion` per contiguous source
 /// region it sends to a tile; a receiver issues `receiveInstructionsPerSourceTile` per tile it
-/// receives from; each instruction is `exchangeInstructionBytes`.
+/// receives from and `receiveInstructionsPerDestinationRun` for each further place the data
+/// lands in; each instruction is `exchangeInstructionBytes`.
 ExchangeMessages planExchangeMessages(std::vector<ExchangePiece>& pieces, bool intoTemporary,
                                       const GraphModel& model, const CostModel& costs);
 

@@ -60,6 +60,12 @@ struct TargetSpec {
     /// interleaved (Mk2's tile memory map: region 0 from 0x4C000 to 0x80000, region 1 up to
     /// 0xE8000). See simcore/CALIBRATION-NOTES.md for how well this is pinned down.
     static constexpr std::uint64_t kIpu2InterleavedBytesPerTile = 416 * 1024;
+    /// Tiles that share an exchange bus (a "super tile": tiles 2t and 2t + 1 of an IPU). Both can
+    /// receive the same data in the same cycle, so data they both receive arrives at twice the
+    /// exchange rate. PopLibs' planners assume two on every target
+    /// (Target::getTilesPerSharedExchangeBus, asserted in poplin's ExchangeEstimator) and lay
+    /// convolutions out so that the tiles of a pair read the same input (linearizeConvIndices).
+    static constexpr unsigned kTilesPerSharedExchangeBus = 2;
 
     unsigned numTiles() const { return numIpus * tilesPerIpu; }
     std::uint64_t nonInterleavedBytesPerTile() const {
