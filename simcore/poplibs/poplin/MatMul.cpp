@@ -264,31 +264,29 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
 
     // PopLibs' matMul is a convolution whose weights are A (output channels: A's rows, input
     // channels: K) and whose input is B's transpose (field: B's columns). It creates one AMP
-    // vertex per group of output channels on a tile (ConvPartial1x1Out per output-channel group),
-    // each paying its own supervisor overhead; the tile runs them one after the other.
+    // vertex per tile (createConvPartialAmpVertex: a ConvPartial1x1Out supervisor whose loops
+    // cover all of the tile's output-channel groups, paying its fixed cost once).
     poplar::ComputeSet cs = graph.addComputeSet({di, "matMul"});
     const std::string vertexType =
         poputil::templateVertex("poplin::MatMulBlock", inType, partialsType);
     const auto& target = graph.getTarget();
-    const std::size_t outChansPerGroup = pl::cycles::numConvUnits(target, inType);
     for (const auto& m : mRanges)
         for (const auto& k : kRanges)
-            for (const auto& n : nRanges)
-                for (std::size_t r0 = m.begin; r0 < m.end; r0 += outChansPerGroup) {
-                    const std::size_t r1 = std::min(m.end, r0 + outChansPerGroup);
-                    poplar::VertexRef v = graph.addVertex(cs, vertexType);
-                    graph.connect(v["a"], a.slice({r0, k.begin}, {r1, k.end}).flatten());
-                    graph.connect(v["b"], bt.slice({n.begin, k.begin}, {n.end, k.end}).flatten());
-                    graph.connect(v["out"],
-                                  partials[k.index].slice({r0, n.begin}, {r1, n.end}).flatten());
-                    graph.setInitialValue(v["rows"], static_cast<unsigned>(r1 - r0));
-                    graph.setInitialValue(v["depth"], static_cast<unsigned>(k.end - k.begin));
-                    graph.setInitialValue(v["cols"], static_cast<unsigned>(n.end - n.begin));
-                    graph.setTileMapping(v, plan.tileOf(m.index, k.index, n.index));
-                    graph.setPerfEstimate(v, pl::cycles::matMulBlock(target, inType, partialsType,
-                                                                     n.end - n.begin,
-                                                                     k.end - k.begin, r1 - r0));
-                }
+            for (const auto& n : nRanges) {
+                poplar::VertexRef v = graph.addVertex(cs, vertexType);
+                graph.connect(v["a"], a.slice({m.begin, k.begin}, {m.end, k.end}).flatten());
+                graph.connect(v["b"], bt.slice({n.begin, k.begin}, {n.end, k.end}).flatten());
+                graph.connect(
+                    v["out"],
+                    partials[k.index].slice({m.begin, n.begin}, {m.end, n.end}).flatten());
+                graph.setInitialValue(v["rows"], static_cast<unsigned>(m.end - m.begin));
+                graph.setInitialValue(v["depth"], static_cast<unsigned>(k.end - k.begin));
+                graph.setInitialValue(v["cols"], static_cast<unsigned>(n.end - n.begin));
+                graph.setTileMapping(v, plan.tileOf(m.index, k.index, n.index));
+                graph.setPerfEstimate(v, pl::cycles::matMulBlock(target, inType, partialsType,
+                                                                 n.end - n.begin, k.end - k.begin,
+                                                                 m.end - m.begin));
+            }
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(2ull * M * K * N);
     if (direct) {
