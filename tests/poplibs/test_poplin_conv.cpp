@@ -1,7 +1,8 @@
 // poplin convolutions against a host reference (ConvReference.hpp): the forward pass over 1-D
 // to 3-D fields with strides, padding, dilation, flips, truncation and groups; the input
 // gradient (getGradientParams with transposed, flipped weights); weight deltas and updates;
-// biases; the planner's vertex choice and splits; options and errors.
+// biases; the planner's vertex choice and splits; the tile order and super-tile exchange;
+// options and errors.
 
 #include "ConvReference.hpp"
 #include "PoplibsHarness.hpp"
@@ -13,6 +14,7 @@
 #include <poplin/Convolution.hpp>
 #include <poputil/exceptions.hpp>
 #include <sstream>
+#include <tilescope/sim/CostModel.hpp>
 
 using namespace poplibstest;
 using poplar::FLOAT;
@@ -254,6 +256,96 @@ TEST_CASE("the planner picks the vertex PopLibs' estimators rate cheaper and spl
     CHECK(report.str().find("plan: split B/G/Co/F/Ci") != std::string::npos);
     CHECK(poplin::reportPlanEstimatedCosts(h.graph, ConvParams(FLOAT, 1, {8, 8}, {3, 3}, 4, 4, 1))
               .cycles > 0);
+}
+
+TEST_CASE("output-channel blocks are innermost in the tile order, as linearizeConvIndices") {
+    tilescope::poplibs::ConvPlan plan;
+    plan.splitB = 2, plan.splitG = 3, plan.splitO = 4, plan.splitF = 5, plan.splitI = 6;
+    plan.numTiles = 720;
+    // Groups, input channels, batch, rows, output channels (PopLibs' order, no kernel split).
+    CHECK(plan.tileOf(0, 0, 1, 0, 0) == 1);
+    CHECK(plan.tileOf(0, 0, 0, 1, 0) == 4);
+    CHECK(plan.tileOf(1, 0, 0, 0, 0) == 20);
+    CHECK(plan.tileOf(0, 0, 0, 0, 1) == 40);
+    CHECK(plan.tileOf(0, 1, 0, 0, 0) == 240);
+    CHECK(plan.tileOf(1, 2, 3, 4, 5) == 719);
+}
+
+TEST_CASE("the two tiles of a super tile receive a convolution's shared input at twice the rate") {
+    namespace pl = tilescope::poplibs;
+    // A 1x1 FLOAT convolution whose plan splits the output channels evenly and the rows in two,
+    // on part of a 32-tile IPU. The tiles of one row block read the same input block, which sits
+    // on tiles the plan leaves free (as a previous layer's output would); with the output
+    // channels innermost in the tile order, the two tiles of each super tile read the same one.
+    const ConvParams p(FLOAT, 1, {2, 40}, {1, 1}, 16, 8, 1);
+    Harness h(32);
+    const auto& target = h.graph.getTarget();
+    const auto plan = pl::planConvolution(target, pl::canonicalParams(p), FLOAT, 0.6, false);
+    INFO(plan.describe());
+    REQUIRE(plan.splitO % target.getTilesPerSharedExchangeBus() == 0);
+    REQUIRE(plan.splitF == 2); // another split, so that the tile order matters
+    REQUIRE(plan.splitB * plan.splitG * plan.splitI == 1);
+    const unsigned planTiles = static_cast<unsigned>(plan.splitO * plan.splitF);
+    const unsigned senders = 8;
+    REQUIRE(planTiles + senders <= 32);
+
+    const auto xv = integers(volume(inShape(p)), -3, 3, 21);
+    const auto wv = integers(volume(wShape(p)), -2, 2, 22);
+    // The input: whole channels (both rows) on each sender.
+    auto x = h.graph.addVariable(FLOAT, inShape(p), "x");
+    const std::size_t channelsPerSender = p.inputChannels / senders;
+    REQUIRE(channelsPerSender * senders == p.inputChannels);
+    for (unsigned s = 0; s < senders; ++s)
+        h.graph.setTileMapping(x[0].slice(s * channelsPerSender, (s + 1) * channelsPerSender),
+                               32 - senders + s);
+    // Each block of weights on the tile of its first row block; the second row block's tile
+    // receives it from there.
+    auto w = h.graph.addVariable(FLOAT, wShape(p), "w");
+    REQUIRE(plan.blockO * plan.splitO == p.outputChannels);
+    for (std::size_t o = 0; o < plan.splitO; ++o)
+        h.graph.setTileMapping(w[0].slice(o * plan.blockO, (o + 1) * plan.blockO),
+                               plan.tileOf(0, 0, o, 0, 0));
+    h.addInput(x, xv, "x");
+    h.addInput(w, wv, "w");
+    h.output(poplin::convolution(h.graph, x, w, p, false, h.prog, "conv"), "y");
+    CHECK(h.run().at("y") == convtest::forward(p, xv, wv));
+
+    const poplar::Engine engine(h.graph, h.prog);
+    const tilescope::capture::StepRecord* exchange = nullptr;
+    for (const auto& s : engine.compileRecords().steps)
+        if (s.kind == tilescope::capture::StepKind::DoExchange &&
+            s.name.find("Convolve") != std::string::npos)
+            exchange = &s;
+    REQUIRE(exchange != nullptr);
+    // Every tile of the plan receives its row block of the input from each sender; those of the
+    // first row block send their weights to those of the second (bytes are sent plus received).
+    const std::uint64_t blockBytes = volume(inShape(p)) * 4 / plan.splitF;
+    const std::uint64_t weightBytes = plan.blockO * p.inputChannels * 4;
+    for (std::size_t f = 0; f < plan.splitF; ++f)
+        for (std::size_t o = 0; o < plan.splitO; ++o)
+            CHECK(exchange->exchangeBytesPerTile[plan.tileOf(0, 0, o, f, 0)] ==
+                  blockBytes + weightBytes);
+    // The rule: a message both tiles of a super tile receive from the same sender streams at
+    // twice the exchange rate, any message takes at least the message minimum; the busiest
+    // tiles (second row block: input and weights) set the exchange's duration, which every tile
+    // taking part books.
+    const tilescope::sim::CostModel costs;
+    const std::uint64_t rate = target.getExchangeBytesPerCycle();
+    const std::uint64_t message = blockBytes / senders;
+    REQUIRE(message / 2 > costs.minCyclesPerReceivedMessage * rate); // the rate, not the minimum
+    const auto perMessage = [&](std::uint64_t bytes) {
+        return std::max(costs.minCyclesPerReceivedMessage, (bytes + rate - 1) / rate);
+    };
+    const std::uint64_t instructions =
+        (senders + 1) * costs.receiveInstructionsPerSourceTile * costs.exchangeInstructionCycles;
+    const auto duration = [&](std::uint64_t inputMessageBytes) {
+        return costs.exchangeOverheadCycles + senders * perMessage(inputMessageBytes) +
+               perMessage(weightBytes) + instructions;
+    };
+    for (unsigned t = 0; t < 32; ++t)
+        if (exchange->exchangeBytesPerTile[t])
+            CHECK(exchange->estimatedCyclesPerTile[t] == duration(message / 2));
+    CHECK(duration(message / 2) < duration(message));
 }
 
 TEST_CASE("deep convolutions split input channels and reduce partials exactly") {

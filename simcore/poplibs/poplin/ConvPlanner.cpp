@@ -153,6 +153,11 @@ ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams&
     const bool oneByOne = kernelElems == 1;
     const std::vector<ConvMethod> methods = {oneByOne ? ConvMethod::Amp1x1 : ConvMethod::AmpNx1,
                                              ConvMethod::HorizontalMac};
+    // How many tiles take one input block in the same cycles for an output-channel split.
+    const auto busShare = [&](std::size_t outChanSplit) -> std::uint64_t {
+        const unsigned pair = target.getTilesPerSharedExchangeBus();
+        return target.supportsExchangeBusSharing() && outChanSplit % pair == 0 ? pair : 1;
+    };
 
     ConvPlan best, smallest;
     bool haveBest = false, haveSmallest = false;
@@ -190,9 +195,14 @@ ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams&
                         }
                         c.vertexCycles = c.blockG * vertex;
                         // Each tile receives its operands and, holding a share of what its
-                        // neighbours in the plan read, sends about as much.
+                        // neighbours in the plan read, sends about as much. The input block
+                        // (the activations, in both passes) is read by the splitO tiles of
+                        // adjacent output-channel blocks (tileOf); with an even split the two
+                        // tiles of each super tile receive it together at twice the rate, as
+                        // PopLibs' planner costs it (ConvPlan.cpp's input-element multiplier).
+                        const std::uint64_t inShared = ceilDiv(inElems, busShare(c.splitO));
                         const std::uint64_t moved =
-                            weightUpdate ? inElems + outElems : inElems + wElems;
+                            weightUpdate ? inShared + outElems : inShared + wElems;
                         const std::uint64_t exchange =
                             2 * c.blockG * moved * inBytes / exchangeRate;
                         const std::size_t parts = c.partials();

@@ -20,7 +20,9 @@ const char* convMethodName(ConvMethod m);
 /// output rows (the outermost field dimension) x input channels. With input channels split,
 /// tiles write partial sums that a reduction adds. For the weight-delta pass the output is the
 /// weights: batch and rows are the reduction (splitB x splitF partials) and output/input channels
-/// and groups split the weights.
+/// and groups split the weights. Tiles are numbered as PopLibs' linearizeConvIndices numbers
+/// them (tileOf): output-channel blocks innermost, so that the two tiles of a super tile read
+/// the same input block when that split is even.
 struct ConvPlan {
     std::size_t splitB = 1, splitG = 1, splitO = 1, splitF = 1, splitI = 1;
     std::size_t blockB = 0, blockG = 0, blockO = 0, blockF = 0, blockI = 0;
@@ -31,9 +33,14 @@ struct ConvPlan {
     std::uint64_t bytesPerTile = 0;
     unsigned numTiles = 1;
 
+    /// The tile of block (b, g, o, f, i): groups outermost, then input channels, batch, rows
+    /// and output channels innermost (PopLibs' linearizeConvIndices, lib/poplin/Convolution.cpp,
+    /// which has no kernel split here). Blocks differing only in `o` are on adjacent tiles and
+    /// read the same input; the partials of one output (all `i`) are splitB x splitF x splitO
+    /// tiles apart.
     unsigned tileOf(std::size_t b, std::size_t g, std::size_t o, std::size_t f,
                     std::size_t i) const {
-        return static_cast<unsigned>(((((b * splitG + g) * splitO + o) * splitF + f) * splitI + i) %
+        return static_cast<unsigned>(((((g * splitI + i) * splitB + b) * splitF + f) * splitO + o) %
                                      numTiles);
     }
     std::size_t partials() const { return weightUpdate ? splitB * splitF : splitI; }
