@@ -235,8 +235,10 @@ void registerNormOps(OpLoweringRegistry& r) {
                               .reshape(x.shape());
             c.save("xhat", xhat);
             c.save("invStd", m.invStd);
+            const poplar::Type type = x.elementType();
             c.setOutput(0, mapExpr(c, pe::_1 * pe::_2 + pe::_3,
-                                   {xhat, channelView(c.input(1), x), channelView(c.input(2), x)},
+                                   {xhat, channelView(castTo(c, c.input(1), type), x),
+                                    channelView(castTo(c, c.input(2), type), x)},
                                    "scale"));
             if (c.hasOutput(1))
                 c.setOutput(1, m.meanRaw.flatten());
@@ -249,8 +251,8 @@ void registerNormOps(OpLoweringRegistry& r) {
             if (c.needsInputGrad(0)) {
                 Tensor invStd = c.saved("invStd");
                 const auto grouped = invStd.shape();
-                Tensor dxhat =
-                    mapExpr(c, pe::_1 * pe::_2, {g, channelView(c.input(1), x)}, "gradXhat");
+                Tensor scale = castTo(c, c.input(1), x.elementType());
+                Tensor dxhat = mapExpr(c, pe::_1 * pe::_2, {g, channelView(scale, x)}, "gradXhat");
                 c.addInputGrad(
                     0, normGrad(c, dxhat.reshape(grouped), xhat.reshape(grouped), invStd, {2})
                            .reshape(x.shape()));
