@@ -127,6 +127,17 @@ TEST_CASE("the planner splits the reduction dimension when that is fastest") {
     CHECK(tight.bytesPerTile <= std::uint64_t(0.35 * target.getBytesPerTile()));
 }
 
+TEST_CASE("the planner ranks tutorial 4's first product with PopLibs' planner terms") {
+    // m1 {800,500} x m2 {500,400} on one Mk2 IPU, the plan and its term-by-term estimate in
+    // simcore/CALIBRATION-NOTES.md ("The matMul planner against PopLibs' ConvPlan"): operands
+    // 5,394, AMP 11,395, partials' exchange 928, reduction 1,332, regroup 2,259.
+    poplar::IPUModel model("ipu2");
+    const poplar::Target target = model.createDevice().getTarget();
+    const auto plan = tilescope::poplibs::planMatMul(target, FLOAT, FLOAT, 800, 500, 400, 0.6);
+    CHECK(plan.describe() == "split M/K/N 50/4/7, block 16x128x58");
+    CHECK(plan.estimatedCycles == 21308);
+}
+
 TEST_CASE("a split reduction creates partials and a reduction and is still exact") {
     const std::size_t M = 3, K = 2000, N = 2;
     Harness h(32);

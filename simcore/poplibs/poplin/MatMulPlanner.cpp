@@ -21,22 +21,42 @@ std::size_t ceilDiv(std::size_t a, std::size_t b) {
 /// 64-bit data path, as simcore's CostModel::copyBytesPerThreadCycle).
 constexpr std::uint64_t kCopyBytesPerCycle = 8;
 
-// The planner ranks plans with the estimates the compiled program is charged, as PopLibs'
-// planner costs its candidates with the vertices' own estimators (lib/poplin/ConvPlan.cpp): the
-// AMP vertices (cycles::convPartial1x1, one per output-channel group), the operands' exchange at
-// the target's rate and, with a split reduction, the partials' exchange and the ReduceAdd
-// stages. A plan that leaves too few
-// field elements per worker pays the AMP vertex's fixed cost per pass, so such plans lose.
-/// Tile cycles of the AMP vertices of one m x k x n block: A's rows are the convolution's output
-/// channels, one vertex per group of them, B's columns its field (see MatMul.cpp).
+// The planner ranks plans with PopLibs' planner's terms (lib/poplin/ConvPlan.cpp, SDK 2.x:
+// addEstimates sums addExchangeCycleEstimate, addPartialCalcCycleEstimate and
+// addReduceCycleEstimate; a 1x1 product in whole input-channel groups has no zero padding, and
+// in place of addTransformCycleEstimate the regroup TileScope builds is costed).
+// CALIBRATION-NOTES.md compares the terms one by one.
+/// Tile cycles of the AMP work of one m x k x n block: A's rows are the convolution's output
+/// channels, B's columns its field (see MatMul.cpp). PopLibs' addPartialCalcCycleEstimate costs a
+/// tile's partials as one ConvPartial1x1Out supervisor looping over all of the tile's output-
+/// channel groups (getConvPartial1x1SupervisorOuterLoopCycleEstimate with tileNumOutGroups), so
+/// the supervisor's fixed cost is paid once per tile, not once per group.
 std::uint64_t ampTileCycles(const poplar::Target& target, const poplar::Type& inputType,
                             const poplar::Type& partialsType, std::size_t m, std::size_t k,
                             std::size_t n) {
-    const std::size_t group = cycles::numConvUnits(target, inputType);
-    std::uint64_t total = 0;
-    for (std::size_t r0 = 0; r0 < m; r0 += group)
-        total += cycles::convPartial1x1(target, inputType, partialsType, n, k,
-                                        std::min(m, r0 + group) - r0);
+    return cycles::convPartial1x1(target, inputType, partialsType, n, k, m);
+}
+
+/// Exchange cycles of the partial sums (PopLibs' addExchangeCycleEstimate): the first stage
+/// moves all of a tile's partials (its m x n block of the partials' type) whatever the depth,
+/// each further stage of the reduction plan the partials left after the stage before.
+std::uint64_t partialSumExchangeCycles(std::uint64_t partials, unsigned depth,
+                                       std::uint64_t partialBytes, std::uint64_t rate) {
+    std::uint64_t total = ceilDiv(partials * partialBytes, rate);
+    if (depth <= 1)
+        return total;
+    std::uint64_t remaining = depth, outputs = partials;
+    bool first = true;
+    for (unsigned next : multiStageReducePlan(depth)) {
+        if (!first)
+            total += ceilDiv(outputs * partialBytes, rate);
+        const std::uint64_t group = ceilDiv(remaining, next);
+        outputs = ceilDiv(outputs, group);
+        remaining = ceilDiv(remaining, group);
+        first = false;
+    }
+    if (remaining > 1 && !first)
+        total += ceilDiv(outputs * partialBytes, rate);
     return total;
 }
 
@@ -97,37 +117,48 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                 p.splitM = sm, p.splitK = sk, p.splitN = sn;
                 p.blockM = bm, p.blockK = bk, p.blockN = bn;
                 // Each tile receives its A and B blocks while it sends its share of them to the
-                // tiles of its row (A) and column (B) of the plan; it sends and receives at once,
-                // so the busier direction at the target's rate sets the time
-                // (CostModel::exchangeCycles). A B block's share is the largest rectangle of its
-                // readers' grid (MatMulLayout.cpp), an A block's one of the shares in whole
-                // weight groups createMatMulInputLHS deals out. Then the AMP vertex runs and,
-                // with a split reduction, each output gathers splitK partials.
+                // tiles of its row (A) and column (B) of the plan. PopLibs'
+                // addExchangeCycleEstimate charges the received input elements (B's block) and
+                // weights (A's block) less the share already on the tile (1/splitM of the input
+                // elements, 1/splitN of the weights, "distributed evenly across all tiles that
+                // require them"), each at the target's rate. TileScope's exchange also takes the
+                // busier of a tile's two directions (CostModel::exchangeCycles), so the sends of
+                // its shares bound it from below: a B block's share is the largest rectangle of
+                // its readers' grid (MatMulLayout.cpp), an A block's one of the shares in whole
+                // weight groups createMatMulInputLHS deals out. PopLibs has no send term.
                 const ReaderGrid grid = readerGrid(bn, bk, sm, inGroup, grain);
                 const std::uint64_t bShare = grid.rowsPerPart * grid.columnsPerPart;
                 const std::uint64_t aShare = std::min<std::uint64_t>(
                     bm * bk, ceilDiv(ceilDiv(bm * bk, sn), weightGroup) * weightGroup);
                 // With A's row blocks innermost in the tile order (MatMulPlan::tileOf) and an
                 // even split of them, the two tiles of each super tile receive the same B block
-                // together, at twice the rate (PopLibs' planner's multiplier for the input
-                // elements, ConvPlan.cpp).
+                // together, at twice the rate (PopLibs' ExchangeEstimator multiplier for the
+                // input elements, ConvPlan.cpp).
                 const std::uint64_t busShare =
                     target.supportsExchangeBusSharing() &&
                             sm % target.getTilesPerSharedExchangeBus() == 0
                         ? target.getTilesPerSharedExchangeBus()
                         : 1;
-                const std::uint64_t received = bm * bk + ceilDiv(bk * bn, busShare);
+                const std::uint64_t inputElements = bk * bn - bk * bn / sm;
+                const std::uint64_t weights = bm * bk - bm * bk / sn;
+                const std::uint64_t received =
+                    ceilDiv(inputElements * inBytes, exchangeRate * busShare) +
+                    ceilDiv(weights * inBytes, exchangeRate);
                 // A tile's shares are multicast: sent once, whoever reads them.
-                const std::uint64_t sent = bShare + aShare;
-                const std::uint64_t exchange = std::max(received, sent) * inBytes / exchangeRate;
+                const std::uint64_t sent = ceilDiv((bShare + aShare) * inBytes, exchangeRate);
+                const std::uint64_t exchange = std::max(received, sent);
                 const std::uint64_t amp =
                     ampTileCycles(target, inputType, partialsType, bm, bk, bn);
+                // The partials (PopLibs' addExchangeCycleEstimate and addReduceCycleEstimate:
+                // every tile's m x n partials exchanged, then estimateConvReduceCycles for the
+                // splitK-deep sums of its share of the outputs).
+                const std::uint64_t partialsExchange =
+                    partialSumExchangeCycles(bm * bn, unsigned(sk), partialBytes, exchangeRate);
                 std::uint64_t reduction = 0;
                 if (sk > 1) {
                     const std::uint64_t outputsPerTile = ceilDiv(bm * bn, sk);
                     reduction = reducePartialsTileCycles(target, partialsType, partialsType,
-                                                         outputsPerTile, unsigned(sk)) +
-                                outputsPerTile * (sk - 1) * partialBytes / exchangeRate;
+                                                         outputsPerTile, unsigned(sk));
                 }
                 // A row-major B is first rearranged (MatMulLayout.cpp, as PopLibs' regroup):
                 // groups gathered onto the IPU's tiles, transposed there, then each reader
@@ -148,7 +179,7 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                     target.getNumWorkerContexts() *
                         transpose2dCycles(inputType, groupRows, groupRows,
                                           ceilDiv(transpositions, target.getNumWorkerContexts()));
-                p.estimatedCycles = exchange + amp + reduction + prearrange;
+                p.estimatedCycles = exchange + amp + partialsExchange + reduction + prearrange;
                 p.bytesPerTile = (bm * bk + bk * bn) * inBytes + bm * bn * partialBytes;
                 p.fitsMemory = p.bytesPerTile <= limit;
                 if (p.fitsMemory && (!haveBest || p.estimatedCycles < best.estimatedCycles)) {

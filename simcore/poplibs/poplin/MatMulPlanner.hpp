@@ -13,8 +13,8 @@ namespace tilescope::poplibs {
 struct MatMulPlan {
     std::size_t splitM = 1, splitK = 1, splitN = 1;
     std::size_t blockM = 0, blockK = 0, blockN = 0; ///< block sizes (the last may be smaller)
-    std::uint64_t estimatedCycles = 0;              ///< tile cycles: exchange + AMP + reduction
-    std::uint64_t bytesPerTile = 0;                 ///< inputs and partials of one block
+    std::uint64_t estimatedCycles = 0; ///< tile cycles: PopLibs' planner terms (MatMulPlanner.cpp)
+    std::uint64_t bytesPerTile = 0;    ///< inputs and partials of one block
     bool fitsMemory = true;
 
     /// The tile of block (m, k, n): A's row blocks (the convolution's output channels)
