@@ -33,7 +33,7 @@ _TYPE_NAMES = {FLOAT: "FLOAT", FLOAT16: "FLOAT16"}
 # Ops whose floating-point inputs must share one type and that PopTorch runs in FLOAT16 when
 # a FLOAT16 tensor meets a FLOAT one.
 _HALF_WINS = {"MatMul", "Gemm", "Conv", "ConvTranspose", "BatchNormalization",
-              "InstanceNormalization", "LayerNormalization", "PRelu"}
+              "InstanceNormalization", "LayerNormalization", "GroupNormalization", "PRelu"}
 # Inputs that are parameters of the op rather than data, which keep their own type.
 _NOT_DATA = {"Resize": {1, 2}, "Upsample": {1}, "Dropout": {1, 2}}
 # Ops whose FLOAT output is a constant the exporter made: it adapts to the type it meets.

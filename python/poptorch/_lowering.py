@@ -32,7 +32,7 @@ _REDUCTION_NAMES = {0: "NoReduction", 1: "Mean", 2: "Sum"}
 def _register_symbolics():
     """torch 1.13 exports no ONNX for mse_loss, l1_loss and smooth_l1_loss, which PopTorch
     supports: they become their element-wise terms reduced by an IdentityLoss, so the output is
-    recognised as a loss."""
+    recognised as a loss. layer_norm becomes PopART's GroupNormalization, as in PopTorch."""
     from torch.onnx import symbolic_helper
 
     def make(square):
@@ -59,9 +59,30 @@ def _register_symbolics():
             value = d
         return g.op("ai.graphcore::IdentityLoss", value, reduction_s=_REDUCTION_NAMES[reduction])
 
+    @symbolic_helper.parse_args("v", "is", "v", "v", "f", "b")
+    def layer_norm(g, x, normalized_shape, weight, bias, eps, cudnn_enable):
+        # As PopTorch canonicalises it: x flattened to {M, N} over the normalised dimensions,
+        # PopART's GroupNormalization with one group (the affine parameters flattened to the N
+        # "channels"), reshaped back. torch's own export spells it out in ONNX ops (ReduceMean,
+        # Sub, Pow, Sqrt, Div, ...), which PopART would run as nine operations.
+        n = 1
+        for d in normalized_shape:
+            n *= d
+        if symbolic_helper._is_none(weight):
+            weight = g.op("Constant", value_t=torch.ones(n))
+        if symbolic_helper._is_none(bias):
+            bias = g.op("Constant", value_t=torch.zeros(n))
+        flat_n = g.op("Constant", value_t=torch.tensor([n], dtype=torch.int64))
+        rank = symbolic_helper._get_tensor_rank(x)
+        flat = g.op("Flatten", x, axis_i=rank - len(normalized_shape))
+        y = g.op("ai.graphcore::GroupNormalization", flat, g.op("Reshape", weight, flat_n),
+                 g.op("Reshape", bias, flat_n), num_groups_i=1, epsilon_f=eps, outputs=3)[0]
+        return g.op("Reshape", y, g.op("Shape", x))
+
     torch.onnx.register_custom_op_symbolic("aten::mse_loss", make(True), OPSET)
     torch.onnx.register_custom_op_symbolic("aten::l1_loss", make(False), OPSET)
     torch.onnx.register_custom_op_symbolic("aten::smooth_l1_loss", smooth_l1, OPSET)
+    torch.onnx.register_custom_op_symbolic("aten::layer_norm", layer_norm, OPSET)
 
 
 _register_symbolics()

@@ -25,6 +25,9 @@ const char* const kJia2019 =
 const char* const kPopopsEstimators =
     "PopLibs lib/popops/popopsCycleEstimators.cpp (BinaryOp1D / UnaryOp1D MultiVertex), "
     "worked out for the same size";
+const char* const kMapExprEstimate =
+    "PopLibs lib/popops/ExpressionGenerator.cpp (executeCodelet's estimate of the generated "
+    "MultiVertex)";
 const char* const kReduceEstimators =
     "PopLibs lib/popops/reduction/CycleEstimationFunctions.cpp (ReduceAllRegionsContinuous, "
     "numOutputsM1 as PopLibs passes it), 6 workers";
@@ -173,6 +176,79 @@ std::vector<CalibrationCase> calibrationCases() {
                      popops::exp(g, onTile0(g, FLOAT, {1000}, "x"), p, "exp");
                  },
                  "exponent");
+         },
+         1 / kBand, kBand, ""},
+        // POWER has no vector loop: one element per loop, 312 cycles FLOAT and 325 HALF
+        // (binaryOpPerfInfo), so HALF is no faster than FLOAT per element.
+        // FLOAT: worker 29 + ceil(1000 / 6) x 312 = 52133; 6 x 52133 + 11.
+        {"popops::pow FLOAT, 1000 elements on one tile, compute-set cycles", "cycles",
+         6 * 52133 + 11, kPopopsEstimators,
+         [] {
+             return tileCycles(
+                 [](poplar::Graph& g, Prog& p) {
+                     popops::pow(g, onTile0(g, FLOAT, {1000}, "x"), onTile0(g, FLOAT, {1000}, "y"),
+                                 p, "pow");
+                 },
+                 "power");
+         },
+         1 / kBand, kBand, ""},
+        // HALF: worker 26 + 167 x 325 = 54301; 6 x 54301 + 11.
+        {"popops::pow HALF, 1000 elements on one tile, compute-set cycles", "cycles",
+         6 * 54301 + 11, kPopopsEstimators,
+         [] {
+             return tileCycles(
+                 [](poplar::Graph& g, Prog& p) {
+                     popops::pow(g, onTile0(g, HALF, {1000}, "x"), onTile0(g, HALF, {1000}, "y"), p,
+                                 "pow");
+                 },
+                 "power");
+         },
+         1 / kBand, kBand, ""},
+        // popops::map fusing (_1 - _2) * _3, two operations on three inputs: PopLibs' generated
+        // codelet, 20 + 3 x (1000 / vectorWidth) x 2 rounded up to a multiple of 6 workers.
+        // FLOAT: 20 + 3 x 500 x 2 = 3020 -> 3024.
+        {"popops::map (_1 - _2) * _3 FLOAT, 1000 elements on one tile, compute-set cycles",
+         "cycles", 3024, kMapExprEstimate,
+         [] {
+             return tileCycles(
+                 [](poplar::Graph& g, Prog& p) {
+                     namespace pe = popops::expr;
+                     popops::map(g, (pe::_1 - pe::_2) * pe::_3,
+                                 {onTile0(g, FLOAT, {1000}, "a"), onTile0(g, FLOAT, {1000}, "b"),
+                                  onTile0(g, FLOAT, {1000}, "c")},
+                                 p, "fused");
+                 },
+                 "map");
+         },
+         1 / kBand, kBand, ""},
+        // HALF: 20 + 3 x 250 x 2 = 1520 -> 1524.
+        {"popops::map (_1 - _2) * _3 HALF, 1000 elements on one tile, compute-set cycles", "cycles",
+         1524, kMapExprEstimate,
+         [] {
+             return tileCycles(
+                 [](poplar::Graph& g, Prog& p) {
+                     namespace pe = popops::expr;
+                     popops::map(g, (pe::_1 - pe::_2) * pe::_3,
+                                 {onTile0(g, HALF, {1000}, "a"), onTile0(g, HALF, {1000}, "b"),
+                                  onTile0(g, HALF, {1000}, "c")},
+                                 p, "fused");
+                 },
+                 "map");
+         },
+         1 / kBand, kBand, ""},
+        // popops::map Pow(_1, 2) HALF: a single operation is not fused, and PopLibs' expression
+        // optimisation makes it SQUARE (2 cycles per 4 halves): worker 17 + ceil(167 / 4) x 2
+        // = 101; 6 x 101 + 9 + 11.
+        {"popops::map Pow(_1, 2) HALF, 1000 elements on one tile, compute-set cycles", "cycles",
+         6 * 101 + 9 + 11, kPopopsEstimators,
+         [] {
+             return tileCycles(
+                 [](poplar::Graph& g, Prog& p) {
+                     namespace pe = popops::expr;
+                     popops::map(g, pe::Pow(pe::_1, pe::Const(2.0f)),
+                                 {onTile0(g, HALF, {1000}, "x")}, p, "square");
+                 },
+                 "map");
          },
          1 / kBand, kBand, ""},
         // Reduce 64 x 100 FLOAT over the 100: workers of 12 outputs (the simulator's split);

@@ -197,6 +197,31 @@ TEST_CASE("Gradients of softmax, layer norm and reductions match finite differen
             return dot(y);
         },
         17);
+    // PopART's GroupNormalization, one group of the 3 channels per sample (as PopTorch lowers
+    // layer_norm), scaled and shifted per channel.
+    const std::vector<float> gamma = {0.5f, 1.5f, -1.0f}, beta = {0.1f, 0.2f, 0.3f};
+    check(
+        "GroupNormalization",
+        [&](AiOnnxOpset& o, AiGraphcoreOpset1& g, const TensorId& x) {
+            TensorId s = o.constant(ConstVoidData(gamma.data(), TensorInfo("FLOAT", Shape{3})));
+            TensorId b = o.constant(ConstVoidData(beta.data(), TensorInfo("FLOAT", Shape{3})));
+            return weighted(o, g.groupnormalization({x, s, b}, 1, 1e-5f)[0]);
+        },
+        [&](const std::vector<double>& x) {
+            std::vector<double> y(6);
+            for (int r = 0; r < 2; ++r) {
+                double mean = 0, var = 0;
+                for (int c = 0; c < 3; ++c)
+                    mean += x[r * 3 + c] / 3;
+                for (int c = 0; c < 3; ++c)
+                    var += (x[r * 3 + c] - mean) * (x[r * 3 + c] - mean) / 3;
+                for (int c = 0; c < 3; ++c)
+                    y[r * 3 + c] =
+                        (x[r * 3 + c] - mean) / std::sqrt(var + 1e-5) * gamma[c] + beta[c];
+            }
+            return dot(y);
+        },
+        13);
     check(
         "ReduceLogSumExp",
         [&](AiOnnxOpset& o, AiGraphcoreOpset1&, const TensorId& x) {

@@ -1,6 +1,6 @@
 """PopTorch's own ops and modules: blocks placing and pipelining work over IPUs,
 set_available_memory and Options' proportion on the matmuls, ipu_print_tensor, and batch norm's
-training and running statistics against torch on the CPU."""
+training and running statistics and layer norm against torch on the CPU."""
 import copy
 import json
 
@@ -179,3 +179,47 @@ def test_batch_norm_trains_and_keeps_running_statistics_like_torch():
     x = torch.randn(4, 3, 8, 8)
     with torch.no_grad():
         assert_same(poptorch.inferenceModel(model)(x), reference(x))
+
+
+class _LayerNorms(nn.Module):
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(6, 6)
+        self.affine = nn.LayerNorm(6)
+        self.plain = nn.LayerNorm((4, 6), elementwise_affine=False, eps=1e-3)
+        self.loss = nn.MSELoss()
+
+    def forward(self, x, y=None):
+        out = self.plain(self.affine(self.fc(x)) * 2 + 1)
+        return out if y is None else (out, self.loss(out, y))
+
+
+def test_layer_norm_is_one_group_normalization_and_trains_like_torch():
+    torch.manual_seed(3)
+    model = _LayerNorms()
+    reference = copy.deepcopy(model)
+    training = poptorch.trainingModel(model, poptorch.Options().deviceIterations(2),
+                                      torch.optim.SGD(model.parameters(), lr=0.1))
+    cpu = torch.optim.SGD(reference.parameters(), lr=0.1)
+    for _ in range(2):
+        x, y = torch.randn(4, 4, 6) * 3, torch.randn(4, 4, 6)
+        training(x, y)
+        for i in range(2):
+            cpu.zero_grad()
+            reference(x[2 * i:2 * i + 2], y[2 * i:2 * i + 2])[1].backward()
+            cpu.step()
+    for name, value in reference.state_dict().items():
+        torch.testing.assert_close(model.state_dict()[name], value, rtol=RTOL, atol=ATOL,
+                                   msg=name)
+    model.eval()
+    reference.eval()
+    x = torch.randn(3, 4, 6)
+    inference = poptorch.inferenceModel(model)
+    with torch.no_grad():
+        assert_same(inference(x), reference(x))
+    # As PopTorch lowers it: no ONNX Pow, one GroupNormalization per LayerNorm.
+    nodes = inference._lowered.model.graph.node
+    assert not [n for n in nodes if n.op_type == "Pow"]
+    norms = [n for n in nodes if n.op_type == "GroupNormalization"]
+    assert len(norms) == 2 and all(n.domain == "ai.graphcore" for n in norms)

@@ -265,6 +265,17 @@ std::uint64_t binaryOp1DVertexCycles(const poplar::Target& target, B op, const p
            kBasicOpSupervisorOverhead;
 }
 
+std::uint64_t mapExprWorkerCycles(const poplar::Target& target, const poplar::Type& type,
+                                  unsigned inputs, unsigned fusedOps, std::uint64_t elements) {
+    // executeCodelet: 20 for a MultiVertex (13 for a single-worker vertex, which PopLibs uses
+    // only when a tile holds several regions; the simulator splits every tile as a MultiVertex).
+    constexpr std::uint64_t kMultiVertexOverhead = 20;
+    const std::uint64_t width = target.getVectorWidth(type);
+    const std::uint64_t perInput = elements / width + elements % width;
+    return ceilDiv(kMultiVertexOverhead, target.getNumWorkerContexts()) +
+           std::uint64_t(inputs) * perInput * fusedOps;
+}
+
 std::uint64_t scaledAddWorkerCycles(const poplar::Target& target, const poplar::Type& type,
                                     std::uint64_t elements) {
     // Worker figures of getScaledArithmeticSupervisorCycleEstimate for equal data and delta

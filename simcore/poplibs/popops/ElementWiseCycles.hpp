@@ -48,6 +48,15 @@ std::uint64_t binaryOp1DVertexCycles(const poplar::Target& target, popops::expr:
                                      const poplar::Type& type, bool inPlace,
                                      std::uint64_t elements);
 
+/// Thread cycles of one worker's share of the codelet PopLibs generates for popops::map over an
+/// expression of more than one operation, over `elements` of `type`, following the estimate
+/// executeCodelet sets (lib/popops/ExpressionGenerator.cpp): the MultiVertex costs 20 + for each
+/// of the `inputs`, (elements / vectorWidth + elements % vectorWidth) x the `fusedOps` (unary,
+/// binary and ternary operations alike, whatever they are). Each worker is charged its own
+/// elements and a worker's share of the 20.
+std::uint64_t mapExprWorkerCycles(const poplar::Target& target, const poplar::Type& type,
+                                  unsigned inputs, unsigned fusedOps, std::uint64_t elements);
+
 /// Thread cycles of one worker of popops' ScaledAdd / ScaledSubtract / aXPlusbY over `elements`
 /// of FLOAT or HALF data with deltas of the same type, following PopLibs'
 /// getScaledArithmeticSupervisorCycleEstimate (popops/PerformanceEstimation.cpp): a 15-cycle

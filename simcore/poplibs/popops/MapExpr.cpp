@@ -2,9 +2,9 @@
 // vertex type per element type interprets, so any formula runs as a single compute set (one pass
 // over the data) rather than one compute set per operation.
 
-#include "common/CycleEstimates.hpp"
 #include "common/ElementWiseBuilder.hpp"
 #include "popops/ElementWise.hpp"
+#include "popops/ElementWiseCycles.hpp"
 #include "popops/ElementWiseVertices.hpp"
 #include "popops/PopopsCodelets.hpp"
 #include "tilescope/sim/BuiltinVertex.hpp"
@@ -180,10 +180,46 @@ struct CompiledExpr {
     unsigned maxInput = 0; ///< highest placeholder index used (1-based)
     unsigned depth = 0, maxDepth = 0;
     unsigned simpleOps = 0, transcendentalOps = 0, integerUnsafeOps = 0;
+    unsigned fusedOps = 0; ///< unary, binary and ternary operations (PopLibs' numFusedOps)
     bool comparisonAtRoot = false;
+    /// PopLibs fuses only expressions of more than one operation (analyseExpr); a single one
+    /// runs on that operation's own vertex and is costed as it. Pow by a constant 2, 0.5, -0.5
+    /// or -1 is first rewritten to Square, Sqrt, Rsqrt or Inv, as PopLibs' expression
+    /// optimisations do (tests/popops/MapExprOptimisations.cpp).
+    enum class Single { None, Unary, Binary, Ternary } single = Single::None;
+    expr::UnaryOpType singleUnary = expr::UnaryOpType::ABSOLUTE;
+    expr::BinaryOpType singleBinary = expr::BinaryOpType::ADD;
+    expr::TernaryOpType singleTernary = expr::TernaryOpType::SELECT;
 
     void push() { maxDepth = std::max(maxDepth, ++depth); }
-    void compile(const expr::Expr& e) { comparisonAtRoot = compileNode(e); }
+    void compile(const expr::Expr& e) {
+        comparisonAtRoot = compileNode(e);
+        if (fusedOps == 1)
+            findSingle(e);
+    }
+    void findSingle(const expr::Expr& e) {
+        if (auto* u = dynamic_cast<const expr::UnaryOp*>(&e)) {
+            single = Single::Unary;
+            singleUnary = u->opType();
+        } else if (auto* b = dynamic_cast<const expr::BinaryOp*>(&e)) {
+            single = Single::Binary;
+            singleBinary = b->opType();
+            auto* c = dynamic_cast<const expr::Const*>(&b->rhs());
+            if (b->opType() == expr::BinaryOpType::POWER && c) {
+                const float k = c->value();
+                const bool rewritten = k == 2.0f || k == 0.5f || k == -0.5f || k == -1.0f;
+                singleUnary = k == 2.0f    ? expr::UnaryOpType::SQUARE
+                              : k == 0.5f  ? expr::UnaryOpType::SQRT
+                              : k == -0.5f ? expr::UnaryOpType::RSQRT
+                                           : expr::UnaryOpType::INVERSE;
+                if (rewritten)
+                    single = Single::Unary;
+            }
+        } else if (auto* t = dynamic_cast<const expr::TernaryOp*>(&e)) {
+            single = Single::Ternary;
+            singleTernary = t->opType();
+        }
+    }
     /// Logical operations take BOOL operands: inside an expression those are comparisons and
     /// other logical operations (expressions over BOOL tensors are not supported).
     [[noreturn]] static void throwLogicalNeedsBool() {
@@ -210,6 +246,7 @@ struct CompiledExpr {
             if (pv::isLogical(u->opType()) && !operandIsBool)
                 throwLogicalNeedsBool();
             program.push_back(encode(Unary, static_cast<unsigned>(u->opType())));
+            ++fusedOps;
             (pv::isTranscendental(u->opType()) ? transcendentalOps : simpleOps)++;
             integerUnsafeOps += !pv::supports<int>(u->opType()) && !pv::isLogical(u->opType());
             return pv::isLogical(u->opType());
@@ -220,6 +257,7 @@ struct CompiledExpr {
                 throwLogicalNeedsBool();
             program.push_back(encode(Binary, static_cast<unsigned>(b->opType())));
             --depth;
+            ++fusedOps;
             (pv::isTranscendental(b->opType()) ? transcendentalOps : simpleOps)++;
             integerUnsafeOps += !pv::supports<int>(b->opType()) && !pv::isLogical(b->opType());
             return pv::givesBool(b->opType());
@@ -229,6 +267,7 @@ struct CompiledExpr {
             compileNode(t->arg2());
             program.push_back(encode(Ternary, static_cast<unsigned>(t->opType())));
             depth -= 2;
+            ++fusedOps;
             simpleOps += t->opType() == expr::TernaryOpType::CLAMP ? 2 : 1;
             return t->opType() == expr::TernaryOpType::SELECT && a && b;
         }
@@ -246,6 +285,26 @@ template <typename T, typename Out> void registerOne(poplar::Graph& graph) {
         &MapExpr<T, Out>::visit);
 }
 
+/// Thread cycles of one worker over `n` elements of `type`: PopLibs' generated-codelet estimate,
+/// or for a single operation that operation's own vertex (in place for mapInPlace).
+std::uint64_t mapWorkerCycles(const poplar::Target& target, const CompiledExpr& ce,
+                              const poplar::Type& type, std::size_t inputs, bool inPlace,
+                              std::size_t n) {
+    switch (ce.single) {
+    case CompiledExpr::Single::Unary:
+        return pl::cycles::unaryOp1DWorkerCycles(target, ce.singleUnary, type, inPlace, n);
+    case CompiledExpr::Single::Binary:
+        return pl::cycles::binaryOp1DWorkerCycles(target, ce.singleBinary, type, inPlace, n);
+    case CompiledExpr::Single::Ternary:
+        return pl::cycles::ternaryOpWorkerCycles(
+            target, ce.singleTernary == expr::TernaryOpType::CLAMP, type, n);
+    case CompiledExpr::Single::None:
+        break;
+    }
+    return pl::cycles::mapExprWorkerCycles(target, type, static_cast<unsigned>(inputs), ce.fusedOps,
+                                           n);
+}
+
 /// Adds the compute set evaluating the compiled expression over `inputs` (already broadcast to
 /// out's shape) into `out`.
 void addMap(poplar::Graph& graph, const CompiledExpr& ce, const std::vector<Tensor>& inputs,
@@ -259,9 +318,7 @@ void addMap(poplar::Graph& graph, const CompiledExpr& ce, const std::vector<Tens
     pl::addElementWiseVertices(
         graph, cs, vertexType, out, {{"out", out}},
         [&](std::size_t n) {
-            return pl::cycles::kVertexOverhead +
-                   pl::cycles::vectors(target, type, n) * (inputs.size() + ce.simpleOps) +
-                   n * ce.transcendentalOps * pl::cycles::kTranscendentalCyclesPerElement;
+            return mapWorkerCycles(target, ce, type, inputs.size(), api == "mapInPlace", n);
         },
         [&](poplar::VertexRef v) {
             graph.setInitialValue(v["program"], poplar::ArrayRef<unsigned>(ce.program));

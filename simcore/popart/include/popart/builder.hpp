@@ -270,6 +270,12 @@ public:
                           ReductionType reduction = ReductionType::Mean,
                           const DebugContext& debugContext = {});
     TensorId gelu(const std::vector<TensorId>& args, const DebugContext& debugContext = {});
+    /// args[0] {N, C, ...} normalised over each of `num_groups` groups of channels (and the
+    /// other dimensions), then scaled by args[1] and shifted by args[2] (both {C}). Returns
+    /// the result and each group's mean and 1/sqrt(var + epsilon), {N * num_groups}.
+    std::vector<TensorId> groupnormalization(const std::vector<TensorId>& args, int64_t num_groups,
+                                             float epsilon = 1e-05f,
+                                             const DebugContext& debugContext = {});
     TensorId scale(const std::vector<TensorId>& args, float scale,
                    const DebugContext& debugContext = {});
     /// args[0] forward, no gradient backward.

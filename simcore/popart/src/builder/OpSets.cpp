@@ -458,6 +458,13 @@ TensorId AiGraphcoreOpset1::gelu(const std::vector<TensorId>& args,
     return node1("Gelu", args, {}, debugContext);
 }
 
+std::vector<TensorId> AiGraphcoreOpset1::groupnormalization(const std::vector<TensorId>& args,
+                                                            int64_t num_groups, float epsilon,
+                                                            const DebugContext& debugContext) {
+    return node("GroupNormalization", args, 3,
+                OpAttributes().set("num_groups", num_groups).set("epsilon", epsilon), debugContext);
+}
+
 TensorId AiGraphcoreOpset1::scale(const std::vector<TensorId>& args, float scale,
                                   const DebugContext& debugContext) {
     return node1("Scale", args, OpAttributes().set("scale", scale), debugContext);

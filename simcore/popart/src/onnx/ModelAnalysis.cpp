@@ -14,6 +14,14 @@ bool isGraphcore(const std::string& domain) {
     return domain == "ai.graphcore";
 }
 
+// Removes the declarations of `id` from the graph's value_info.
+void eraseValueInfo(onnx::GraphProto& g, const std::string& id) {
+    auto* infos = g.mutable_value_info();
+    for (int i = infos->size() - 1; i >= 0; --i)
+        if (infos->Get(i).name() == id)
+            infos->DeleteSubrange(i, 1);
+}
+
 // Reads every info the (re-)inferred model declares.
 void collectInfos(const onnx::GraphProto& g, ModelAnalysis& a) {
     auto take = [&](const onnx::ValueInfoProto& v) {
@@ -153,6 +161,9 @@ ModelAnalysis analyseModel(const onnx::ModelProto& original, const InputShapeInf
                     a.constants[id] = values[i];
                     a.infos[id] = values[i].info;
                     a.folded.insert(id);
+                    // An earlier round may have declared the output without a shape (its inputs
+                    // were not known yet): ONNX would read that rather than the initializer.
+                    eraseValueInfo(*g, id);
                     onnx::TensorProto* t = g->add_initializer();
                     toTensorProto(values[i], *t);
                     t->set_name(id);
@@ -171,6 +182,7 @@ ModelAnalysis analyseModel(const onnx::ModelProto& original, const InputShapeInf
                     if (id.empty() || !ctx.outputInfos()[i].isSet() || a.infos.count(id))
                         continue;
                     a.infos[id] = ctx.outputInfos()[i];
+                    eraseValueInfo(*g, id);
                     setValueInfo(*g->add_value_info(), id, ctx.outputInfos()[i]);
                     changed = true;
                 }

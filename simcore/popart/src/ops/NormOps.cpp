@@ -1,5 +1,6 @@
 // LayerNormalization (opset 17), BatchNormalization (running statistics for inference; batch
-// statistics with training_mode or in a TrainingSession), InstanceNormalization, and Dropout.
+// statistics with training_mode or in a TrainingSession), InstanceNormalization, Graphcore's
+// GroupNormalization, and Dropout.
 #include "ops/LoweringState.hpp"
 #include "ops/OpGroups.hpp"
 #include "ops/OpHelpers.hpp"
@@ -90,6 +91,17 @@ std::vector<std::size_t> allBut(std::size_t rank, std::size_t keep) {
         if (i != keep)
             d.push_back(i);
     return d;
+}
+
+// GroupNormalization's num_groups, checked against the input {N, C, ...}.
+std::size_t groupCount(const NodeView& c, const std::vector<std::size_t>& shape) {
+    if (shape.size() < 2)
+        c.invalid("the input needs at least 2 dimensions (N, C, ...)");
+    const int64_t groups = c.attrs().getInt("num_groups", 0);
+    if (groups < 1 || shape[1] % std::size_t(groups) != 0)
+        c.invalid("num_groups " + std::to_string(groups) + " must be at least 1 and divide the " +
+                  std::to_string(shape[1]) + " channels");
+    return std::size_t(groups);
 }
 
 bool batchStatistics(const LoweringContext& c) {
@@ -206,6 +218,59 @@ void registerNormOps(OpLoweringRegistry& r) {
                 }
             }
         });
+    // ai.graphcore GroupNormalization (PopART's groupnormalization: X {N, C, ...}, per-channel
+    // scale and bias, attributes num_groups and epsilon; outputs Y and each group's mean and
+    // 1/sqrt(var + eps), {N * num_groups}). PopTorch lowers torch's layer_norm to it with one
+    // group over the flattened normalised dimensions.
+    OpLowering groupNorm = onnxOp(
+        "GroupNormalization",
+        [](LoweringContext& c) {
+            Tensor x = c.input(0);
+            const std::size_t groups = groupCount(c, x.shape());
+            const std::vector<std::size_t> grouped = {x.dim(0), groups,
+                                                      x.numElements() / (x.dim(0) * groups)};
+            Moments m = moments(c, x.reshape(grouped), {2}, c.attrs().getFloat("epsilon", 1e-5f));
+            Tensor xhat = mapExpr(c, (pe::_1 - pe::_2) * pe::_3,
+                                  {x.reshape(grouped), m.mean, m.invStd}, "normalise")
+                              .reshape(x.shape());
+            c.save("xhat", xhat);
+            c.save("invStd", m.invStd);
+            const poplar::Type type = x.elementType();
+            c.setOutput(0, mapExpr(c, pe::_1 * pe::_2 + pe::_3,
+                                   {xhat, channelView(castTo(c, c.input(1), type), x),
+                                    channelView(castTo(c, c.input(2), type), x)},
+                                   "scale"));
+            if (c.hasOutput(1))
+                c.setOutput(1, m.meanRaw.flatten());
+            if (c.hasOutput(2))
+                c.setOutput(2, m.invStdRaw.flatten());
+        },
+        [](GradContext& c) {
+            Tensor x = c.input(0), g = c.outputGrad(0), xhat = c.saved("xhat");
+            addScaleBiasGrads(c, g, xhat, allBut(x.rank(), 1));
+            if (c.needsInputGrad(0)) {
+                Tensor invStd = c.saved("invStd");
+                const auto grouped = invStd.shape();
+                Tensor scale = castTo(c, c.input(1), x.elementType());
+                Tensor dxhat = mapExpr(c, pe::_1 * pe::_2, {g, channelView(scale, x)}, "gradXhat");
+                c.addInputGrad(
+                    0, normGrad(c, dxhat.reshape(grouped), xhat.reshape(grouped), invStd, {2})
+                           .reshape(x.shape()));
+            }
+        });
+    groupNorm.domain = "ai.graphcore";
+    groupNorm.inferShape = [](ShapeContext& c) {
+        const TensorInfo& x = c.inputInfo(0);
+        std::vector<std::size_t> shape;
+        for (auto d : x.shape())
+            shape.push_back(std::size_t(d));
+        const std::size_t groups = groupCount(c, shape);
+        c.setOutputInfo(0, x);
+        const TensorInfo stats(x.dataType(), Shape{int64_t(shape[0] * groups)});
+        for (std::size_t i = 1; i < c.numOutputs(); ++i)
+            c.setOutputInfo(i, stats);
+    };
+    r.add(groupNorm);
     // InstanceNormalization: each sample's channel normalised over its spatial dimensions, then
     // scaled and shifted per channel (torch's GroupNorm exports through it).
     r.add(onnxOp(
