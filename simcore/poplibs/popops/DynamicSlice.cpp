@@ -1,7 +1,7 @@
 // popops::dynamicSlice, popops::dynamicUpdate and their vertices. A multi-dimensional slice is a
 // chain of one-dimensional ones (as in PopLibs); each one-dimensional step views its tensor as
-// [outer, N, inner] around the sliced dimension and gives each vertex a block of outer indices
-// and inner columns, all N rows of which it sees, so the vertex can pick the rows at run time.
+// [N rows, columns] around the sliced dimension and puts one vertex on each tile holding columns
+// of the first row, all N rows of which it sees, so the vertex can pick the rows at run time.
 
 #include "popops/DynamicSlice.hpp"
 
@@ -147,76 +147,87 @@ void checkArguments(const std::string& api, const Tensor& t, const Tensor& offse
     }
 }
 
-/// The shape of a slice of `shape` `size` long in dimension `dim`.
-std::vector<std::size_t> slicedShape(std::vector<std::size_t> shape, std::size_t dim,
-                                     std::size_t size) {
-    shape[dim] = size;
-    return shape;
-}
-
-/// `t` viewed as [outer, N, inner] around dimension `dim`.
-Tensor aroundDim(const Tensor& t, std::size_t dim) {
-    const auto shape = t.shape();
-    std::size_t outer = 1, inner = 1;
-    for (std::size_t d = 0; d < dim; ++d)
-        outer *= shape[d];
-    for (std::size_t d = dim + 1; d < shape.size(); ++d)
-        inner *= shape[d];
-    return t.reshape({outer, shape[dim], inner});
-}
-
-/// Adds to `cs` the vertices of one one-dimensional step between `base` and `sub` (both viewed
-/// around `dim`), reading the offset from the scalar `offset`. `update` selects the direction.
-/// For a slice (`mapSub`) each vertex's block of `sub` is mapped to the vertex's tile.
+/// Adds to `cs` the vertices of one one-dimensional step between `base` and `sub`, reading the
+/// offset from the scalar `offset`. `update` selects the direction. As PopLibs' generateVertices
+/// (lib/popops/DynamicSlice.cpp, SDK 2.x): the vertices follow the tile mapping of the base's
+/// first row along `dim` (the row's columns, the other dimensions flattened), one vertex per
+/// tile over all the columns that tile holds, so a tensor laid out for slicing needs no exchange.
+/// The grain is the base's layout, not the vector width: HALF and FLOAT land alike.
 void addSliceVertices(poplar::Graph& graph, poplar::ComputeSet cs, const Tensor& base,
                       const Tensor& sub, const Tensor& offset, std::size_t dim, bool update) {
-    const Tensor b3 = aroundDim(base, dim), s3 = aroundDim(sub, dim);
-    const std::size_t outer = b3.dim(0), rows = b3.dim(1), subRows = s3.dim(1), inner = b3.dim(2);
-    if (outer * inner == 0)
+    const std::size_t rows = base.dim(static_cast<unsigned>(dim));
+    const std::size_t subRows = sub.dim(static_cast<unsigned>(dim));
+    if (rows == 0 || base.numElements() == 0)
         return;
+    const std::size_t columns = base.numElements() / rows;
+    const Tensor b2 = base.dimRoll(static_cast<unsigned>(dim)).reshape({rows, columns});
+    const Tensor s2 = sub.dimRoll(static_cast<unsigned>(dim)).reshape({subRows, columns});
     const auto& target = graph.getTarget();
     const auto type = base.elementType();
-    const std::size_t tiles = target.getNumTiles();
-    const std::size_t grain = target.getVectorWidth(type);
-    // One block of outer indices x inner columns per tile, columns in whole vectors.
-    const std::size_t perTile = std::max(grain, (outer * inner + tiles - 1) / tiles);
-    std::size_t blockInner = inner, blockOuter = 1;
-    if (inner >= perTile)
-        blockInner = std::min(inner, (perTile + grain - 1) / grain * grain);
-    else
-        blockOuter = (perTile + inner - 1) / inner;
     const std::string vertexType = poputil::templateVertex(
         update ? "popops::DynamicUpdateSlice" : "popops::DynamicSlice", type);
-    unsigned tile = 0;
-    for (std::size_t o = 0; o < outer; o += blockOuter) {
-        const std::size_t oEnd = std::min(outer, o + blockOuter);
-        for (std::size_t c = 0; c < inner; c += blockInner) {
-            const std::size_t cEnd = std::min(inner, c + blockInner);
-            const Tensor baseBlock = b3.slice(o, oEnd, 0).slice(c, cEnd, 2);
-            const Tensor subBlock = s3.slice(o, oEnd, 0).slice(c, cEnd, 2);
-            if (!update)
-                graph.setTileMapping(subBlock, tile);
-            poplar::VertexRef v = graph.addVertex(cs, vertexType);
-            graph.connect(v["offset"], offset);
-            graph.connect(v["baseT"], baseBlock.flatten());
-            graph.connect(v["subT"], subBlock.flatten());
-            graph.setInitialValue(v["numBaseElements"], static_cast<unsigned>(rows));
-            graph.setInitialValue(v["numSubElements"], static_cast<unsigned>(subRows));
-            graph.setInitialValue(v["regionSize"], static_cast<unsigned>(cEnd - c));
-            graph.setTileMapping(v, tile);
-            graph.setPerfEstimate(
-                v, pl::cycles::dynamicSlice(target, type, oEnd - o, subRows, cEnd - c));
-            tile = static_cast<unsigned>((tile + 1) % tiles);
+    const auto mapping = graph.getTileMapping(b2[0]);
+    for (unsigned tile = 0; tile < mapping.size(); ++tile) {
+        if (mapping[tile].empty())
+            continue;
+        std::vector<Tensor> baseCols, subCols;
+        std::size_t regionSize = 0;
+        for (const auto& interval : mapping[tile]) {
+            baseCols.push_back(b2.slice(interval.begin(), interval.end(), 1));
+            subCols.push_back(s2.slice(interval.begin(), interval.end(), 1));
+            regionSize += interval.size();
         }
+        // Rows of this tile's columns: numBaseElements (numSubElements) rows of regionSize.
+        const Tensor baseBlock = poplar::concat(baseCols, 1);
+        const Tensor subBlock = poplar::concat(subCols, 1);
+        poplar::VertexRef v = graph.addVertex(cs, vertexType);
+        graph.connect(v["offset"], offset);
+        graph.connect(v["baseT"], baseBlock.flatten());
+        graph.connect(v["subT"], subBlock.flatten());
+        graph.setInitialValue(v["numBaseElements"], static_cast<unsigned>(rows));
+        graph.setInitialValue(v["numSubElements"], static_cast<unsigned>(subRows));
+        graph.setInitialValue(v["regionSize"], static_cast<unsigned>(regionSize));
+        graph.setTileMapping(v, tile);
+        graph.setPerfEstimate(v, pl::cycles::dynamicSlice(target, type, 1, subRows, regionSize));
     }
+}
+
+/// Maps `t` as PopLibs' createSliceableTensorGivenOrder does: the elements of the unsliced
+/// dimensions (flattened, in order) cut into blocks of max(ceil(U / tiles), minGrainSize), block k
+/// with every row of the sliced dimensions on tile k, from tile 0. No vector-width grain: a
+/// HALF and a FLOAT tensor of one shape get the same tiles.
+void mapSliceable(poplar::Graph& graph, const Tensor& t, const std::vector<std::size_t>& dims,
+                  std::size_t minGrainSize) {
+    if (t.numElements() == 0)
+        return;
+    std::vector<bool> sliced(t.rank(), false);
+    std::vector<unsigned> order;
+    for (auto d : dims) {
+        sliced[d] = true;
+        order.push_back(static_cast<unsigned>(d));
+    }
+    std::size_t slicedElems = 1;
+    for (auto d : dims)
+        slicedElems *= t.dim(static_cast<unsigned>(d));
+    for (unsigned d = 0; d < t.rank(); ++d)
+        if (!sliced[d])
+            order.push_back(d);
+    const std::size_t unsliced = t.numElements() / slicedElems;
+    const Tensor t2 = t.dimShuffle(order).reshape({slicedElems, unsliced});
+    const std::size_t tiles = graph.getTarget().getNumTiles();
+    const std::size_t perTile = std::max<std::size_t>(std::max<std::size_t>(1, minGrainSize),
+                                                      (unsliced + tiles - 1) / tiles);
+    unsigned tile = 0;
+    for (std::size_t c = 0; c < unsliced; c += perTile)
+        graph.setTileMapping(t2.slice(c, std::min(unsliced, c + perTile), 1), tile++);
 }
 
 /// One slice step: a new variable `size` long in `dim`, filled by one compute set.
 Tensor sliceOne(poplar::Graph& graph, const Tensor& t, const Tensor& offset, std::size_t dim,
                 std::size_t size, poplar::program::Sequence& prog,
                 const poplar::DebugContext& debugContext) {
-    Tensor out = graph.addVariable(t.elementType(), slicedShape(t.shape(), dim, size),
-                                   {debugContext, "slice"});
+    // PopLibs clones the base's first `size` rows, so the result sits where the vertices run.
+    Tensor out = graph.clone(t.slice(0, size, static_cast<unsigned>(dim)), {debugContext, "slice"});
     if (out.numElements() == 0)
         return out;
     poplar::ComputeSet cs =
@@ -290,8 +301,7 @@ Tensor createSliceableTensor(poplar::Graph& graph, const poplar::Type& type,
                                          std::to_string(sizes[i]) + " does not fit shape " +
                                          pl::shapeString(shape));
     Tensor t = graph.addVariable(type, shape, {di});
-    const auto grain = std::max<std::size_t>(minGrainSize, graph.getTarget().getVectorWidth(type));
-    poputil::mapTensorLinearly(graph, t, 0, static_cast<unsigned>(grain));
+    mapSliceable(graph, t, dims, minGrainSize);
     return t;
 }
 
@@ -314,7 +324,12 @@ Tensor createSliceTensor(poplar::Graph& graph, const Tensor& t,
     auto shape = sliceShape(t.shape(), dims, sizes);
     shape.insert(shape.begin(), numIndices);
     Tensor out = graph.addVariable(t.elementType(), shape, {di});
-    poputil::mapTensorLinearly(graph, out);
+    // PopLibs' createSliceTensor: the index dimension and the sliced ones are "sliced", the rest
+    // spread over the tiles as a sliceable tensor with no minimum grain.
+    std::vector<std::size_t> outDims{0};
+    for (auto d : dims)
+        outDims.push_back(d + 1);
+    mapSliceable(graph, out, outDims, 0);
     di.addOutput(out);
     return out;
 }

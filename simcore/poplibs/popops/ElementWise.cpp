@@ -158,6 +158,38 @@ template <typename T, expr::BinaryOpType Op> void registerBinary(poplar::Graph& 
                 graph, vertexName("popops::BinaryOp1DInPlace", Op, type),
                 &pv::BinaryOp1DInPlace<Op, T>::visit);
     }
+    if constexpr (pv::hasBroadcastScalar<T>(Op)) {
+        const auto type = poplar::equivalent_device_type<T>().value;
+        tilescope::sim::registerBuiltinVertex<pv::BroadcastScalar1D<Op, T>>(
+            graph, vertexName("popops::BroadcastScalar1D", Op, type),
+            &pv::BroadcastScalar1D<Op, T>::visit);
+        if constexpr (!pv::givesBool(Op) || std::is_same_v<T, bool>)
+            tilescope::sim::registerBuiltinVertex<pv::BroadcastScalar1DInPlace<Op, T>>(
+                graph, vertexName("popops::BroadcastScalar1DInPlace", Op, type),
+                &pv::BroadcastScalar1DInPlace<Op, T>::visit);
+    }
+}
+
+/// Whether PopLibs runs `op` on `type` with a scalar operand on its BroadcastScalar1D vertex
+/// (haveScalarBroadcastVertexForOp, lib/popops/ElementWise.cpp); the registered vertices above
+/// follow the same rule.
+bool hasBroadcastScalarVertex(expr::BinaryOpType op, const poplar::Type& type) {
+    if (type == poplar::FLOAT)
+        return pv::hasBroadcastScalar<float>(op);
+    if (type == poplar::HALF)
+        return pv::hasBroadcastScalar<poplar::half>(op);
+    if (type == poplar::INT)
+        return pv::hasBroadcastScalar<int>(op);
+    if (type == poplar::BOOL)
+        return pv::hasBroadcastScalar<bool>(op);
+    return false;
+}
+
+/// PopLibs' isBinaryOpCommutative, for the operations of this subset.
+bool commutative(expr::BinaryOpType op) {
+    using B = expr::BinaryOpType;
+    return op == B::ADD || op == B::MULTIPLY || op == B::MAXIMUM || op == B::MINIMUM ||
+           op == B::EQUAL || op == B::NOT_EQUAL || op == B::LOGICAL_AND || op == B::LOGICAL_OR;
 }
 
 template <typename T> void registerForType(poplar::Graph& graph) {
@@ -302,6 +334,25 @@ Tensor map(poplar::Graph& graph, expr::BinaryOpType op, const Tensor& a, const T
     Tensor out = pl::createOutput(graph, outType, shape, like, {di, "out"});
     poplar::ComputeSet cs = graph.addComputeSet({di, api});
     const auto& target = graph.getTarget();
+    // PopLibs' binaryOp: a one-element second operand (or first, for a commutative operation)
+    // runs on BroadcastScalar1D over the other operand, reading the scalar once per vertex.
+    const bool scalarB = b.numElements() == 1, scalarA = a.numElements() == 1;
+    if (hasBroadcastScalarVertex(op, type) && (scalarB || (scalarA && commutative(op)))) {
+        const Tensor& data = scalarB ? a : b;
+        const Tensor& scalar = scalarB ? b : a;
+        const Tensor scalarElem = scalar.reshape({});
+        pl::addElementWiseVertices(
+            graph, cs, vertexName("popops::BroadcastScalar1D", op, type), out,
+            {{"data", pl::broadcastTo(data, shape)}, {"out", out}},
+            [&](std::size_t n) {
+                return pl::cycles::broadcastScalar1DWorkerCycles(target, op, type, false, n);
+            },
+            [&](poplar::VertexRef v) { graph.connect(v["B"], scalarElem); });
+        prog.add(poplar::program::Execute(cs, {di}));
+        di.addFlops(flopsOf(out, type));
+        di.addOutput(out);
+        return out;
+    }
     pl::addElementWiseVertices(
         graph, cs, vertexName("popops::BinaryOp1D", op, type), out,
         {{"in1", pl::broadcastTo(a, shape)}, {"in2", pl::broadcastTo(b, shape)}, {"out", out}},
@@ -338,6 +389,19 @@ void mapInPlace(poplar::Graph& graph, expr::BinaryOpType op, const Tensor& a, co
     const poplar::Type type = a.elementType();
     poplar::ComputeSet cs = graph.addComputeSet({di, api});
     const auto& target = graph.getTarget();
+    // In place, PopLibs takes the broadcast-scalar path only for a one-element second operand.
+    if (hasBroadcastScalarVertex(op, type) && b.numElements() == 1) {
+        const Tensor scalarElem = b.reshape({});
+        pl::addElementWiseVertices(
+            graph, cs, vertexName("popops::BroadcastScalar1DInPlace", op, type), a, {{"data", a}},
+            [&](std::size_t n) {
+                return pl::cycles::broadcastScalar1DWorkerCycles(target, op, type, true, n);
+            },
+            [&](poplar::VertexRef v) { graph.connect(v["B"], scalarElem); });
+        prog.add(poplar::program::Execute(cs, {di}));
+        di.addFlops(flopsOf(a, type));
+        return;
+    }
     pl::addElementWiseVertices(
         graph, cs, vertexName("popops::BinaryOp1DInPlace", op, type), a,
         {{"in1Out", a}, {"in2", pl::broadcastTo(b, shape)}}, [&](std::size_t n) {

@@ -159,6 +159,64 @@ bool binaryRow(B op, Row& r) {
     return false;
 }
 
+// PopLibs' broadcastOpPerfInfo (popopsCycleEstimators.hpp, SDK 2.x), the loops of the
+// BroadcastScalar vertices; broadcastOpInPlacePerfInfo lists the same figures for every
+// operation and type of this subset.
+bool broadcastRow(B op, Row& r) {
+    switch (op) {
+    case B::ADD:
+    case B::SUBTRACT:
+    case B::MULTIPLY:
+        r = {{1, true}, {1, true}, {6, false, 1}};
+        return true;
+    case B::DIVIDE:
+        r = {{8, false, 2}, {21, false, 4}, {277, false, 1}};
+        return true;
+    case B::MAXIMUM:
+    case B::MINIMUM:
+        r = {{3, false, 2}, {3, false, 4}, {6, false, 1}};
+        return true;
+    case B::POWER:
+        r = {{312, false, 1}, {325, false, 1}, {}};
+        return true;
+    case B::REMAINDER:
+        r = {{93, false, 2}, {225, false, 4}, {280, false, 1}};
+        return true;
+    case B::EQUAL:
+    case B::GREATER_THAN:
+    case B::LESS_THAN:
+        r = {{12, false, 4}, {8, false, 4}, {16, false, 4}};
+        return true;
+    case B::GREATER_THAN_EQUAL:
+    case B::LESS_THAN_EQUAL:
+        r = {{12, false, 4}, {8, false, 4}, {20, false, 4}};
+        return true;
+    case B::NOT_EQUAL:
+        r = {{18, false, 4}, {10, false, 4}, {16, false, 4}};
+        return true;
+    case B::LOGICAL_AND:
+    case B::LOGICAL_OR:
+        return false; // BOOL only, handled by the caller
+    }
+    return false;
+}
+
+/// The BOOL rows of broadcastOpPerfInfo (EQUAL and NOT_EQUAL 25, LOGICAL_AND/OR 12, 4 per loop).
+bool boolBroadcast(B op, OpLoopInfo& info) {
+    switch (op) {
+    case B::EQUAL:
+    case B::NOT_EQUAL:
+        info = {25, false, 4};
+        return true;
+    case B::LOGICAL_AND:
+    case B::LOGICAL_OR:
+        info = {12, false, 4};
+        return true;
+    default:
+        return false;
+    }
+}
+
 /// PopLibs' BOOL rows of the binary table (EQUAL 6, NOT_EQUAL 5, LOGICAL_AND/OR 5, 4 per loop).
 bool boolBinary(B op, OpLoopInfo& info) {
     switch (op) {
@@ -249,6 +307,41 @@ std::uint64_t binaryOp1DWorkerCycles(const poplar::Target& target, B op, const p
                                    : type == poplar::FLOAT ? kBinaryOp1DFloatWorkerOverhead
                                                            : kBinaryOp1DOtherWorkerOverhead;
     return overhead + binaryInnerLoop(target, op, type, info, elements);
+}
+
+std::uint64_t broadcastScalar1DWorkerCycles(const poplar::Target& target, B op,
+                                            const poplar::Type& type, bool /*inPlace*/,
+                                            std::uint64_t elements) {
+    // broadcastArithmeticSupervisorCycleEstimate: 20 cycles before the loop.
+    constexpr std::uint64_t kBroadcastScalarWorkerOverhead = 20;
+    // Per natural-vector loop: 1 for the assembly codelets, 4 for the C++ ones (the estimator's
+    // `hasExternalCodelet(op, type) ? 1 : 4`).
+    constexpr unsigned kBroadcastAssemblyLoopOverhead = 1, kBroadcastLoopOverhead = 4;
+    OpLoopInfo info;
+    Row row;
+    const bool listed = type == poplar::BOOL ? boolBroadcast(op, info)
+                                             : broadcastRow(op, row) && pick(row, kind(type), info);
+    if (!listed)
+        info = kUnlistedOp;
+    std::uint64_t loops = 0;
+    if (info.naturalVectorWidth) {
+        const bool assembly = (type == poplar::FLOAT || type == poplar::HALF) &&
+                              (op == B::ADD || op == B::SUBTRACT || op == B::MULTIPLY);
+        info.cyclesPerLoop += assembly ? kBroadcastAssemblyLoopOverhead : kBroadcastLoopOverhead;
+        loops = ceilDiv(elements, target.getVectorWidth(type));
+    } else {
+        loops = ceilDiv(elements, info.unroll > 0 ? info.unroll : 1);
+    }
+    return kBroadcastScalarWorkerOverhead + loops * info.cyclesPerLoop;
+}
+
+std::uint64_t broadcastScalar1DVertexCycles(const poplar::Target& target, B op,
+                                            const poplar::Type& type, bool inPlace,
+                                            std::uint64_t elements) {
+    const unsigned workers = target.getNumWorkerContexts();
+    return workers * broadcastScalar1DWorkerCycles(target, op, type, inPlace,
+                                                   ceilDiv(elements, workers)) +
+           kBasicOpSupervisorOverhead;
 }
 
 std::uint64_t unaryOp1DVertexCycles(const poplar::Target& target, U op, const poplar::Type& type,

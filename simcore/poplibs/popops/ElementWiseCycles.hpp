@@ -48,6 +48,20 @@ std::uint64_t binaryOp1DVertexCycles(const poplar::Target& target, popops::expr:
                                      const poplar::Type& type, bool inPlace,
                                      std::uint64_t elements);
 
+/// Thread cycles of one worker of PopLibs' BroadcastScalar1D(InPlace) over `elements`, following
+/// broadcastArithmeticSupervisorCycleEstimate (popopsCycleEstimators.cpp, SDK 2.x): 20 cycles,
+/// then the loops of broadcastOpPerfInfo (broadcastOpInPlacePerfInfo has the same figures for
+/// this subset), a natural-vector loop paying 1 more cycle for the assembly FLOAT/HALF ADD,
+/// SUBTRACT and MULTIPLY and 4 for the rest.
+std::uint64_t broadcastScalar1DWorkerCycles(const poplar::Target& target,
+                                            popops::expr::BinaryOpType op, const poplar::Type& type,
+                                            bool inPlace, std::uint64_t elements);
+/// PopLibs' estimate of a whole BroadcastScalar1D(InPlace) MultiVertex over `elements` on one
+/// tile: numWorkers * worker(ceil(elements / numWorkers)) + basicOpSupervisorOverhead.
+std::uint64_t broadcastScalar1DVertexCycles(const poplar::Target& target,
+                                            popops::expr::BinaryOpType op, const poplar::Type& type,
+                                            bool inPlace, std::uint64_t elements);
+
 /// Thread cycles of one worker's share of the codelet PopLibs generates for popops::map over an
 /// expression of more than one operation, over `elements` of `type`, following the estimate
 /// executeCodelet sets (lib/popops/ExpressionGenerator.cpp): the MultiVertex costs 20 + for each

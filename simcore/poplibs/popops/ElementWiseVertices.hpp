@@ -216,4 +216,52 @@ public:
     }
 };
 
+/// Whether PopLibs has a BroadcastScalar1D vertex for `Op` on T: its
+/// haveScalarBroadcastVertexForOp (lib/popops/ElementWise.cpp, SDK 2.x) lists every operation of
+/// this subset for FLOAT, HALF, INT and BOOL (the logical ones BOOL only, POWER FLOAT and HALF
+/// only), which is exactly what `supports` allows here.
+template <typename T> constexpr bool hasBroadcastScalar(BinaryOpType op) {
+    return supports<T>(op);
+}
+
+/// PopLibs' BroadcastScalar1D: `out` = `data` (op) the one element `B`, for a binary operation
+/// whose second operand (or, for a commutative one, first) holds one element.
+template <BinaryOpType Op, typename T> class BroadcastScalar1D : public poplar::Vertex {
+public:
+    using OutT = std::conditional_t<givesBool(Op), bool, T>;
+    poplar::Input<poplar::Vector<T>> data;
+    poplar::Input<T> B;
+    poplar::Output<poplar::Vector<OutT>> out;
+    bool compute() {
+        const T b = B;
+        for (std::size_t i = 0; i < out.size(); ++i)
+            out[i] = applyBinary<Op>(T(data[i]), b);
+        return true;
+    }
+    static void visit(void* o, FieldVisitor& f) {
+        auto& v = *static_cast<BroadcastScalar1D*>(o);
+        describeField(f, "data", v.data);
+        describeField(f, "B", v.B);
+        describeField(f, "out", v.out);
+    }
+};
+
+/// BroadcastScalar1D writing its result over `data`.
+template <BinaryOpType Op, typename T> class BroadcastScalar1DInPlace : public poplar::Vertex {
+public:
+    poplar::InOut<poplar::Vector<T>> data;
+    poplar::Input<T> B;
+    bool compute() {
+        const T b = B;
+        for (std::size_t i = 0; i < data.size(); ++i)
+            data[i] = applyBinary<Op>(T(data[i]), b);
+        return true;
+    }
+    static void visit(void* o, FieldVisitor& f) {
+        auto& v = *static_cast<BroadcastScalar1DInPlace*>(o);
+        describeField(f, "data", v.data);
+        describeField(f, "B", v.B);
+    }
+};
+
 } // namespace tilescope::poplibs::popops_vertices
