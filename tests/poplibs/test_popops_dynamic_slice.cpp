@@ -5,8 +5,10 @@
 
 #include "PoplibsHarness.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <popops/DynamicSlice.hpp>
+#include <tilescope/sim/GraphModel.hpp>
 
 using namespace poplibstest;
 
@@ -173,4 +175,77 @@ TEST_CASE("dynamicSlice rejects bad arguments with clear errors and records oper
     REQUIRE(it != ops.end());
     CHECK(it->layer == "PopLibs");
     CHECK(!it->programs.empty());
+}
+
+namespace {
+
+/// The tiles holding any of `t`'s elements.
+std::vector<unsigned> tilesOf(const poplar::Graph& g, const poplar::Tensor& t) {
+    std::vector<unsigned> out;
+    const auto mapping = g.getTileMapping(t);
+    for (unsigned tile = 0; tile < mapping.size(); ++tile)
+        if (!mapping[tile].empty())
+            out.push_back(tile);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("sliceable tensors are laid out as PopLibs lays them out, HALF as FLOAT") {
+    // createSliceableTensorGivenOrder: the unsliced elements cut into max(ceil(U / tiles),
+    // minGrainSize) per tile from tile 0, every row of the sliced dimension with its columns;
+    // no vector-width grain, so an embedding's 16-element rows spread over 16 of 1,472 tiles
+    // in HALF as in FLOAT (they were 4 and 8 with a 4-HALF / 2-FLOAT grain).
+    for (const auto& type : {poplar::FLOAT, poplar::HALF}) {
+        INFO("type " << type);
+        Harness h(1472);
+        auto table =
+            popops::createSliceableTensor(h.graph, type, {32, 16}, {0}, {1}, 0, "embedding");
+        std::vector<unsigned> want(16);
+        for (unsigned i = 0; i < 16; ++i)
+            want[i] = i;
+        CHECK(tilesOf(h.graph, table) == want);
+        // Column c of every row on tile c: a slice of any row needs no exchange.
+        for (unsigned c = 0; c < 16; ++c)
+            CHECK(tilesOf(h.graph, table.slice(c, c + 1, 1)) == std::vector<unsigned>{c});
+        // minGrainSize still sets the least elements per tile.
+        auto coarse = popops::createSliceableTensor(h.graph, type, {32, 16}, {0}, {1}, 4, "coarse");
+        CHECK(tilesOf(h.graph, coarse) == std::vector<unsigned>{0, 1, 2, 3});
+        // A 3-d tensor sliced in its middle dimension: 4 x 5 = 20 unsliced elements, 20 tiles.
+        auto cube = popops::createSliceableTensor(h.graph, type, {4, 9, 5}, {1}, {1}, 0, "cube");
+        CHECK(tilesOf(h.graph, cube).size() == 20);
+        CHECK(tilesOf(h.graph, cube.slice(0, 1, 0).slice(2, 3, 2)).size() == 1);
+
+        // The slice follows the base: its result is cloned from the base's first row, and one
+        // vertex runs on each tile holding a column of that row.
+        auto offset = h.input(poplar::UNSIGNED_INT, {1}, {5}, "offset");
+        auto row = popops::dynamicSlice(h.graph, table, offset, {0}, {1}, h.prog, "row");
+        CHECK(tilesOf(h.graph, row) == want);
+        const auto& model = *h.graph.model();
+        REQUIRE(model.computeSets.size() == 1);
+        std::vector<unsigned> vertexTiles;
+        for (const auto& v : model.vertices)
+            vertexTiles.push_back(static_cast<unsigned>(v.tile));
+        std::sort(vertexTiles.begin(), vertexTiles.end());
+        CHECK(vertexTiles == want);
+    }
+}
+
+TEST_CASE("a dynamic slice of a linearly mapped tensor runs where the base's first row lies") {
+    Harness h(4);
+    // {6, 10} FLOAT mapped in grains of 1 over 4 tiles: 15 elements a tile, so row 0's columns
+    // 0..9 all sit on tile 0, and the vertex and result go there (PopLibs' generateVertices).
+    auto t = h.input(poplar::FLOAT, {6, 10}, poplibstest::values(60, -1, 1, 4), "t");
+    auto offset = h.input(poplar::UNSIGNED_INT, {1}, {3}, "offset");
+    auto s = popops::dynamicSlice(h.graph, t, offset, {0}, {2}, h.prog, "s");
+    CHECK(tilesOf(h.graph, s) == std::vector<unsigned>{0, 1});
+    CHECK(tilesOf(h.graph, s.slice(0, 1, 0)) == std::vector<unsigned>{0});
+    const auto& model = *h.graph.model();
+    REQUIRE(model.vertices.size() == 1);
+    CHECK(model.vertices[0].tile == 0);
+    h.output(s, "s");
+    const auto got = h.run().at("s");
+    const auto tv = poplibstest::values(60, -1, 1, 4);
+    for (std::size_t i = 0; i < 20; ++i)
+        CHECK(got[i] == Approx(static_cast<float>(tv[30 + i])));
 }

@@ -4,6 +4,7 @@
 #include "popops/SlicePlanInternal.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <ostream>
 #include <poplar/exceptions.hpp>
 #include <tuple>
@@ -66,7 +67,12 @@ SlicePlanInternal planEmbedding(const poplar::Target& target, const poplar::Type
     p.numEntries = numEntries;
     p.elemsPerEntry = elemsPerEntry;
     const unsigned tiles = target.getNumTiles();
-    p.unslicedGrain = std::max(1u, target.getVectorWidth(type));
+    // PopLibs' embedding planner (lib/popops/DynamicSlice.cpp, SDK 2.x): the unsliced grain is
+    // the fewest elements filling a whole atomic store, lcm(atomic store granularity, element
+    // size) / element size: 1 FLOAT, 2 HALFs. Not the vector width.
+    const unsigned elemBytes = target.getTypeSize(type);
+    const unsigned atom = target.getAtomicStoreGranularity();
+    p.unslicedGrain = std::max(1u, std::lcm(atom, elemBytes) / elemBytes);
     const std::size_t grains = (elemsPerEntry + p.unslicedGrain - 1) / p.unslicedGrain;
     p.unslicedSplit = static_cast<unsigned>(std::clamp<std::size_t>(grains, 1, tiles));
     // Recompute the split from the block size so that no block is empty.
