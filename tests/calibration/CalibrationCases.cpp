@@ -25,6 +25,10 @@ const char* const kJia2019 =
 const char* const kPopopsEstimators =
     "PopLibs lib/popops/popopsCycleEstimators.cpp (BinaryOp1D / UnaryOp1D MultiVertex), "
     "worked out for the same size";
+const char* const kBroadcastScalarEstimators =
+    "PopLibs lib/popops/popopsCycleEstimators.cpp (BroadcastScalar1D MultiVertex, "
+    "broadcastArithmeticSupervisorCycleEstimate with broadcastOpPerfInfo), worked out for the "
+    "same size";
 const char* const kMapExprEstimate =
     "PopLibs lib/popops/ExpressionGenerator.cpp (executeCodelet's estimate of the generated "
     "MultiVertex)";
@@ -199,6 +203,20 @@ std::vector<CalibrationCase> calibrationCases() {
              return tileCycles(
                  [](poplar::Graph& g, Prog& p) {
                      popops::pow(g, onTile0(g, HALF, {1000}, "x"), onTile0(g, HALF, {1000}, "y"), p,
+                                 "pow");
+                 },
+                 "power");
+         },
+         1 / kBand, kBand, ""},
+        // With a one-element exponent PopLibs' binaryOp takes the BroadcastScalar1D vertex:
+        // worker 20 + 167 x 325 = 54295; 6 x 54295 + 11.
+        {"popops::pow HALF by a one-element exponent, 1000 elements on one tile, compute-set "
+         "cycles",
+         "cycles", 6 * 54295 + 11, kBroadcastScalarEstimators,
+         [] {
+             return tileCycles(
+                 [](poplar::Graph& g, Prog& p) {
+                     popops::pow(g, onTile0(g, HALF, {1000}, "x"), onTile0(g, HALF, {1}, "y"), p,
                                  "pow");
                  },
                  "power");
