@@ -238,11 +238,20 @@ void gatherForward(LoweringContext& ctx) {
                 data.slice(static_cast<std::size_t>(j), static_cast<std::size_t>(j) + 1, axis));
         }
     } else {
-        // Indices computed at run time: one dynamic slice of the axis per index.
+        // Indices computed at run time: as PopART's GatherOpx, one popops::multiSlice of the axis
+        // for all of them (a compute set, the table split over tiles by the slice planner),
+        // rather than a dynamic slice per index, each gathering the whole table to one tile.
         poplar::Tensor offsets = gatherOffsets(ctx, dimSize);
-        for (std::size_t k = 0; k < offsets.numElements(); ++k)
-            rows.push_back(popops::dynamicSlice(ctx.graph(), data, offsets.slice(k, k + 1), {axis},
-                                                {1}, ctx.prog(), ctx.di("row")));
+        if (offsets.numElements() != 0) {
+            poplar::Tensor slices =
+                popops::multiSlice(ctx.graph(), data, offsets, {axis}, {1}, ctx.prog(),
+                                   popops::SlicePlan(), {}, ctx.di("gather"));
+            // {n, data's shape with the axis 1} -> {data[:axis], n, data[axis+1:]}.
+            ctx.setOutput(0, slices.squeeze({axis + 1})
+                                 .dimRoll(0, axis)
+                                 .reshape(dims(ctx.outputInfo(0).shape())));
+            return;
+        }
     }
     poplar::Tensor gathered = rows.empty() ? data.slice(0, 0, axis) : poplar::concat(rows, axis);
     ctx.setOutput(0, gathered.reshape(dims(ctx.outputInfo(0).shape())));
