@@ -51,8 +51,9 @@ bool operator==(const SlicePlan& a, const SlicePlan& b) noexcept;
 bool operator!=(const SlicePlan& a, const SlicePlan& b) noexcept;
 
 /// A variable of `shape` and `type` for slicing in `dims` (each dimension of `dims` is sliced
-/// with the matching entry of `sizes`), mapped linearly over the tiles in grains of at least
-/// `minGrainSize` elements.
+/// with the matching entry of `sizes`): the elements of the unsliced dimensions are split over
+/// the tiles from tile 0, at least `minGrainSize` per tile, each tile holding every row of the
+/// sliced dimensions for its elements, so slicing needs no exchange.
 poplar::Tensor createSliceableTensor(poplar::Graph& graph, const poplar::Type& type,
                                      const std::vector<std::size_t>& shape,
                                      const std::vector<std::size_t>& dims,
