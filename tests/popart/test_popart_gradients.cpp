@@ -152,6 +152,22 @@ TEST_CASE("Gradients of softmax, layer norm and reductions match finite differen
         }
         return x;
     };
+    // Each row of 3 normalised to zero mean and unit variance (epsilon 1e-5), then scaled and
+    // shifted per channel.
+    auto normalizedRows = [](const std::vector<double>& x, const std::vector<double>& scale,
+                             const std::vector<double>& shift) {
+        std::vector<double> y(6);
+        for (int r = 0; r < 2; ++r) {
+            double mean = 0, var = 0;
+            for (int c = 0; c < 3; ++c)
+                mean += x[r * 3 + c] / 3;
+            for (int c = 0; c < 3; ++c)
+                var += (x[r * 3 + c] - mean) * (x[r * 3 + c] - mean) / 3;
+            for (int c = 0; c < 3; ++c)
+                y[r * 3 + c] = (x[r * 3 + c] - mean) / std::sqrt(var + 1e-5) * scale[c] + shift[c];
+        }
+        return y;
+    };
     auto dot = [&](const std::vector<double>& y) {
         double s = 0;
         for (int i = 0; i < 6; ++i)
@@ -184,17 +200,7 @@ TEST_CASE("Gradients of softmax, layer norm and reductions match finite differen
             return weighted(o, o.layernormalization({x, s}, -1, 1e-5f));
         },
         [&](const std::vector<double>& x) {
-            std::vector<double> y(6);
-            for (int r = 0; r < 2; ++r) {
-                double mean = 0, var = 0;
-                for (int c = 0; c < 3; ++c)
-                    mean += x[r * 3 + c] / 3;
-                for (int c = 0; c < 3; ++c)
-                    var += (x[r * 3 + c] - mean) * (x[r * 3 + c] - mean) / 3;
-                for (int c = 0; c < 3; ++c)
-                    y[r * 3 + c] = (x[r * 3 + c] - mean) / std::sqrt(var + 1e-5);
-            }
-            return dot(y);
+            return dot(normalizedRows(x, {1, 1, 1}, {0, 0, 0}));
         },
         17);
     // PopART's GroupNormalization, one group of the 3 channels per sample (as PopTorch lowers
@@ -208,18 +214,8 @@ TEST_CASE("Gradients of softmax, layer norm and reductions match finite differen
             return weighted(o, g.groupnormalization({x, s, b}, 1, 1e-5f)[0]);
         },
         [&](const std::vector<double>& x) {
-            std::vector<double> y(6);
-            for (int r = 0; r < 2; ++r) {
-                double mean = 0, var = 0;
-                for (int c = 0; c < 3; ++c)
-                    mean += x[r * 3 + c] / 3;
-                for (int c = 0; c < 3; ++c)
-                    var += (x[r * 3 + c] - mean) * (x[r * 3 + c] - mean) / 3;
-                for (int c = 0; c < 3; ++c)
-                    y[r * 3 + c] =
-                        (x[r * 3 + c] - mean) / std::sqrt(var + 1e-5) * gamma[c] + beta[c];
-            }
-            return dot(y);
+            return dot(
+                normalizedRows(x, {gamma[0], gamma[1], gamma[2]}, {beta[0], beta[1], beta[2]}));
         },
         13);
     check(

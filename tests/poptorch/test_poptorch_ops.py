@@ -157,17 +157,16 @@ class _NormCnn(nn.Module):
         return out if y is None else (out, self.loss(out, y))
 
 
-def test_batch_norm_trains_and_keeps_running_statistics_like_torch():
-    torch.manual_seed(2)
-    model = _NormCnn()
-    reference = copy.deepcopy(model)
-    training = poptorch.trainingModel(model, poptorch.Options().deviceIterations(3),
-                                      torch.optim.SGD(model.parameters(), lr=0.05))
-    cpu = torch.optim.SGD(reference.parameters(), lr=0.05)
+def _train_against_torch(model, reference, iterations, lr, make_batch):
+    """Trains `model` on the device (`iterations` device iterations of 2 samples per step) and
+    `reference` on the CPU on the same batches, twice; their states must then agree."""
+    training = poptorch.trainingModel(model, poptorch.Options().deviceIterations(iterations),
+                                      torch.optim.SGD(model.parameters(), lr=lr))
+    cpu = torch.optim.SGD(reference.parameters(), lr=lr)
     for _ in range(2):
-        x, y = torch.randn(6, 3, 8, 8) * 2 + 1, torch.randint(0, 3, (6,))
+        x, y = make_batch(2 * iterations)
         training(x, y)
-        for i in range(3):
+        for i in range(iterations):
             cpu.zero_grad()
             reference(x[2 * i:2 * i + 2], y[2 * i:2 * i + 2])[1].backward()
             cpu.step()
@@ -176,6 +175,14 @@ def test_batch_norm_trains_and_keeps_running_statistics_like_torch():
                                    msg=name)
     model.eval()
     reference.eval()
+
+
+def test_batch_norm_trains_and_keeps_running_statistics_like_torch():
+    torch.manual_seed(2)
+    model = _NormCnn()
+    reference = copy.deepcopy(model)
+    _train_against_torch(model, reference, 3, 0.05,
+                         lambda n: (torch.randn(n, 3, 8, 8) * 2 + 1, torch.randint(0, 3, (n,))))
     x = torch.randn(4, 3, 8, 8)
     with torch.no_grad():
         assert_same(poptorch.inferenceModel(model)(x), reference(x))
@@ -199,21 +206,8 @@ def test_layer_norm_is_one_group_normalization_and_trains_like_torch():
     torch.manual_seed(3)
     model = _LayerNorms()
     reference = copy.deepcopy(model)
-    training = poptorch.trainingModel(model, poptorch.Options().deviceIterations(2),
-                                      torch.optim.SGD(model.parameters(), lr=0.1))
-    cpu = torch.optim.SGD(reference.parameters(), lr=0.1)
-    for _ in range(2):
-        x, y = torch.randn(4, 4, 6) * 3, torch.randn(4, 4, 6)
-        training(x, y)
-        for i in range(2):
-            cpu.zero_grad()
-            reference(x[2 * i:2 * i + 2], y[2 * i:2 * i + 2])[1].backward()
-            cpu.step()
-    for name, value in reference.state_dict().items():
-        torch.testing.assert_close(model.state_dict()[name], value, rtol=RTOL, atol=ATOL,
-                                   msg=name)
-    model.eval()
-    reference.eval()
+    _train_against_torch(model, reference, 2, 0.1,
+                         lambda n: (torch.randn(n, 4, 6) * 3, torch.randn(n, 4, 6)))
     x = torch.randn(3, 4, 6)
     inference = poptorch.inferenceModel(model)
     with torch.no_grad():
