@@ -9,6 +9,7 @@
 #include "poplin/ConvPlanner.hpp"
 
 #include <catch2/catch.hpp>
+#include <poplar/IPUModel.hpp>
 #include <poplar/exceptions.hpp>
 #include <poplin/ConvUtil.hpp>
 #include <poplin/Convolution.hpp>
@@ -346,6 +347,42 @@ TEST_CASE("the two tiles of a super tile receive a convolution's shared input at
         if (exchange->exchangeBytesPerTile[t])
             CHECK(exchange->estimatedCyclesPerTile[t] == duration(message / 2));
     CHECK(duration(message / 2) < duration(message));
+}
+
+TEST_CASE("the planner's exchange and reduction are PopLibs' ConvPlan terms as worked by hand") {
+    namespace pl = tilescope::poplibs;
+    // The ResNet-style layer of simcore/README.md: HALF, batch 4, 56x56, 64 -> 64 channels, 3x3
+    // padded, on a 1472-tile Mk2. Its plan: batch 4, output channels 4, rows 16, input channels
+    // 4 ways; each tile 16 output channels x 4 rows x 56, 16 input channels.
+    poplar::IPUModel model("ipu2");
+    const auto device = model.createDevice();
+    const auto& target = device.getTarget();
+    ConvParams p(HALF, 4, {56, 56}, {3, 3}, 64, 64, 1);
+    p.inputTransform.paddingLower = {1, 1};
+    p.inputTransform.paddingUpper = {1, 1};
+    const auto plan = pl::planConvolution(target, pl::canonicalParams(p), FLOAT, 0.6, false);
+    INFO(plan.describe());
+    REQUIRE(plan.splitB == 4);
+    REQUIRE(plan.splitO == 4);
+    REQUIRE(plan.splitF == 16);
+    REQUIRE(plan.splitI == 4);
+    REQUIRE(target.getExchangeBytesPerCycle() == 4);
+    // addExchangeCycleEstimate (lib/poplin/ConvPlan.cpp). Input: 16 channels x 6 rows (4 at
+    // stride 1 and the 3-row kernel) x 56 = 5,376 HALF elements, less the quarter already on the
+    // tile (4 output-channel blocks read it): 4,032 x 2 B at 4 B/cycle, twice that rate as the
+    // output-channel split is even (super tiles): 1,008 cycles. Weights: 16 x 16 x 9 = 2,304,
+    // less the 64th on the tile (batch 4 x rows 16 read them): 2,268 x 2 B / 4 = 1,134. The
+    // tile's shares sent (1,344 + 36 elements: 690 cycles) are fewer. Partials: every tile's
+    // 16 x 4 x 56 = 3,584 FLOAT partials, 3,584 cycles, in one stage (4 deep).
+    CHECK(plan.exchangeCycles == 1008 + 1134 + 3584);
+    // addReduceCycleEstimate: each tile sums 3,584 / 4 = 896 outputs of 4 FLOAT partials,
+    // getReduceCycleEstimate: 224 loops of 4, 37 per worker and 2 left (one more each),
+    // (32 + 38 x (3 x 4 + 7)) x 6 workers = 4,524.
+    CHECK(plan.reductionCycles == 4524);
+    CHECK(plan.estimatedCycles == plan.exchangeCycles + plan.vertexCycles + plan.reductionCycles);
+    const std::size_t out[3] = {4, 1, 56}, kernel[3] = {3, 1, 3};
+    CHECK(plan.vertexCycles ==
+          pl::convVertexCycles(target, HALF, plan.method, 1, 16, 16, out, kernel));
 }
 
 TEST_CASE("deep convolutions split input channels and reduce partials exactly") {

@@ -1,11 +1,11 @@
 #include "poplin/ConvBuild.hpp"
 
+#include "poplin/ConvReduce.hpp"
 #include "poplin/PlanningCacheImpl.hpp"
 
 #include <algorithm>
 #include <poplar/exceptions.hpp>
 #include <poplin/ConvUtil.hpp>
-#include <popops/Reduction.hpp>
 #include <poputil/VertexTemplates.hpp>
 #include <poputil/exceptions.hpp>
 #include <sstream>
@@ -265,8 +265,10 @@ Tensor forward(poplar::Graph& graph, const Tensor& in5, const Tensor& w6,
                                             {b.end, g * Co + oc.end, f.end, out[1], out[2]}),
                                tiles);
                 }
-    popops::reduceWithOutput(graph, partials, result, {0}, popops::Operation::ADD, prog,
-                             {di, "reduce"});
+    // PopLibs reduces a convolution's partials with its own ReduceAdd stages
+    // (lib/poplin/ConvReduce.cpp, convolutionReduction), which its planner costs
+    // (addReduceCycleEstimate: estimateConvReduceCycles).
+    reducePartials(graph, partials, result, prog, di);
     return result;
 }
 

@@ -2,6 +2,7 @@
 
 #include "common/ConvCycleEstimates.hpp"
 #include "common/CycleEstimates.hpp"
+#include "poplin/ConvReduce.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -141,7 +142,6 @@ ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams&
     const std::uint64_t inBytes = target.getTypeSize(p.inputType);
     const std::uint64_t partialBytes = target.getTypeSize(partialsType);
     const std::uint64_t exchangeRate = target.spec().exchangeBytesPerCycle;
-    const unsigned workers = target.getNumWorkerContexts();
     const auto limit =
         static_cast<std::uint64_t>(availableMemoryProportion * double(target.getBytesPerTile()));
     const std::size_t B = p.batchSize, G = p.numConvGroups, Co = p.outputChannels,
@@ -165,14 +165,14 @@ ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams&
         for (std::size_t sg : splitCandidates(G, tiles / sb))
             for (std::size_t so : splitCandidates(Co, tiles / (sb * sg)))
                 for (std::size_t sf : splitCandidates(out[0], tiles / (sb * sg * so)))
-                    for (std::size_t si : splitCandidates(Ci, tiles / (sb * sg * so * sf))) {
+                    for (std::size_t sI : splitCandidates(Ci, tiles / (sb * sg * so * sf))) {
                         ConvPlan c;
                         c.weightUpdate = weightUpdate;
                         c.numTiles = static_cast<unsigned>(tiles);
-                        c.splitB = sb, c.splitG = sg, c.splitO = so, c.splitF = sf, c.splitI = si;
+                        c.splitB = sb, c.splitG = sg, c.splitO = so, c.splitF = sf, c.splitI = sI;
                         c.blockB = ceilDiv(B, sb), c.blockG = ceilDiv(G, sg);
                         c.blockO = ceilDiv(Co, so), c.blockF = ceilDiv(out[0], sf);
-                        c.blockI = ceilDiv(Ci, si);
+                        c.blockI = ceilDiv(Ci, sI);
                         const std::size_t blockOut[3] = {c.blockF, out[1], out[2]};
                         const std::uint64_t inElems =
                             c.blockB * c.blockI * inputRowsFor(p, c.blockF) * inPlane;
@@ -194,28 +194,51 @@ ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams&
                             }
                         }
                         c.vertexCycles = c.blockG * vertex;
-                        // Each tile receives its operands and, holding a share of what its
-                        // neighbours in the plan read, sends about as much. The input block
-                        // (the activations, in both passes) is read by the splitO tiles of
-                        // adjacent output-channel blocks (tileOf); with an even split the two
-                        // tiles of each super tile receive it together at twice the rate, as
-                        // PopLibs' planner costs it (ConvPlan.cpp's input-element multiplier).
-                        const std::uint64_t inShared = ceilDiv(inElems, busShare(c.splitO));
-                        const std::uint64_t moved =
-                            weightUpdate ? inShared + outElems : inShared + wElems;
-                        const std::uint64_t exchange =
-                            2 * c.blockG * moved * inBytes / exchangeRate;
+                        // The exchange as PopLibs' planner charges it (lib/poplin/ConvPlan.cpp,
+                        // addExchangeCycleEstimate): each operand a tile receives less the share
+                        // already on it, the operands being "distributed evenly across all tiles
+                        // that require them". The input block (the activations, in both passes)
+                        // is read by the splitO tiles of adjacent output-channel blocks
+                        // (tileOf); with an even split the two tiles of a super tile receive it
+                        // together at twice the rate (ExchangeEstimator's input-element
+                        // multiplier). The other operand (forward: the weights; weight deltas:
+                        // the output gradients, the weight-update convolution's weights) is read
+                        // by the tiles of the split dimensions it lacks: batch and rows for the
+                        // weights, input channels for the gradients.
+                        const std::uint64_t otherElems = weightUpdate ? outElems : wElems;
+                        const std::uint64_t otherReaders = weightUpdate ? sI : sb * sf;
+                        const std::uint64_t inputReceived = c.blockG * (inElems - inElems / so);
+                        const std::uint64_t otherReceived =
+                            c.blockG * (otherElems - otherElems / otherReaders);
+                        const std::uint64_t received =
+                            ceilDiv(inputReceived * inBytes, exchangeRate * busShare(so)) +
+                            ceilDiv(otherReceived * inBytes, exchangeRate);
+                        // TileScope's exchange takes the busier of a tile's two directions
+                        // (CostModel::exchangeCycles); a tile's shares are multicast, sent once
+                        // whoever reads them, so they bound it from below. PopLibs has no send
+                        // term (as the matMul planner, MatMulPlanner.cpp).
+                        const std::uint64_t sent = ceilDiv(
+                            c.blockG * (ceilDiv(inElems, so) + ceilDiv(otherElems, otherReaders)) *
+                                inBytes,
+                            exchangeRate);
+                        const std::uint64_t exchange = std::max(received, sent);
+                        // The partials (addExchangeCycleEstimate and addReduceCycleEstimate):
+                        // every tile's partials exchanged, in the partials' type, then
+                        // estimateConvReduceCycles for the reduction-deep sums of its share of
+                        // the outputs (forward: input channels; weight deltas: batch and rows).
                         const std::size_t parts = c.partials();
-                        const std::uint64_t results = weightUpdate ? wElems : outElems;
+                        const std::uint64_t results = c.blockG * (weightUpdate ? wElems : outElems);
+                        const std::uint64_t partialsExchange = partialSumExchangeCycles(
+                            results, unsigned(parts), partialBytes, exchangeRate);
                         std::uint64_t reduction = 0;
-                        if (parts > 1) {
-                            const std::uint64_t perTile = ceilDiv(c.blockG * results, parts);
-                            reduction = workers * cycles::reduceContinuous(
-                                                      target, partialsType,
-                                                      ceilDiv(perTile, workers), parts) +
-                                        perTile * parts * partialBytes / exchangeRate;
-                        }
-                        c.estimatedCycles = exchange + c.vertexCycles + reduction;
+                        if (parts > 1)
+                            reduction =
+                                reducePartialsTileCycles(target, partialsType, partialsType,
+                                                         ceilDiv(results, parts), unsigned(parts));
+                        c.exchangeCycles = exchange + partialsExchange;
+                        c.reductionCycles = reduction;
+                        c.estimatedCycles =
+                            exchange + partialsExchange + c.vertexCycles + reduction;
                         c.bytesPerTile = c.blockG * (inElems * inBytes +
                                                      (weightUpdate ? outElems : wElems) * inBytes +
                                                      results * partialBytes);

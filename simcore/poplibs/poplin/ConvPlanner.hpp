@@ -29,7 +29,9 @@ struct ConvPlan {
     ConvMethod method = ConvMethod::HorizontalMac;
     bool weightUpdate = false;
     std::uint64_t estimatedCycles = 0; ///< tile cycles: exchange + vertices + reduction
-    std::uint64_t vertexCycles = 0;    ///< tile cycles of the busiest tile's vertices
+    std::uint64_t exchangeCycles = 0;  ///< of which operands' and partial sums' exchange
+    std::uint64_t vertexCycles = 0;    ///< of which the busiest tile's vertices
+    std::uint64_t reductionCycles = 0; ///< of which the partial sums' reduction
     std::uint64_t bytesPerTile = 0;
     unsigned numTiles = 1;
 

@@ -84,6 +84,26 @@ std::vector<unsigned> multiStageReducePlan(unsigned partialsDepth) {
     return planStages(partialsDepth, numReduceStages(partialsDepth)).first;
 }
 
+std::uint64_t partialSumExchangeCycles(std::uint64_t partials, unsigned partialsDepth,
+                                       std::uint64_t partialBytes, std::uint64_t rate) {
+    std::uint64_t total = ceilDiv(partials * partialBytes, rate);
+    if (partialsDepth <= 1)
+        return total;
+    std::uint64_t remaining = partialsDepth, outputs = partials;
+    bool first = true;
+    for (unsigned next : multiStageReducePlan(partialsDepth)) {
+        if (!first)
+            total += ceilDiv(outputs * partialBytes, rate);
+        const std::uint64_t group = ceilDiv(remaining, next);
+        outputs = ceilDiv(outputs, group);
+        remaining = ceilDiv(remaining, group);
+        first = false;
+    }
+    if (remaining > 1 && !first)
+        total += ceilDiv(outputs * partialBytes, rate);
+    return total;
+}
+
 std::uint64_t reducePartialsTileCycles(const poplar::Target& target, const poplar::Type& outType,
                                        const poplar::Type& partialsType, std::uint64_t outputs,
                                        unsigned partialsDepth) {

@@ -26,6 +26,13 @@ std::uint64_t reducePartialsTileCycles(const poplar::Target& target, const popla
                                        const poplar::Type& partialsType, std::uint64_t outputs,
                                        unsigned partialsDepth);
 
+/// Exchange cycles of a tile's partial sums as PopLibs' planner charges them
+/// (lib/poplin/ConvPlan.cpp, addExchangeCycleEstimate): the first stage moves all `partials` of
+/// the tile (whatever the depth, even 1), each further stage of the multi-stage plan for
+/// `partialsDepth` the partials left after the stage before, at `rate` bytes a cycle.
+std::uint64_t partialSumExchangeCycles(std::uint64_t partials, unsigned partialsDepth,
+                                       std::uint64_t partialBytes, std::uint64_t rate);
+
 /// Adds to `prog` the compute sets summing `partials` ({D, ...}, mapped) into `out` (shape of
 /// partials[0], mapped): intermediate stages (each group's results shared by the tiles that
 /// hold the group's partials) and the final one on the tiles of `out`. With D == 1 and the same

@@ -3,6 +3,7 @@
 // weight update, and the bias gradient and update.
 
 #include "poplin/ConvBuild.hpp"
+#include "poplin/ConvReduce.hpp"
 
 #include <poplin/Convolution.hpp>
 #include <popops/Reduction.hpp>
@@ -123,8 +124,9 @@ Tensor weightDeltas(poplar::Graph& graph, const Tensor& zDeltas, const Tensor& a
                                                {oc.end, ic.end, kernel[0], kernel[1], kernel[2]}),
                                tiles);
             }
-    popops::reduceWithOutput(graph, partials, result, {0}, popops::Operation::ADD, prog,
-                             {di, "reduce"});
+    // PopLibs' weight-update pass is a convolution: its partials reduce as any convolution's
+    // (lib/poplin/ConvReduce.cpp), as its planner costs them.
+    pl::reducePartials(graph, partials, result, prog, di);
     return result.reshape(wShape);
 }
 

@@ -37,29 +37,6 @@ std::uint64_t ampTileCycles(const poplar::Target& target, const poplar::Type& in
     return cycles::convPartial1x1(target, inputType, partialsType, n, k, m);
 }
 
-/// Exchange cycles of the partial sums (PopLibs' addExchangeCycleEstimate): the first stage
-/// moves all of a tile's partials (its m x n block of the partials' type) whatever the depth,
-/// each further stage of the reduction plan the partials left after the stage before.
-std::uint64_t partialSumExchangeCycles(std::uint64_t partials, unsigned depth,
-                                       std::uint64_t partialBytes, std::uint64_t rate) {
-    std::uint64_t total = ceilDiv(partials * partialBytes, rate);
-    if (depth <= 1)
-        return total;
-    std::uint64_t remaining = depth, outputs = partials;
-    bool first = true;
-    for (unsigned next : multiStageReducePlan(depth)) {
-        if (!first)
-            total += ceilDiv(outputs * partialBytes, rate);
-        const std::uint64_t group = ceilDiv(remaining, next);
-        outputs = ceilDiv(outputs, group);
-        remaining = ceilDiv(remaining, group);
-        first = false;
-    }
-    if (remaining > 1 && !first)
-        total += ceilDiv(outputs * partialBytes, rate);
-    return total;
-}
-
 } // namespace
 
 /// The distinct (split, block) pairs of a dimension of `size` cut in blocks of whole `grain`s
