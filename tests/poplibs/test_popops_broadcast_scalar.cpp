@@ -3,6 +3,7 @@
 // costed by PopLibs' broadcastArithmeticSupervisorCycleEstimate, worked out here by hand.
 
 #include "PoplibsHarness.hpp"
+#include "VertexEstimates.hpp"
 #include "popops/ElementWiseCycles.hpp"
 
 #include <algorithm>
@@ -15,11 +16,10 @@ namespace cycles = tilescope::poplibs::cycles;
 using poplibstest::Harness;
 using popops::expr::BinaryOpType;
 
-namespace {
+using poplibstest::ipu2;
+using poplibstest::vertexEstimates;
 
-poplar::Target ipu2() {
-    return poplar::Target::createIPUTarget(1, "ipu2");
-}
+namespace {
 
 /// The vertex type names of compute set `cs`, sorted and unique.
 std::vector<std::string> vertexTypes(const poplar::Graph& g, std::uint32_t cs) {
@@ -29,17 +29,6 @@ std::vector<std::string> vertexTypes(const poplar::Graph& g, std::uint32_t cs) {
             out.push_back(g.model()->vertexTypes.at(v.type).name);
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-}
-
-/// The estimates of the vertices of compute set `cs` on `tile`, largest first.
-std::vector<std::uint64_t> vertexEstimates(const poplar::Graph& g, std::uint32_t cs,
-                                           std::int32_t tile) {
-    std::vector<std::uint64_t> out;
-    for (const auto& v : g.model()->vertices)
-        if (v.computeSet == cs && v.tile == tile)
-            out.push_back(v.perfEstimate.value_or(0));
-    std::sort(out.rbegin(), out.rend());
     return out;
 }
 

@@ -3,6 +3,7 @@
 // per worker chunk, the tile costing the compute-set overhead + 6 x its busiest worker.
 
 #include "PoplibsHarness.hpp"
+#include "VertexEstimates.hpp"
 #include "common/CycleEstimates.hpp"
 #include "popnn/NonLinearityCycles.hpp"
 #include "popops/ElementWiseCycles.hpp"
@@ -20,22 +21,10 @@ namespace cycles = tilescope::poplibs::cycles;
 using popops::expr::BinaryOpType;
 using popops::expr::UnaryOpType;
 
+using poplibstest::ipu2;
+using poplibstest::vertexEstimates;
+
 namespace {
-
-poplar::Target ipu2() {
-    return poplar::Target::createIPUTarget(1, "ipu2");
-}
-
-/// The estimates of the vertices of compute set `cs` on `tile`, largest first.
-std::vector<std::uint64_t> vertexEstimates(const poplar::Graph& g, std::uint32_t cs,
-                                           std::int32_t tile) {
-    std::vector<std::uint64_t> out;
-    for (const auto& v : g.model()->vertices)
-        if (v.computeSet == cs && v.tile == tile)
-            out.push_back(v.perfEstimate.value_or(0));
-    std::sort(out.rbegin(), out.rend());
-    return out;
-}
 
 /// The compiled cycles of the OnTileExecute step of compute set `cs` on `tile`.
 std::uint64_t stepCycles(const poplar::Engine& e, std::int64_t cs, std::uint32_t tile) {

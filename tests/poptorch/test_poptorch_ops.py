@@ -9,6 +9,7 @@ import torch
 from torch import nn
 
 import poptorch
+from side_by_side import train_side_by_side
 from tolerance import RTOL, ATOL, assert_same
 
 
@@ -120,15 +121,11 @@ def test_blocks_train_like_torch(tmp_path, monkeypatch):
 
     model = Model()
     reference = copy.deepcopy(model)
-    training = poptorch.trainingModel(model, poptorch.Options().deviceIterations(2),
-                                      torch.optim.SGD(model.parameters(), lr=0.1))
-    cpu = torch.optim.SGD(reference.parameters(), lr=0.1)
-    x, y = torch.randn(8, 8), torch.randint(0, 4, (8,))
-    training(x, y)
-    for i in range(2):
-        cpu.zero_grad()
-        reference(x[4 * i:4 * i + 4], y[4 * i:4 * i + 4])[1].backward()
-        cpu.step()
+    training = train_side_by_side(
+        model, reference, torch.optim.SGD(model.parameters(), lr=0.1),
+        torch.optim.SGD(reference.parameters(), lr=0.1),
+        lambda n: (torch.randn(n, 8), torch.randint(0, 4, (n,))), iterations=2, per_iteration=4,
+        steps=1)
     for p, q in zip(model.parameters(), reference.parameters()):
         assert_same(p.detach(), q.detach())
     stages = {n.name: {a.name: a.i for a in n.attribute}.get("__pipeline_stage")
@@ -160,16 +157,9 @@ class _NormCnn(nn.Module):
 def _train_against_torch(model, reference, iterations, lr, make_batch):
     """Trains `model` on the device (`iterations` device iterations of 2 samples per step) and
     `reference` on the CPU on the same batches, twice; their states must then agree."""
-    training = poptorch.trainingModel(model, poptorch.Options().deviceIterations(iterations),
-                                      torch.optim.SGD(model.parameters(), lr=lr))
-    cpu = torch.optim.SGD(reference.parameters(), lr=lr)
-    for _ in range(2):
-        x, y = make_batch(2 * iterations)
-        training(x, y)
-        for i in range(iterations):
-            cpu.zero_grad()
-            reference(x[2 * i:2 * i + 2], y[2 * i:2 * i + 2])[1].backward()
-            cpu.step()
+    train_side_by_side(model, reference, torch.optim.SGD(model.parameters(), lr=lr),
+                       torch.optim.SGD(reference.parameters(), lr=lr), make_batch, iterations,
+                       per_iteration=2, steps=2)
     for name, value in reference.state_dict().items():
         torch.testing.assert_close(model.state_dict()[name], value, rtol=RTOL, atol=ATOL,
                                    msg=name)

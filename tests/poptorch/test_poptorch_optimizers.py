@@ -8,6 +8,7 @@ import torch
 
 import poptorch
 import models
+from side_by_side import train_side_by_side
 from tolerance import assert_same
 
 
@@ -32,16 +33,9 @@ def test_optimizer_matches_torch(name):
     make_ipu, make_cpu = OPTIMIZERS[name]
     model, data = models.make("mlp")
     reference = copy.deepcopy(model)
-    training = poptorch.trainingModel(model, poptorch.Options().deviceIterations(3),
-                                      make_ipu(model.parameters()))
-    cpu = make_cpu(reference.parameters())
-    for _ in range(2):
-        x, y = data(12)
-        training(x, y)
-        for i in range(3):
-            cpu.zero_grad()
-            reference(x[4 * i:4 * i + 4], y[4 * i:4 * i + 4])[1].backward()
-            cpu.step()
+    train_side_by_side(model, reference, make_ipu(model.parameters()),
+                       make_cpu(reference.parameters()), data, iterations=3, per_iteration=4,
+                       steps=2)
     for p, q in zip(model.parameters(), reference.parameters()):
         assert_same(p.detach(), q.detach())
 
