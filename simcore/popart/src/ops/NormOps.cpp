@@ -97,6 +97,8 @@ std::vector<std::size_t> allBut(std::size_t rank, std::size_t keep) {
 std::size_t groupCount(const NodeView& c, const std::vector<std::size_t>& shape) {
     if (shape.size() < 2)
         c.invalid("the input needs at least 2 dimensions (N, C, ...)");
+    if (shape[0] == 0)
+        c.invalid("the input has no samples (N is 0)");
     const int64_t groups = c.attrs().getInt("num_groups", 0);
     if (groups < 1 || shape[1] % std::size_t(groups) != 0)
         c.invalid("num_groups " + std::to_string(groups) + " must be at least 1 and divide the " +
