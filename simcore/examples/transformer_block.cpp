@@ -17,35 +17,27 @@
 // probabilities, contexts, hidden activations) is rounded to HALF once, so errors of a few
 // HALF ulps of values of magnitude up to ~8 are expected, well below that bound.
 
+#include "TransformerBlock.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
-#include <poplar/DebugInfo.hpp>
 #include <poplar/Engine.hpp>
-#include <poplar/Graph.hpp>
 #include <poplar/HalfFloat.hpp>
 #include <poplar/IPUModel.hpp>
-#include <poplin/MatMul.hpp>
 #include <poplin/codelets.hpp>
-#include <popnn/NonLinearity.hpp>
 #include <popnn/codelets.hpp>
-#include <popops/ElementWise.hpp>
 #include <popops/codelets.hpp>
-#include <poputil/TileMapping.hpp>
 #include <string>
 #include <vector>
 
 using namespace poplar;
 using namespace poplar::program;
+using encoder::Sizes;
 
 namespace {
-
-struct Sizes {
-    std::size_t seq, model, heads, ff;
-    std::size_t headDim() const { return model / heads; }
-};
 
 /// Deterministic values in [-scale, scale), rounded to HALF so host and device see the same.
 std::vector<float> halfValues(std::size_t n, float scale, unsigned seed) {
@@ -79,58 +71,6 @@ std::vector<float> hostMatMul(const std::vector<float>& a, const std::vector<flo
 
 float gelu(float x) {
     return 0.5f * x * (1.0f + std::tanh(0.7978845608f * (x + 0.044715f * x * x * x)));
-}
-
-/// A HALF weight matrix laid out for `x (rows x in) * W (in x out)`, written from the host.
-Tensor weight(Graph& graph, std::size_t rows, std::size_t in, std::size_t out,
-              const DebugContext& dc, const std::string& handle) {
-    Tensor w = poplin::createMatMulInputRHS(graph, HALF, {rows, in}, {in, out}, dc);
-    graph.createHostWrite(handle, w);
-    return w;
-}
-
-/// Multi-head self-attention with output projection and residual: x + attention(x) Wo.
-Tensor attention(Graph& graph, const Tensor& x, const Sizes& s, Sequence& prog,
-                 const DebugContext& dc) {
-    DebugInfo di(dc, "model");
-    const Tensor wq = weight(graph, s.seq, s.model, s.model, {di, "wq"}, "wq");
-    const Tensor wk = weight(graph, s.seq, s.model, s.model, {di, "wk"}, "wk");
-    const Tensor wv = weight(graph, s.seq, s.model, s.model, {di, "wv"}, "wv");
-    const Tensor wo = weight(graph, s.seq, s.model, s.model, {di, "wo"}, "wo");
-    const Tensor q = poplin::matMul(graph, x, wq, prog, {di, "q"});
-    const Tensor k = poplin::matMul(graph, x, wk, prog, {di, "k"});
-    const Tensor v = poplin::matMul(graph, x, wv, prog, {di, "v"});
-    const float scale = 1.0f / std::sqrt(float(s.headDim()));
-    std::vector<Tensor> contexts;
-    for (std::size_t h = 0; h < s.heads; ++h) {
-        const std::string name = "head" + std::to_string(h);
-        const std::size_t lo = h * s.headDim(), hi = lo + s.headDim();
-        Tensor scores = poplin::matMul(graph, q.slice(lo, hi, 1), k.slice(lo, hi, 1).transpose(),
-                                       prog, {di, name + "/scores"});
-        popops::mapInPlace(graph, popops::expr::_1 * popops::expr::Const(scale), {scores}, prog,
-                           {di, name + "/scale"});
-        popnn::nonLinearityInPlace(graph, popnn::NonLinearityType::SOFTMAX, scores, prog,
-                                   {di, name + "/softmax"});
-        contexts.push_back(
-            poplin::matMul(graph, scores, v.slice(lo, hi, 1), prog, {di, name + "/context"}));
-    }
-    const Tensor projected = poplin::matMul(graph, concat(contexts, 1), wo, prog, {di, "output"});
-    return popops::add(graph, x, projected, prog, {di, "residual"});
-}
-
-/// The feed-forward block with residual: y + gelu(y W1 + b1) W2.
-Tensor mlp(Graph& graph, const Tensor& y, const Sizes& s, Sequence& prog, const DebugContext& dc) {
-    DebugInfo di(dc, "model");
-    const Tensor w1 = weight(graph, s.seq, s.model, s.ff, {di, "w1"}, "w1");
-    const Tensor w2 = weight(graph, s.seq, s.ff, s.model, {di, "w2"}, "w2");
-    Tensor b1 = graph.addVariable(HALF, {s.ff}, {di, "b1"});
-    poputil::mapTensorLinearly(graph, b1);
-    graph.createHostWrite("b1", b1);
-    Tensor u = poplin::matMul(graph, y, w1, prog, {di, "up"});
-    popops::addInPlace(graph, u, b1, prog, {di, "bias"});
-    popnn::nonLinearityInPlace(graph, popnn::NonLinearityType::GELU, u, prog, {di, "gelu"});
-    const Tensor down = poplin::matMul(graph, u, w2, prog, {di, "down"});
-    return popops::add(graph, y, down, prog, {di, "residual"});
 }
 
 /// The same block on the host in float, rounding to HALF where the device stores HALF.
@@ -217,13 +157,7 @@ int main(int argc, char** argv) {
         popnn::addCodelets(graph);
 
         Sequence prog;
-        DebugInfo encoder(DebugContext("encoder"), "model");
-        Tensor x = poplin::createMatMulInputLHS(graph, HALF, {s.seq, s.model}, {s.model, s.model},
-                                                {encoder, "x"});
-        graph.createHostWrite("x", x);
-        const Tensor y = attention(graph, x, s, prog, {encoder, "attention"});
-        const Tensor out = mlp(graph, y, s, prog, {encoder, "mlp"});
-        graph.createHostRead("out", out);
+        encoder::buildBlock(graph, s, prog);
 
         const float wScale = 1.0f / std::sqrt(float(s.model));
         const auto xv = halfValues(s.seq * s.model, 1.0f, 1);
