@@ -156,7 +156,11 @@ Engine::Engine(const Graph& graph, ArrayRef<program::Program> programs, const Op
     if (progressCallBack)
         progressCallBack(0, 1);
     // Compile a snapshot: later changes to the graph must not affect this engine, as in Poplar.
-    auto snapshot = std::make_shared<const sim::GraphModel>(*graph.model());
+    std::shared_ptr<const sim::GraphModel> snapshot;
+    {
+        pvti::Tracepoint copy(&compileChannel, "compile: graph snapshot");
+        snapshot = std::make_shared<const sim::GraphModel>(*graph.model());
+    }
     std::shared_ptr<const sim::CompiledGraph> compiled;
     {
         pvti::Tracepoint compile(&compileChannel, "compile");

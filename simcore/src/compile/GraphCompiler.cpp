@@ -2,6 +2,7 @@
 
 #include "OperationRecords.hpp"
 #include "poplar/exceptions.hpp"
+#include "pvti/pvti.hpp"
 #include "tilescope/sim/LivenessAnalysis.hpp"
 #include "tilescope/sim/ProgramLowering.hpp"
 #include "tilescope/sim/TileMemoryLayout.hpp"
@@ -20,6 +21,28 @@ using capture::MemoryCategory;
 using capture::PerTile;
 
 namespace {
+
+// The compiler's passes on the host trace (pvti), inside the Engine's "compile" event.
+pvti::TraceChannel compileChannel = {"poplar"};
+
+/// The pass under way on the host trace: next() ends it and begins the following one.
+class CompilePhase {
+public:
+    explicit CompilePhase(const char* label) : label_(label) {
+        pvti::Tracepoint::begin(&compileChannel, label_);
+    }
+    ~CompilePhase() { pvti::Tracepoint::end(&compileChannel, label_); }
+    CompilePhase(const CompilePhase&) = delete;
+    CompilePhase& operator=(const CompilePhase&) = delete;
+    void next(const char* label) {
+        pvti::Tracepoint::end(&compileChannel, label_);
+        label_ = label;
+        pvti::Tracepoint::begin(&compileChannel, label_);
+    }
+
+private:
+    const char* label_;
+};
 
 std::int64_t nowNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -487,11 +510,13 @@ std::unique_ptr<CompiledGraph> GraphCompiler::compile(std::shared_ptr<const Grap
     rec.target.placement = report::TilePlacement::spineColumns(target.numIpus, target.tilesPerIpu,
                                                                target.tilesPerColumn);
 
+    CompilePhase phase("compile: checks");
     checkMappings(m);
     std::set<const ProgramNode*> seen;
     for (const auto& p : programs)
         checkProgram(m, options.graphIdentity ? options.graphIdentity : &m, *p, seen);
 
+    phase.next("compile: lowering");
     // Vertices of each compute set grouped by tile, in tile then vertex order.
     out->computeSetGroups.resize(m.computeSets.size());
     for (std::uint32_t cs = 0; cs < m.computeSets.size(); ++cs) {
@@ -511,8 +536,10 @@ std::unique_ptr<CompiledGraph> GraphCompiler::compile(std::shared_ptr<const Grap
     ProgramLowering lowering(m, costs, options.instrument, *out);
     for (const auto& p : programs)
         lowering.lowerEntryPoint(p);
+    phase.next("compile: liveness");
     const Liveness liveness = LivenessAnalysis::run(m, lowering);
 
+    phase.next("compile: records");
     auto varTiles = recordVariables(m, liveness, rec);
     recordOperations(m, lowering, rec);
     recordTemporaries(lowering.temporaries(), varTiles, rec);
@@ -523,6 +550,7 @@ std::unique_ptr<CompiledGraph> GraphCompiler::compile(std::shared_ptr<const Grap
     for (const auto& [node, record] : lowering.programRecords())
         out->recordOfNode[node] = record;
     const auto vertexData = recordVertices(m, costs, rec);
+    phase.next("compile: memory layout");
     if (options.blocks.enabled()) {
         // The block buffers and edge code exist only on the tiles that record blocks.
         LoweredCode code = lowering.code();

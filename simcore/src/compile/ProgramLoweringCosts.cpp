@@ -1,6 +1,7 @@
 // What lowered steps cost (split from ProgramLowering.cpp): a compute set's exchange and compute,
 // exchange and stream copy steps, and the temporaries they receive into.
 #include "ComputeSetCost.hpp"
+#include "pvti/pvti.hpp"
 #include "tilescope/sim/ProgramLowering.hpp"
 
 #include <algorithm>
@@ -11,6 +12,9 @@ using capture::PerTile;
 using capture::StepKind;
 
 namespace {
+
+// Exchange planning on the host trace (pvti), inside the compiler's "compile: lowering".
+pvti::TraceChannel compileChannel = {"poplar"};
 
 /// Calls fn(tile, count) for each run of consecutive elements of `r` on one tile.
 template <typename Fn> void forEachTileRun(const VariableInfo& var, const ElementRange& r, Fn fn) {
@@ -57,6 +61,7 @@ const ProgramLowering::ComputeSetCost& ProgramLowering::computeSetCost(std::uint
     auto& slot = csCosts_[csIndex];
     if (slot)
         return *slot;
+    pvti::Tracepoint trace(&compileChannel, "compile: compute set cost");
     slot = std::make_unique<ComputeSetCost>();
     auto& c = *slot;
     const auto& target = model_.target;
@@ -174,6 +179,7 @@ const ProgramLowering::ComputeSetCost& ProgramLowering::computeSetCost(std::uint
         c.computeCycles[group.tile] =
             costs_.computeSetOverheadCycles + workers * *std::max_element(w.begin(), w.end());
     }
+    pvti::Tracepoint messages(&compileChannel, "compile: exchange messages");
     c.in = planExchangeMessages(inPieces, true, model_, costs_);
     c.out = planExchangeMessages(outPieces, false, model_, costs_);
     return c;
