@@ -12,7 +12,8 @@
 // single-threaded mix of what graph building and compiling do on the host (small allocations,
 // hashing, sorting of 64-bit keys, a pass over a large array), independent of the simulator's
 // code, so the ratio moves only when the simulator does, and a busy machine slows both sides
-// alike. It runs between the phases; its median is the reference.
+// alike. It runs between the phases; its median is the reference. Wall time is given, and the
+// process CPU time (all threads), which a busy machine inflates less than wall time.
 
 #include "TransformerBlock.hpp"
 
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -86,16 +88,48 @@ std::uint64_t referenceWorkload() {
     return sum + keys[keys.size() / 2] + records.back().back();
 }
 
-struct Reference {
-    std::vector<double> seconds;
-    std::uint64_t checksum = 0;
-    void measure() {
-        const auto start = Clock::now();
-        checksum += referenceWorkload();
-        seconds.push_back(secondsSince(start));
+/// Seconds of CPU the process has used (all its threads).
+double processCpuSeconds() {
+    timespec t{};
+    ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+/// Wall and process CPU seconds of one stretch of work.
+struct Times {
+    double wall = 0, cpu = 0;
+};
+
+/// Times from construction (or the last lap) to now.
+class Stopwatch {
+public:
+    Times lap() {
+        const auto wall = Clock::now();
+        const double cpu = processCpuSeconds();
+        const Times t{std::chrono::duration<double>(wall - wall_).count(), cpu - cpu_};
+        wall_ = wall;
+        cpu_ = cpu;
+        return t;
     }
-    double median() const {
-        auto v = seconds;
+
+private:
+    Clock::time_point wall_ = Clock::now();
+    double cpu_ = processCpuSeconds();
+};
+
+/// The reference workload's runs; its median (wall and CPU) is the reference.
+struct Reference {
+    std::vector<double> wall, cpu;
+    std::uint64_t checksum = 0;
+    Times measure() {
+        Stopwatch watch;
+        checksum += referenceWorkload();
+        const Times t = watch.lap();
+        wall.push_back(t.wall);
+        cpu.push_back(t.cpu);
+        return t;
+    }
+    static double median(std::vector<double> v) {
         std::sort(v.begin(), v.end());
         return v[v.size() / 2];
     }
@@ -213,38 +247,34 @@ int main(int argc, char** argv) {
         reference.measure();
         reference.measure();
 
-        const auto referenceSeconds = [&reference] {
-            double sum = 0;
-            for (auto x : reference.seconds)
-                sum += x;
-            return sum;
+        // The demo's phases, in order; the reference workload runs between some of them.
+        std::vector<std::pair<std::string, Times>> measured;
+        Stopwatch watch;
+        const auto phase = [&](const char* name) { measured.emplace_back(name, watch.lap()); };
+        const auto referenceBetween = [&] {
+            reference.measure();
+            watch.lap(); // not part of the demo
         };
-        const double referenceBefore = referenceSeconds();
-        const auto hostStart = Clock::now();
         poplar::IPUModel model("ipu2");
         model.tilesPerIPU = tiles;
         model.compileIPUCode = true; // as the demo: code memory as on hardware
         poplar::Device device = model.createDevice();
         const poplar::Target& target = device.getTarget();
         auto graph = std::make_unique<poplar::Graph>(target);
-        auto t0 = Clock::now();
         popops::addCodelets(*graph);
         poplin::addCodelets(*graph);
         popnn::addCodelets(*graph);
-        const double codeletsSeconds = secondsSince(t0);
+        phase("device and codelets");
         poplar::program::Sequence prog;
-        t0 = Clock::now();
         encoder::buildBlock(*graph, s, prog);
-        const double buildSeconds = secondsSince(t0);
-        reference.measure();
+        phase("graph construction");
+        referenceBetween();
 
         const poplar::OptionFlags options{{"autoReport.all", "true"},
                                           {"autoReport.directory", (dir / "report").string()}};
-        t0 = Clock::now();
         auto engine = std::make_unique<poplar::Engine>(*graph, prog, options);
-        const double engineSeconds = secondsSince(t0);
-        reference.measure();
-        t0 = Clock::now();
+        phase("engine construction");
+        referenceBetween();
         engine->load(device);
         const std::pair<const char*, std::size_t> writes[] = {{"x", s.seq * s.model},
                                                               {"wq", s.model * s.model},
@@ -260,29 +290,30 @@ int main(int argc, char** argv) {
             engine->writeTensor(handle, values.data(), values.data() + values.size());
         }
         engine->run(0);
-        const double loadRunSeconds = secondsSince(t0);
+        phase("load and run");
         const auto& compiled = engine->compileRecords();
         const std::uint64_t vertices = compiled.numVertices, edges = compiled.numEdges;
         const std::uint64_t cycles = engine->executionRecords().runs.at(0).totalCycles;
-        t0 = Clock::now();
         engine.reset();
         graph.reset();
-        const double teardownSeconds = secondsSince(t0);
-        // The demo's host time: everything above but the reference workload between the phases.
-        const double hostSeconds = secondsSince(hostStart) - (referenceSeconds() - referenceBefore);
-        reference.measure();
+        phase("teardown");
+        referenceBetween();
         tracer.close();
 
         const auto traced = tracedSeconds(tracer.file());
         const auto api = graphApi(target, std::size_t(vertices));
         reference.measure();
 
-        const double ref = reference.median();
-        nlohmann::json phases = {{"codelets", codeletsSeconds},
-                                 {"graph construction", buildSeconds},
-                                 {"engine construction", engineSeconds},
-                                 {"load and run", loadRunSeconds},
-                                 {"teardown", teardownSeconds}};
+        const double ref = Reference::median(reference.wall);
+        const double refCpu = Reference::median(reference.cpu);
+        nlohmann::json phases, phasesCpu;
+        Times host;
+        for (const auto& [name, t] : measured) {
+            phases[name] = t.wall;
+            phasesCpu[name] = t.cpu;
+            host.wall += t.wall;
+            host.cpu += t.cpu;
+        }
         for (const char* name :
              {"compile: graph snapshot", "compile: checks", "compile: lowering",
               "compile: compute set cost", "compile: exchange messages", "compile: liveness",
@@ -293,10 +324,12 @@ int main(int argc, char** argv) {
                 throw std::runtime_error(std::string("the host trace has no '") + name + "' event");
             phases[name] = it->second;
         }
-        nlohmann::json ratios;
+        nlohmann::json ratios, cpuRatios;
         for (const auto& [name, seconds] : phases.items())
             ratios[name] = seconds.get<double>() / ref;
-        const auto minmax = std::minmax_element(reference.seconds.begin(), reference.seconds.end());
+        for (const auto& [name, seconds] : phasesCpu.items())
+            cpuRatios[name] = seconds.get<double>() / refCpu;
+        const auto minmax = std::minmax_element(reference.wall.begin(), reference.wall.end());
         nlohmann::json out = {
             {"shape",
              {{"tiles", tiles},
@@ -308,14 +341,19 @@ int main(int argc, char** argv) {
             {"edges", edges},
             {"run_cycles", cycles},
             {"reference_s", ref},
+            {"reference_cpu_s", refCpu},
             {"reference_spread", *minmax.second / *minmax.first},
             {"reference_checksum", reference.checksum},
-            {"host_s", hostSeconds},
-            {"host_over_reference", hostSeconds / ref},
-            {"build_over_reference", buildSeconds / ref},
+            {"host_s", host.wall},
+            {"host_cpu_s", host.cpu},
+            {"host_over_reference", host.wall / ref},
+            {"host_cpu_over_reference", host.cpu / refCpu},
+            {"build_over_reference", phases["graph construction"].get<double>() / ref},
             {"compile_over_reference", phases["compile"].get<double>() / ref},
             {"phases_s", phases},
             {"phases_over_reference", ratios},
+            {"phases_cpu_s", phasesCpu},
+            {"phases_cpu_over_reference", cpuRatios},
             {"graph_api", api},
             {"graph_api_over_reference", api["total_s"].get<double>() / ref},
         };

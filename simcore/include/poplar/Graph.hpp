@@ -312,7 +312,8 @@ private:
                               bool isVector);
     void setFieldValue(FieldRef field, const ConnectionDesc& value);
     std::pair<tilescope::sim::ElementType, bool> stateFieldType(const FieldRef& field) const;
-    unsigned checkTile(unsigned tile, const std::string& what) const;
+    /// The global tile of `tile`; throws index_error naming what() (built only then).
+    unsigned checkTile(unsigned tile, const std::function<std::string()>& what) const;
 
     template <typename T>
     static std::vector<unsigned char> toBytes(const Type& type, const T* values, std::size_t n) {

@@ -5,16 +5,6 @@
 
 namespace tilescope::sim {
 
-bool adjacentOnTile(const VariableInfo& v, std::uint32_t tile, std::uint64_t from,
-                    std::uint64_t to) {
-    if (to < from)
-        return false;
-    const auto t = static_cast<std::int32_t>(tile);
-    return std::none_of(v.tileOf.begin() + static_cast<std::ptrdiff_t>(from),
-                        v.tileOf.begin() + static_cast<std::ptrdiff_t>(to),
-                        [t](std::int32_t x) { return x == t; });
-}
-
 namespace {
 
 /// A run of a variable's elements a tile receives from one sender.
@@ -81,7 +71,8 @@ noteBusSharing(const std::vector<ExchangePiece>& pieces, std::uint32_t numTiles,
 } // namespace
 
 ExchangeMessages planExchangeMessages(std::vector<ExchangePiece>& pieces, bool intoTemporary,
-                                      const GraphModel& model, const CostModel& costs) {
+                                      const GraphModel& model, const TileMappingRuns& runs,
+                                      const CostModel& costs) {
     const std::uint32_t numTiles = model.target.numTiles();
     const std::uint32_t tilesPerIpu = model.target.tilesPerIpu;
     ExchangeMessages out;
@@ -134,12 +125,11 @@ ExchangeMessages planExchangeMessages(std::vector<ExchangePiece>& pieces, bool i
             const auto& p = pieces[i];
             pairBytes += p.length * p.elementBytes;
             if (!prev || prev->srcVariable != p.srcVariable ||
-                !adjacentOnTile(model.variables[p.srcVariable], src, prev->srcBegin + prev->length,
-                                p.srcBegin))
+                !runs.adjacentOnTile(p.srcVariable, src, prev->srcBegin + prev->length, p.srcBegin))
                 ++regions;
             if (!intoTemporary && (!prev || prev->dstVariable != p.dstVariable ||
-                                   !adjacentOnTile(model.variables[p.dstVariable], dst,
-                                                   prev->dstBegin + prev->length, p.dstBegin)))
+                                   !runs.adjacentOnTile(p.dstVariable, dst,
+                                                        prev->dstBegin + prev->length, p.dstBegin)))
                 ++destinationRuns;
             prev = &p;
         }

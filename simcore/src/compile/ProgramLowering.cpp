@@ -31,7 +31,7 @@ std::string nodeName(const ProgramNode& n, const GraphModel& m) {
 
 ProgramLowering::ProgramLowering(const GraphModel& model, const CostModel& costs, bool instrument,
                                  CompiledGraph& out)
-    : model_(model), costs_(costs), instrument_(instrument), out_(out) {
+    : model_(model), costs_(costs), runs_(model), instrument_(instrument), out_(out) {
     for (auto* series :
          {&code_.controlCode, &code_.controlTable, &code_.internalExchangeCode,
           &code_.hostExchangeCode, &code_.globalExchangeCode, &code_.hostPacketHeaders,
@@ -323,11 +323,10 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
             if (from == to) {
                 onTile[from] += size;
                 // A new piece unless both sides continue in the tile's memory.
-                const bool adjacent =
-                    from == prevFrom && to == prevTo && srcVar == prevSrcVar &&
-                    dstVar == prevDstVar &&
-                    adjacentOnTile(model_.variables[srcVar], from, prevSrcAt + 1, srcAt) &&
-                    adjacentOnTile(model_.variables[dstVar], to, prevDstAt + 1, dstAt);
+                const bool adjacent = from == prevFrom && to == prevTo && srcVar == prevSrcVar &&
+                                      dstVar == prevDstVar &&
+                                      runs_.adjacentOnTile(srcVar, from, prevSrcAt + 1, srcAt) &&
+                                      runs_.adjacentOnTile(dstVar, to, prevDstAt + 1, dstAt);
                 if (!adjacent)
                     ++onTilePieces[from];
             } else {
@@ -357,7 +356,7 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
         const auto action = static_cast<std::uint32_t>(out_.copies.size());
         out_.copies.push_back({src, dst});
         const std::string name = nodeName(n, model_);
-        const auto messages = planExchangeMessages(pieces, false, model_, costs_);
+        const auto messages = planExchangeMessages(pieces, false, model_, runs_, costs_);
         if (anyRemote) {
             last = emitExchange(record, name, last, remote, messages);
             addRead(last, src);

@@ -16,19 +16,6 @@ namespace {
 // Exchange planning on the host trace (pvti), inside the compiler's "compile: lowering".
 pvti::TraceChannel compileChannel = {"poplar"};
 
-/// Calls fn(tile, count) for each run of consecutive elements of `r` on one tile.
-template <typename Fn> void forEachTileRun(const VariableInfo& var, const ElementRange& r, Fn fn) {
-    std::uint64_t i = r.begin;
-    while (i < r.end) {
-        const std::int32_t tile = var.tileOf[i];
-        std::uint64_t j = i + 1;
-        while (j < r.end && var.tileOf[j] == tile)
-            ++j;
-        fn(static_cast<std::uint32_t>(tile), j - i);
-        i = j;
-    }
-}
-
 /// Merges the remote-input pieces of one destination tile (from `first` on) that overlap or
 /// touch, so that data read by several vertices of the tile is received once; keeps the pieces
 /// few when many vertices read the same rows.
@@ -69,7 +56,7 @@ const ProgramLowering::ComputeSetCost& ProgramLowering::computeSetCost(std::uint
     std::vector<ExchangePiece> inPieces, outPieces;
     // The element type of a temporary: the one type moved, or bytes when several are.
     const auto noteType = [](std::string& name, unsigned& bytes, ElementType type) {
-        const std::string typeName(elementTypeName(type));
+        const char* typeName = elementTypeName(type);
         if (name.empty()) {
             name = typeName;
             bytes = elementSize(type);
@@ -143,34 +130,32 @@ const ProgramLowering::ComputeSetCost& ProgramLowering::computeSetCost(std::uint
                         c.writes.push_back(&*item);
                     const unsigned bytes = elementSize(item->type);
                     for (const auto& r : item->ranges) {
-                        std::uint64_t at = r.begin;
-                        forEachTileRun(model_.variables[r.variable], r,
-                                       [&](std::uint32_t tile, std::uint64_t n) {
-                                           const std::uint64_t begin = at;
-                                           at += n;
-                                           if (tile == group.tile)
-                                               return;
-                                           if (fd.reads()) {
-                                               // Received into a temporary on the vertex's tile.
-                                               c.anyIn = true;
-                                               c.inBytes[tile] += n * bytes;
-                                               c.inBytes[group.tile] += n * bytes;
-                                               noteType(c.inType, c.inTypeBytes, item->type);
-                                               inPieces.push_back({tile, group.tile, r.variable,
-                                                                   begin, 0, 0, n, bytes});
-                                           }
-                                           if (fd.writes()) {
-                                               // Written into a temporary on the vertex's tile,
-                                               // laid out in destination order, then sent.
-                                               c.anyOut = true;
-                                               c.outBytes[tile] += n * bytes;
-                                               c.outBytes[group.tile] += n * bytes;
-                                               noteType(c.outType, c.outTypeBytes, item->type);
-                                               outPieces.push_back({group.tile, tile, r.variable,
-                                                                    begin, r.variable, begin, n,
-                                                                    bytes});
-                                           }
-                                       });
+                        runs_.forEachRun(
+                            r.variable, r.begin, r.end,
+                            [&](std::uint32_t tile, std::uint64_t begin, std::uint64_t end) {
+                                const std::uint64_t n = end - begin;
+                                if (tile == group.tile)
+                                    return;
+                                if (fd.reads()) {
+                                    // Received into a temporary on the vertex's tile.
+                                    c.anyIn = true;
+                                    c.inBytes[tile] += n * bytes;
+                                    c.inBytes[group.tile] += n * bytes;
+                                    noteType(c.inType, c.inTypeBytes, item->type);
+                                    inPieces.push_back(
+                                        {tile, group.tile, r.variable, begin, 0, 0, n, bytes});
+                                }
+                                if (fd.writes()) {
+                                    // Written into a temporary on the vertex's tile,
+                                    // laid out in destination order, then sent.
+                                    c.anyOut = true;
+                                    c.outBytes[tile] += n * bytes;
+                                    c.outBytes[group.tile] += n * bytes;
+                                    noteType(c.outType, c.outTypeBytes, item->type);
+                                    outPieces.push_back({group.tile, tile, r.variable, begin,
+                                                         r.variable, begin, n, bytes});
+                                }
+                            });
                     }
                 }
             }
@@ -180,8 +165,8 @@ const ProgramLowering::ComputeSetCost& ProgramLowering::computeSetCost(std::uint
             costs_.computeSetOverheadCycles + workers * *std::max_element(w.begin(), w.end());
     }
     pvti::Tracepoint messages(&compileChannel, "compile: exchange messages");
-    c.in = planExchangeMessages(inPieces, true, model_, costs_);
-    c.out = planExchangeMessages(outPieces, false, model_, costs_);
+    c.in = planExchangeMessages(inPieces, true, model_, runs_, costs_);
+    c.out = planExchangeMessages(outPieces, false, model_, runs_, costs_);
     return c;
 }
 
@@ -248,10 +233,11 @@ std::uint32_t ProgramLowering::emitStreamCopy(std::uint32_t record, const std::s
     PerTile bytes = zeros(), regions = zeros();
     const unsigned size = elementSize(tensor.type);
     for (const auto& r : tensor.ranges)
-        forEachTileRun(model_.variables[r.variable], r, [&](std::uint32_t tile, std::uint64_t n) {
-            bytes[tile] += n * size;
-            ++regions[tile];
-        });
+        runs_.forEachRun(r.variable, r.begin, r.end,
+                         [&](std::uint32_t tile, std::uint64_t begin, std::uint64_t end) {
+                             bytes[tile] += (end - begin) * size;
+                             ++regions[tile];
+                         });
     auto& headersCharged = streamTiles_[name];
     headersCharged.resize(bytes.size(), false);
     std::uint64_t total = 0;

@@ -94,9 +94,9 @@ Tensor Graph::getNonReplicatedTensor(const Tensor& t) const {
     return t;
 }
 
-unsigned Graph::checkTile(unsigned tile, const std::string& what) const {
+unsigned Graph::checkTile(unsigned tile, const std::function<std::string()>& what) const {
     if (tile >= target_.getNumTiles())
-        throw index_error("Tile " + std::to_string(tile) + " is out of range for " + what +
+        throw index_error("Tile " + std::to_string(tile) + " is out of range for " + what() +
                           ": the graph has " + std::to_string(target_.getNumTiles()) +
                           " tiles (0 to " + std::to_string(target_.getNumTiles() - 1) + ")");
     return tileOffset_ + tile;
@@ -231,14 +231,22 @@ void Graph::setTensorInitialValue(const Tensor& t, const std::vector<unsigned ch
     }
 }
 
-void Graph::setTileMapping(const Tensor& t, unsigned tile) {
-    const unsigned global = checkTile(tile, "tensor '" + t.getName() + "'");
-    for (const auto& r : t.view().ranges) {
-        auto& var = model_->variables.at(r.variable);
+namespace {
+/// Maps every element of `ranges` to global tile `global`.
+void mapRanges(sim::GraphModel& model, const std::vector<sim::ElementRange>& ranges,
+               unsigned global) {
+    for (const auto& r : ranges) {
+        auto& var = model.variables.at(r.variable);
         std::fill(var.tileOf.begin() + static_cast<std::ptrdiff_t>(r.begin),
                   var.tileOf.begin() + static_cast<std::ptrdiff_t>(r.end),
                   static_cast<std::int32_t>(global));
     }
+}
+} // namespace
+
+void Graph::setTileMapping(const Tensor& t, unsigned tile) {
+    const unsigned global = checkTile(tile, [&t] { return "tensor '" + t.getName() + "'"; });
+    mapRanges(*model_, t.view().ranges, global);
 }
 
 void Graph::setTileMapping(const Tensor& t, const TileToTensorMapping& mapping) {
@@ -247,6 +255,9 @@ void Graph::setTileMapping(const Tensor& t, const TileToTensorMapping& mapping) 
                           std::to_string(mapping.size()) + " tiles but the graph has " +
                           std::to_string(target_.getNumTiles()));
     const std::size_t n = t.numElements();
+    // One reader over the tensor's elements cuts every interval (no view per interval).
+    sim::views::FlatIntervalReader reader(t.view());
+    sim::TensorView part;
     for (unsigned tile = 0; tile < mapping.size(); ++tile)
         for (const auto& interval : mapping[tile]) {
             if (interval.end() > n || interval.begin() > interval.end())
@@ -254,8 +265,12 @@ void Graph::setTileMapping(const Tensor& t, const TileToTensorMapping& mapping) 
                                   ".." + std::to_string(interval.end()) + " on tile " +
                                   std::to_string(tile) + " is out of range for tensor '" +
                                   t.getName() + "' of " + std::to_string(n) + " elements");
-            if (interval.size())
-                setTileMapping(t.flatten().slice(interval.begin(), interval.end()), tile);
+            if (interval.size() == 0)
+                continue;
+            part.ranges.clear();
+            reader.appendTo(part, interval.begin(), interval.end());
+            mapRanges(*model_, part.ranges,
+                      checkTile(tile, [&t] { return "tensor '" + t.getName() + "'"; }));
         }
 }
 

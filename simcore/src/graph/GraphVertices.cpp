@@ -39,13 +39,20 @@ std::pair<sim::FieldBinding*, const sim::FieldDescriptor*> findField(sim::GraphM
             &type.fields[static_cast<std::size_t>(index)]};
 }
 
+/// The one-dimensional view of a tensor's elements an edge holds, copied once.
+std::shared_ptr<const sim::TensorView> flatView(const Tensor& tensor) {
+    auto view = std::make_shared<sim::TensorView>(tensor.view());
+    view->shape = {sim::views::product(view->shape)};
+    return view;
+}
+
 } // namespace
 
 void Graph::setTileMapping(VertexRef v, unsigned tile) {
     if (v.getId() >= model_->vertices.size())
         throw poplar_error("setTileMapping: invalid vertex reference " + std::to_string(v.getId()));
-    const auto global =
-        static_cast<std::int32_t>(checkTile(tile, vertexDescription(*model_, v.getId())));
+    const auto global = static_cast<std::int32_t>(
+        checkTile(tile, [&] { return vertexDescription(*model_, v.getId()); }));
     model_->vertices[v.getId()].tile = global;
     const auto pending = model_->vertexConstants.find(static_cast<std::uint32_t>(v.getId()));
     if (pending != model_->vertexConstants.end()) {
@@ -116,14 +123,16 @@ VertexRef Graph::addVertex(ComputeSet cs, StringRef vertexType,
 
 void Graph::connect(FieldRef field, const Tensor& tensor) {
     auto [binding, fd] = findField(*model_, field);
-    const std::string where =
-        "field '" + fd->name + "' of " + vertexDescription(*model_, field.vertex().getId());
+    // Built only for an error message.
+    const auto where = [&, fd = fd] {
+        return "field '" + fd->name + "' of " + vertexDescription(*model_, field.vertex().getId());
+    };
     if (!fd->isEdge())
-        throw graph_connection_error("Cannot connect a tensor to " + where +
+        throw graph_connection_error("Cannot connect a tensor to " + where() +
                                      ": it is vertex state; use Graph::setInitialValue");
     if (tensor.view().type != fd->elementType)
         throw type_error("Cannot connect tensor '" + tensor.getName() + "' of type " +
-                         tensor.elementType().toString() + " to " + where + " of type " +
+                         tensor.elementType().toString() + " to " + where() + " of type " +
                          std::string(sim::elementTypeName(fd->elementType)));
     const bool scalarItems = fd->shape == sim::abi::FieldShape::Scalar ||
                              (fd->shape == sim::abi::FieldShape::List && !fd->itemIsVector);
@@ -136,7 +145,7 @@ void Graph::connect(FieldRef field, const Tensor& tensor) {
                 items.push_back(flat.slice(i, i + 1));
         } else {
             if (tensor.rank() != 2)
-                throw graph_connection_error("Connecting a single tensor to list " + where +
+                throw graph_connection_error("Connecting a single tensor to list " + where() +
                                              " needs a rank-2 tensor (one row per item), got " +
                                              tensor.shapeToString());
             for (std::size_t i = 0; i < tensor.dim(0); ++i)
@@ -147,21 +156,21 @@ void Graph::connect(FieldRef field, const Tensor& tensor) {
     }
     if (scalarItems && tensor.numElements() != 1)
         throw graph_connection_error("Cannot connect tensor '" + tensor.getName() + "' of shape " +
-                                     tensor.shapeToString() + " to scalar " + where +
+                                     tensor.shapeToString() + " to scalar " + where() +
                                      ": it needs exactly one element");
     if (fd->shape == sim::abi::FieldShape::List) {
         const std::size_t i = field.getIndex();
         if (!binding->sized)
-            throw no_size_specified("Cannot connect item " + std::to_string(i) + " of " + where +
+            throw no_size_specified("Cannot connect item " + std::to_string(i) + " of " + where() +
                                     " before its size is set with Graph::setFieldSize");
         if (i >= binding->items.size())
-            throw index_error("Item " + std::to_string(i) + " is out of range for " + where +
+            throw index_error("Item " + std::to_string(i) + " is out of range for " + where() +
                               " of size " + std::to_string(binding->items.size()));
-        binding->items[i] = std::make_shared<const sim::TensorView>(tensor.flatten().view());
+        binding->items[i] = flatView(tensor);
     } else {
         if (field.hasIndex())
-            throw graph_connection_error("Cannot index " + where + ": it is not a list field");
-        binding->items.assign(1, std::make_shared<const sim::TensorView>(tensor.flatten().view()));
+            throw graph_connection_error("Cannot index " + where() + ": it is not a list field");
+        binding->items.assign(1, flatView(tensor));
     }
 }
 

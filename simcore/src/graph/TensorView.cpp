@@ -26,10 +26,14 @@ FlatIntervalReader::FlatIntervalReader(const TensorView& v) : view_(v) {
     starts_.push_back(0);
 }
 
-std::size_t FlatIntervalReader::find(std::uint64_t flat) {
+void FlatIntervalReader::extendTo(std::uint64_t flat) {
     // Range starts are summed only as far as a request reaches.
     while (starts_.back() <= flat && starts_.size() <= view_.ranges.size())
         starts_.push_back(starts_.back() + view_.ranges[starts_.size() - 1].size());
+}
+
+std::size_t FlatIntervalReader::find(std::uint64_t flat) {
+    extendTo(flat);
     for (std::size_t i = hint_; i < hint_ + 2 && i + 1 < starts_.size(); ++i)
         if (starts_[i] <= flat && flat < starts_[i + 1])
             return i;
@@ -51,6 +55,36 @@ void FlatIntervalReader::appendTo(TensorView& out, std::uint64_t lo, std::uint64
         hint_ = i;
         ++i;
     }
+}
+
+void FlatIntervalReader::appendElement(TensorView& out, std::uint64_t flat, std::size_t& hint) {
+    extendTo(flat);
+    const std::size_t last = starts_.size() - 2; // the last range with a known end
+    std::size_t i = std::min(hint, last);
+    if (flat < starts_[i]) {
+        i = static_cast<std::size_t>(
+                std::upper_bound(starts_.begin(), starts_.begin() + static_cast<std::ptrdiff_t>(i),
+                                 flat) -
+                starts_.begin()) -
+            1;
+    } else if (flat >= starts_[i + 1]) {
+        // Gallop: the range is within lo + [1, step] once starts_[lo + step] passes `flat`.
+        std::size_t lo = i + 1, step = 1;
+        while (lo + step <= last && starts_[lo + step] <= flat) {
+            lo += step;
+            step *= 2;
+        }
+        const auto end =
+            starts_.begin() + static_cast<std::ptrdiff_t>(std::min(lo + step, last + 1));
+        i = static_cast<std::size_t>(
+                std::upper_bound(starts_.begin() + static_cast<std::ptrdiff_t>(lo), end, flat) -
+                starts_.begin()) -
+            1;
+    }
+    hint = i;
+    const auto& r = view_.ranges[i];
+    const std::uint64_t at = r.begin + (flat - starts_[i]);
+    out.append({r.variable, at, at + 1});
 }
 
 TensorView
@@ -134,6 +168,9 @@ TensorView remapAffine(const TensorView& src, std::vector<std::size_t> newShape,
     const std::uint64_t len = walk.shape[inner];
     const std::int64_t innerStride = walk.stride[inner];
     std::vector<std::uint64_t> idx(inner, 0);
+    // A strided inner walk keeps one search hint per position: the next outer step finds each
+    // element a few ranges on from where the element of the same position was.
+    std::vector<std::size_t> hints(innerStride == 1 ? 0 : len, 0);
     std::int64_t base = walk.offset;
     while (true) {
         if (innerStride == 1) {
@@ -142,7 +179,7 @@ TensorView remapAffine(const TensorView& src, std::vector<std::size_t> newShape,
         } else {
             for (std::uint64_t j = 0; j < len; ++j) {
                 const auto e = static_cast<std::uint64_t>(base + innerStride * std::int64_t(j));
-                reader.appendTo(out, e, e + 1);
+                reader.appendElement(out, e, hints[j]);
             }
         }
         // Odometer over the outer dimensions, keeping `base` up to date.

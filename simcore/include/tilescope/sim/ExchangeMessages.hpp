@@ -6,17 +6,12 @@
 #include "tilescope/capture/ProfileRecords.hpp"
 #include "tilescope/sim/CostModel.hpp"
 #include "tilescope/sim/GraphModel.hpp"
+#include "tilescope/sim/TileMappingRuns.hpp"
 
 #include <cstdint>
 #include <vector>
 
 namespace tilescope::sim {
-
-/// Whether elements [from, to) of variable `v` hold nothing of it on `tile`, so that the element
-/// before `from` and the one at `to` are neighbours in the tile's memory (a variable's part on a
-/// tile is stored in element order, whichever elements other tiles hold).
-bool adjacentOnTile(const VariableInfo& v, std::uint32_t tile, std::uint64_t from,
-                    std::uint64_t to);
 
 /// A run of elements that is contiguous on its source tile and goes to one destination tile.
 /// `dstVariable`/`dstBegin` give where it lands; the receiver sets a new destination address for
@@ -62,8 +57,10 @@ struct ExchangeMessages {
 /// Exchange code per tile: a sender issues `sendInstructionsPerRegion` per contiguous source
 /// region it sends to a tile; a receiver issues `receiveInstructionsPerSourceTile` per tile it
 /// receives from and `receiveInstructionsPerDestinationRun` for each further place the data
-/// lands in; each instruction is `exchangeInstructionBytes`.
+/// lands in; each instruction is `exchangeInstructionBytes`. `runs` holds the model's tile
+/// mappings (which elements are neighbours on a tile).
 ExchangeMessages planExchangeMessages(std::vector<ExchangePiece>& pieces, bool intoTemporary,
-                                      const GraphModel& model, const CostModel& costs);
+                                      const GraphModel& model, const TileMappingRuns& runs,
+                                      const CostModel& costs);
 
 } // namespace tilescope::sim

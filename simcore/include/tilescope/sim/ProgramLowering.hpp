@@ -6,6 +6,7 @@
 #include "tilescope/sim/CompiledGraph.hpp"
 #include "tilescope/sim/CostModel.hpp"
 #include "tilescope/sim/ExchangeMessages.hpp"
+#include "tilescope/sim/TileMappingRuns.hpp"
 
 #include <cstdint>
 #include <map>
@@ -116,6 +117,7 @@ private:
 
     const GraphModel& model_;
     const CostModel& costs_;
+    TileMappingRuns runs_; ///< the model's tile mappings as runs
     bool instrument_;
     CompiledGraph& out_;
     std::vector<CfgNode> cfg_;

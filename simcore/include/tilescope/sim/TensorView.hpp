@@ -61,11 +61,17 @@ public:
     explicit FlatIntervalReader(const TensorView& v);
     /// Appends elements [lo, hi) (flat indices, hi <= the view's element count) to `out`.
     void appendTo(TensorView& out, std::uint64_t lo, std::uint64_t hi);
+    /// Appends element `flat` to `out`, looking for its range from range `*hint` (forwards by
+    /// galloping, backwards by binary search) and leaving it there: a walk that keeps one hint
+    /// per position of a strided pass (a transpose's rows) moves each hint a few ranges a step.
+    void appendElement(TensorView& out, std::uint64_t flat, std::size_t& hint);
     /// A one-dimensional view of the given [lo, hi) element intervals, in order.
     TensorView gather(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& intervals);
 
 private:
     std::size_t find(std::uint64_t flat);
+    /// Sums range starts until the range holding `flat` has its end in starts_.
+    void extendTo(std::uint64_t flat);
     const TensorView& view_;
     std::vector<std::uint64_t> starts_; ///< starts_[i]: flat index of range i's first element
     std::size_t hint_ = 0;

@@ -1,0 +1,52 @@
+#include "tilescope/sim/TileMappingRuns.hpp"
+
+namespace tilescope::sim {
+
+namespace {
+/// Runs between the two ends scanned directly before the per-tile index is worth building.
+constexpr std::size_t kScannedRuns = 16;
+} // namespace
+
+TileMappingRuns::TileMappingRuns(const GraphModel& model)
+    : model_(model), runs_(model.variables.size()) {}
+
+TileMappingRuns::~TileMappingRuns() = default;
+
+void TileMappingRuns::build(std::uint32_t v) const {
+    const auto& tileOf = model_.variables.at(v).tileOf;
+    auto r = std::make_unique<Runs>();
+    for (std::size_t e = 0; e < tileOf.size(); ++e)
+        if (e == 0 || tileOf[e] != tileOf[e - 1]) {
+            r->starts.push_back(e);
+            r->tiles.push_back(tileOf[e]);
+        }
+    r->starts.push_back(tileOf.size());
+    runs_[v] = std::move(r);
+}
+
+bool TileMappingRuns::adjacentOnTile(std::uint32_t v, std::uint32_t tile, std::uint64_t from,
+                                     std::uint64_t to) const {
+    if (to <= from)
+        return to == from;
+    const auto& r = runsOf(v);
+    const auto t = static_cast<std::int32_t>(tile);
+    const std::size_t first = r.runContaining(from), last = r.runContaining(to - 1);
+    if (last - first < kScannedRuns) {
+        for (std::size_t i = first; i <= last; ++i)
+            if (r.tiles[i] == t)
+                return false;
+        return true;
+    }
+    if (r.byTile.empty()) {
+        auto& byTile = runs_[v]->byTile;
+        byTile.reserve(r.tiles.size());
+        for (std::size_t i = 0; i < r.tiles.size(); ++i)
+            byTile.emplace_back(r.tiles[i], static_cast<std::uint32_t>(i));
+        std::sort(byTile.begin(), byTile.end());
+    }
+    const auto it = std::lower_bound(r.byTile.begin(), r.byTile.end(),
+                                     std::make_pair(t, static_cast<std::uint32_t>(first)));
+    return it == r.byTile.end() || it->first != t || it->second > last;
+}
+
+} // namespace tilescope::sim
