@@ -26,11 +26,13 @@ noteBusSharing(const std::vector<ExchangePiece>& pieces, std::uint32_t numTiles,
         runs[p.dstTile].push_back(
             {p.srcTile, p.srcVariable, p.srcBegin, p.srcBegin + p.length, p.elementBytes});
     const auto key = [](const ReceivedRun& r) { return std::tie(r.srcTile, r.variable); };
+    const auto bySender = [](const ReceivedRun& a, const ReceivedRun& b) {
+        return std::tie(a.srcTile, a.variable, a.begin) < std::tie(b.srcTile, b.variable, b.begin);
+    };
     for (auto& r : runs) {
-        std::sort(r.begin(), r.end(), [](const ReceivedRun& a, const ReceivedRun& b) {
-            return std::tie(a.srcTile, a.variable, a.begin) <
-                   std::tie(b.srcTile, b.variable, b.begin);
-        });
+        // Pieces in source order give each destination its runs in sender order already.
+        if (!std::is_sorted(r.begin(), r.end(), bySender))
+            std::sort(r.begin(), r.end(), bySender);
         std::size_t n = 0;
         for (const auto& x : r) {
             if (n && key(r[n - 1]) == key(x) && x.begin <= r[n - 1].end)
@@ -68,6 +70,69 @@ noteBusSharing(const std::vector<ExchangePiece>& pieces, std::uint32_t numTiles,
     return shared;
 }
 
+/// Sorts pieces by `less`, whose first key is the source tile: a stable counting sort by source
+/// tile, then each source's pieces sorted unless already in order (a compute set's pieces come
+/// grouped by destination, each group in source order, or grouped by source).
+template <typename Less> void sortBySourceTile(std::vector<ExchangePiece>& pieces, Less less) {
+    std::uint32_t maxTile = 0;
+    for (const auto& p : pieces)
+        maxTile = std::max(maxTile, p.srcTile);
+    std::vector<std::size_t> start(std::size_t{maxTile} + 2, 0);
+    for (const auto& p : pieces)
+        ++start[p.srcTile + 1];
+    for (std::size_t t = 0; t + 1 < start.size(); ++t)
+        start[t + 1] += start[t];
+    std::vector<ExchangePiece> sorted(pieces.size());
+    auto next = start;
+    for (const auto& p : pieces)
+        sorted[next[p.srcTile]++] = p;
+    for (std::size_t t = 0; t + 1 < start.size(); ++t) {
+        const auto b = sorted.begin() + static_cast<std::ptrdiff_t>(start[t]);
+        const auto e = sorted.begin() + static_cast<std::ptrdiff_t>(start[t + 1]);
+        if (!std::is_sorted(b, e, less))
+            std::sort(b, e, less);
+    }
+    pieces.swap(sorted);
+}
+
+/// Adds to `sentBytes` the distinct bytes each source tile sends: the exchange multicasts, so
+/// a sender puts a region on its bus once and every tile that selects it then receives it.
+/// `pieces` are grouped by source tile.
+void countSentBytes(const std::vector<ExchangePiece>& pieces, capture::PerTile& sentBytes) {
+    struct Span {
+        std::uint32_t variable;
+        std::uint64_t begin, end;
+        std::uint32_t elementBytes;
+    };
+    const auto byStart = [](const Span& a, const Span& b) {
+        return std::tie(a.variable, a.begin) < std::tie(b.variable, b.begin);
+    };
+    std::vector<Span> spans;
+    for (std::size_t i = 0; i < pieces.size();) {
+        const std::uint32_t src = pieces[i].srcTile;
+        spans.clear();
+        for (; i < pieces.size() && pieces[i].srcTile == src; ++i)
+            spans.push_back({pieces[i].srcVariable, pieces[i].srcBegin,
+                             pieces[i].srcBegin + pieces[i].length, pieces[i].elementBytes});
+        if (!std::is_sorted(spans.begin(), spans.end(), byStart))
+            std::sort(spans.begin(), spans.end(), byStart);
+        const Span* run = nullptr;
+        std::uint64_t runEnd = 0;
+        for (const auto& p : spans) {
+            if (run && run->variable == p.variable && p.begin <= runEnd) {
+                if (p.end > runEnd) {
+                    sentBytes[src] += (p.end - runEnd) * p.elementBytes;
+                    runEnd = p.end;
+                }
+                continue;
+            }
+            run = &p;
+            runEnd = p.end;
+            sentBytes[src] += (p.end - p.begin) * p.elementBytes;
+        }
+    }
+}
+
 } // namespace
 
 ExchangeMessages planExchangeMessages(std::vector<ExchangePiece>& pieces, bool intoTemporary,
@@ -83,15 +148,17 @@ ExchangeMessages planExchangeMessages(std::vector<ExchangePiece>& pieces, bool i
     if (pieces.empty())
         return out;
     out.any = true;
-    // Source order within each (source, destination) pair: the order a sender streams its data.
+    // Source order within each (source, destination) pair: the order a sender streams its data
+    // (pieces that differ only in where they land, in destination order).
     const auto bySource = [](const ExchangePiece& a, const ExchangePiece& b) {
-        return std::tie(a.srcTile, a.dstTile, a.srcVariable, a.srcBegin, a.length) <
-               std::tie(b.srcTile, b.dstTile, b.srcVariable, b.srcBegin, b.length);
+        return std::tie(a.srcTile, a.dstTile, a.srcVariable, a.srcBegin, a.length, a.dstVariable,
+                        a.dstBegin) < std::tie(b.srcTile, b.dstTile, b.srcVariable, b.srcBegin,
+                                               b.length, b.dstVariable, b.dstBegin);
     };
+    sortBySourceTile(pieces, bySource);
     if (intoTemporary) {
-        // The destination is a temporary: order by destination tile first so that elements
-        // read twice on one tile are received once, whichever tile sends them.
-        std::sort(pieces.begin(), pieces.end(), bySource);
+        // The destination is a temporary: elements read twice on one tile are received once,
+        // whichever tile sends them.
         std::vector<ExchangePiece> merged;
         merged.reserve(pieces.size());
         for (const auto& p : pieces) {
@@ -106,8 +173,6 @@ ExchangeMessages planExchangeMessages(std::vector<ExchangePiece>& pieces, bool i
             merged.push_back(p);
         }
         pieces.swap(merged);
-    } else {
-        std::sort(pieces.begin(), pieces.end(), bySource);
     }
 
     const auto shared = noteBusSharing(pieces, numTiles, tilesPerIpu, out);
@@ -158,33 +223,7 @@ ExchangeMessages planExchangeMessages(std::vector<ExchangePiece>& pieces, bool i
         ++out.messageCount[src];
         ++out.messageCount[dst];
     }
-    // The exchange multicasts: a sender puts a region on its bus once and every tile that
-    // selects it then receives it, so a tile sends each distinct element once, however many
-    // tiles read it.
-    std::vector<const ExchangePiece*> bySourceRange;
-    bySourceRange.reserve(pieces.size());
-    for (const auto& p : pieces)
-        bySourceRange.push_back(&p);
-    std::sort(bySourceRange.begin(), bySourceRange.end(),
-              [](const ExchangePiece* a, const ExchangePiece* b) {
-                  return std::tie(a->srcTile, a->srcVariable, a->srcBegin) <
-                         std::tie(b->srcTile, b->srcVariable, b->srcBegin);
-              });
-    const ExchangePiece* run = nullptr;
-    std::uint64_t runEnd = 0;
-    for (const auto* p : bySourceRange) {
-        if (run && run->srcTile == p->srcTile && run->srcVariable == p->srcVariable &&
-            p->srcBegin <= runEnd) {
-            if (p->srcBegin + p->length > runEnd) {
-                out.sentBytes[p->srcTile] += (p->srcBegin + p->length - runEnd) * p->elementBytes;
-                runEnd = p->srcBegin + p->length;
-            }
-            continue;
-        }
-        run = p;
-        runEnd = p->srcBegin + p->length;
-        out.sentBytes[p->srcTile] += p->length * p->elementBytes;
-    }
+    countSentBytes(pieces, out.sentBytes);
     for (std::uint32_t t = 0; t < numTiles; ++t)
         out.sendCycles[t] = (out.sentBytes[t] + rate - 1) / rate;
     return out;
