@@ -30,22 +30,29 @@ bool TileMappingRuns::adjacentOnTile(std::uint32_t v, std::uint32_t tile, std::u
         return to == from;
     const auto& r = runsOf(v);
     const auto t = static_cast<std::int32_t>(tile);
-    const std::size_t first = r.runContaining(from), last = r.runContaining(to - 1);
-    if (last - first < kScannedRuns) {
-        for (std::size_t i = first; i <= last; ++i)
-            if (r.tiles[i] == t)
-                return false;
+    const std::size_t first = r.runContaining(from), numRuns = r.tiles.size();
+    // A short gap: scan its runs.
+    std::size_t i = first;
+    for (; i < numRuns && i < first + kScannedRuns && r.starts[i] < to; ++i)
+        if (r.tiles[i] == t)
+            return false;
+    if (i == numRuns || r.starts[i] >= to)
         return true;
-    }
+    // A long one: is any of the tile's runs among those from i to the one holding `to - 1`?
+    const std::size_t last =
+        static_cast<std::size_t>(std::upper_bound(r.starts.begin() + static_cast<std::ptrdiff_t>(i),
+                                                  r.starts.end(), to - 1) -
+                                 r.starts.begin()) -
+        1;
     if (r.byTile.empty()) {
         auto& byTile = runs_[v]->byTile;
-        byTile.reserve(r.tiles.size());
-        for (std::size_t i = 0; i < r.tiles.size(); ++i)
-            byTile.emplace_back(r.tiles[i], static_cast<std::uint32_t>(i));
+        byTile.reserve(numRuns);
+        for (std::size_t k = 0; k < numRuns; ++k)
+            byTile.emplace_back(r.tiles[k], static_cast<std::uint32_t>(k));
         std::sort(byTile.begin(), byTile.end());
     }
     const auto it = std::lower_bound(r.byTile.begin(), r.byTile.end(),
-                                     std::make_pair(t, static_cast<std::uint32_t>(first)));
+                                     std::make_pair(t, static_cast<std::uint32_t>(i)));
     return it == r.byTile.end() || it->first != t || it->second > last;
 }
 

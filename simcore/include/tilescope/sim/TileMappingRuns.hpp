@@ -59,10 +59,19 @@ private:
         std::vector<std::int32_t> tiles;   ///< tile of each run
         /// (tile, run) sorted: the runs on each tile in element order; empty until needed.
         std::vector<std::pair<std::int32_t, std::uint32_t>> byTile;
+        /// The run last found: queries in element order mostly land in it or the next.
+        mutable std::size_t hint = 0;
         std::size_t runContaining(std::uint64_t e) const {
-            return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), e) -
+            if (starts[hint] <= e) {
+                if (e < starts[hint + 1])
+                    return hint;
+                if (hint + 2 < starts.size() && e < starts[hint + 2])
+                    return ++hint;
+            }
+            hint = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), e) -
                                             starts.begin()) -
                    1;
+            return hint;
         }
     };
     const Runs& runsOf(std::uint32_t v) const {
