@@ -228,12 +228,25 @@ TensorView repeatAlong(const TensorView& src, unsigned times, unsigned dim, bool
 } // namespace
 
 TensorView slice(const TensorView& src, std::size_t begin, std::size_t end, unsigned dim) {
-    auto shape = src.shape;
-    shape[dim] = end - begin;
-    AffineWalk w = identityWalk(src.shape);
-    w.offset = static_cast<std::int64_t>(begin) * w.stride[dim];
-    w.shape[dim] = end - begin;
-    return remapAffine(src, shape, std::move(w));
+    // A slice is one contiguous block of the source's elements per index of the dimensions
+    // before `dim`: read the blocks directly (no affine walk).
+    TensorView out;
+    out.type = src.type;
+    out.name = src.name;
+    out.shape = src.shape;
+    out.shape[dim] = end - begin;
+    if (product(out.shape) == 0)
+        return out;
+    std::uint64_t outer = 1, inner = 1;
+    for (unsigned d = 0; d < dim; ++d)
+        outer *= src.shape[d];
+    for (std::size_t d = dim + 1; d < src.shape.size(); ++d)
+        inner *= src.shape[d];
+    const std::uint64_t block = src.shape[dim] * inner;
+    FlatIntervalReader reader(src);
+    for (std::uint64_t o = 0; o < outer; ++o)
+        reader.appendTo(out, o * block + begin * inner, o * block + end * inner);
+    return out;
 }
 
 TensorView dimShuffle(const TensorView& src, const std::vector<unsigned>& permutation) {
