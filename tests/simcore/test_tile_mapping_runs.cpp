@@ -94,6 +94,23 @@ TEST_CASE("tile mapping runs tell neighbours on a tile for short and long gaps",
             none = none && tileOf[e] != std::int32_t(tile);
         REQUIRE(runs.adjacentOnTile(v, tile, from, to) == none);
     }
+    // Both ends on the tile, as exchange pieces ask: the element before `from` and the one at
+    // `to` are the tile's, near each other or far apart.
+    std::vector<std::vector<std::uint64_t>> onTile(16);
+    for (std::uint64_t e = 0; e < tileOf.size(); ++e)
+        onTile[std::size_t(tileOf[e])].push_back(e);
+    for (int trial = 0; trial < 2000; ++trial) {
+        const auto& elements = onTile[rng.next(16)];
+        const std::size_t i = rng.next(std::uint32_t(elements.size()));
+        const std::size_t j =
+            std::min(elements.size() - 1, i + (trial % 2 ? rng.next(3) : rng.next(500)));
+        const std::uint64_t from = elements[i] + 1, to = elements[j];
+        const auto tile = static_cast<std::uint32_t>(tileOf[elements[i]]);
+        bool none = to >= from;
+        for (auto e = from; e < to; ++e)
+            none = none && tileOf[e] != std::int32_t(tile);
+        REQUIRE(runs.adjacentOnTile(v, tile, from, to) == none);
+    }
     CHECK(runs.adjacentOnTile(v, 0, 10, 10));
     CHECK_FALSE(runs.adjacentOnTile(v, 0, 10, 9)); // an end before the start
 }

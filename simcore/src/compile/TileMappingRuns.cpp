@@ -24,13 +24,47 @@ void TileMappingRuns::build(std::uint32_t v) const {
     runs_[v] = std::move(r);
 }
 
+const TileMappingRuns::Runs& TileMappingRuns::indexedRunsOf(std::uint32_t v) const {
+    const auto& r = runsOf(v);
+    if (r.byTile.empty() && !r.tiles.empty()) {
+        auto& runs = *runs_[v];
+        const std::size_t numRuns = runs.tiles.size();
+        runs.byTile.reserve(numRuns);
+        for (std::size_t k = 0; k < numRuns; ++k)
+            runs.byTile.emplace_back(runs.tiles[k], static_cast<std::uint32_t>(k));
+        std::sort(runs.byTile.begin(), runs.byTile.end());
+        runs.rankOnTile.resize(numRuns);
+        for (std::size_t k = 0; k < numRuns; ++k)
+            runs.rankOnTile[runs.byTile[k].second] =
+                k == 0 || runs.byTile[k - 1].first != runs.byTile[k].first
+                    ? 0
+                    : runs.rankOnTile[runs.byTile[k - 1].second] + 1;
+    }
+    return r;
+}
+
 bool TileMappingRuns::adjacentOnTile(std::uint32_t v, std::uint32_t tile, std::uint64_t from,
                                      std::uint64_t to) const {
     if (to <= from)
         return to == from;
     const auto& r = runsOf(v);
     const auto t = static_cast<std::int32_t>(tile);
-    const std::size_t first = r.runContaining(from), numRuns = r.tiles.size();
+    const std::size_t numRuns = r.tiles.size();
+    // Both ends on the tile (as for pieces cut at tile boundaries): neighbours when `from - 1`
+    // ends its run, `to` begins its run and the two runs follow each other on the tile.
+    if (from > 0 && to < r.starts.back()) {
+        const std::size_t a = r.runContaining(from - 1);
+        if (r.tiles[a] == t) {
+            const std::size_t b = r.runContaining(to);
+            if (r.tiles[b] == t) {
+                if (r.starts[a + 1] != from || r.starts[b] != to)
+                    return false;
+                const auto& rank = indexedRunsOf(v).rankOnTile;
+                return rank[b] == rank[a] + 1;
+            }
+        }
+    }
+    const std::size_t first = r.runContaining(from);
     // A short gap: scan its runs.
     std::size_t i = first;
     for (; i < numRuns && i < first + kScannedRuns && r.starts[i] < to; ++i)
@@ -44,16 +78,10 @@ bool TileMappingRuns::adjacentOnTile(std::uint32_t v, std::uint32_t tile, std::u
                                                   r.starts.end(), to - 1) -
                                  r.starts.begin()) -
         1;
-    if (r.byTile.empty()) {
-        auto& byTile = runs_[v]->byTile;
-        byTile.reserve(numRuns);
-        for (std::size_t k = 0; k < numRuns; ++k)
-            byTile.emplace_back(r.tiles[k], static_cast<std::uint32_t>(k));
-        std::sort(byTile.begin(), byTile.end());
-    }
-    const auto it = std::lower_bound(r.byTile.begin(), r.byTile.end(),
+    const auto& byTile = indexedRunsOf(v).byTile;
+    const auto it = std::lower_bound(byTile.begin(), byTile.end(),
                                      std::make_pair(t, static_cast<std::uint32_t>(i)));
-    return it == r.byTile.end() || it->first != t || it->second > last;
+    return it == byTile.end() || it->first != t || it->second > last;
 }
 
 } // namespace tilescope::sim

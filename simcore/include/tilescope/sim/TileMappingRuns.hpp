@@ -16,7 +16,8 @@ namespace tilescope::sim {
 /// The tile mappings of a graph's variables as runs: maximal sequences of consecutive elements
 /// mapped to the same tile. A variable's runs are built from its per-element mapping the first
 /// time they are asked for and kept (the model must not change meanwhile); the per-tile index
-/// behind adjacentOnTile() is built on its first long query. Not thread-safe: one per compilation.
+/// behind adjacentOnTile() (each tile's runs in order) is built on first need. Not thread-safe:
+/// one per compilation.
 class TileMappingRuns {
 public:
     explicit TileMappingRuns(const GraphModel& model);
@@ -59,6 +60,8 @@ private:
         std::vector<std::int32_t> tiles;   ///< tile of each run
         /// (tile, run) sorted: the runs on each tile in element order; empty until needed.
         std::vector<std::pair<std::int32_t, std::uint32_t>> byTile;
+        /// Each run's place among its tile's runs (built with byTile).
+        std::vector<std::uint32_t> rankOnTile;
         /// The run last found: queries in element order mostly land in it or the next.
         mutable std::size_t hint = 0;
         std::size_t runContaining(std::uint64_t e) const {
@@ -80,6 +83,8 @@ private:
         return *runs_[v];
     }
     void build(std::uint32_t v) const;
+    /// runsOf(v) with byTile and rankOnTile built.
+    const Runs& indexedRunsOf(std::uint32_t v) const;
 
     const GraphModel& model_;
     mutable std::vector<std::unique_ptr<Runs>> runs_;
