@@ -3,6 +3,7 @@
 // connections, compute sets, host handles, data streams and functions. poplar::Graph is a thin
 // layer over it; the GraphCompiler reads it.
 
+#include "tilescope/sim/CopyOnWriteVector.hpp"
 #include "tilescope/sim/ProgramTree.hpp"
 #include "tilescope/sim/TargetSpec.hpp"
 #include "tilescope/sim/TensorView.hpp"
@@ -110,8 +111,9 @@ struct GraphModel {
     TargetSpec target;
     /// Replicas the graph runs as (Graph's replication_factor); each has `target`'s IPUs.
     unsigned replicationFactor = 1;
-    std::vector<VariableInfo> variables;
-    std::vector<VertexInfo> vertices;
+    /// Shared with the snapshots Engines compile until the graph changes (copy on write).
+    CopyOnWriteVector<VariableInfo> variables;
+    CopyOnWriteVector<VertexInfo> vertices;
     std::vector<ComputeSetInfo> computeSets;
     std::vector<HostHandleInfo> hostHandles;
     std::vector<StreamInfo> streams;
