@@ -87,13 +87,26 @@ void ProgramLowering::addStepCode(std::uint32_t record, PerTile& category, std::
 }
 
 void ProgramLowering::addRead(std::uint32_t node, const TensorView& t) {
-    for (const auto& r : t.ranges)
-        cfg_[node].reads.push_back(r.variable);
+    auto& reads = cfg_[node].reads;
+    for (const auto& r : t.ranges) // finishAccesses() drops repeats; skip the neighbouring ones
+        if (reads.empty() || reads.back() != r.variable)
+            reads.push_back(r.variable);
 }
 
 void ProgramLowering::addWrite(std::uint32_t, const TensorView& t) {
-    for (const auto& r : t.ranges)
-        pendingWrites_[r.variable].emplace_back(r.begin, r.end);
+    std::vector<std::pair<std::uint64_t, std::uint64_t>>* ranges = nullptr;
+    std::uint32_t variable = 0;
+    for (const auto& r : t.ranges) {
+        if (!ranges || variable != r.variable) {
+            variable = r.variable;
+            ranges = &pendingWrites_[variable];
+        }
+        // Touching ranges are joined: finishAccesses() counts only the elements covered.
+        if (!ranges->empty() && ranges->back().second == r.begin)
+            ranges->back().second = r.end;
+        else
+            ranges->emplace_back(r.begin, r.end);
+    }
 }
 
 void ProgramLowering::finishAccesses(std::uint32_t node) {
