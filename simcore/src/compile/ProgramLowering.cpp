@@ -39,6 +39,12 @@ ProgramLowering::ProgramLowering(const GraphModel& model, const CostModel& costs
         *series = zeros();
     for (auto& b : code_.controlCode)
         b = costs_.controlCodeBaseBytes;
+    estimators_.assign(model.vertexTypes.size(), nullptr);
+    for (const auto& e : model.perfEstimators) {
+        const int type = model.vertexTypes.find(e.vertexType);
+        if (type >= 0 && !estimators_[static_cast<std::size_t>(type)])
+            estimators_[static_cast<std::size_t>(type)] = &e;
+    }
 }
 
 ProgramLowering::~ProgramLowering() = default;

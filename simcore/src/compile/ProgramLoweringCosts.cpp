@@ -76,12 +76,11 @@ const ProgramLowering::ComputeSetCost& ProgramLowering::computeSetCost(std::uint
             const auto& v = model_.vertices[vid];
             const auto& type = model_.vertexTypes.at(v.type);
             std::uint64_t cycles = 0;
+            const PerfEstimator* est = estimators_[v.type];
             if (v.perfEstimate) {
                 cycles = *v.perfEstimate;
             } else {
-                auto est = std::find_if(model_.perfEstimators.begin(), model_.perfEstimators.end(),
-                                        [&](const auto& e) { return e.vertexType == type.name; });
-                if (est != model_.perfEstimators.end()) {
+                if (est) {
                     cycles = est->estimate(model_, vid);
                 } else {
                     std::uint64_t elements = 0;
@@ -93,10 +92,7 @@ const ProgramLowering::ComputeSetCost& ProgramLowering::computeSetCost(std::uint
                              costs_.defaultThreadCyclesPerElement * elements;
                 }
             }
-            const bool estimated =
-                v.perfEstimate ||
-                std::any_of(model_.perfEstimators.begin(), model_.perfEstimators.end(),
-                            [&](const auto& e) { return e.vertexType == type.name; });
+            const bool estimated = v.perfEstimate || est;
             if (type.info.isSupervisor &&
                 estimated) // the SDK states supervisor cost in tile cycles
                 cycles = (cycles + workers - 1) / workers;

@@ -118,6 +118,8 @@ private:
     const GraphModel& model_;
     const CostModel& costs_;
     TileMappingRuns runs_; ///< the model's tile mappings as runs
+    /// By vertex type, the first estimator registered for it (null: none).
+    std::vector<const PerfEstimator*> estimators_;
     bool instrument_;
     CompiledGraph& out_;
     std::vector<CfgNode> cfg_;
