@@ -62,18 +62,26 @@ private:
         std::vector<std::pair<std::int32_t, std::uint32_t>> byTile;
         /// Each run's place among its tile's runs (built with byTile).
         std::vector<std::uint32_t> rankOnTile;
-        /// The run last found: queries in element order mostly land in it or the next.
+        /// The run last found: queries in element order land in it or a few runs on.
         mutable std::size_t hint = 0;
         std::size_t runContaining(std::uint64_t e) const {
+            auto from = starts.begin(), to = starts.end();
             if (starts[hint] <= e) {
                 if (e < starts[hint + 1])
                     return hint;
-                if (hint + 2 < starts.size() && e < starts[hint + 2])
-                    return ++hint;
+                // Gallop forward from the hint: the run is at most `step` runs past `lo`.
+                std::size_t lo = hint + 1, step = 1;
+                while (lo + step < starts.size() && starts[lo + step] <= e) {
+                    lo += step;
+                    step *= 2;
+                }
+                from = starts.begin() + static_cast<std::ptrdiff_t>(lo);
+                to = starts.begin() +
+                     static_cast<std::ptrdiff_t>(std::min(lo + step, starts.size()));
+            } else {
+                to = starts.begin() + static_cast<std::ptrdiff_t>(hint);
             }
-            hint = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), e) -
-                                            starts.begin()) -
-                   1;
+            hint = static_cast<std::size_t>(std::upper_bound(from, to, e) - starts.begin()) - 1;
             return hint;
         }
     };
