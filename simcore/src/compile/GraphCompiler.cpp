@@ -203,7 +203,8 @@ std::uint64_t packNotAlwaysLive(const std::vector<LiveRangeBytes>& vars, std::ui
 using VariableTiles = std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>>;
 
 /// Fills the variable records (bytes per tile, liveness) and the not-always-live bytes per step.
-VariableTiles recordVariables(const GraphModel& m, const Liveness& liveness, CompileRecords& rec) {
+VariableTiles recordVariables(const GraphModel& m, const TileMappingRuns& runs,
+                              const Liveness& liveness, CompileRecords& rec) {
     const std::uint32_t numTiles = m.target.numTiles();
     for (auto& s : rec.steps)
         s.notAlwaysLiveBytesPerTile.assign(numTiles, 0);
@@ -219,8 +220,10 @@ VariableTiles recordVariables(const GraphModel& m, const Liveness& liveness, Com
         vr.isConstant = var.isConstant;
         vr.alwaysLive = liveness.alwaysLive[v];
         vr.bytesPerTile.assign(numTiles, 0);
-        for (auto t : var.tileOf)
-            vr.bytesPerTile[static_cast<std::uint32_t>(t)] += vr.elementBytes;
+        runs.forEachRun(v, 0, var.numElements,
+                        [&](std::uint32_t tile, std::uint64_t begin, std::uint64_t end) {
+                            vr.bytesPerTile[tile] += (end - begin) * vr.elementBytes;
+                        });
         for (std::uint32_t t = 0; t < numTiles; ++t)
             if (vr.bytesPerTile[t])
                 varTiles[v].emplace_back(t, vr.bytesPerTile[t]);
@@ -282,13 +285,19 @@ VariableConstraints variableConstraints(const GraphModel& m) {
             const auto& field = type.fields[f];
             if (!field.isEdge() || (!field.interleaved && field.minAlign == 0))
                 continue;
-            for (const auto& item : v.fields[f].items)
-                if (item)
-                    for (const auto& r : item->ranges) {
-                        c.alignment[r.variable] = std::max(c.alignment[r.variable], field.minAlign);
-                        if (field.interleaved)
-                            c.interleaved[r.variable] = true;
-                    }
+            for (const auto& item : v.fields[f].items) {
+                if (!item)
+                    continue;
+                std::uint32_t last = UINT32_MAX; // a view's ranges mostly repeat one variable
+                for (const auto& r : item->ranges) {
+                    if (r.variable == last)
+                        continue;
+                    last = r.variable;
+                    c.alignment[r.variable] = std::max(c.alignment[r.variable], field.minAlign);
+                    if (field.interleaved)
+                        c.interleaved[r.variable] = true;
+                }
+            }
         }
     }
     return c;
@@ -540,7 +549,7 @@ std::unique_ptr<CompiledGraph> GraphCompiler::compile(std::shared_ptr<const Grap
     const Liveness liveness = LivenessAnalysis::run(m, lowering);
 
     phase.next("compile: records");
-    auto varTiles = recordVariables(m, liveness, rec);
+    auto varTiles = recordVariables(m, lowering.tileMappingRuns(), liveness, rec);
     recordOperations(m, lowering, rec);
     recordTemporaries(lowering.temporaries(), varTiles, rec);
     rec.ipuCodeCompiled = target.compileIpuCode;

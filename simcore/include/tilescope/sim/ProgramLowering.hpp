@@ -67,6 +67,8 @@ public:
     const std::vector<ExchangeTemporary>& temporaries() const { return temporaries_; }
     /// Variables streams and prints read or write (kept always live).
     const std::vector<std::uint32_t>& streamedVariables() const { return streamed_; }
+    /// The model's tile mappings as runs (built as lowering needed them; more on demand).
+    const TileMappingRuns& tileMappingRuns() const { return runs_; }
     /// Every lowered program node with its index in CompileRecords::programs.
     std::vector<std::pair<const ProgramNode*, std::uint32_t>> programRecords() const;
 
