@@ -221,8 +221,21 @@ TEST_CASE("SLIC is offered only where PopLibs offers it") {
     CHECK(pl::convVertexCycles(t2, HALF, pl::ConvMethod::Slic, 2, 1, 5, 5, out, kernel) ==
           ~std::uint64_t(0));
     unsigned grouping = 0;
-    pl::convVertexCycles(t2, HALF, pl::ConvMethod::Slic, 2, 1, 3, 4, out, kernel, 1, &grouping);
+    pl::convVertexCycles(t2, HALF, pl::ConvMethod::Slic, 2, 1, 3, 4, out, kernel, 1, 4, &grouping);
     CHECK(grouping == 1);
+    // Conv groups are split in grains of the grouping: a plan splitting 32 depthwise groups
+    // gives each tile whole grains (2 groups a tile allow at most 2 a group).
+    pl::convVertexCycles(t2, HALF, pl::ConvMethod::Slic, 8, 1, 1, 1, out, kernel, 1, 4, &grouping);
+    CHECK(grouping == 4);
+    pl::convVertexCycles(t2, HALF, pl::ConvMethod::Slic, 2, 1, 1, 1, out, kernel, 1, 2, &grouping);
+    CHECK(grouping == 2);
+    poplar::IPUModel model("ipu2");
+    const auto device = model.createDevice();
+    auto wide = padded3x3(HALF, 4, 56, 1, 32);
+    const auto plan = planOf(device.getTarget(), wide);
+    INFO(plan.describe());
+    CHECK(plan.method == pl::ConvMethod::Slic);
+    CHECK((plan.splitG == 1 || plan.blockG % plan.convGroupsPerGroup == 0));
 }
 
 TEST_CASE("grouped and depthwise HALF convolutions and their weight deltas equal the reference") {

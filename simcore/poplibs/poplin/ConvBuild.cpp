@@ -220,10 +220,10 @@ Tensor forward(poplar::Graph& graph, const Tensor& in5, const Tensor& w6,
                             plan.tileOf(b.index, gb.index, oc.index, f.index, ic.index);
                         const Tensor tableT = tableConstant(graph, table, tile, {di, "worklist"});
                         const std::size_t groups = gb.end - gb.begin;
-                        const std::uint64_t cycles =
-                            convVertexCycles(target, p3.inputType, plan.method, groups,
-                                             b.end - b.begin, oc.end - oc.begin, ic.end - ic.begin,
-                                             outBlock, kernel, p3.outputTransform.stride[2]);
+                        const std::uint64_t cycles = convVertexCycles(
+                            target, p3.inputType, plan.method, groups, b.end - b.begin,
+                            oc.end - oc.begin, ic.end - ic.begin, outBlock, kernel,
+                            p3.outputTransform.stride[2], plan.convGroupsPerGroup);
                         // One vertex for the tile's conv groups, their blocks one after the
                         // other in each operand (PopLibs' numConvGroupGroups).
                         std::vector<Tensor> ins, ws, outs;

@@ -67,7 +67,8 @@ std::string ConvPlan::describe() const {
            "x" + std::to_string(blockF) + "x" + std::to_string(blockI) + ", " +
            (weightUpdate ? "ConvPartial1x1Out" : convMethodName(method)) +
            (!weightUpdate && method == ConvMethod::Slic
-                ? " (" + std::to_string(convGroupsPerGroup) + " conv groups a group)"
+                ? " (" + std::to_string(convGroupsPerGroup) + " conv groups x " +
+                      std::to_string(4 / convGroupsPerGroup) + " channels)"
                 : "");
 }
 
@@ -126,7 +127,7 @@ std::uint64_t convVertexCycles(const poplar::Target& target, const poplar::Type&
                                ConvMethod method, std::size_t convGroups, std::size_t batch,
                                std::size_t outChans, std::size_t inChans, const std::size_t out[3],
                                const std::size_t kernel[3], unsigned innerStride,
-                               unsigned* slicGrouping) {
+                               unsigned slicMaxGrouping, unsigned* slicGrouping) {
     const unsigned workers = target.getNumWorkerContexts();
     const std::uint64_t rows = std::uint64_t(batch) * out[0] * out[1];
     const unsigned rowLength = static_cast<unsigned>(out[2]);
@@ -172,7 +173,7 @@ std::uint64_t convVertexCycles(const poplar::Target& target, const poplar::Type&
         std::uint64_t best = ~std::uint64_t(0);
         for (unsigned perGroup : {4u, 2u, 1u}) {
             const std::size_t chans = 4 / perGroup;
-            if (inChans > chans || outChans > chans)
+            if (inChans > chans || outChans > chans || perGroup > slicMaxGrouping)
                 continue;
             const std::uint64_t c = cycles::convPartialSlic(
                 zeroing, inner, cycles::convSlicWeightLoad(workers, perGroup),
@@ -256,11 +257,16 @@ ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams&
                                                            c.blockO, c.blockI, blockOut, kernel);
                         } else {
                             vertex = ~std::uint64_t(0);
+                            // SLIC's conv groups are split in grains of its grouping (PopLibs'
+                            // conv group grain): a tile holds whole grains unless unsplit.
+                            unsigned maxGrouping = 4;
+                            while (sg > 1 && c.blockG % maxGrouping != 0)
+                                maxGrouping /= 2;
                             for (ConvMethod m : methods) {
                                 unsigned grouping = 1;
                                 const std::uint64_t v = convVertexCycles(
                                     target, p.inputType, m, c.blockG, c.blockB, c.blockO, c.blockI,
-                                    blockOut, kernel, innerStride, &grouping);
+                                    blockOut, kernel, innerStride, maxGrouping, &grouping);
                                 if (v < vertex)
                                     vertex = v, c.method = m,
                                     c.convGroupsPerGroup = m == ConvMethod::Slic ? grouping : 1;

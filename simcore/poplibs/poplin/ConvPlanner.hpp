@@ -64,14 +64,15 @@ std::size_t canonicalInsertAt(std::size_t fieldDims);
 /// Tile cycles of the one vertex of `method` a tile runs over `convGroups` conv groups, each a
 /// block of `batch` x `outChans` x `inChans` and output field out0 x out1 x out2 with the kernel
 /// k0 x k1 x k2 (PopLibs' estimators, the conv groups a loop count of the supervisor). SLIC
-/// takes the cheapest of its conv-group groupings that hold the block's channels (written to
-/// `slicGrouping` if given; innermost output stride `innerStride`, 1 or 2) and is never
-/// cheaper than any other method when no grouping holds them (the maximum value).
+/// takes the cheapest of its conv-group groupings (at most `slicMaxGrouping` groups a group)
+/// that hold the block's channels (written to `slicGrouping` if given; innermost output stride
+/// `innerStride`, 1 or 2) and is never cheaper than any other method when no grouping holds
+/// them (the maximum value).
 std::uint64_t convVertexCycles(const poplar::Target& target, const poplar::Type& inputType,
                                ConvMethod method, std::size_t convGroups, std::size_t batch,
                                std::size_t outChans, std::size_t inChans, const std::size_t out[3],
                                const std::size_t kernel[3], unsigned innerStride = 1,
-                               unsigned* slicGrouping = nullptr);
+                               unsigned slicMaxGrouping = 4, unsigned* slicGrouping = nullptr);
 /// Tile cycles of the one weight-delta vertex a tile runs over `convGroups` conv groups: the pass
 /// PopLibs runs as a convolution whose input channels are the batch and output field and whose
 /// field is the kernel and input channels, on the AMP units (ConvPartial1x1Out).
