@@ -32,32 +32,7 @@ void FlatIntervalReader::extendTo(std::uint64_t flat) {
         starts_.push_back(starts_.back() + view_.ranges[starts_.size() - 1].size());
 }
 
-std::size_t FlatIntervalReader::find(std::uint64_t flat) {
-    extendTo(flat);
-    for (std::size_t i = hint_; i < hint_ + 2 && i + 1 < starts_.size(); ++i)
-        if (starts_[i] <= flat && flat < starts_[i + 1])
-            return i;
-    auto it = std::upper_bound(starts_.begin(), starts_.end(), flat);
-    return static_cast<std::size_t>(it - starts_.begin()) - 1;
-}
-
-void FlatIntervalReader::appendTo(TensorView& out, std::uint64_t lo, std::uint64_t hi) {
-    if (lo >= hi)
-        return;
-    std::size_t i = find(lo);
-    while (lo < hi) {
-        if (i + 1 >= starts_.size())
-            find(lo); // extends the summed starts past range i
-        const auto& r = view_.ranges[i];
-        const std::uint64_t e = std::min(hi, starts_[i + 1]);
-        out.append({r.variable, r.begin + (lo - starts_[i]), r.begin + (e - starts_[i])});
-        lo = e;
-        hint_ = i;
-        ++i;
-    }
-}
-
-void FlatIntervalReader::appendElement(TensorView& out, std::uint64_t flat, std::size_t& hint) {
+std::size_t FlatIntervalReader::locate(std::uint64_t flat, std::size_t hint) {
     extendTo(flat);
     const std::size_t last = starts_.size() - 2; // the last range with a known end
     std::size_t i = std::min(hint, last);
@@ -68,7 +43,7 @@ void FlatIntervalReader::appendElement(TensorView& out, std::uint64_t flat, std:
                 starts_.begin()) -
             1;
     } else if (flat >= starts_[i + 1]) {
-        // Gallop: the range is within lo + [1, step] once starts_[lo + step] passes `flat`.
+        // Gallop: the range is within lo + [0, step) once starts_[lo + step] passes `flat`.
         std::size_t lo = i + 1, step = 1;
         while (lo + step <= last && starts_[lo + step] <= flat) {
             lo += step;
@@ -81,7 +56,31 @@ void FlatIntervalReader::appendElement(TensorView& out, std::uint64_t flat, std:
                 starts_.begin()) -
             1;
     }
-    hint = i;
+    return i;
+}
+
+std::size_t FlatIntervalReader::find(std::uint64_t flat) {
+    return locate(flat, hint_);
+}
+
+void FlatIntervalReader::appendTo(TensorView& out, std::uint64_t lo, std::uint64_t hi) {
+    if (lo >= hi)
+        return;
+    std::size_t i = find(lo);
+    while (lo < hi) {
+        if (i + 1 >= starts_.size())
+            extendTo(lo); // sums the starts past range i
+        const auto& r = view_.ranges[i];
+        const std::uint64_t e = std::min(hi, starts_[i + 1]);
+        out.append({r.variable, r.begin + (lo - starts_[i]), r.begin + (e - starts_[i])});
+        lo = e;
+        hint_ = i;
+        ++i;
+    }
+}
+
+void FlatIntervalReader::appendElement(TensorView& out, std::uint64_t flat, std::size_t& hint) {
+    const std::size_t i = hint = locate(flat, hint);
     const auto& r = view_.ranges[i];
     const std::uint64_t at = r.begin + (flat - starts_[i]);
     out.append({r.variable, at, at + 1});

@@ -70,6 +70,9 @@ public:
 
 private:
     std::size_t find(std::uint64_t flat);
+    /// The range holding `flat`, searched from range `hint`: forwards by galloping, backwards by
+    /// binary search.
+    std::size_t locate(std::uint64_t flat, std::size_t hint);
     /// Sums range starts until the range holding `flat` has its end in starts_.
     void extendTo(std::uint64_t flat);
     const TensorView& view_;
