@@ -170,8 +170,12 @@ TensorView remapAffine(const TensorView& src, std::vector<std::size_t> newShape,
     // A strided inner walk keeps one search hint per position: the next outer step finds each
     // element a few ranges on from where the element of the same position was.
     std::vector<std::size_t> hints(innerStride == 1 ? 0 : len, 0);
+    // Strided elements are mostly runs of their own: room for all of them at once.
+    if (innerStride != 1)
+        out.ranges.reserve(product(out.shape));
     std::int64_t base = walk.offset;
-    while (true) {
+    bool more = true;
+    while (more) {
         if (innerStride == 1) {
             reader.appendTo(out, static_cast<std::uint64_t>(base),
                             static_cast<std::uint64_t>(base) + len);
@@ -191,11 +195,14 @@ TensorView remapAffine(const TensorView& src, std::vector<std::size_t> newShape,
             base -= walk.stride[d] * static_cast<std::int64_t>(walk.shape[d]);
             idx[d] = 0;
             if (d == 0)
-                return out;
+                more = false;
         }
         if (inner == 0)
-            return out;
+            more = false;
     }
+    if (out.ranges.size() < out.ranges.capacity() / 2) // elements merged into longer runs
+        out.ranges.shrink_to_fit();
+    return out;
 }
 
 /// The identity walk of a view's own shape, as a starting point.
