@@ -22,18 +22,26 @@ void TensorView::append(const ElementRange& r) {
 
 namespace views {
 
-FlatIntervalReader::FlatIntervalReader(const TensorView& v) : view_(v) {
+FlatIntervalReader::FlatIntervalReader(const TensorView& v)
+    : view_(v), firstSize_(v.ranges.empty() ? 0 : v.ranges[0].size()) {
     starts_.push_back(0);
 }
 
 void FlatIntervalReader::extendTo(std::uint64_t flat) {
     // Range starts are summed only as far as a request reaches.
-    while (starts_.back() <= flat && starts_.size() <= view_.ranges.size())
-        starts_.push_back(starts_.back() + view_.ranges[starts_.size() - 1].size());
+    while (starts_.back() <= flat && starts_.size() <= view_.ranges.size()) {
+        const std::uint64_t size = view_.ranges[starts_.size() - 1].size();
+        if (uniformRanges_ == starts_.size() - 1 && size == firstSize_)
+            ++uniformRanges_;
+        starts_.push_back(starts_.back() + size);
+    }
 }
 
 std::size_t FlatIntervalReader::locate(std::uint64_t flat, std::size_t hint) {
     extendTo(flat);
+    // Among leading ranges of one size (a transposed view's, a product's groups) it is a division.
+    if (firstSize_ != 0 && flat / firstSize_ < uniformRanges_)
+        return static_cast<std::size_t>(flat / firstSize_);
     const std::size_t last = starts_.size() - 2; // the last range with a known end
     std::size_t i = std::min(hint, last);
     if (flat < starts_[i]) {

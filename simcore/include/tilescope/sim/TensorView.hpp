@@ -78,6 +78,8 @@ private:
     const TensorView& view_;
     std::vector<std::uint64_t> starts_; ///< starts_[i]: flat index of range i's first element
     std::size_t hint_ = 0;
+    std::uint64_t firstSize_;       ///< elements of range 0
+    std::size_t uniformRanges_ = 0; ///< leading ranges (of those summed) of firstSize_ elements
 };
 
 /// Row-major strides of a shape.
