@@ -40,7 +40,7 @@ void FlatIntervalReader::extendTo(std::uint64_t flat) {
 std::size_t FlatIntervalReader::locate(std::uint64_t flat, std::size_t hint) {
     extendTo(flat);
     // Among leading ranges of one size (a transposed view's, a product's groups) it is a division.
-    if (firstSize_ != 0 && flat / firstSize_ < uniformRanges_)
+    if (flat < uniformRanges_ * firstSize_)
         return static_cast<std::size_t>(flat / firstSize_);
     const std::size_t last = starts_.size() - 2; // the last range with a known end
     std::size_t i = std::min(hint, last);
