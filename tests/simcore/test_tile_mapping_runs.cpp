@@ -142,3 +142,33 @@ TEST_CASE("a strided walk with hints finds the elements a direct search does", "
             REQUIRE(range.size() == 1);
         }
 }
+
+TEST_CASE("a reader cuts views of ranges of one size and of mixed sizes as their elements are",
+          "[tensor]") {
+    Graph g(Target::createIPUTarget(1, 4, "ipu2"));
+    const Tensor a = g.addVariable(FLOAT, {40, 30}, "a");
+    const Tensor b = g.addVariable(FLOAT, {40, 7}, "b");
+    // Stretches of ranges of one size (a transpose: single elements; b's rows: 7) between
+    // ranges of other sizes, and a slice that starts inside a range.
+    const Tensor mixed = concat({a.transpose().flatten(), b.flatten().slice(3, 250),
+                                 a.slice(5, 9, 0).flatten(), b.transpose().flatten()});
+    const auto& view = mixed.view();
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> elements; // (variable, offset) by flat
+    for (const auto& r : view.ranges)
+        for (auto e = r.begin; e < r.end; ++e)
+            elements.emplace_back(r.variable, e);
+    sim::views::FlatIntervalReader reader(view);
+    Lcg rng{3};
+    for (int trial = 0; trial < 3000; ++trial) {
+        const std::uint64_t lo = rng.next(std::uint32_t(elements.size()));
+        const std::uint64_t hi =
+            lo + 1 + rng.next(std::uint32_t(std::min<std::size_t>(50, elements.size() - lo)));
+        sim::TensorView part;
+        reader.appendTo(part, lo, hi);
+        std::uint64_t flat = lo;
+        for (const auto& r : part.ranges)
+            for (auto e = r.begin; e < r.end; ++e, ++flat)
+                REQUIRE(elements[flat] == std::make_pair(r.variable, e));
+        REQUIRE(flat == hi);
+    }
+}

@@ -22,26 +22,41 @@ void TensorView::append(const ElementRange& r) {
 
 namespace views {
 
-FlatIntervalReader::FlatIntervalReader(const TensorView& v)
-    : view_(v), firstSize_(v.ranges.empty() ? 0 : v.ranges[0].size()) {
+FlatIntervalReader::FlatIntervalReader(const TensorView& v) : view_(v) {
     starts_.push_back(0);
 }
 
 void FlatIntervalReader::extendTo(std::uint64_t flat) {
     // Range starts are summed only as far as a request reaches.
     while (starts_.back() <= flat && starts_.size() <= view_.ranges.size()) {
-        const std::uint64_t size = view_.ranges[starts_.size() - 1].size();
-        if (uniformRanges_ == starts_.size() - 1 && size == firstSize_)
-            ++uniformRanges_;
+        const std::size_t range = starts_.size() - 1;
+        const std::uint64_t size = view_.ranges[range].size();
+        if (size == 0)
+            emptyRange_ = true;
+        else if (!segments_.empty() && segments_.back().size == size)
+            ++segments_.back().count;
+        else
+            segments_.push_back({range, 1, size});
         starts_.push_back(starts_.back() + size);
     }
 }
 
 std::size_t FlatIntervalReader::locate(std::uint64_t flat, std::size_t hint) {
     extendTo(flat);
-    // Among leading ranges of one size (a transposed view's, a product's groups) it is a division.
-    if (flat < uniformRanges_ * firstSize_)
-        return static_cast<std::size_t>(flat / firstSize_);
+    // Ranges of one size in a row (a transposed view's, a product's groups, most of a slice of
+    // either): find the stretch, then the range is a division. Worth it at 4 ranges a stretch.
+    if (!emptyRange_ && !segments_.empty() && segments_.size() * 4 <= starts_.size() - 1) {
+        const auto startOf = [&](std::size_t j) { return starts_[segments_[j].firstRange]; };
+        std::size_t j = segmentHint_;
+        if (!(startOf(j) <= flat && (j + 1 == segments_.size() || flat < startOf(j + 1)))) {
+            const auto it = std::upper_bound(
+                segments_.begin(), segments_.end(), flat,
+                [&](std::uint64_t f, const Segment& s) { return f < starts_[s.firstRange]; });
+            j = segmentHint_ = static_cast<std::size_t>(it - segments_.begin()) - 1;
+        }
+        const auto& s = segments_[j];
+        return s.firstRange + static_cast<std::size_t>((flat - startOf(j)) / s.size);
+    }
     const std::size_t last = starts_.size() - 2; // the last range with a known end
     std::size_t i = std::min(hint, last);
     if (flat < starts_[i]) {

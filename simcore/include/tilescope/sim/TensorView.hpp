@@ -78,8 +78,14 @@ private:
     const TensorView& view_;
     std::vector<std::uint64_t> starts_; ///< starts_[i]: flat index of range i's first element
     std::size_t hint_ = 0;
-    std::uint64_t firstSize_;       ///< elements of range 0
-    std::size_t uniformRanges_ = 0; ///< leading ranges (of those summed) of firstSize_ elements
+    /// Consecutive ranges of one size, of those summed so far.
+    struct Segment {
+        std::size_t firstRange, count;
+        std::uint64_t size;
+    };
+    std::vector<Segment> segments_;
+    std::size_t segmentHint_ = 0;
+    bool emptyRange_ = false; ///< a range of no elements was summed (no segments then)
 };
 
 /// Row-major strides of a shape.
