@@ -240,14 +240,22 @@ bool Tensor::isContiguous() const {
 }
 
 bool Tensor::containsAliases() const {
-    std::vector<sim::ElementRange> r = checkedView("containsAliases").ranges;
-    std::sort(r.begin(), r.end(), [](const auto& a, const auto& b) {
+    const auto& ranges = checkedView("containsAliases").ranges;
+    const auto before = [](const sim::ElementRange& a, const sim::ElementRange& b) {
         return a.variable != b.variable ? a.variable < b.variable : a.begin < b.begin;
-    });
-    for (std::size_t i = 1; i < r.size(); ++i)
-        if (r[i].variable == r[i - 1].variable && r[i].begin < r[i - 1].end)
-            return true;
-    return false;
+    };
+    const auto overlaps = [](const std::vector<sim::ElementRange>& r) {
+        for (std::size_t i = 1; i < r.size(); ++i)
+            if (r[i].variable == r[i - 1].variable && r[i].begin < r[i - 1].end)
+                return true;
+        return false;
+    };
+    // Most views are in variable order already: check them in place, sort a copy otherwise.
+    if (std::is_sorted(ranges.begin(), ranges.end(), before))
+        return overlaps(ranges);
+    std::vector<sim::ElementRange> r = ranges;
+    std::sort(r.begin(), r.end(), before);
+    return overlaps(r);
 }
 
 std::string Tensor::shapeToString() const {
