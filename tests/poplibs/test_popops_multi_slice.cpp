@@ -57,30 +57,31 @@ TEST_CASE("multiSlice matches the host, one and several parts, indices past the 
           "[popops][multiSlice]") {
     for (const auto& type : {poplar::FLOAT, poplar::HALF, poplar::INT}) {
         for (const auto& constraints : kConstraints)
-        for (const Table c : {Table{37, 5, constraints}, Table{37, 3, constraints}}) {
-            Harness h(16);
-            const std::size_t n = kIndices.size();
-            const auto plan = makePlan(h, type, c, n);
-            poplar::Tensor t = popops::createSliceableTensor(h.g(), type, {c.entries, c.elems}, {0},
-                                                             {1}, plan, {}, "table");
-            const auto data = integers(c.entries * c.elems, -50, 50, 3);
-            h.addInput(t, data, "table");
-            poplar::Tensor idx = h.input(poplar::UNSIGNED_INT, {n, 1}, asDoubles(kIndices), "idx");
-            poplar::Tensor s =
-                popops::multiSlice(h.g(), t, idx, {0}, {1}, h.prog, plan, {}, "lookup");
-            REQUIRE(s.shape() == Shape{n, 1, c.elems});
-            h.output(s, "s");
-            const auto out = h.run()["s"];
-            for (std::size_t i = 0; i < n; ++i)
-                for (std::size_t e = 0; e < c.elems; ++e) {
-                    const double want = kIndices[i] < c.entries
-                                            ? rounded(type, data[kIndices[i] * c.elems + e])
-                                            : 0.0;
-                    INFO(type.toString() << " " << c.entries << "x" << c.elems << " plan "
-                                         << plan << " index " << i << " element " << e);
-                    CHECK(out[i * c.elems + e] == want);
-                }
-        }
+            for (const Table c : {Table{37, 5, constraints}, Table{37, 3, constraints}}) {
+                Harness h(16);
+                const std::size_t n = kIndices.size();
+                const auto plan = makePlan(h, type, c, n);
+                poplar::Tensor t = popops::createSliceableTensor(h.g(), type, {c.entries, c.elems},
+                                                                 {0}, {1}, plan, {}, "table");
+                const auto data = integers(c.entries * c.elems, -50, 50, 3);
+                h.addInput(t, data, "table");
+                poplar::Tensor idx =
+                    h.input(poplar::UNSIGNED_INT, {n, 1}, asDoubles(kIndices), "idx");
+                poplar::Tensor s =
+                    popops::multiSlice(h.g(), t, idx, {0}, {1}, h.prog, plan, {}, "lookup");
+                REQUIRE(s.shape() == Shape{n, 1, c.elems});
+                h.output(s, "s");
+                const auto out = h.run()["s"];
+                for (std::size_t i = 0; i < n; ++i)
+                    for (std::size_t e = 0; e < c.elems; ++e) {
+                        const double want = kIndices[i] < c.entries
+                                                ? rounded(type, data[kIndices[i] * c.elems + e])
+                                                : 0.0;
+                        INFO(type.toString() << " " << c.entries << "x" << c.elems << " plan "
+                                             << plan << " index " << i << " element " << e);
+                        CHECK(out[i * c.elems + e] == want);
+                    }
+            }
     }
 }
 
@@ -206,11 +207,11 @@ TEST_CASE("embedding plans split the table, print, compare and check their optio
     CHECK_THROWS_AS(
         popops::embedding::plan(h.g(), poplar::FLOAT, 10, 4, {1}, {{"operationForUpdate", "mul"}}),
         poplar::invalid_option);
-    for (const char* bad : {"[1]", "{\"lookupSplit\": 0}", "{\"bogus\": 2}", "not json",
-                            "{\"slicedDimSplit\": -1}"})
-        CHECK_THROWS_AS(popops::embedding::plan(h.g(), poplar::FLOAT, 10, 4, {1},
-                                                {{"planConstraints", bad}}),
-                        poplar::invalid_option);
+    for (const char* bad :
+         {"[1]", "{\"lookupSplit\": 0}", "{\"bogus\": 2}", "not json", "{\"slicedDimSplit\": -1}"})
+        CHECK_THROWS_AS(
+            popops::embedding::plan(h.g(), poplar::FLOAT, 10, 4, {1}, {{"planConstraints", bad}}),
+            poplar::invalid_option);
     CHECK_THROWS_AS(popops::embedding::plan(h.g(), poplar::FLOAT, 10, 4, {1},
                                             {{"planMinimisationTarget", "memory"}}),
                     poplar::invalid_option);
@@ -252,8 +253,8 @@ TEST_CASE("PopLibs' embedding planner: a 30,000 x 768 HALF table, 512 lookups, 1
     //   13 + 13 x (19 + 2 vectors x 2) + 73 x 8 = 896;
     //   stage 2: ceil(512 / 7) = 74 indices a tile; 7 x 74 x 8 bytes received: 1,036 cycles;
     //   ceil(74 / 6) = 13 a worker, 2 in range: 13 + 2 x (19 + 1 x 2) + 11 x 8 = 143.
-    const auto slice = popops::embedding::plan(g, poplar::HALF, 30000, 768, {512},
-                                               {{"usedForUpdate", "false"}});
+    const auto slice =
+        popops::embedding::plan(g, poplar::HALF, 30000, 768, {512}, {{"usedForUpdate", "false"}});
     const auto& p = slice.getImpl();
     CHECK(p.unslicedGrain == 4);
     CHECK(p.unslicedSplit == 192);

@@ -15,8 +15,7 @@ namespace {
 
 /// `regions` cut into consecutive shares of at most `chunk` elements (PopLibs'
 /// splitRegionsBetweenWorkers): a share holds whole regions and pieces of them.
-std::vector<std::vector<Interval>> shares(const std::vector<Interval>& regions,
-                                          std::size_t chunk) {
+std::vector<std::vector<Interval>> shares(const std::vector<Interval>& regions, std::size_t chunk) {
     std::vector<std::vector<Interval>> out(1);
     std::size_t filled = 0;
     for (const auto& i : regions) {
@@ -57,10 +56,9 @@ Tensor joined(const Tensor& flat, const std::vector<Interval>& intervals) {
 
 } // namespace
 
-void addBroadcastScalarVertices(poplar::Graph& graph, poplar::ComputeSet cs,
-                                expr::BinaryOpType op, const Tensor& data, const Tensor& scalar,
-                                const Tensor& out, const std::string& vertex1D,
-                                const std::string& vertex2D) {
+void addBroadcastScalarVertices(poplar::Graph& graph, poplar::ComputeSet cs, expr::BinaryOpType op,
+                                const Tensor& data, const Tensor& scalar, const Tensor& out,
+                                const std::string& vertex1D, const std::string& vertex2D) {
     const bool inPlace = !out.valid();
     const Tensor& mapped = inPlace ? data : out;
     const Tensor dataFlat = data.flatten();

@@ -15,9 +15,9 @@ namespace popops::detail {
 /// the regions split between the workers (thread cycles, times the workers), and builds the
 /// cheaper. `vertexName(base)` gives a vertex class for a base name such as
 /// "popops::BroadcastScalar1D".
-void addBroadcastScalarVertices(poplar::Graph& graph, poplar::ComputeSet cs,
-                                expr::BinaryOpType op, const poplar::Tensor& data,
-                                const poplar::Tensor& scalar, const poplar::Tensor& out,
-                                const std::string& vertex1D, const std::string& vertex2D);
+void addBroadcastScalarVertices(poplar::Graph& graph, poplar::ComputeSet cs, expr::BinaryOpType op,
+                                const poplar::Tensor& data, const poplar::Tensor& scalar,
+                                const poplar::Tensor& out, const std::string& vertex1D,
+                                const std::string& vertex2D);
 
 } // namespace popops::detail

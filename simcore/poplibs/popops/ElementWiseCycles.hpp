@@ -10,10 +10,10 @@
 // costs numWorkers * the busiest worker, as PopLibs computes it.
 
 #include <cstdint>
-#include <vector>
 #include <poplar/Target.hpp>
 #include <poplar/Type.hpp>
 #include <popops/ExprOp.hpp>
+#include <vector>
 
 namespace tilescope::poplibs::cycles {
 
@@ -62,7 +62,8 @@ std::uint64_t broadcastScalar1DWorkerCycles(const poplar::Target& target,
 /// broadcastScalar1DWorkerCycles plus 28).
 std::uint64_t broadcastScalar2DWorkerCycles(const poplar::Target& target,
                                             popops::expr::BinaryOpType op, const poplar::Type& type,
-                                            bool inPlace, const std::vector<std::uint64_t>& regions);
+                                            bool inPlace,
+                                            const std::vector<std::uint64_t>& regions);
 /// PopLibs' estimate of a whole BroadcastScalar1D(InPlace) MultiVertex over `elements` on one
 /// tile: numWorkers * worker(ceil(elements / numWorkers)) + basicOpSupervisorOverhead.
 std::uint64_t broadcastScalar1DVertexCycles(const poplar::Target& target,

@@ -84,7 +84,8 @@ EmbeddingEstimates estimateEmbedding(const poplar::Target& target, const poplar:
     const std::uint64_t partialBytes = elemBytes;
     const std::uint64_t indexBytes = target.getTypeSize(poplar::UNSIGNED_INT);
     const std::uint64_t grain = p.unslicedGrain, bytesPerGrain = grain * elemBytes;
-    const std::uint64_t numEntries = p.numEntries, numIndices = std::max<std::size_t>(1, p.numLookups);
+    const std::uint64_t numEntries = p.numEntries,
+                        numIndices = std::max<std::size_t>(1, p.numLookups);
     const std::uint64_t grains = ceilDiv(p.elemsPerEntry, grain);
     const std::uint64_t grainsPerTile = ceilDiv(grains, p.unslicedSplit);
     const std::uint64_t entriesPerTile = ceilDiv(numEntries, p.slicedSplit);
@@ -117,8 +118,8 @@ EmbeddingEstimates estimateEmbedding(const poplar::Target& target, const poplar:
             target, type, elemsPerTile, offsets0,
             inRange(offsets0, entriesPerTile, numEntries, options.onePointIndices));
         if (dictIsSplit) {
-            e.sliceSecondStageExchange = exchangeCycles(
-                target, p.slicedSplit * secondStageLookups * grainsPerTile * bytesPerGrain);
+            e.sliceSecondStageExchange = exchangeCycles(target, p.slicedSplit * secondStageLookups *
+                                                                    grainsPerTile * bytesPerGrain);
             // PopLibs passes the grains per tile as the slice's elements here.
             const std::uint64_t offsets1 = ceilDiv(secondStageLookups, workers);
             e.sliceSecondStageCompute = pc::multiSliceWorker(
@@ -150,12 +151,12 @@ EmbeddingEstimates estimateEmbedding(const poplar::Target& target, const poplar:
         const std::uint64_t inRangeUpdate =
             inRange(lookupsPerTile, entriesPerWorker, numEntries, options.onePointIndices);
         if (op == "none") {
-            e.updateFirstStageCompute = pc::multiSliceWorker(target, type, elemsPerTile,
-                                                             lookupsPerTile, inRangeUpdate);
+            e.updateFirstStageCompute =
+                pc::multiSliceWorker(target, type, elemsPerTile, lookupsPerTile, inRangeUpdate);
         } else {
             e.updateFirstStageCompute =
-                workers * pc::multiUpdateOpWorker(target, partialType, elemsPerTile,
-                                                  lookupsPerTile, inRangeUpdate, true) +
+                workers * pc::multiUpdateOpWorker(target, partialType, elemsPerTile, lookupsPerTile,
+                                                  inRangeUpdate, true) +
                 pc::kMultiUpdateOpSupervisor;
             if (lookupsAreSplit) {
                 // modelBalancedIntertileReduction (FLOAT inputs and partials): every tile
@@ -173,20 +174,21 @@ EmbeddingEstimates estimateEmbedding(const poplar::Target& target, const poplar:
                                                 outputsPerWorker, p.lookupSplit, outputsPerTile);
                 const std::uint64_t storageElems = baseGrainsStoragePerTile * grain;
                 e.updateFinalElemwise =
-                    op == "add" ? workers * pc::scaledAddWorkerCycles(target, poplar::FLOAT,
-                                                                      ceilDiv(storageElems, workers))
-                                : ceilDiv(storageElems, target.getVectorWidth(type));
+                    op == "add"
+                        ? workers * pc::scaledAddWorkerCycles(target, poplar::FLOAT,
+                                                              ceilDiv(storageElems, workers))
+                        : ceilDiv(storageElems, target.getVectorWidth(type));
             }
         }
         e.updateTotal = e.updateRearrangeBase + e.updateZeroPartials + e.updateFirstStageExchange +
-                        e.updateFirstStageCompute + e.updateReduceExchange +
-                        e.updateReduceCompute + e.updateFinalElemwise;
+                        e.updateFirstStageCompute + e.updateReduceExchange + e.updateReduceCompute +
+                        e.updateFinalElemwise;
         const std::uint64_t partialsBytes =
             lookupsAreSplit ? partialElemsPerTile * partialBytes : 0;
-        updateTemp =
-            baseDiffBytes + std::max({updatesTempBytes,
-                                      updatesTempBytes + partialsBytes + lookupsPerTile * indexBytes,
-                                      2 * partialsBytes});
+        updateTemp = baseDiffBytes +
+                     std::max({updatesTempBytes,
+                               updatesTempBytes + partialsBytes + lookupsPerTile * indexBytes,
+                               2 * partialsBytes});
     }
     e.totalCycles = e.sliceTotal + e.updateTotal;
     e.peakTempBytes = std::max(sliceTemp, updateTemp);
@@ -214,11 +216,11 @@ SlicePlanInternal planEmbedding(const poplar::Target& target, const poplar::Type
     // size) / element size), min(outputSize, grain)).
     const std::size_t elemBytes = target.getTypeSize(type);
     const std::size_t wordBytes = target.getDataPathWidth() / 8;
-    p.unslicedGrain = options.unslicedGrainSize
-                          ? options.unslicedGrainSize
-                          : static_cast<unsigned>(std::min(
-                                elemsPerEntry, (std::lcm(wordBytes, elemBytes) + elemBytes - 1) /
-                                                   elemBytes));
+    p.unslicedGrain =
+        options.unslicedGrainSize
+            ? options.unslicedGrainSize
+            : static_cast<unsigned>(std::min(
+                  elemsPerEntry, (std::lcm(wordBytes, elemBytes) + elemBytes - 1) / elemBytes));
     const std::uint64_t tiles = target.getNumTiles();
     const std::uint64_t grains = ceilDiv(elemsPerEntry, p.unslicedGrain);
     // Splits leaving fewer than 2 entries per tile are not allowed; nor are split lookups for an

@@ -128,9 +128,9 @@ Tensor multiSlice(poplar::Graph& graph, const Tensor& t, const Tensor& offsets,
         const Tensor groupBase = base[p.lookupSplit > 1 ? g : 0];
         for (const auto& piece : pieces) {
             const unsigned tile = p.tileOf(g, piece.part, piece.block);
-            const Tensor dst =
-                (parts > 1 ? partials[piece.part] : sub).slice(first, end, 0).slice(piece.c0,
-                                                                                    piece.c1, 1);
+            const Tensor dst = (parts > 1 ? partials[piece.part] : sub)
+                                   .slice(first, end, 0)
+                                   .slice(piece.c0, piece.c1, 1);
             if (parts > 1)
                 graph.setTileMapping(dst, tile);
             const Tensor pieceBase =
@@ -146,8 +146,8 @@ Tensor multiSlice(poplar::Graph& graph, const Tensor& t, const Tensor& offsets,
                 graph.setInitialValue(v["regionSize"], static_cast<unsigned>(piece.c1 - piece.c0));
                 graph.setTileMapping(v, tile);
                 // PopLibs' MultiSlice vertex estimator: every index in range.
-                graph.setPerfEstimate(v, pl::cycles::multiSliceWorker(
-                                             target, type, piece.c1 - piece.c0, i1 - i0));
+                graph.setPerfEstimate(
+                    v, pl::cycles::multiSliceWorker(target, type, piece.c1 - piece.c0, i1 - i0));
             }
         }
     }

@@ -132,8 +132,8 @@ void mapTable(poplar::Graph& graph, const Tensor& table, const SlicePlanInternal
             table.slice(piece.r0, piece.r1, 0).slice(piece.c0, piece.c1, 1).flatten();
         // PopLibs spreads each piece's grains over the tiles of its lookup groups.
         const std::size_t grain = p.unslicedGrain, n = flat.numElements();
-        const std::size_t perGroup = ((n + grain - 1) / grain + p.lookupSplit - 1) /
-                                     p.lookupSplit * grain;
+        const std::size_t perGroup =
+            ((n + grain - 1) / grain + p.lookupSplit - 1) / p.lookupSplit * grain;
         for (unsigned g = 0; g < p.lookupSplit; ++g) {
             const std::size_t a = std::min(n, g * perGroup), b = std::min(n, a + perGroup);
             if (a < b)
@@ -145,8 +145,9 @@ void mapTable(poplar::Graph& graph, const Tensor& table, const SlicePlanInternal
 void mapGroupCopies(poplar::Graph& graph, const Tensor& copies, const SlicePlanInternal& p) {
     for (unsigned g = 0; g < p.lookupSplit; ++g)
         for (const auto& piece : tablePieces(p))
-            graph.setTileMapping(copies[g].slice(piece.r0, piece.r1, 0).slice(piece.c0, piece.c1, 1),
-                                 p.tileOf(g, piece.part, piece.block));
+            graph.setTileMapping(
+                copies[g].slice(piece.r0, piece.r1, 0).slice(piece.c0, piece.c1, 1),
+                p.tileOf(g, piece.part, piece.block));
 }
 
 void mapSlices(poplar::Graph& graph, const Tensor& slices, const SlicePlanInternal& p) {

@@ -67,8 +67,7 @@ void mapTable(poplar::Graph& graph, const poplar::Tensor& table, const SlicePlan
 
 /// Maps `copies` ([lookupSplit, entries, elements]): group g's copy of each piece on that
 /// group's tile for the piece.
-void mapGroupCopies(poplar::Graph& graph, const poplar::Tensor& copies,
-                    const SlicePlanInternal& p);
+void mapGroupCopies(poplar::Graph& graph, const poplar::Tensor& copies, const SlicePlanInternal& p);
 
 /// Maps slices ([numIndices, elements]) where the slice's last stage writes them: the lookups
 /// of group g, split into slicedSplit runs, run j with block b on tile (g, j, b).

@@ -8,8 +8,8 @@
 
 #include "common/ElementWiseBuilder.hpp"
 #include "popops/Cast.hpp"
-#include "popops/ElementWise.hpp"
 #include "popops/DynamicSlice.hpp"
+#include "popops/ElementWise.hpp"
 #include "popops/MultiSliceLayout.hpp"
 #include "popops/Reduce.hpp"
 #include "popops/SliceCycles.hpp"

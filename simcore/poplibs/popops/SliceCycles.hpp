@@ -84,7 +84,8 @@ inline std::uint64_t multiUpdateOpWorker(const poplar::Target& target, const pop
         std::max<std::uint64_t>(1, (elemsPerSlice + elemsPerAtom - 1) / elemsPerAtom);
     perOffset += (atoms - 1) * kMultiUpdateOpPerAtom;
     inRange = std::min(inRange, numOffsets);
-    return cycles + perOffset * inRange + kMultiUpdateOpPerOffsetOutOfRange * (numOffsets - inRange);
+    return cycles + perOffset * inRange +
+           kMultiUpdateOpPerOffsetOutOfRange * (numOffsets - inRange);
 }
 
 /// The vertex estimator's form: every index in range.

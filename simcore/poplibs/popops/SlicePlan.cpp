@@ -51,14 +51,14 @@ std::ostream& operator<<(std::ostream& o, const SlicePlan& p) {
     if (i.isNull)
         return o << "SlicePlan: none (planned by each call)";
     return o << "SlicePlan: entries " << i.numEntries << " x " << i.elemsPerEntry << ", lookups "
-             << i.numLookups << ", lookupSplit " << i.lookupSplit << ", slicedSplit " << i.slicedSplit << " (" << i.entriesPerPart()
-             << " entries each), unslicedSplit " << i.unslicedSplit << " (" << i.elemsPerBlock()
-             << " elements each, grain " << i.unslicedGrain << "), usedForSlice "
-             << (i.usedForSlice ? "true" : "false") << ", usedForUpdate "
-             << (i.usedForUpdate ? "true" : "false") << ", operationForUpdate "
-             << i.operationForUpdate << ", estimated cycles " << i.estimates.totalCycles;
+             << i.numLookups << ", lookupSplit " << i.lookupSplit << ", slicedSplit "
+             << i.slicedSplit << " (" << i.entriesPerPart() << " entries each), unslicedSplit "
+             << i.unslicedSplit << " (" << i.elemsPerBlock() << " elements each, grain "
+             << i.unslicedGrain << "), usedForSlice " << (i.usedForSlice ? "true" : "false")
+             << ", usedForUpdate " << (i.usedForUpdate ? "true" : "false")
+             << ", operationForUpdate " << i.operationForUpdate << ", estimated cycles "
+             << i.estimates.totalCycles;
 }
-
 
 namespace embedding {
 
@@ -181,8 +181,8 @@ SlicePlan plan(const poplar::Graph& graph, const poplar::Type& dataType, std::si
     // PopLibs plans for the largest number of lookups given.
     const std::size_t lookups =
         numLookups.empty() ? 1 : *std::max_element(numLookups.begin(), numLookups.end());
-    auto impl = std::make_unique<SlicePlanInternal>(detail::planEmbedding(
-        graph.getTarget(), dataType, numEntries, outputSize, lookups, opts));
+    auto impl = std::make_unique<SlicePlanInternal>(
+        detail::planEmbedding(graph.getTarget(), dataType, numEntries, outputSize, lookups, opts));
     return SlicePlan(std::move(impl));
 }
 

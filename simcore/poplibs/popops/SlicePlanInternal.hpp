@@ -64,9 +64,7 @@ public:
         return (grains + unslicedSplit - 1) / unslicedSplit * unslicedGrain;
     }
     /// Lookups per group when `n` indices are sliced or updated.
-    std::size_t lookupsPerGroup(std::size_t n) const {
-        return (n + lookupSplit - 1) / lookupSplit;
-    }
+    std::size_t lookupsPerGroup(std::size_t n) const { return (n + lookupSplit - 1) / lookupSplit; }
     unsigned tileOf(unsigned group, unsigned part, unsigned block) const {
         return (group * slicedSplit + part) * unslicedSplit + block;
     }

@@ -51,8 +51,8 @@ poplar::Tensor createSliceableWeight(poplar::Graph& graph, const onnx::GraphProt
             continue;
         const NodeView view(node, nodeOpset(analysis, node.domain()));
         const int64_t rank = static_cast<int64_t>(info.shape().size());
-        const auto axis = static_cast<unsigned>(
-            normaliseAxis(view, view.attrs().getInt("axis", 0), rank));
+        const auto axis =
+            static_cast<unsigned>(normaliseAxis(view, view.attrs().getInt("axis", 0), rank));
         const std::size_t numLookups = static_cast<std::size_t>(analysis.infos.at(indices).nelms());
         const poplar::Type type = deviceTypeOf(info.dataType());
         const auto shape = views::dims(info.shape());
