@@ -394,10 +394,7 @@ std::vector<CalibrationCase> calibrationCases() {
              return exchangeCodePerUsedTile(
                  [](poplar::Graph& g, Prog& p) { buildChainedMatMuls(g, p, kTut4Source); });
          },
-         1 / kBand, kBand,
-         "B is regrouped in PopLibs' three exchanges, which need less code than one copy from "
-         "B's rows; Poplar's code per message is larger than TileScope's 4-byte instructions or "
-         "m4 is regrouped for m5 as well (CALIBRATION-NOTES.md)"},
+         1 / kBand, kBand, ""},
         {"dense layer 16x4096x1024 FLOAT on one ipu2, internal exchange code per used tile",
          "bytes", 250, kDenseMemory, [] { return exchangeCodePerUsedTile(denseLayer16x4096x1024); },
          1 / kBand, kBand, ""},

@@ -2,6 +2,7 @@
 // tiles than PopLibs' final stage reads, each tile first reduces the partials it holds.
 
 #include "PoplibsHarness.hpp"
+#include "tilescope/sim/GraphModel.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -90,4 +91,40 @@ TEST_CASE("reductions whose outputs receive few partials stay in one stage") {
     const auto names = computeSetNames(h);
     CHECK_FALSE(hasNameEnding(names, "reduce/onTile"));
     CHECK(hasNameEnding(names, "reduce"));
+}
+
+TEST_CASE("outputs whose partials lie on more than 32 tiles get a further stage, same results") {
+    // Each of the 6 rows spread over 48 tiles: 48 per-tile values are more than PopLibs' final
+    // stage reads (32), so groups of 24 are reduced first, each on the tile of its first value.
+    const std::size_t rows = 6, columns = 48 * 16;
+    Harness h(48);
+    const auto xv = integers(rows * columns, -3, 3, 11);
+    auto x = h.graph.addVariable(FLOAT, {rows, columns}, "x");
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t t = 0; t < 48; ++t)
+            h.graph.setTileMapping(x[r].slice(t * 16, (t + 1) * 16), unsigned(t));
+    h.addInput(x, xv, "x");
+    h.output(popops::reduce(h.graph, x, {1}, {Operation::ADD}, h.prog, "sum"), "sum");
+    const auto names = computeSetNames(h);
+    CHECK(hasNameEnding(names, "reduce/onTile"));
+    CHECK(hasNameEnding(names, "reduce/stage2"));
+    CHECK_FALSE(hasNameEnding(names, "reduce/stage3"));
+    CHECK(hasNameEnding(names, "reduce/final"));
+    // A tile's outputs of the first stage share a vertex per worker: 6 rows of 16 partials on
+    // each of the 48 tiles make one vertex per tile and row (6 workers), not more.
+    const auto& model = *h.graph.model();
+    std::size_t firstStageSets = 0;
+    for (const auto& cs : model.computeSets)
+        if (hasNameEnding(std::vector<std::string>{cs.name}, "reduce/onTile")) {
+            ++firstStageSets;
+            CHECK(cs.vertices.size() == 48 * 6);
+        }
+    CHECK(firstStageSets == 1);
+    const auto r = h.run();
+    for (std::size_t row = 0; row < rows; ++row) {
+        double sum = 0;
+        for (std::size_t c = 0; c < columns; ++c)
+            sum += xv[row * columns + c];
+        CHECK(r.at("sum")[row] == sum);
+    }
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <poplar/exceptions.hpp>
 #include <poputil/exceptions.hpp>
+#include <tuple>
 
 namespace tilescope::poplibs {
 
@@ -41,6 +42,49 @@ poplar::Tensor gather(tilescope::sim::views::FlatIntervalReader& reader,
     for (const auto& i : intervals)
         flat.emplace_back(i.begin() * groupSize, i.end() * groupSize);
     return poplar::Tensor(reader.gather(flat));
+}
+
+/// A tile's intervals of `mapped` (flat indices) reordered by where their elements sit in
+/// memory, as PopLibs walks a tile's data (poputil's getSortedContiguousRegions): a view whose
+/// flat order is not its memory order (a product's result, its rows grouped innermost, or a
+/// transposed view) then gives vertices a few contiguous regions, not one per element. Views in
+/// memory order come back unchanged.
+std::vector<poplar::Interval> inMemoryOrder(tilescope::sim::views::FlatIntervalReader& reader,
+                                            const std::vector<poplar::Interval>& intervals) {
+    struct Piece {
+        std::uint32_t variable;
+        std::uint64_t address, flat, size;
+    };
+    std::vector<Piece> pieces;
+    bool sorted = true;
+    for (const auto& i : intervals) {
+        tilescope::sim::TensorView part;
+        reader.appendTo(part, i.begin(), i.end());
+        std::uint64_t flat = i.begin();
+        for (const auto& r : part.ranges) {
+            if (!pieces.empty()) {
+                const Piece& last = pieces.back();
+                if (std::tie(last.variable, last.address) > std::tie(r.variable, r.begin))
+                    sorted = false;
+            }
+            pieces.push_back({r.variable, r.begin, flat, r.size()});
+            flat += r.size();
+        }
+    }
+    if (sorted)
+        return intervals;
+    std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) {
+        return std::tie(a.variable, a.address) < std::tie(b.variable, b.address);
+    });
+    std::vector<poplar::Interval> out;
+    out.reserve(pieces.size());
+    for (const auto& p : pieces) {
+        if (!out.empty() && out.back().end() == p.flat)
+            out.back() = poplar::Interval(out.back().begin(), p.flat + p.size);
+        else
+            out.emplace_back(p.flat, p.flat + p.size);
+    }
+    return out;
 }
 
 } // namespace
@@ -85,6 +129,8 @@ void addElementWiseVertices(poplar::Graph& graph, poplar::ComputeSet cs,
     for (const auto& f : flats)
         readers.emplace_back(f.view());
     const auto mapping = graph.getTileMapping(mapped);
+    const poplar::Tensor mappedFlat = mapped.flatten();
+    tilescope::sim::views::FlatIntervalReader mappedReader(mappedFlat.view());
     for (unsigned tile = 0; tile < mapping.size(); ++tile) {
         std::size_t onTile = 0;
         for (const auto& i : mapping[tile])
@@ -93,7 +139,8 @@ void addElementWiseVertices(poplar::Graph& graph, poplar::ComputeSet cs,
             continue;
         const std::size_t perWorker = (onTile + workers - 1) / workers;
         const std::size_t chunk = (perWorker + grain - 1) / grain * grain;
-        for (const auto& intervals : splitIntervals(mapping[tile], chunk)) {
+        for (const auto& intervals :
+             splitIntervals(inMemoryOrder(mappedReader, mapping[tile]), chunk)) {
             std::size_t elements = 0;
             for (const auto& i : intervals)
                 elements += i.size();

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <poplar/exceptions.hpp>
 #include <poputil/TileMapping.hpp>
 #include <poputil/VertexTemplates.hpp>
@@ -188,25 +189,7 @@ Tensor createInput(poplar::Graph& graph, const poplar::Type& inputType, bool lhs
         return t;
     }
     Tensor t = graph.addVariable(inputType, {rows, cols}, {di, "A"});
-    const std::size_t blockRows = plan.blockM;
-    const std::size_t blockCols = plan.blockK;
-    // Each block of A (the convolution's weights) is read by the tiles of one row of the plan
-    // (all n); its elements are spread over those tiles so that each sends a share of the block
-    // rather than one tile sending every copy, in shares of whole weight groups (a conv unit's
-    // input channels times the conv units, as PopLibs maps weights by their grouping), so a
-    // small block comes from a few tiles rather than one message from every reader.
-    const std::size_t readers = plan.splitN;
-    const std::size_t grain = pl::cycles::numConvUnits(graph.getTarget(), inputType) *
-                              pl::cycles::weightsPerConvUnit(graph.getTarget(), inputType);
-    for (const auto& r : ranges(rows, blockRows))
-        for (const auto& c : ranges(cols, blockCols)) {
-            const Tensor block = t.slice({r.begin, c.begin}, {r.end, c.end}).flatten();
-            const std::size_t share = ceilDiv(ceilDiv(block.numElements(), readers), grain) * grain;
-            for (std::size_t i = 0; i < readers && i * share < block.numElements(); ++i)
-                graph.setTileMapping(
-                    block.slice(i * share, std::min(block.numElements(), (i + 1) * share)),
-                    plan.tileOf(r.index, c.index, i));
-        }
+    pl::mapPlannedWeights(graph, t, plan);
     di.addOutput(t);
     return t;
 }
@@ -246,20 +229,37 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
     const poplar::Type partialsType = direct ? outputType : o.partialsType;
 
     // A transposed A is first made row-major where it lives (the convolution's weights have
-    // their input channels K innermost); B becomes the convolution's input, K innermost too.
-    const Tensor a =
-        isTransposedView(A) ? transposeWhereItLives(graph, A, kRanges, prog, di, "transposedA") : A;
+    // their input channels K innermost), and A in a product's layout (its rows innermost) is
+    // regrouped; B becomes the convolution's input, K innermost too. Both operands' regroups
+    // share one compute set, as in PopLibs' convolution.
+    pl::ProductPreArrangement arrangement(graph, di);
+    const Tensor a = isTransposedView(A)
+                         ? transposeWhereItLives(graph, A, kRanges, prog, di, "transposedA")
+                         : arrangement.weights(A, plan);
     const Tensor bt = B.dim(0) == 1 || B.dim(1) == 1 || isTransposedView(B)
                           ? B.transpose()
-                          : pl::rearrangeInput(graph, B, plan, prog, di);
+                          : arrangement.input(B, plan);
+    arrangement.lower(prog);
 
+    // The partials and the result in the layout of PopLibs' convolution output: the output
+    // channels (A's rows) innermost in groups of the AMP's partial channels per group (its conv
+    // units), {M / g, N, g}; the product returns the {M, N} view of it as PopLibs' matMul does
+    // (no copy), so a following product finds A's rows innermost and regroups them.
+    const std::size_t g = std::gcd(std::size_t(pl::cycles::numConvUnits(graph.getTarget(), inType)),
+                                   std::gcd(M, plan.blockM));
+    const auto asMatrix = [&](const Tensor& grouped) {
+        return grouped.dimShuffle({0, 2, 1}).reshape({M, N});
+    };
+    const auto block = [&](const Tensor& grouped, const Range& m, const Range& n) {
+        return grouped.slice({m.begin / g, n.begin, 0}, {m.end / g, n.end, g}).flatten();
+    };
     // Partial results: the output itself when nothing is left to reduce or convert.
-    Tensor partials = graph.addVariable(partialsType, {kRanges.size(), M, N},
+    Tensor partials = graph.addVariable(partialsType, {kRanges.size(), M / g, N, g},
                                         {di, direct ? "output" : "partials"});
     for (const auto& m : mRanges)
         for (const auto& k : kRanges)
             for (const auto& n : nRanges)
-                graph.setTileMapping(partials[k.index].slice({m.begin, n.begin}, {m.end, n.end}),
+                graph.setTileMapping(block(partials[k.index], m, n),
                                      plan.tileOf(m.index, k.index, n.index));
 
     // PopLibs' matMul is a convolution whose weights are A (output channels: A's rows, input
@@ -276,12 +276,11 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
                 poplar::VertexRef v = graph.addVertex(cs, vertexType);
                 graph.connect(v["a"], a.slice({m.begin, k.begin}, {m.end, k.end}).flatten());
                 graph.connect(v["b"], bt.slice({n.begin, k.begin}, {n.end, k.end}).flatten());
-                graph.connect(
-                    v["out"],
-                    partials[k.index].slice({m.begin, n.begin}, {m.end, n.end}).flatten());
+                graph.connect(v["out"], block(partials[k.index], m, n));
                 graph.setInitialValue(v["rows"], static_cast<unsigned>(m.end - m.begin));
                 graph.setInitialValue(v["depth"], static_cast<unsigned>(k.end - k.begin));
                 graph.setInitialValue(v["cols"], static_cast<unsigned>(n.end - n.begin));
+                graph.setInitialValue(v["outGroup"], static_cast<unsigned>(g));
                 graph.setTileMapping(v, plan.tileOf(m.index, k.index, n.index));
                 graph.setPerfEstimate(v, pl::cycles::matMulBlock(target, inType, partialsType,
                                                                  n.end - n.begin, k.end - k.begin,
@@ -290,24 +289,26 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(2ull * M * K * N);
     if (direct) {
-        di.addOutput(partials[0]);
-        return partials[0];
+        const Tensor out = asMatrix(partials[0]);
+        di.addOutput(out);
+        return out;
     }
 
-    // Sum (or only convert) the partials into the output, mapped like the output blocks.
-    Tensor out = graph.addVariable(outputType, {M, N}, {di, "output"});
+    // Sum (or only convert) the partials into the output, laid out and mapped like the partial
+    // blocks: each block spread over the tiles that computed its partials, in whole groups.
+    Tensor grouped = graph.addVariable(outputType, {M / g, N, g}, {di, "output"});
     for (const auto& m : mRanges)
         for (const auto& n : nRanges) {
-            // Spread each output block over the tiles that computed its partials.
-            const Tensor block = out.slice({m.begin, n.begin}, {m.end, n.end}).flatten();
-            const std::size_t per = ceilDiv(block.numElements(), kRanges.size());
+            const Tensor piece = block(grouped, m, n);
+            const std::size_t per = ceilDiv(ceilDiv(piece.numElements(), kRanges.size()), g) * g;
             for (const auto& k : kRanges)
-                if (k.index * per < block.numElements())
-                    graph.setTileMapping(block.slice(k.index * per, std::min(block.numElements(),
+                if (k.index * per < piece.numElements())
+                    graph.setTileMapping(piece.slice(k.index * per, std::min(piece.numElements(),
                                                                              (k.index + 1) * per)),
                                          plan.tileOf(m.index, k.index, n.index));
         }
-    pl::reducePartials(graph, partials, out, prog, di);
+    pl::reducePartials(graph, partials, grouped, prog, di);
+    const Tensor out = asMatrix(grouped);
     di.addOutput(out);
     return out;
 }

@@ -16,26 +16,6 @@ std::size_t ceilDiv(std::size_t a, std::size_t b) {
     return (a + b - 1) / b;
 }
 
-/// The grouping of B's columns (N), as PopLibs' detectDimGroupings finds a tensor's innermost
-/// grouping: the largest g dividing N such that every piece of B a tile holds starts and ends on
-/// a multiple of g within its row, so each group of g columns of a row is contiguous on one
-/// tile. 1 when B's rows are not contiguous.
-std::size_t columnGrouping(const poplar::Graph& graph, const poplar::Tensor& B) {
-    const std::size_t N = B.dim(1);
-    if (!B[0].isContiguous())
-        return 1;
-    std::size_t g = N;
-    // Elements not mapped yet are skipped: compiling reports them, as without the regroup.
-    for (const auto& intervals : graph.getTileMapping(B, false))
-        for (const auto& interval : intervals) {
-            g = std::gcd(g, interval.begin() % N);
-            g = std::gcd(g, interval.end() % N);
-            if (g == 1)
-                return 1;
-        }
-    return g;
-}
-
 /// The first tile of the regroup's transpositions. PopLibs dithers it with a hash of the
 /// tensor's shape and groupings so that not every regroup starts on tile 0 (a memory spike
 /// there); this mixes the same inputs with the golden-ratio constant PopLibs seeds its hash with.
@@ -146,76 +126,158 @@ void mapPlannedInput(poplar::Graph& graph, const poplar::Tensor& x, const MatMul
         }
 }
 
-poplar::Tensor rearrangeInput(poplar::Graph& graph, const poplar::Tensor& B, const MatMulPlan& plan,
-                              poplar::program::Sequence& prog, PoplibsOpDebugInfo& di) {
+std::size_t innermostGrouping(const poplar::Graph& graph, const poplar::Tensor& x) {
+    const std::size_t R = x.dim(1);
+    std::size_t g = R;
+    // Runs of contiguous memory: a group may not straddle two.
+    std::uint64_t flat = 0;
+    for (const auto& r : x.view().ranges) {
+        g = std::gcd(g, std::size_t(flat % R));
+        flat += r.size();
+        g = std::gcd(g, std::size_t(flat % R));
+        if (g == 1)
+            return 1;
+    }
+    // Nor two tiles. Elements not mapped yet are skipped: compiling reports them.
+    for (const auto& intervals : graph.getTileMapping(x, false))
+        for (const auto& interval : intervals) {
+            g = std::gcd(g, interval.begin() % R);
+            g = std::gcd(g, interval.end() % R);
+            if (g == 1)
+                return 1;
+        }
+    return g;
+}
+
+void mapPlannedWeights(poplar::Graph& graph, const poplar::Tensor& a, const MatMulPlan& plan) {
+    // Each block of A is read by the tiles of one row of the plan (all n); its elements are
+    // spread over those tiles so that each sends a share of the block rather than one tile
+    // sending every copy, in shares of whole weight groups (PopLibs maps weights by their
+    // grouping), so a small block comes from a few tiles rather than one message per reader.
     const auto& target = graph.getTarget();
+    const std::size_t readers = plan.splitN;
+    const std::size_t grain = cycles::numConvUnits(target, a.elementType()) *
+                              cycles::weightsPerConvUnit(target, a.elementType());
+    for (const auto& r : ranges(a.dim(0), plan.blockM))
+        for (const auto& c : ranges(a.dim(1), plan.blockK)) {
+            const poplar::Tensor block = a.slice({r.begin, c.begin}, {r.end, c.end}).flatten();
+            const std::size_t share = ceilDiv(ceilDiv(block.numElements(), readers), grain) * grain;
+            for (std::size_t i = 0; i < readers && i * share < block.numElements(); ++i)
+                graph.setTileMapping(
+                    block.slice(i * share, std::min(block.numElements(), (i + 1) * share)),
+                    plan.tileOf(r.index, c.index, i));
+        }
+}
+
+poplar::Tensor ProductPreArrangement::regroup(const poplar::Tensor& x, std::size_t from,
+                                              std::size_t to) {
+    const auto& target = graph_.getTarget();
+    const poplar::Type type = x.elementType();
+    const std::size_t C = x.dim(0), R = x.dim(1);
+    refineGrouping(target, C * R, minimumRegroupGrain(target, type), from, to);
+    const std::size_t transpositions = (C / to) * (R / from);
+    const poplar::Tensor grouped = x.reshape({C / to, to, R / from, from})
+                                       .dimShuffle({0, 2, 1, 3})
+                                       .reshape({transpositions, to * from});
+    poplar::Tensor preRegroup =
+        graph_.addVariable(type, {transpositions, to * from}, {di_, "preRegroup"});
+    poplar::Tensor transposed =
+        graph_.addVariable(type, {transpositions, from * to}, {di_, "partialTranspose"});
+    // Each transposition stays on the IPU of its first element; an IPU's transpositions are
+    // spread evenly over all its tiles, consecutive ones together.
+    const unsigned tilesPerIpu = target.getTilesPerIPU();
+    const unsigned ipus = std::max(1u, target.getNumTiles() / tilesPerIpu);
+    std::vector<std::vector<std::size_t>> onIpu(ipus);
+    {
+        std::vector<unsigned> ipuOf(C * R, 0);
+        const auto mapping = graph_.getTileMapping(x, false);
+        for (unsigned tile = 0; tile < mapping.size(); ++tile)
+            for (const auto& interval : mapping[tile])
+                for (auto e = interval.begin(); e < interval.end(); ++e)
+                    ipuOf[e] = std::min(ipus - 1, tile / tilesPerIpu);
+        for (std::size_t t = 0; t < transpositions; ++t)
+            onIpu[ipuOf[(t / (R / from)) * to * R + (t % (R / from)) * from]].push_back(t);
+    }
+    const unsigned start = regroupStartTile(C, R, from, to, tilesPerIpu);
+    if (!haveTransposes_) {
+        transposes_ = graph_.addComputeSet({di_, "PreArrange"});
+        haveTransposes_ = true;
+    }
+    for (unsigned ipu = 0; ipu < ipus; ++ipu) {
+        const auto& list = onIpu[ipu];
+        const std::size_t perTile = ceilDiv(list.size(), tilesPerIpu);
+        for (std::size_t i = 0; i * perTile < list.size(); ++i) {
+            const unsigned tile =
+                ipu * tilesPerIpu + static_cast<unsigned>((start + i) % tilesPerIpu);
+            std::vector<poplar::Tensor> srcs, dsts;
+            for (std::size_t j = i * perTile; j < std::min(list.size(), (i + 1) * perTile); ++j) {
+                graph_.setTileMapping(preRegroup[list[j]], tile);
+                graph_.setTileMapping(transposed[list[j]], tile);
+                srcs.push_back(preRegroup[list[j]]);
+                dsts.push_back(transposed[list[j]]);
+            }
+            addTranspositions(graph_, transposes_, srcs, dsts, to, from, tile);
+        }
+    }
+    gatherSources_.push_back(grouped.flatten());
+    gatherDestinations_.push_back(preRegroup.flatten());
+    // Ungrouped: {C/to, R/from, from, to} -> {R, C}, C innermost in groups of `to`.
+    return transposed.reshape({C / to, R / from, from, to})
+        .dimShuffle({1, 2, 0, 3})
+        .reshape({R, C});
+}
+
+poplar::Tensor ProductPreArrangement::input(const poplar::Tensor& B, const MatMulPlan& plan) {
+    const auto& target = graph_.getTarget();
     const poplar::Type type = B.elementType();
     const std::size_t K = B.dim(0), N = B.dim(1);
     poplar::Tensor source = B.transpose();
-
     // The regroup (popops::rearrange::regroupTensor): B's groups along N ("from") become groups
     // along K ("to"), the input channels the AMP wants innermost, in groups as PopLibs creates
     // the input (the plan's input channels per group, here a conv unit's weights, or fewer when
     // they do not divide K). Both must be multiples of the type's grain, or PopLibs does not
     // regroup and leaves the rearrangement to the copy.
     const std::size_t grain = minimumRegroupGrain(target, type);
-    std::size_t from = columnGrouping(graph, B);
-    std::size_t to = std::gcd(cycles::weightsPerConvUnit(target, type), K);
-    if (from % grain == 0 && to % grain == 0) {
-        refineGrouping(target, K * N, grain, from, to);
-        const std::size_t transpositions = (K / to) * (N / from);
-        const poplar::Tensor grouped = B.reshape({K / to, to, N / from, from})
-                                           .dimShuffle({0, 2, 1, 3})
-                                           .reshape({transpositions, to * from});
-        poplar::Tensor preRegroup =
-            graph.addVariable(type, {transpositions, to * from}, {di, "preRegroup"});
-        poplar::Tensor transposed =
-            graph.addVariable(type, {transpositions, from * to}, {di, "partialTranspose"});
-        // Each transposition stays on the IPU of its first element; an IPU's transpositions are
-        // spread evenly over all its tiles, consecutive ones together.
-        const unsigned tilesPerIpu = target.getTilesPerIPU();
-        const unsigned ipus = std::max(1u, target.getNumTiles() / tilesPerIpu);
-        std::vector<std::vector<std::size_t>> onIpu(ipus);
-        {
-            std::vector<unsigned> ipuOf(K * N, 0);
-            const auto mapping = graph.getTileMapping(B, false);
-            for (unsigned tile = 0; tile < mapping.size(); ++tile)
-                for (const auto& interval : mapping[tile])
-                    for (auto e = interval.begin(); e < interval.end(); ++e)
-                        ipuOf[e] = std::min(ipus - 1, tile / tilesPerIpu);
-            for (std::size_t t = 0; t < transpositions; ++t)
-                onIpu[ipuOf[(t / (N / from)) * to * N + (t % (N / from)) * from]].push_back(t);
-        }
-        const unsigned start = regroupStartTile(K, N, from, to, tilesPerIpu);
-        poplar::ComputeSet cs = graph.addComputeSet({di, "PreArrange"});
-        for (unsigned ipu = 0; ipu < ipus; ++ipu) {
-            const auto& list = onIpu[ipu];
-            const std::size_t perTile = ceilDiv(list.size(), tilesPerIpu);
-            for (std::size_t i = 0; i * perTile < list.size(); ++i) {
-                const unsigned tile =
-                    ipu * tilesPerIpu + static_cast<unsigned>((start + i) % tilesPerIpu);
-                std::vector<poplar::Tensor> srcs, dsts;
-                for (std::size_t j = i * perTile; j < std::min(list.size(), (i + 1) * perTile);
-                     ++j) {
-                    graph.setTileMapping(preRegroup[list[j]], tile);
-                    graph.setTileMapping(transposed[list[j]], tile);
-                    srcs.push_back(preRegroup[list[j]]);
-                    dsts.push_back(transposed[list[j]]);
-                }
-                addTranspositions(graph, cs, srcs, dsts, to, from, tile);
-            }
-        }
-        prog.add(poplar::program::Copy(grouped, preRegroup, false, {di}));
-        prog.add(poplar::program::Execute(cs, {di}));
-        // Ungrouped: {K/to, N/from, from, to} -> {N, K}, K innermost in groups of `to`.
-        source = transposed.reshape({K / to, N / from, from, to})
-                     .dimShuffle({1, 2, 0, 3})
-                     .reshape({N, K});
-    }
-    poplar::Tensor rearranged = graph.addVariable(type, {N, K}, {di, "inputRearranged"});
-    mapPlannedInput(graph, rearranged, plan);
-    prog.add(poplar::program::Copy(source, rearranged, false, {di}));
+    const std::size_t from = innermostGrouping(graph_, B);
+    const std::size_t to = std::gcd(cycles::weightsPerConvUnit(target, type), K);
+    if (from % grain == 0 && to % grain == 0)
+        source = regroup(B, from, to);
+    poplar::Tensor rearranged = graph_.addVariable(type, {N, K}, {di_, "inputRearranged"});
+    mapPlannedInput(graph_, rearranged, plan);
+    planSources_.push_back(source.flatten());
+    planDestinations_.push_back(rearranged.flatten());
     return rearranged;
+}
+
+poplar::Tensor ProductPreArrangement::weights(const poplar::Tensor& A, const MatMulPlan& plan) {
+    const auto& target = graph_.getTarget();
+    const poplar::Type type = A.elementType();
+    const std::size_t M = A.dim(0), K = A.dim(1);
+    // A's rows grouped innermost (A^T's rows in contiguous groups along M): the layout of a
+    // product's result. PopLibs then finds the weights' innermost grouping is not their input
+    // channels and regroups them (rearrangeWeights, regroupIfBeneficial).
+    const std::size_t grain = minimumRegroupGrain(target, type);
+    const std::size_t from = M > 1 && K > 1 ? innermostGrouping(graph_, A.transpose()) : 1;
+    const std::size_t to = std::gcd(cycles::weightsPerConvUnit(target, type), K);
+    if (from == 1 || from % grain != 0 || to % grain != 0)
+        return A;
+    const poplar::Tensor source = regroup(A.transpose(), from, to);
+    poplar::Tensor rearranged = graph_.addVariable(type, {M, K}, {di_, "weightsRearranged"});
+    mapPlannedWeights(graph_, rearranged, plan);
+    planSources_.push_back(source.flatten());
+    planDestinations_.push_back(rearranged.flatten());
+    return rearranged;
+}
+
+void ProductPreArrangement::lower(poplar::program::Sequence& prog) {
+    if (!gatherSources_.empty())
+        prog.add(poplar::program::Copy(poplar::concat(gatherSources_),
+                                       poplar::concat(gatherDestinations_), false, {di_}));
+    if (haveTransposes_)
+        prog.add(poplar::program::Execute(transposes_, {di_}));
+    if (!planSources_.empty())
+        prog.add(poplar::program::Copy(poplar::concat(planSources_),
+                                       poplar::concat(planDestinations_), false, {di_}));
 }
 
 } // namespace tilescope::poplibs

@@ -44,16 +44,55 @@ std::pair<Range, Range> readerRectangle(const Range& n, const Range& k, const Re
 /// each block of the plan spread over the tiles that read it (its plan column), in rectangles.
 void mapPlannedInput(poplar::Graph& graph, const poplar::Tensor& x, const MatMulPlan& plan);
 
-/// A row-major B ({K, N}, N contiguous) rearranged into the convolution's input {N, K} in the
-/// planned layout, as PopLibs' convolution does when the input's layout is not the one its
-/// vertices want (lib/poplin/Convolution.cpp: rearrangeActs, then the regroup of
-/// lib/popops/Rearrange.cpp, regroupTensor): when B's columns come in groups of a multiple of
-/// the regroup grain, one Copy gathers each group x group block ("preRegroup") onto a tile,
-/// the blocks spread evenly over the IPU's tiles; a "PreArrange" compute set transposes them
-/// there; a second Copy moves the result to the planned layout ("inputRearranged"). Without
-/// such groups only the second Copy is made, reading B element by element.
-poplar::Tensor rearrangeInput(poplar::Graph& graph, const poplar::Tensor& B, const MatMulPlan& plan,
-                              poplar::program::Sequence& prog, PoplibsOpDebugInfo& di);
+/// Maps `a`, the convolution's weights {M, K} (A), as PopLibs creates them for the plan: each
+/// block of the plan spread over the tiles that read it (its plan row), in shares of whole
+/// weight groups (a conv unit's input channels times the conv units).
+void mapPlannedWeights(poplar::Graph& graph, const poplar::Tensor& a, const MatMulPlan& plan);
+
+/// The rearrangement of a product's operands before its convolution, as PopLibs' convolution
+/// builds it at the IPU level (lib/poplin/Convolution.cpp: rearrangeActs / rearrangeWeights, the
+/// regroup of lib/popops/Rearrange.cpp, regroupTensor, and ConvProgramTree's TransformPreProgram):
+/// the input's and the weights' groups are gathered onto the IPU's tiles by one Copy
+/// ("preRegroup"), transposed there in one compute set ("PreArrange", shared by both operands as
+/// in the SDK 2.0 tree), and copied to the planned layout by a second Copy. `lower` adds the
+/// three steps to a program; operands that need no rearrangement add nothing.
+class ProductPreArrangement {
+public:
+    ProductPreArrangement(poplar::Graph& graph, PoplibsOpDebugInfo& di) : graph_(graph), di_(di) {}
+
+    /// A row-major B ({K, N}, N contiguous) rearranged into the convolution's input {N, K} in
+    /// the planned layout (PopLibs always rearranges it: its input channels K are strided).
+    /// When B's columns come in groups of a multiple of the regroup grain, the groups are
+    /// transposed; otherwise only the copy to the planned layout is made, reading B as it is.
+    poplar::Tensor input(const poplar::Tensor& B, const MatMulPlan& plan);
+
+    /// A ({M, K}) as the convolution's weights: itself when its input channels K are innermost
+    /// already (a row-major A), otherwise (A's rows innermost in groups of a multiple of the
+    /// grain, as a product returns its result) regrouped with transposes and copied to the
+    /// planned layout, as PopLibs' rearrangeWeights does when the weights' innermost grouping
+    /// is not their input channels.
+    poplar::Tensor weights(const poplar::Tensor& A, const MatMulPlan& plan);
+
+    /// Adds the gathering copy, the transpose compute set and the copy to the planned layouts.
+    void lower(poplar::program::Sequence& prog);
+
+private:
+    /// `x` ({C, R}) whose rows come in groups of `from` contiguous elements, regrouped into
+    /// {R, C} with C innermost in groups of `to`; returns the transposed data as an {R, C} view.
+    poplar::Tensor regroup(const poplar::Tensor& x, std::size_t from, std::size_t to);
+
+    poplar::Graph& graph_;
+    PoplibsOpDebugInfo& di_;
+    std::vector<poplar::Tensor> gatherSources_, gatherDestinations_;
+    std::vector<poplar::Tensor> planSources_, planDestinations_;
+    poplar::ComputeSet transposes_;
+    bool haveTransposes_ = false;
+};
+
+/// The innermost grouping of `x` ({C, R}): the largest g dividing R such that every group of g
+/// consecutive elements of a row is contiguous in memory and on one tile (PopLibs'
+/// detectInnermostGrouping); 1 when the rows are strided.
+std::size_t innermostGrouping(const poplar::Graph& graph, const poplar::Tensor& x);
 
 /// PopLibs' smallest regroup group for a type (lib/popops/Rearrange.cpp,
 /// getMinimumRegroupGrainSize): 2 for 4-byte types, 4 for 2-byte types.

@@ -2,7 +2,9 @@
 // The vertices of poplin's matrix products. The block product: out (rows x cols) = a (rows x
 // depth) x b, with `b` given transposed (cols x depth, depth innermost), as a convolution's
 // input has its channels innermost. A MultiVertex: worker w computes rows w, w+6, ..., as the
-// AMP units of a tile are fed by all its workers.
+// AMP units of a tile are fed by all its workers. `out` is in the order of a convolution's
+// output: the rows (output channels) innermost in groups of `outGroup`, {rows / outGroup, cols,
+// outGroup}, as PopLibs lays out a product's partials (outGroup 1: row-major).
 
 #include <algorithm>
 #include <poplar/Vertex.hpp>
@@ -22,8 +24,12 @@ public:
     unsigned rows = 0;
     unsigned depth = 0;
     unsigned cols = 0;
+    unsigned outGroup = 1;
 
     bool compute(unsigned worker) {
+        const unsigned g = outGroup == 0 ? 1 : outGroup;
+        if (rows % g != 0)
+            return false;
         // The operands are converted to float once per worker (HALF conversion is the costly
         // part on the host); each output is a dot product summed in index order, the same order
         // as the plain dot product, so results match.
@@ -48,7 +54,7 @@ public:
                 float acc = 0.0f;
                 for (unsigned k = 0; k < depth; ++k)
                     acc += aRow[k] * bRow[k];
-                out[r * cols + c] = static_cast<Partial>(acc);
+                out[(std::size_t(r / g) * cols + c) * g + r % g] = static_cast<Partial>(acc);
             }
         }
         return true;
@@ -62,6 +68,7 @@ public:
         sim::abi::describeField(f, "rows", v.rows);
         sim::abi::describeField(f, "depth", v.depth);
         sim::abi::describeField(f, "cols", v.cols);
+        sim::abi::describeField(f, "outGroup", v.outGroup);
     }
 };
 

@@ -327,13 +327,15 @@ bool stageReduction(poplar::Graph& graph, const poplar::Tensor& partials, const 
                         ? scaledVertexName(combine, v.intermediateType, out.elementType(),
                                            params.scale.elementType())
                         : vertexName(combine, v.intermediateType, out.elementType());
+    v.intermediateStage = vertexName(combine, v.intermediateType, v.intermediateType);
     v.update = params.update;
     if (params.useScale)
         v.scale = params.scale.reshape({});
     const auto& target = graph.getTarget();
     const bool logAdd = params.op == Operation::LOG_ADD;
-    v.cycles = [&target, logAdd](const poplar::Type& type, std::size_t n, bool update) {
-        return pl::cycles::reduceContinuous(target, type, 1, n, update, logAdd);
+    v.cycles = [&target, logAdd](const poplar::Type& type, std::size_t outputs, std::size_t n,
+                                 bool update) {
+        return pl::cycles::reduceContinuous(target, type, outputs, n, update, logAdd);
     };
     return detail::addStagedReduction(graph, partials, out, v, di, css);
 }

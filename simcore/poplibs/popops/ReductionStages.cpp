@@ -71,6 +71,51 @@ bool needsStages(const std::vector<std::vector<TileShare>>& shares,
     return false;
 }
 
+/// One output of a later stage: the tile it is reduced on, its partial values and where the
+/// result goes.
+struct StageItem {
+    unsigned tile;
+    std::vector<poplar::Tensor> partials;
+    poplar::Tensor out;
+};
+
+/// Adds `items` to `cs` as PopLibs deals a tile's reductions to its workers: per tile, runs of
+/// consecutive outputs with the same partials count, at most a worker's share each, one vertex
+/// reducing several outputs.
+void addStageVertices(poplar::Graph& graph, poplar::ComputeSet cs, const std::string& vertexType,
+                      const poplar::Type& partialsType, bool update, const poplar::Tensor& scale,
+                      const ReductionStageVertices& vertices, const std::vector<StageItem>& items) {
+    std::map<unsigned, std::vector<const StageItem*>> byTile;
+    for (const auto& item : items)
+        byTile[item.tile].push_back(&item);
+    const std::size_t workers = graph.getTarget().getNumWorkerContexts();
+    for (const auto& [tile, list] : byTile) {
+        const std::size_t chunk = (list.size() + workers - 1) / workers;
+        for (std::size_t begin = 0; begin < list.size();) {
+            const std::size_t count = list[begin]->partials.size();
+            std::size_t end = begin;
+            std::vector<poplar::Tensor> partials, outs;
+            while (end < list.size() && end - begin < chunk &&
+                   list[end]->partials.size() == count) {
+                partials.insert(partials.end(), list[end]->partials.begin(),
+                                list[end]->partials.end());
+                outs.push_back(list[end]->out);
+                ++end;
+            }
+            auto v = graph.addVertex(
+                cs, vertexType,
+                {{"partials", poplar::concat(partials)}, {"out", poplar::concat(outs)}});
+            graph.setInitialValue(v["numPartials"], static_cast<unsigned>(count));
+            graph.setInitialValue(v["update"], update);
+            if (scale.valid())
+                graph.connect(v["scale"], scale);
+            graph.setTileMapping(v, tile);
+            graph.setPerfEstimate(v, vertices.cycles(partialsType, end - begin, count, update));
+            begin = end;
+        }
+    }
+}
+
 } // namespace
 
 bool addStagedReduction(poplar::Graph& graph, const poplar::Tensor& partials,
@@ -85,42 +130,116 @@ bool addStagedReduction(poplar::Graph& graph, const poplar::Tensor& partials,
     if (!needsStages(shares, ownerTiles))
         return false;
 
+    // The first stage, as PopLibs' ReduceOnTile: each tile's outputs are dealt to its workers
+    // in runs of consecutive outputs, one vertex reducing several outputs of the same partials
+    // count. The intermediate values are laid out tile by tile, a vertex's outputs adjacent.
+    struct Item {
+        std::size_t row, share;
+    };
+    std::map<unsigned, std::vector<Item>> byTile;
     std::size_t values = 0;
-    for (const auto& rowShares : shares)
-        values += rowShares.size();
+    for (std::size_t row = 0; row < shares.size(); ++row)
+        for (std::size_t s = 0; s < shares[row].size(); ++s) {
+            byTile[shares[row][s].tile].push_back({row, s});
+            ++values;
+        }
     poplar::Tensor perTile =
         graph.addVariable(vertices.intermediateType, {values}, {di, "onTilePartials"});
     poplar::ComputeSet onTile = graph.addComputeSet({di, "reduce/onTile"});
-    poplar::ComputeSet finalStage = graph.addComputeSet({di, "reduce/final"});
+    const poplar::Tensor flatPartials = partials.flatten();
+    tilescope::sim::views::FlatIntervalReader reader(flatPartials.view());
+    const std::size_t per = partials.dim(1);
+    const std::size_t workers = graph.getTarget().getNumWorkerContexts();
+    // Where each (row, share) value lives in perTile.
+    std::vector<std::vector<std::size_t>> valueOf(shares.size());
+    for (std::size_t row = 0; row < shares.size(); ++row)
+        valueOf[row].resize(shares[row].size());
     std::size_t next = 0;
-    for (std::size_t row = 0; row < shares.size(); ++row) {
-        const std::size_t first = next;
-        for (const auto& share : shares[row]) {
-            std::vector<poplar::Tensor> pieces;
-            for (const auto& p : share.pieces)
-                pieces.push_back(partials[row].slice(p.first, p.second));
-            const poplar::Tensor value = perTile.slice(next, next + 1);
-            graph.setTileMapping(value, share.tile);
-            auto v = graph.addVertex(onTile, vertices.firstStage,
-                                     {{"partials", poplar::concat(pieces)}, {"out", value}});
-            graph.setInitialValue(v["numPartials"], static_cast<unsigned>(share.count));
+    for (const auto& [tile, items] : byTile) {
+        const std::size_t chunk = (items.size() + workers - 1) / workers;
+        for (std::size_t begin = 0; begin < items.size();) {
+            const std::size_t count = shares[items[begin].row][items[begin].share].count;
+            std::size_t end = begin;
+            std::vector<std::pair<std::uint64_t, std::uint64_t>> flat;
+            while (end < items.size() && end - begin < chunk &&
+                   shares[items[end].row][items[end].share].count == count) {
+                const auto& share = shares[items[end].row][items[end].share];
+                for (const auto& p : share.pieces)
+                    flat.emplace_back(items[end].row * per + p.first,
+                                      items[end].row * per + p.second);
+                valueOf[items[end].row][items[end].share] = next + (end - begin);
+                ++end;
+            }
+            const poplar::Tensor value = perTile.slice(next, next + (end - begin));
+            graph.setTileMapping(value, tile);
+            auto v = graph.addVertex(
+                onTile, vertices.firstStage,
+                {{"partials", poplar::Tensor(reader.gather(flat))}, {"out", value}});
+            graph.setInitialValue(v["numPartials"], static_cast<unsigned>(count));
             graph.setInitialValue(v["update"], false);
-            graph.setTileMapping(v, share.tile);
-            graph.setPerfEstimate(v, vertices.cycles(partials.elementType(), share.count, false));
-            ++next;
+            graph.setTileMapping(v, tile);
+            graph.setPerfEstimate(
+                v, vertices.cycles(partials.elementType(), end - begin, count, false));
+            next += end - begin;
+            begin = end;
         }
-        auto v = graph.addVertex(
-            finalStage, vertices.secondStage,
-            {{"partials", perTile.slice(first, next)}, {"out", flatOut.slice(row, row + 1)}});
-        graph.setInitialValue(v["numPartials"], static_cast<unsigned>(next - first));
-        graph.setInitialValue(v["update"], vertices.update);
-        if (vertices.scale.valid())
-            graph.connect(v["scale"], vertices.scale);
-        graph.setTileMapping(v, ownerTiles[row]);
-        graph.setPerfEstimate(
-            v, vertices.cycles(vertices.intermediateType, next - first, vertices.update));
     }
     css.push_back(onTile);
+
+    // Each row's values, (tile, element), in tile order. While a row has more than PopLibs' final
+    // stage reads, a further stage reduces them in groups of at most that many, each group on
+    // the tile of its first value (one value stays local), as PopLibs adds reduction stages.
+    std::vector<std::vector<std::pair<unsigned, poplar::Tensor>>> rowValues(shares.size());
+    for (std::size_t row = 0; row < shares.size(); ++row)
+        for (std::size_t s = 0; s < shares[row].size(); ++s)
+            rowValues[row].emplace_back(shares[row][s].tile,
+                                        perTile.slice(valueOf[row][s], valueOf[row][s] + 1));
+    for (unsigned stage = 2;; ++stage) {
+        std::size_t needed = 0;
+        for (const auto& values : rowValues)
+            if (values.size() > kFinalStageMaxPartials)
+                needed += (values.size() + kFinalStageMaxPartials - 1) / kFinalStageMaxPartials;
+        if (needed == 0)
+            break;
+        poplar::Tensor reduced =
+            graph.addVariable(vertices.intermediateType, {needed}, {di, "reducedPartials"});
+        poplar::ComputeSet cs = graph.addComputeSet({di, "reduce/stage" + std::to_string(stage)});
+        std::size_t k = 0;
+        std::vector<StageItem> items;
+        for (auto& values : rowValues) {
+            if (values.size() <= kFinalStageMaxPartials)
+                continue;
+            const std::size_t groups =
+                (values.size() + kFinalStageMaxPartials - 1) / kFinalStageMaxPartials;
+            const std::size_t size = (values.size() + groups - 1) / groups;
+            std::vector<std::pair<unsigned, poplar::Tensor>> next;
+            for (std::size_t begin = 0; begin < values.size(); begin += size) {
+                const std::size_t end = std::min(values.size(), begin + size);
+                StageItem item{values[begin].first, {}, reduced.slice(k, k + 1)};
+                ++k;
+                for (std::size_t i = begin; i < end; ++i)
+                    item.partials.push_back(values[i].second);
+                graph.setTileMapping(item.out, item.tile);
+                next.emplace_back(item.tile, item.out);
+                items.push_back(std::move(item));
+            }
+            values = std::move(next);
+        }
+        addStageVertices(graph, cs, vertices.intermediateStage, vertices.intermediateType, false,
+                         poplar::Tensor(), vertices, items);
+        css.push_back(cs);
+    }
+
+    poplar::ComputeSet finalStage = graph.addComputeSet({di, "reduce/final"});
+    std::vector<StageItem> items;
+    for (std::size_t row = 0; row < shares.size(); ++row) {
+        StageItem item{ownerTiles[row], {}, flatOut.slice(row, row + 1)};
+        for (const auto& v : rowValues[row])
+            item.partials.push_back(v.second);
+        items.push_back(std::move(item));
+    }
+    addStageVertices(graph, finalStage, vertices.secondStage, vertices.intermediateType,
+                     vertices.update, vertices.scale, vertices, items);
     css.push_back(finalStage);
     return true;
 }

@@ -22,11 +22,15 @@ constexpr std::size_t kFinalStageMaxPartials = 32;
 struct ReductionStageVertices {
     std::string firstStage;  ///< reduces a tile's partials of one output into one value
     std::string secondStage; ///< reduces an output's per-tile values (update, scale)
+    /// Reduces groups of per-tile values into intermediate values, in the intermediate type,
+    /// when an output has more than kFinalStageMaxPartials of them.
+    std::string intermediateStage;
     poplar::Type intermediateType;
     bool update = false;
     poplar::Tensor scale; ///< connected to the second stage's `scale` when valid
-    /// Cycles of one vertex reducing `partials` values of `type` into one output.
-    std::function<std::uint64_t(const poplar::Type& type, std::size_t partials, bool update)>
+    /// Cycles of one vertex reducing `outputs` outputs of `partials` values of `type` each.
+    std::function<std::uint64_t(const poplar::Type& type, std::size_t outputs, std::size_t partials,
+                                bool update)>
         cycles;
 };
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <tuple>
 
 namespace poplar {
 
@@ -191,10 +192,48 @@ void mapCopiesLike(tilescope::sim::GraphModel& model, const Tensor& c, const Ten
 } // namespace
 
 Tensor Graph::clone(const Type& type, const Tensor& t, const DebugContext& debugContext,
-                    TensorCloneMethod) {
+                    TensorCloneMethod method) {
     Tensor c = addVariable(type, t.shape(), cloneContext(t, debugContext));
     mapCopiesLike(*model_, c, t, 1);
-    return c;
+    // Poplar's clone keeps the original's element order in memory (unless asked for a new order
+    // or the original has aliases): a clone of a product's result (rows grouped innermost) or of
+    // a transposed view is laid out like it, so element-wise work on both reads the same
+    // contiguous regions. The clone's elements are placed in the order of the original's, and
+    // the returned view maps them back to the original's shape.
+    const auto& ranges = t.view().ranges;
+    const auto before = [](const sim::ElementRange& a, const sim::ElementRange& b) {
+        return std::tie(a.variable, a.begin) < std::tie(b.variable, b.begin);
+    };
+    const bool inOrder = std::is_sorted(ranges.begin(), ranges.end(), before);
+    if (inOrder || method == TensorCloneMethod::CREATE_NEW_ORDER || t.containsAliases())
+        return c;
+    std::vector<std::size_t> order(ranges.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return before(ranges[a], ranges[b]); });
+    std::vector<std::uint64_t> placedAt(ranges.size());
+    std::uint64_t next = 0;
+    for (std::size_t i : order) {
+        placedAt[i] = next;
+        next += ranges[i].size();
+    }
+    const std::uint32_t id = c.view().ranges[0].variable;
+    auto& var = model_->variables[id];
+    std::vector<std::int32_t> tiles(var.numElements);
+    sim::TensorView view;
+    view.type = c.view().type;
+    view.shape = c.view().shape;
+    view.name = c.view().name;
+    std::uint64_t flat = 0;
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        for (std::uint64_t e = 0; e < ranges[i].size(); ++e)
+            tiles[placedAt[i] + e] = var.tileOf[flat + e];
+        view.append({id, placedAt[i], placedAt[i] + ranges[i].size()});
+        flat += ranges[i].size();
+    }
+    var.tileOf = std::move(tiles);
+    return Tensor(std::move(view));
 }
 
 Tensor Graph::cloneN(const Tensor& t, std::size_t N, const DebugContext& debugContext,

@@ -1,0 +1,129 @@
+// The layout of poplin::matMul's result as PopLibs returns it (the convolution's output: A's
+// rows, its output channels, innermost in groups of the AMP's conv units), what a following
+// product does with it (regroups it as its weights, in the compute set that regroups B), and
+// what element-wise work and clones do with a tensor whose memory order is not its index order.
+
+#include "PoplibsHarness.hpp"
+#include "tilescope/sim/GraphModel.hpp"
+
+#include <catch2/catch.hpp>
+#include <poplin/MatMul.hpp>
+#include <popops/ElementWise.hpp>
+
+using namespace poplibstest;
+using poplar::FLOAT;
+using poplar::HALF;
+
+namespace {
+
+std::vector<double> product(const std::vector<double>& a, const std::vector<double>& b,
+                            std::size_t M, std::size_t K, std::size_t N) {
+    std::vector<double> c(M * N, 0.0);
+    for (std::size_t m = 0; m < M; ++m)
+        for (std::size_t k = 0; k < K; ++k)
+            for (std::size_t n = 0; n < N; ++n)
+                c[m * N + n] += a[m * K + k] * b[k * N + n];
+    return c;
+}
+
+/// Elements read by the `src` fields of the Transpose2d vertices of compute set `name`.
+std::size_t transposedIn(const poplar::Graph& graph, const std::string& name) {
+    const auto& model = *graph.model();
+    std::size_t moved = 0;
+    for (const auto& cs : model.computeSets)
+        if (cs.name == name)
+            for (auto v : cs.vertices) {
+                const auto& vertex = model.vertices[v];
+                const auto& type = model.vertexTypes.at(vertex.type);
+                for (std::size_t f = 0; f < type.fields.size(); ++f)
+                    if (type.fields[f].name == "src")
+                        for (const auto& item : vertex.fields[f].items)
+                            moved += item->numElements();
+            }
+    return moved;
+}
+
+std::uint64_t variableElements(const poplar::Graph& graph, const std::string& name) {
+    for (const auto& v : graph.model()->variables)
+        if (v.name == name)
+            return v.numElements;
+    return 0;
+}
+
+} // namespace
+
+TEST_CASE("a product's result has A's rows innermost in groups of the conv units") {
+    for (auto [type, group] :
+         {std::pair{FLOAT, std::size_t(8)}, std::pair{HALF, std::size_t(16)}}) {
+        INFO("type " << type);
+        Harness h(16);
+        const std::size_t M = 32, K = 48, N = 40;
+        auto a = h.input(type, {M, K}, integers(M * K, -2, 2, 1), "a");
+        auto b = h.input(type, {K, N}, integers(K * N, -2, 2, 2), "b");
+        const poplar::Tensor c = poplin::matMul(h.graph, a, b, h.prog, FLOAT, "mm");
+        // A column's rows are contiguous in runs of `group` (one conv unit group), not beyond.
+        CHECK(c.slice({0, 3}, {group, 4}).flatten().isContiguous());
+        CHECK_FALSE(c.slice({0, 3}, {group + 1, 4}).flatten().isContiguous());
+        CHECK_FALSE(c[0].isContiguous());
+    }
+}
+
+TEST_CASE("a product's result taken as the next product's A is regrouped with B in one "
+          "PreArrange compute set, with exact results") {
+    Harness h(16);
+    const std::size_t M = 32, K = 48, N = 40, P = 24;
+    const auto av = integers(M * K, -2, 2, 3), bv = integers(K * N, -2, 2, 4);
+    const auto dv = integers(N * P, -2, 2, 5);
+    auto a = h.input(FLOAT, {M, K}, av, "a");
+    auto b = h.input(FLOAT, {K, N}, bv, "b");
+    auto d = h.input(FLOAT, {N, P}, dv, "d");
+    const poplar::Tensor c = poplin::matMul(h.graph, a, b, h.prog, "first");
+    h.output(poplin::matMul(h.graph, c, d, h.prog, "second"), "e");
+    // The first product's A is row-major (input channels innermost): used as it is.
+    CHECK(variableElements(h.graph, "first/weightsRearranged") == 0);
+    // The second's A (the first's result) is regrouped and copied to the planned layout; its
+    // transpositions share the compute set with D's.
+    CHECK(variableElements(h.graph, "second/weightsRearranged") == M * N);
+    CHECK(variableElements(h.graph, "second/inputRearranged") == N * P);
+    CHECK(transposedIn(h.graph, "second/PreArrange") == M * N + N * P);
+    std::size_t preArrangeSets = 0;
+    for (const auto& cs : h.graph.model()->computeSets)
+        preArrangeSets += cs.name == "second/PreArrange";
+    CHECK(preArrangeSets == 1);
+    CHECK(h.run().at("e") == product(product(av, bv, M, K, N), dv, M, N, P));
+}
+
+TEST_CASE("a clone keeps its original's memory order, and element-wise work on both reads "
+          "whole runs") {
+    Harness h(4);
+    const std::size_t M = 16, N = 24;
+    const auto xv = integers(M * N, -3, 3, 6);
+    auto x = h.input(FLOAT, {N, M}, xv, "x");
+    const poplar::Tensor xt = x.transpose(); // {M, N}, columns contiguous
+    const poplar::Tensor y = h.graph.clone(xt, "y");
+    CHECK(y.transpose()[0].isContiguous());
+    CHECK_FALSE(y[0].isContiguous());
+    // A new order when asked for one.
+    const poplar::Tensor z = h.graph.clone(xt, "z", poplar::TensorCloneMethod::CREATE_NEW_ORDER);
+    CHECK(z[0].isContiguous());
+    // x^T + x^T: the vertices read x in memory order, so each field is a few regions, not one
+    // region per element.
+    const poplar::Tensor sum = popops::add(h.graph, xt, xt, h.prog, "sum");
+    std::size_t regions = 0, fields = 0;
+    const auto& model = *h.graph.model();
+    for (const auto& cs : model.computeSets)
+        if (cs.name.find("sum") != std::string::npos)
+            for (auto v : cs.vertices)
+                for (const auto& field : model.vertices[v].fields)
+                    for (const auto& item : field.items) {
+                        regions += item->ranges.size();
+                        ++fields;
+                    }
+    REQUIRE(fields > 0);
+    CHECK(regions <= 2 * fields);
+    h.output(sum, "sum");
+    const auto r = h.run();
+    for (std::size_t m = 0; m < M; ++m)
+        for (std::size_t n = 0; n < N; ++n)
+            CHECK(r.at("sum")[m * N + n] == 2 * xv[n * M + m]);
+}
