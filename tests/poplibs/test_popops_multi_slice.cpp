@@ -57,7 +57,7 @@ TEST_CASE("multiSlice matches the host, one and several parts, indices past the 
           "[popops][multiSlice]") {
     for (const auto& type : {poplar::FLOAT, poplar::HALF, poplar::INT}) {
         for (const auto& constraints : kConstraints)
-            for (const Table c : {Table{37, 5, constraints}, Table{37, 3, constraints}}) {
+            for (const Table& c : {Table{37, 5, constraints}, Table{37, 3, constraints}}) {
                 Harness h(16);
                 const std::size_t n = kIndices.size();
                 const auto plan = makePlan(h, type, c, n);
