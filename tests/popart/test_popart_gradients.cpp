@@ -4,8 +4,12 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
 #include <functional>
+#include <map>
 #include <popart/optimizer.hpp>
+#include <string>
+#include <unistd.h>
 
 using namespace popart;
 using popart_test::smallDevice;
@@ -269,8 +273,16 @@ TEST_CASE("Gather of a weight by run-time indices: values and the scattered grad
         TensorId sq = onnx.mul({y, y});
         TensorId loss = gc.identityloss({sq}, ReductionType::Sum, "loss");
         DataFlow flow(1, {{y, AnchorReturnType("ALL")}});
+        // A report, to see which PopLibs operations the Gather and its gradient ran.
+        const std::filesystem::path dir =
+            std::filesystem::temp_directory_path() /
+            ("popart-gather-" + std::to_string(::getpid()) + "-" + std::to_string(axis));
+        std::filesystem::remove_all(dir);
+        SessionOptions opts;
+        opts.engineOptions = {{"autoReport.all", "true"}, {"autoReport.directory", dir.string()}};
         auto session = TrainingSession::createFromOnnxModel(builder->getModelProto(), flow, loss,
-                                                            ConstSGD(1.0f), smallDevice(16));
+                                                            ConstSGD(1.0f), smallDevice(16),
+                                                            InputShapeInfo(), opts);
         session->prepareDevice();
         session->weightsFromHost();
         std::vector<int> idv = ids;
@@ -301,5 +313,22 @@ TEST_CASE("Gather of a weight by run-time indices: values and the scattered grad
             for (int64_t c = 0; c < width; ++c)
                 CHECK(at(w0, r, c) - at(w1, r, c) ==
                       Approx(2 * count[r] * at(w0, r, c)).epsilon(1e-5).margin(1e-6));
+        // As PopART's GatherOpx and GatherGradOpx: the weight created for slicing, one
+        // multiSlice, and the gradient one multiUpdateAdd into a sliceable tensor (no product).
+        std::map<std::string, int> apis;
+        for (const auto& op : session->getReport().compilation().debugContexts())
+            if (op.layer() == "PopLibs") {
+                const std::string json = op.json();
+                for (const char* api : {"createSliceableTensor", "multiSlice", "multiUpdateAdd",
+                                        "matMul", "encodeOneHot"})
+                    if (json.find(std::string("\"api\":\"") + api + "\"") != std::string::npos)
+                        ++apis[api];
+            }
+        CHECK(apis["createSliceableTensor"] == 2); // the weight and its gradient
+        CHECK(apis["multiSlice"] == 1);
+        CHECK(apis["multiUpdateAdd"] == 1);
+        CHECK(apis["matMul"] == 0);
+        CHECK(apis["encodeOneHot"] == 0);
+        std::filesystem::remove_all(dir);
     }
 }
