@@ -51,6 +51,10 @@ const char* const kConvEstimators =
     "getConvPartialnx1SupervisorCycleEstimate, getConvPartialHorizontalMacSupervisorCycleEstimate)"
     ", worked out by hand for the same shape on one ipu2 tile (6 workers, output rows dealt "
     "round-robin)";
+const char* const kSlicEstimators =
+    "PopLibs lib/poplin/PerformanceEstimation.hpp of the ConvPartial1x4SLIC version "
+    "(getConvPartialSlicSupervisorOuterLoopCycleEstimate, ...InnerLoopCycleEstimate, "
+    "...WeightLoadCycleEstimate), worked out by hand for the same shape on one ipu2 tile";
 const char* const kCastEstimators =
     "PopLibs lib/popops/PerformanceEstimation.cpp (getCast1DCycleEstimate)";
 
@@ -379,6 +383,30 @@ std::vector<CalibrationCase> calibrationCases() {
         {"conv 3x3 FLOAT 8->8 channels, 8x8 field padded, one ipu2 tile (ConvPartialnx1)", "cycles",
          7547, kConvEstimators, [] { return convolutionCycles(paddedConv(FLOAT, 8)); }, 1 / kBand,
          kBand, ""},
+        // 4 conv groups of the 1x1 16 -> 16 HALF above in one vertex (PopLibs' numConvGroupGroups):
+        // 50 fixed once, retention 6 x (10 + 2 x 3), 4 x (12 + 11 + 19 + 7 + 32 + 360) = 1910
+        // (one vertex a group: 4 x 551 = 2204).
+        {"conv 1x1 HALF 4 groups of 16->16 channels, 8x8 field, one ipu2 tile (one "
+         "ConvPartial1x1Out for the 4 groups)",
+         "cycles", 1910, kConvEstimators,
+         [] {
+             return convolutionCycles(poplin::ConvParams(HALF, 1, {8, 8}, {1, 1}, 16, 16, 4));
+         },
+         1 / kBand, kBand, ""},
+        // Depthwise 3x3 padded, 8 HALF channels, 8x8: SLIC with 4 conv groups a group (2 groups
+        // of groups), 3 sub-kernels; workers 2,2,1,1,1,1 rows of 8: zeroing 6 x (17 + 2 x 31),
+        // plain 6 x (17 + 2 x 30); weights 16 + 9 + 6 + 6 x 10 + 6 = 97 a sub-kernel;
+        // 28 + 37 + (3 x 116 + 13) + 2 x 474 + 4 x 462 = 3222.
+        {"depthwise conv 3x3 HALF 8 channels, 8x8 field padded, one ipu2 tile "
+         "(ConvPartial1x4SLIC)",
+         "cycles", 3222, kSlicEstimators,
+         [] {
+             poplin::ConvParams p(HALF, 1, {8, 8}, {3, 3}, 1, 1, 8);
+             p.inputTransform.paddingLower = {1, 1};
+             p.inputTransform.paddingUpper = {1, 1};
+             return convolutionCycles(p);
+         },
+         1 / kBand, kBand, ""},
         // 1-D, batch 6, width 3, kernel 3, one channel: one row of one element per worker;
         // per kernel position 16 + 19 + (7 + dot(1) = 5) = 47, 3 x 47 + 16 = 157, x 6 = 942;
         // 62 + 21 + 15 + 10 + 942 = 1050 (the AMP vertex would take 1196).

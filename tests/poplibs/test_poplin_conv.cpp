@@ -382,7 +382,7 @@ TEST_CASE("the planner's exchange and reduction are PopLibs' ConvPlan terms as w
     CHECK(plan.estimatedCycles == plan.exchangeCycles + plan.vertexCycles + plan.reductionCycles);
     const std::size_t out[3] = {4, 1, 56}, kernel[3] = {3, 1, 3};
     CHECK(plan.vertexCycles ==
-          pl::convVertexCycles(target, HALF, plan.method, 1, 16, 16, out, kernel));
+          pl::convVertexCycles(target, HALF, plan.method, 1, 1, 16, 16, out, kernel));
 }
 
 TEST_CASE("deep convolutions split input channels and reduce partials exactly") {

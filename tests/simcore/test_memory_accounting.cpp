@@ -21,6 +21,7 @@ namespace {
 
 constexpr std::uint64_t kInstruction = 4;            // CostModel::exchangeInstructionBytes
 constexpr std::uint64_t kReceive = 2 * kInstruction; // select the sender, set the address
+constexpr std::uint64_t kSend = 2 * kInstruction;    // set the region's address, send it
 constexpr std::uint64_t kPacketHeader = 8;           // CostModel::packetHeaderBytes
 constexpr std::uint64_t kCopyDescriptor = 8;         // CostModel::copyDescriptorBytes
 
@@ -72,7 +73,7 @@ TEST_CASE("one contiguous region exchanged between two tiles costs one send and 
     p.g.setTileMapping(p.in, 0);
     Engine e(p.g, Execute(p.cs));
     const auto& r = e.compileRecords();
-    CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 0) == kInstruction);
+    CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 0) == kSend);
     CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 1) == kReceive);
     CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 2) == 0);
     // The 32 bytes land in a not-always-live temporary on tile 1, not in a buffer.
@@ -93,7 +94,7 @@ TEST_CASE("one contiguous region exchanged between two tiles costs one send and 
     CHECK(onTile(r, MemoryCategory::Stack, 0) == 0);
 }
 
-TEST_CASE("a large contiguous region is still one instruction, each sender costs a receive",
+TEST_CASE("a large contiguous region is still one send, each sender costs a receive",
           "[compiler][memory][exchange]") {
     SECTION("large") {
         Graph g(target());
@@ -103,7 +104,7 @@ TEST_CASE("a large contiguous region is still one instruction, each sender costs
         g.setTileMapping(b, 1);
         Engine e(g, Copy(a, b));
         const auto& r = e.compileRecords();
-        CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 0) == kInstruction);
+        CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 0) == kSend);
         CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 1) == kReceive);
         // The exchange writes straight into b: no temporary, no on-tile copy.
         CHECK(r.variables.size() == 2);
@@ -117,8 +118,8 @@ TEST_CASE("a large contiguous region is still one instruction, each sender costs
         p.g.setTileMapping(p.in.slice(4, 8), 2);
         Engine e(p.g, Execute(p.cs));
         const auto& r = e.compileRecords();
-        CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 0) == kInstruction);
-        CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 2) == kInstruction);
+        CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 0) == kSend);
+        CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 2) == kSend);
         CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 1) == 2 * kReceive);
     }
     SECTION("elements apart in the variable but neighbours on the tile are one region") {
@@ -129,8 +130,8 @@ TEST_CASE("a large contiguous region is still one instruction, each sender costs
             p.g.setTileMapping(p.in.slice(i, i + 2), (i / 2) % 2 == 0 ? 0 : 2);
         Engine e(p.g, Execute(p.cs));
         const auto& r = e.compileRecords();
-        CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 0) == kInstruction);
-        CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 2) == kInstruction);
+        CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 0) == kSend);
+        CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 2) == kSend);
         CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 1) == 2 * kReceive);
     }
     SECTION("data read twice on a tile is received once") {
@@ -142,7 +143,7 @@ TEST_CASE("a large contiguous region is still one instruction, each sender costs
         p.g.setTileMapping(v, 1);
         Engine e(p.g, Execute(p.cs));
         const auto& r = e.compileRecords();
-        CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 0) == kInstruction);
+        CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 0) == kSend);
         CHECK(findVariable(r, "scaled/exchange/received")->bytesPerTile[1] == 32);
     }
 }
@@ -164,10 +165,10 @@ TEST_CASE("a transposed copy is received in place, an address per run",
     g.createHostRead("b", b);
     Engine e(g, Copy(a.transpose(), b));
     const auto& r = e.compileRecords();
-    // Tile 0 sends a, contiguous, in one instruction. Every element lands apart from the one
+    // Tile 0 sends a, contiguous, in one send. Every element lands apart from the one
     // before it: tile 1 selects its sender and then sets the address of each of the 7 further
     // runs, writing them in place (no temporary, no on-tile copy, no copy descriptor).
-    CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 0) == kInstruction);
+    CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 0) == kSend);
     CHECK(onTile(r, MemoryCategory::InternalExchangeCode, 1) == kReceive + 7 * kInstruction);
     CHECK_FALSE(findTemporary(r, "/rearranged"));
     CHECK(onTile(r, MemoryCategory::CopyDescriptors, 1) == 0);
@@ -200,7 +201,7 @@ TEST_CASE("host streams cost exchange code per copy and packet headers once per 
     const auto& r = e.compileRecords();
     for (std::size_t t : {0u, 1u}) {
         // Per copy: one region written, plus selecting the host as the sender.
-        CHECK(onTile(r, MemoryCategory::HostExchangeCode, t) == 2 * (kInstruction + kReceive));
+        CHECK(onTile(r, MemoryCategory::HostExchangeCode, t) == 2 * (kSend + kReceive));
         CHECK(onTile(r, MemoryCategory::HostExchangePacketHeaders, t) == kPacketHeader);
     }
     CHECK(onTile(r, MemoryCategory::HostExchangePacketHeaders, 2) == 0);
@@ -215,7 +216,7 @@ TEST_CASE("messages between IPUs cost global exchange code and packet headers",
     g.setTileMapping(b, 6);
     Engine e(g, Copy(a, b));
     const auto& r = e.compileRecords();
-    CHECK(onTile(r, MemoryCategory::GlobalExchangeCode, 1) == kInstruction);
+    CHECK(onTile(r, MemoryCategory::GlobalExchangeCode, 1) == kSend);
     CHECK(onTile(r, MemoryCategory::GlobalExchangeCode, 6) == kReceive);
     CHECK(onTile(r, MemoryCategory::GlobalExchangePacketHeaders, 1) == kPacketHeader);
     CHECK(onTile(r, MemoryCategory::GlobalExchangePacketHeaders, 6) == kPacketHeader);

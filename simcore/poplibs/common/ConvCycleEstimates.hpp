@@ -1,7 +1,8 @@
 #pragma once
 // Cycle estimates of poplin's convolution-partial vertices, following PopLibs' public estimators
 // (lib/poplin/PerformanceEstimation.hpp: getConvPartialnx1SupervisorCycleEstimate,
-// getConvPartialHorizontalMacSupervisorCycleEstimate, getDenseDotProductCycles) with the AMP
+// getConvPartialHorizontalMacSupervisorCycleEstimate, getDenseDotProductCycles and, from the
+// version with ConvPartial1x4SLIC, getConvPartialSlicSupervisor*Estimate) with the AMP
 // parameters of CycleEstimates.hpp (numConvUnits, weightsPerConvUnit,
 // convUnitInputLoadElemsPerCycle, convUnitCoeffLoadBytesPerCycle); ConvPartial1x1Out is
 // cycles::convPartial1x1 there. Results are tile cycles (supervisor cycles) of one vertex.
@@ -117,6 +118,84 @@ convPartialnx1(const poplar::Target& target, const poplar::Type& inputType,
     }
     return 93 + std::uint64_t(numConvGroups) *
                     (15 + numOutGroups * (16 + std::uint64_t(numInGroups) * (16 + inner)));
+}
+
+/// ConvPartial1x4SLIC's weight loads per sub-kernel (PopLibs'
+/// getConvPartialSlicSupervisorWeightLoadCycleEstimate, 1x4 window): 16 64-bit loads into the
+/// conv units, plus 18 with one conv group a group (branch, the CCCSLOAD pointer, return) or,
+/// with 2 or 4 grouped, 21 of supervisor work and the workers rearranging the weights (12 or 10
+/// cycles each).
+inline std::uint64_t convSlicWeightLoad(unsigned workers, unsigned convGroupsPerGroup) {
+    std::uint64_t c = 16;
+    if (convGroupsPerGroup == 1)
+        c += 6 + 6 + 6;
+    else
+        c += 9 + 6 + std::uint64_t(convGroupsPerGroup == 4 ? 10 : 12) * workers + 6;
+    return c;
+}
+
+/// ConvPartial1x4SLIC's workers over one sub-kernel (PopLibs'
+/// getConvPartialSlicSupervisorInnerLoopCycleEstimate): `rows[w]` the output row lengths worker w
+/// computes. Each worker 17 cycles of preamble, per row 10 (+1 when zeroing implicitly, the first
+/// sub-kernel) plus the row's loop by its length and output stride, once per input pass (1 with
+/// 16 conv units, 2 with 8), 3 more and 1 less a row with FLOAT partials; the 8-unit HALF-partials
+/// variant has its own constants and merges its two outputs. numWorkers times the busiest.
+inline std::uint64_t convSlicInner(const std::vector<std::vector<unsigned>>& rows, unsigned workers,
+                                   unsigned convUnits, bool floatPartials, unsigned outStride,
+                                   bool implicitZeroing) {
+    const std::int64_t passes = convUnits == 16 ? 1 : 2;
+    const bool half8 = convUnits == 8 && !floatPartials;
+    const std::int64_t threshold = half8 ? 6 : 5;
+    const std::int64_t preamble = 2 + (half8 ? 2 : 3) + 1 + 2 + 4 + 2 + 2 + 1 + (half8 ? 1 : 0);
+    std::int64_t busiest = 0, fieldElems = 0;
+    for (const auto& worker : rows) {
+        std::int64_t c = preamble;
+        for (unsigned length : worker) {
+            const std::int64_t n = length;
+            c += (half8 ? 9 : 10) + (implicitZeroing ? 1 : 0);
+            std::int64_t row = 0;
+            if (outStride == 1) {
+                if (n < threshold) {
+                    if (implicitZeroing)
+                        row = 10 + (n > 1 ? n : 0) + 3;
+                    else
+                        row = n == 1 ? 7 + 6 : 7 + 1 + (n - 1) + 2 + (4 - n) + 2 + (n - 1) + 3;
+                } else {
+                    row = 15 + (n - 5) + (!implicitZeroing && half8 ? 3 : 0);
+                }
+            } else {
+                row = n < 3 ? 7 + (n == 1 ? 3 : 5) + 3 : 15 + 2 * (n - 3);
+            }
+            if (floatPartials)
+                row -= 1;
+            c += (floatPartials ? 3 : 0) + row * passes;
+            fieldElems += n;
+        }
+        c += half8 ? 2 : 0;
+        busiest = std::max(busiest, c);
+    }
+    const std::int64_t copy = half8 && implicitZeroing ? 2 + 2 * fieldElems : 0;
+    return static_cast<std::uint64_t>(busiest * workers + copy);
+}
+
+/// ConvPartial1x4SLIC (PopLibs' getConvPartialSlicSupervisorOuterLoopCycleEstimate): 28 cycles
+/// of preamble (25 for the 8-unit HALF-partials variant), the supervisor's loop over the conv
+/// group groups (15 or 12 each, 6 per taken branch), its loop over the sub-kernels (the weight
+/// loads and 19 or 15 of pointers, run and sync each, 6 per taken branch), and the workers: per
+/// conv group group one implicitly zeroing pass and one pass for every further sub-kernel.
+inline std::uint64_t convPartialSlic(std::uint64_t zeroingInner, std::uint64_t inner,
+                                     std::uint64_t weightLoad, std::uint64_t convGroupGroups,
+                                     std::uint64_t subKernels, unsigned convUnits,
+                                     bool floatPartials) {
+    const bool half8 = convUnits == 8 && !floatPartials;
+    const std::uint64_t preamble = half8 ? 25 : 28;
+    const std::uint64_t groupLoop =
+        (half8 ? 12 : 15) * convGroupGroups + 6 * (convGroupGroups - 1) + 1;
+    const std::uint64_t subKernelBody =
+        weightLoad + (half8 ? 0 : 3) + 2 + (half8 ? 0 : 1) + 6 + 6 + 1;
+    const std::uint64_t subKernelLoop = subKernelBody * subKernels + 6 * (subKernels - 1) + 1;
+    return preamble + groupLoop + subKernelLoop + convGroupGroups * zeroingInner +
+           convGroupGroups * (subKernels - 1) * inner;
 }
 
 /// poplin::ReduceAdd, the supervisor vertex that sums a convolution's partials on one tile:

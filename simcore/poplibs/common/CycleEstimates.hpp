@@ -236,15 +236,17 @@ inline std::uint64_t convPartial1x1WorkerCycles(std::uint64_t n, bool zeroing, b
     return c;
 }
 
-/// Tile cycles of a ConvPartial1x1Out vertex computing an m x k by k x n block on one tile
-/// (PopLibs' getConvPartial1x1SupervisorCycleEstimate): the m field elements split over the
-/// workers; an inner pass costs numWorkers times the busiest worker (at least the least busy +
-/// 14); the supervisor's 50 fixed cycles and its loops over input groups (15 + 1 each, 10 + 1
-/// for the zeroing one) and output groups (19 each, and per pass 6, or 7 when zeroing, plus the
-/// weight loads).
+/// Tile cycles of a ConvPartial1x1Out vertex computing, for each of `numConvGroups` conv
+/// groups, an m x k by k x n block on one tile (PopLibs' getConvPartial1x1SupervisorCycleEstimate,
+/// whose supervisor loops over the conv groups of the one vertex a tile has): the m field
+/// elements split over the workers; an inner pass costs numWorkers times the busiest worker (at
+/// least the least busy + 14); the supervisor's 50 fixed cycles, once, and per conv group 12
+/// plus its loops over input groups (15 + 1 each, 10 + 1 for the zeroing one) and output groups
+/// (19 each, and per pass 6, or 7 when zeroing, plus the weight loads).
 inline std::uint64_t convPartial1x1(const poplar::Target& target, const poplar::Type& inputType,
                                     const poplar::Type& partialsType, std::uint64_t m,
-                                    std::uint64_t k, std::uint64_t n) {
+                                    std::uint64_t k, std::uint64_t n,
+                                    std::uint64_t numConvGroups = 1) {
     const unsigned workers = target.getNumWorkerContexts();
     const bool floatActs = inputType == poplar::FLOAT;
     const bool floatPartials = floatActs || partialsType == poplar::FLOAT;
@@ -272,13 +274,17 @@ inline std::uint64_t convPartial1x1(const poplar::Target& target, const poplar::
         return std::max(most, least + 14);
     };
     const std::uint64_t withZeroing = innerLoop(true), withoutZeroing = innerLoop(false);
-    // HALF activations with FLOAT partials: state kept between passes costs 10, then 2 per group.
+    // HALF activations with FLOAT partials: state kept between passes costs 10, then 2 for each
+    // further input group of every conv group.
     const std::uint64_t retention =
-        (!floatActs && floatPartials) ? workers * (10 + 2 * (inGroups - 1)) : 0;
-    return 50 + retention + 12 +
-           (inGroups - 1) *
-               (15 + 1 + outGroups * (19 + passesPerGroup * (6 + weightLoads + withoutZeroing))) +
-           (10 + 1 + outGroups * (19 + passesPerGroup * (7 + weightLoads + withZeroing)));
+        (!floatActs && floatPartials) ? workers * (10 + 2 * (inGroups * numConvGroups - 1)) : 0;
+    return 50 + retention +
+           numConvGroups *
+               (12 +
+                (inGroups - 1) *
+                    (15 + 1 +
+                     outGroups * (19 + passesPerGroup * (6 + weightLoads + withoutZeroing))) +
+                (10 + 1 + outGroups * (19 + passesPerGroup * (7 + weightLoads + withZeroing))));
 }
 
 /// The matrix-product block as the simulator's MultiVertex states it: every worker busy for

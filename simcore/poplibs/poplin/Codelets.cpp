@@ -42,6 +42,9 @@ template <typename In, typename Partial> void registerConv(poplar::Graph& graph)
     add(static_cast<pl::ConvPartial<In, Partial, 0>*>(nullptr), "poplin::ConvPartial1x1Out");
     add(static_cast<pl::ConvPartial<In, Partial, 1>*>(nullptr), "poplin::ConvPartialnx1");
     add(static_cast<pl::ConvPartial<In, Partial, 2>*>(nullptr), "poplin::ConvPartialHorizontalMac");
+    // PopLibs instantiates its SLIC vertex for HALF inputs and FLOAT partials only.
+    if constexpr (std::is_same_v<In, poplar::half> && std::is_same_v<Partial, float>)
+        add(static_cast<pl::ConvPartialSlic<In, Partial>*>(nullptr), "poplin::ConvPartial1x4SLIC");
     add(static_cast<pl::ConvWeightDeltas<In, Partial>*>(nullptr), "poplin::ConvWeightDeltas");
 }
 

@@ -219,29 +219,52 @@ Tensor forward(poplar::Graph& graph, const Tensor& in5, const Tensor& w6,
                         const unsigned tile =
                             plan.tileOf(b.index, gb.index, oc.index, f.index, ic.index);
                         const Tensor tableT = tableConstant(graph, table, tile, {di, "worklist"});
+                        const std::size_t groups = gb.end - gb.begin;
                         const std::uint64_t cycles = convVertexCycles(
-                            target, p3.inputType, plan.method, b.end - b.begin, oc.end - oc.begin,
-                            ic.end - ic.begin, outBlock, kernel);
+                            target, p3.inputType, plan.method, groups, b.end - b.begin,
+                            oc.end - oc.begin, ic.end - ic.begin, outBlock, kernel,
+                            p3.outputTransform.stride[2], plan.convGroupsPerGroup);
+                        // One vertex for the tile's conv groups, their blocks one after the
+                        // other in each operand (PopLibs' numConvGroupGroups).
+                        std::vector<Tensor> ins, ws, outs;
                         for (std::size_t g = gb.begin; g < gb.end; ++g) {
                             const Tensor dst = partials[ic.index].slice(
                                 {b.begin, g * Co + oc.begin, f.begin, 0, 0},
                                 {b.end, g * Co + oc.end, f.end, out[1], out[2]});
                             graph.setTileMapping(dst, tile);
-                            poplar::VertexRef v = graph.addVertex(cs, vertexType);
-                            graph.connect(v["in"], in5.slice({b.begin, g * Ci + ic.begin, lo, 0, 0},
-                                                             {b.end, g * Ci + ic.end, hi, F1, F2})
-                                                       .flatten());
-                            graph.connect(v["weights"], w6[g]
-                                                            .slice({oc.begin, ic.begin, 0, 0, 0},
-                                                                   {oc.end, ic.end, kernel[0],
-                                                                    kernel[1], kernel[2]})
-                                                            .flatten());
-                            graph.connect(v["out"], dst.flatten());
-                            setVertexState(graph, v, tableT, b.end - b.begin, ic.end - ic.begin,
-                                           oc.end - oc.begin, inBlock, outBlock, kernel);
-                            graph.setTileMapping(v, tile);
-                            graph.setPerfEstimate(v, (cycles + workers - 1) / workers);
+                            outs.push_back(dst.flatten());
+                            ins.push_back(in5.slice({b.begin, g * Ci + ic.begin, lo, 0, 0},
+                                                    {b.end, g * Ci + ic.end, hi, F1, F2})
+                                              .flatten());
+                            ws.push_back(
+                                w6[g]
+                                    .slice({oc.begin, ic.begin, 0, 0, 0},
+                                           {oc.end, ic.end, kernel[0], kernel[1], kernel[2]})
+                                    .flatten());
                         }
+                        poplar::VertexRef v = graph.addVertex(cs, vertexType);
+                        graph.connect(v["in"], poplar::concat(ins));
+                        graph.connect(v["weights"], poplar::concat(ws));
+                        graph.connect(v["out"], poplar::concat(outs));
+                        if (plan.method == ConvMethod::Slic) {
+                            // The SLIC vertex's second partials buffer, one conv group group's
+                            // partials plus 200 bytes (as the planner's slicBufferBytes).
+                            const std::size_t groupGroups =
+                                (groups + plan.convGroupsPerGroup - 1) / plan.convGroupsPerGroup;
+                            const std::size_t partialBytes = target.getTypeSize(partialsType);
+                            const std::size_t bytes = slicBufferBytes(
+                                groups * outs[0].numElements() * partialBytes, groupGroups);
+                            Tensor buffer = graph.addVariable(
+                                partialsType, {(bytes + partialBytes - 1) / partialBytes},
+                                {di, "slicBuffer"});
+                            graph.setTileMapping(buffer, tile);
+                            graph.connect(v["outFieldBuffer"], buffer);
+                        }
+                        graph.setInitialValue(v["convGroups"], unsigned(groups));
+                        setVertexState(graph, v, tableT, b.end - b.begin, ic.end - ic.begin,
+                                       oc.end - oc.begin, inBlock, outBlock, kernel);
+                        graph.setTileMapping(v, tile);
+                        graph.setPerfEstimate(v, (cycles + workers - 1) / workers);
                     }
     }
     prog.add(poplar::program::Execute(cs, {di}));

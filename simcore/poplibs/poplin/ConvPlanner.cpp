@@ -53,6 +53,8 @@ const char* convMethodName(ConvMethod m) {
         return "ConvPartialnx1";
     case ConvMethod::HorizontalMac:
         return "ConvPartialHorizontalMac";
+    case ConvMethod::Slic:
+        return "ConvPartial1x4SLIC";
     }
     return "?";
 }
@@ -63,7 +65,11 @@ std::string ConvPlan::describe() const {
            "/" + std::to_string(splitF) + "/" + std::to_string(splitI) + ", block " +
            std::to_string(blockB) + "x" + std::to_string(blockG) + "x" + std::to_string(blockO) +
            "x" + std::to_string(blockF) + "x" + std::to_string(blockI) + ", " +
-           (weightUpdate ? "ConvPartial1x1Out" : convMethodName(method));
+           (weightUpdate ? "ConvPartial1x1Out" : convMethodName(method)) +
+           (!weightUpdate && method == ConvMethod::Slic
+                ? " (" + std::to_string(convGroupsPerGroup) + " conv groups x " +
+                      std::to_string(4 / convGroupsPerGroup) + " channels)"
+                : "");
 }
 
 std::size_t canonicalInsertAt(std::size_t fieldDims) {
@@ -93,18 +99,44 @@ poplin::ConvParams canonicalParams(const poplin::ConvParams& p) {
     return c;
 }
 
+std::uint64_t slicBufferBytes(std::uint64_t partialBytes, std::uint64_t convGroupGroups) {
+    constexpr std::uint64_t kBufferOffsetBytes = 200; // the vertex's outFieldBufferOffset
+    return ceilDiv(partialBytes, convGroupGroups) + kBufferOffsetBytes;
+}
+
+bool slicApplies(const poplar::Target& target, const poplin::ConvParams& p,
+                 const poplar::Type& partialsType) {
+    if (target.getTargetArchString() != "ipu2" || p.inputType != poplar::HALF ||
+        partialsType != poplar::FLOAT)
+        return false;
+    const auto all = [](const auto& v, auto value) {
+        return std::all_of(v.begin(), v.end(), [&](auto x) { return x == value; });
+    };
+    const auto& in = p.inputTransform;
+    const auto& k = p.kernelTransform;
+    const std::size_t inner = p.getNumFieldDims() - 1;
+    for (std::size_t d = 0; d < p.getNumFieldDims(); ++d)
+        if (p.outputTransform.stride[d] != 1 && (d != inner || p.outputTransform.stride[d] != 2))
+            return false;
+    return all(in.dilation, 1u) && all(in.flip, false) && all(k.dilation, 1u) &&
+           all(k.flip, false) && all(k.paddingLower, 0u) && all(k.paddingUpper, 0u) &&
+           all(k.truncationLower, 0u) && all(k.truncationUpper, 0u);
+}
+
 std::uint64_t convVertexCycles(const poplar::Target& target, const poplar::Type& inputType,
-                               ConvMethod method, std::size_t batch, std::size_t outChans,
-                               std::size_t inChans, const std::size_t out[3],
-                               const std::size_t kernel[3]) {
+                               ConvMethod method, std::size_t convGroups, std::size_t batch,
+                               std::size_t outChans, std::size_t inChans, const std::size_t out[3],
+                               const std::size_t kernel[3], unsigned innerStride,
+                               unsigned slicMaxGrouping, unsigned* slicGrouping) {
     const unsigned workers = target.getNumWorkerContexts();
     const std::uint64_t rows = std::uint64_t(batch) * out[0] * out[1];
     const unsigned rowLength = static_cast<unsigned>(out[2]);
     const std::uint64_t kernelPositions = std::uint64_t(kernel[0]) * kernel[1] * kernel[2];
+    const auto groups = static_cast<unsigned>(convGroups);
     switch (method) {
     case ConvMethod::Amp1x1:
         return cycles::convPartial1x1(target, inputType, poplar::FLOAT, rows * rowLength, inChans,
-                                      outChans);
+                                      outChans, groups);
     case ConvMethod::AmpNx1: {
         const auto parts = cycles::convWorkerPartitions(workers, rows, rowLength, kernelPositions);
         const unsigned outGroups =
@@ -112,27 +144,61 @@ std::uint64_t convVertexCycles(const poplar::Target& target, const poplar::Type&
         const unsigned inGroups =
             static_cast<unsigned>(ceilDiv(inChans, cycles::weightsPerConvUnit(target, inputType)));
         return cycles::convPartialnx1(target, inputType, parts, static_cast<unsigned>(kernel[2]),
-                                      static_cast<unsigned>(kernel[0] * kernel[1]), 1, outGroups,
-                                      inGroups);
+                                      static_cast<unsigned>(kernel[0] * kernel[1]), groups,
+                                      outGroups, inGroups);
     }
     case ConvMethod::HorizontalMac: {
         const auto parts = cycles::convWorkerPartitions(workers, rows, rowLength, kernelPositions);
-        return cycles::convPartialHorizontalMac(target, inputType, parts, 1, 1, 1,
+        return cycles::convPartialHorizontalMac(target, inputType, parts, groups, 1, 1,
                                                 static_cast<unsigned>(inChans),
                                                 static_cast<unsigned>(outChans));
+    }
+    case ConvMethod::Slic: {
+        // PopLibs' SLIC candidates (ConvVertexType.cpp): 4 conv groups of 1 channel, 2 of 2 or
+        // 1 of 4; its planner takes a grouping only when a tile's input and output channels are
+        // one channel group each (ConvPlan.cpp, addPartialCalcCycleEstimate). The kernel's width
+        // is covered by 1x4 windows, one sub-kernel for each and every other kernel position.
+        const auto parts = cycles::convWorkerPartitions(workers, rows, rowLength, 1);
+        std::vector<std::vector<unsigned>> rowsOf(parts.size());
+        for (std::size_t w = 0; w < parts.size(); ++w)
+            rowsOf[w] = parts[w][0];
+        const unsigned units = cycles::numConvUnits(target, inputType);
+        constexpr unsigned kWindowWidth = 4; // the 1x4 vertex
+        const std::uint64_t subKernels =
+            ceilDiv(kernel[2], kWindowWidth) * std::uint64_t(kernel[0]) * kernel[1];
+        const std::uint64_t zeroing =
+            cycles::convSlicInner(rowsOf, workers, units, true, innerStride, true);
+        const std::uint64_t inner =
+            cycles::convSlicInner(rowsOf, workers, units, true, innerStride, false);
+        std::uint64_t best = ~std::uint64_t(0);
+        for (unsigned perGroup : {4u, 2u, 1u}) {
+            const std::size_t chans = 4 / perGroup;
+            if (inChans > chans || outChans > chans || perGroup > slicMaxGrouping)
+                continue;
+            const std::uint64_t c = cycles::convPartialSlic(
+                zeroing, inner, cycles::convSlicWeightLoad(workers, perGroup),
+                ceilDiv(convGroups, perGroup), subKernels, units, true);
+            if (c < best) {
+                best = c;
+                if (slicGrouping)
+                    *slicGrouping = perGroup;
+            }
+        }
+        return best;
     }
     }
     return 0;
 }
 
 std::uint64_t convWeightDeltaCycles(const poplar::Target& target, const poplar::Type& inputType,
-                                    std::size_t batch, std::size_t outChans, std::size_t inChans,
-                                    const std::size_t out[3], const std::size_t kernel[3]) {
+                                    std::size_t convGroups, std::size_t batch, std::size_t outChans,
+                                    std::size_t inChans, const std::size_t out[3],
+                                    const std::size_t kernel[3]) {
     const std::uint64_t field = std::uint64_t(batch) * out[0] * out[1] * out[2];
     const std::uint64_t kernelPositions = std::uint64_t(kernel[0]) * kernel[1] * kernel[2];
     // FLOAT partials, as PopLibs' convolutions accumulate by default.
     return cycles::convPartial1x1(target, inputType, poplar::FLOAT, kernelPositions * inChans,
-                                  field, outChans);
+                                  field, outChans, convGroups);
 }
 
 ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams& p,
@@ -151,8 +217,11 @@ ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams&
     const std::size_t inPlane = p.inputFieldShape[1] * p.inputFieldShape[2];
     const std::size_t kernelElems = kernel[0] * kernel[1] * kernel[2];
     const bool oneByOne = kernelElems == 1;
-    const std::vector<ConvMethod> methods = {oneByOne ? ConvMethod::Amp1x1 : ConvMethod::AmpNx1,
-                                             ConvMethod::HorizontalMac};
+    std::vector<ConvMethod> methods = {oneByOne ? ConvMethod::Amp1x1 : ConvMethod::AmpNx1,
+                                       ConvMethod::HorizontalMac};
+    if (!weightUpdate && slicApplies(target, p, partialsType))
+        methods.push_back(ConvMethod::Slic);
+    const auto innerStride = static_cast<unsigned>(p.outputTransform.stride[2]);
     // How many tiles take one input block in the same cycles for an output-channel split.
     const auto busShare = [&](std::size_t outChanSplit) -> std::uint64_t {
         const unsigned pair = target.getTilesPerSharedExchangeBus();
@@ -179,21 +248,31 @@ ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams&
                         const std::uint64_t wElems = c.blockO * c.blockI * kernelElems;
                         const std::uint64_t outElems =
                             c.blockB * c.blockO * c.blockF * out[1] * out[2];
+                        // One vertex for the tile's conv groups (PopLibs'
+                        // createConvPartialAmpVertex, createConvPartialHorizontalMacVertex and
+                        // the SLIC vertex take them all, the supervisor looping over them).
                         std::uint64_t vertex = 0;
                         if (weightUpdate) {
-                            vertex = convWeightDeltaCycles(target, p.inputType, c.blockB, c.blockO,
-                                                           c.blockI, blockOut, kernel);
+                            vertex = convWeightDeltaCycles(target, p.inputType, c.blockG, c.blockB,
+                                                           c.blockO, c.blockI, blockOut, kernel);
                         } else {
                             vertex = ~std::uint64_t(0);
+                            // SLIC's conv groups are split in grains of its grouping (PopLibs'
+                            // conv group grain): a tile holds whole grains unless unsplit.
+                            unsigned maxGrouping = 4;
+                            while (sg > 1 && c.blockG % maxGrouping != 0)
+                                maxGrouping /= 2;
                             for (ConvMethod m : methods) {
-                                const std::uint64_t v =
-                                    convVertexCycles(target, p.inputType, m, c.blockB, c.blockO,
-                                                     c.blockI, blockOut, kernel);
+                                unsigned grouping = 1;
+                                const std::uint64_t v = convVertexCycles(
+                                    target, p.inputType, m, c.blockG, c.blockB, c.blockO, c.blockI,
+                                    blockOut, kernel, innerStride, maxGrouping, &grouping);
                                 if (v < vertex)
-                                    vertex = v, c.method = m;
+                                    vertex = v, c.method = m,
+                                    c.convGroupsPerGroup = m == ConvMethod::Slic ? grouping : 1;
                             }
                         }
-                        c.vertexCycles = c.blockG * vertex;
+                        c.vertexCycles = vertex;
                         // The exchange as PopLibs' planner charges it (lib/poplin/ConvPlan.cpp,
                         // addExchangeCycleEstimate): each operand a tile receives less the share
                         // already on it, the operands being "distributed evenly across all tiles
@@ -242,6 +321,11 @@ ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams&
                         c.bytesPerTile = c.blockG * (inElems * inBytes +
                                                      (weightUpdate ? outElems : wElems) * inBytes +
                                                      results * partialBytes);
+                        // The SLIC vertex's second output buffer (addConvTempMemoryEstimate): one
+                        // conv group group's partials plus 200 bytes.
+                        if (c.method == ConvMethod::Slic && !weightUpdate)
+                            c.bytesPerTile += slicBufferBytes(
+                                results * partialBytes, ceilDiv(c.blockG, c.convGroupsPerGroup));
                         const bool fits = c.bytesPerTile <= limit;
                         if (fits && (!haveBest || c.estimatedCycles < best.estimatedCycles))
                             best = c, haveBest = true;

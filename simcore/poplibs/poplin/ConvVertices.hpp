@@ -4,8 +4,10 @@
 // kernel element meets is a table per dimension (`table`: for dimension d, outSize_d x kernelSize_d
 // entries, the index into the connected input slice or -1 for padding, dilation holes and truncated
 // elements), computed when the graph is built, as PopLibs' vertices read worklists made then.
-// A MultiVertex: worker w takes output channels w, w + 6, ... (the forward and gradient
-// passes) or (output, input) channel pairs (weight deltas). Sums are accumulated in float.
+// One vertex takes all the conv groups of a tile (`convGroups`, PopLibs' numConvGroupGroups): its
+// operands are the groups' blocks one after the other. A MultiVertex: worker w takes the (conv
+// group, output channel) pairs w, w + 6, ... (the forward and gradient passes) or (conv group,
+// output, input channel) triples (weight deltas). Sums are accumulated in float.
 
 #include <algorithm>
 #include <cstddef>
@@ -100,21 +102,25 @@ template <typename V> void describeConvState(sim::abi::FieldVisitor& f, V& v) {
     sim::abi::describeField(f, "kernelSize2", v.kernelSize2);
 }
 
-/// out {batch, outChans, out...} = sum over inChans and the kernel of in {batch, inChans, in...}
-/// times weights {outChans, inChans, kernel...}. `Method` only names the PopLibs vertex the
-/// work stands for (0 ConvPartial1x1Out, 1 ConvPartialnx1, 2 ConvPartialHorizontalMac): the
-/// three compute the same sums and are costed by their own estimators.
+/// For each of `convGroups` conv groups g: out[g] {batch, outChans, out...} = sum over inChans
+/// and the kernel of in[g] {batch, inChans, in...} times weights[g] {outChans, inChans,
+/// kernel...}, the groups' blocks one after the other in each operand. `Method` only names the
+/// PopLibs vertex the work stands for (0 ConvPartial1x1Out, 1 ConvPartialnx1, 2
+/// ConvPartialHorizontalMac, 3 ConvPartial1x4SLIC): they compute the same sums and are costed
+/// by their own estimators.
 template <typename In, typename Partial, int Method>
 class ConvPartial : public poplar::MultiVertex {
 public:
-    /// PopLibs declares the AMP vertices' (1x1Out, nx1) partials 16-byte aligned in interleaved
-    /// memory (the AMP stores them 128 bits at a time); the horizontal MAC's are plain.
+    /// PopLibs declares the AMP vertices' (1x1Out, nx1, SLIC) partials 16-byte aligned in
+    /// interleaved memory (the AMP stores them 128 bits at a time); the horizontal MAC's are
+    /// plain.
     static constexpr bool kAmp = Method != 2;
     poplar::Input<poplar::Vector<In>> in;
     poplar::Input<poplar::Vector<In>> weights;
     poplar::Output<poplar::Vector<Partial, poplar::VectorLayout::SPAN,
                                   kAmp ? 16u : unsigned(alignof(Partial)), kAmp>>
         out;
+    unsigned convGroups = 1; ///< the conv groups whose blocks follow one another in each operand
     TILESCOPE_CONV_VERTEX_STATE
 
     bool compute(unsigned worker) {
@@ -125,12 +131,18 @@ public:
         const float* x = asFloat(in.data(), in.size(), inBuf);
         const float* w = asFloat(weights.data(), weights.size(), wBuf);
         std::vector<float> acc(outPlane);
-        for (unsigned oc = worker; oc < outChans; oc += numWorkers())
+        const std::size_t inGroup = std::size_t(batch) * inChans * inPlane;
+        const std::size_t wGroup = std::size_t(outChans) * inChans * kElems;
+        const std::size_t outGroup = std::size_t(batch) * outChans * outPlane;
+        for (unsigned j = worker; j < convGroups * outChans; j += numWorkers()) {
+            const unsigned group = j / outChans, oc = j % outChans;
             for (unsigned b = 0; b < batch; ++b) {
                 std::fill(acc.begin(), acc.end(), 0.0f);
                 for (unsigned ic = 0; ic < inChans; ++ic) {
-                    const float* plane = x + (std::size_t(b) * inChans + ic) * inPlane;
-                    const float* wk = w + (std::size_t(oc) * inChans + ic) * kElems;
+                    const float* plane =
+                        x + group * inGroup + (std::size_t(b) * inChans + ic) * inPlane;
+                    const float* wk =
+                        w + group * wGroup + (std::size_t(oc) * inChans + ic) * kElems;
                     for (unsigned k0 = 0; k0 < g.kernel[0]; ++k0)
                         for (unsigned k1 = 0; k1 < g.kernel[1]; ++k1)
                             for (unsigned k2 = 0; k2 < g.kernel[2]; ++k2)
@@ -138,10 +150,11 @@ public:
                                              wk[(k0 * g.kernel[1] + k1) * g.kernel[2] + k2], k0, k1,
                                              k2);
                 }
-                Partial* o = &out[(std::size_t(b) * outChans + oc) * outPlane];
+                Partial* o = &out[group * outGroup + (std::size_t(b) * outChans + oc) * outPlane];
                 for (std::size_t i = 0; i < outPlane; ++i)
                     o[i] = static_cast<Partial>(acc[i]);
             }
+        }
         return true;
     }
 
@@ -150,18 +163,37 @@ public:
         sim::abi::describeField(f, "in", v.in);
         sim::abi::describeField(f, "weights", v.weights);
         sim::abi::describeField(f, "out", v.out);
+        sim::abi::describeField(f, "convGroups", v.convGroups);
         describeConvState(f, v);
     }
 };
 
-/// Weight deltas of one block: out {outChans, inChans, kernel...} = sum over the batch and the
-/// output field of deltas {batch, outChans, out...} times the input element `in` {batch,
-/// inChans, in...} each kernel element met in the forward pass.
+/// ConvPartial1x4SLIC: the convolution of ConvPartial (method 3) plus the second buffer PopLibs'
+/// vertex alternates the sub-kernels' partials with (`outFieldBuffer`: one conv group group's
+/// partials plus 200 bytes, 16-byte aligned in interleaved memory). The sums here need no
+/// second buffer; it is connected for the tile memory it takes.
+template <typename In, typename Partial>
+class ConvPartialSlic : public ConvPartial<In, Partial, 3> {
+public:
+    poplar::Output<poplar::Vector<Partial, poplar::VectorLayout::SPAN, 16u, true>> outFieldBuffer;
+
+    static void visit(void* o, sim::abi::FieldVisitor& f) {
+        auto* self = static_cast<ConvPartialSlic*>(o);
+        ConvPartial<In, Partial, 3>::visit(static_cast<ConvPartial<In, Partial, 3>*>(self), f);
+        sim::abi::describeField(f, "outFieldBuffer", self->outFieldBuffer);
+    }
+};
+
+/// Weight deltas of one block, for each of `convGroups` conv groups g: out[g] {outChans, inChans,
+/// kernel...} = sum over the batch and the output field of deltas[g] {batch, outChans, out...}
+/// times the input element in[g] {batch, inChans, in...} each kernel element met in the forward
+/// pass.
 template <typename In, typename Partial> class ConvWeightDeltas : public poplar::MultiVertex {
 public:
     poplar::Input<poplar::Vector<In>> deltas;
     poplar::Input<poplar::Vector<In>> in;
     poplar::Output<poplar::Vector<Partial>> out;
+    unsigned convGroups = 1; ///< the conv groups whose blocks follow one another in each operand
     TILESCOPE_CONV_VERTEX_STATE
 
     bool compute(unsigned worker) {
@@ -171,16 +203,18 @@ public:
         const float* x = asFloat(in.data(), in.size(), inBuf);
         const float* dy = asFloat(deltas.data(), deltas.size(), dBuf);
         const unsigned pairs = outChans * inChans;
-        for (unsigned p = worker; p < pairs; p += numWorkers()) {
-            const unsigned oc = p / inChans, ic = p % inChans;
+        for (unsigned p = worker; p < convGroups * pairs; p += numWorkers()) {
+            const unsigned group = p / pairs, oc = p % pairs / inChans, ic = p % inChans;
+            const float* xg = x + std::size_t(group) * batch * inChans * inPlane;
+            const float* dyg = dy + std::size_t(group) * batch * outChans * outPlane;
             Partial* o = &out[std::size_t(p) * g.kernelElements()];
             for (unsigned k0 = 0; k0 < g.kernel[0]; ++k0)
                 for (unsigned k1 = 0; k1 < g.kernel[1]; ++k1)
                     for (unsigned k2 = 0; k2 < g.kernel[2]; ++k2) {
                         float sum = 0.0f;
                         for (unsigned b = 0; b < batch; ++b)
-                            sum += dot(g, dy + (std::size_t(b) * outChans + oc) * outPlane,
-                                       x + (std::size_t(b) * inChans + ic) * inPlane, k0, k1, k2);
+                            sum += dot(g, dyg + (std::size_t(b) * outChans + oc) * outPlane,
+                                       xg + (std::size_t(b) * inChans + ic) * inPlane, k0, k1, k2);
                         o[(k0 * g.kernel[1] + k1) * g.kernel[2] + k2] = static_cast<Partial>(sum);
                     }
         }
@@ -192,6 +226,7 @@ public:
         sim::abi::describeField(f, "deltas", v.deltas);
         sim::abi::describeField(f, "in", v.in);
         sim::abi::describeField(f, "out", v.out);
+        sim::abi::describeField(f, "convGroups", v.convGroups);
         describeConvState(f, v);
     }
 

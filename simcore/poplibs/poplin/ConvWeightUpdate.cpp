@@ -78,28 +78,36 @@ Tensor weightDeltas(poplar::Graph& graph, const Tensor& zDeltas, const Tensor& a
                             plan.tileOf(b.index, gb.index, oc.index, f.index, ic.index);
                         const Tensor tableT =
                             cv::tableConstant(graph, table, tile, {di, "worklist"});
+                        const std::size_t groups = gb.end - gb.begin;
                         const std::uint64_t cycles = pl::convWeightDeltaCycles(
-                            target, p3.inputType, b.end - b.begin, oc.end - oc.begin,
+                            target, p3.inputType, groups, b.end - b.begin, oc.end - oc.begin,
                             ic.end - ic.begin, outBlock, kernel);
+                        // One vertex for the tile's conv groups, their blocks one after the
+                        // other in each operand, as the forward pass.
+                        std::vector<Tensor> deltas, ins, outs;
                         for (std::size_t g = gb.begin; g < gb.end; ++g) {
                             const Tensor dst = partials[part][g].slice(
                                 {oc.begin, ic.begin, 0, 0, 0},
                                 {oc.end, ic.end, kernel[0], kernel[1], kernel[2]});
                             graph.setTileMapping(dst, tile);
-                            poplar::VertexRef v = graph.addVertex(cs, vertexType);
-                            graph.connect(v["deltas"],
-                                          dy5.slice({b.begin, g * Co + oc.begin, f.begin, 0, 0},
-                                                    {b.end, g * Co + oc.end, f.end, out[1], out[2]})
+                            outs.push_back(dst.flatten());
+                            deltas.push_back(
+                                dy5.slice({b.begin, g * Co + oc.begin, f.begin, 0, 0},
+                                          {b.end, g * Co + oc.end, f.end, out[1], out[2]})
+                                    .flatten());
+                            ins.push_back(x5.slice({b.begin, g * Ci + ic.begin, lo, 0, 0},
+                                                   {b.end, g * Ci + ic.end, hi, F1, F2})
                                               .flatten());
-                            graph.connect(v["in"], x5.slice({b.begin, g * Ci + ic.begin, lo, 0, 0},
-                                                            {b.end, g * Ci + ic.end, hi, F1, F2})
-                                                       .flatten());
-                            graph.connect(v["out"], dst.flatten());
-                            cv::setVertexState(graph, v, tableT, b.end - b.begin, ic.end - ic.begin,
-                                               oc.end - oc.begin, inBlock, outBlock, kernel);
-                            graph.setTileMapping(v, tile);
-                            graph.setPerfEstimate(v, (cycles + workers - 1) / workers);
                         }
+                        poplar::VertexRef v = graph.addVertex(cs, vertexType);
+                        graph.connect(v["deltas"], poplar::concat(deltas));
+                        graph.connect(v["in"], poplar::concat(ins));
+                        graph.connect(v["out"], poplar::concat(outs));
+                        graph.setInitialValue(v["convGroups"], unsigned(groups));
+                        cv::setVertexState(graph, v, tableT, b.end - b.begin, ic.end - ic.begin,
+                                           oc.end - oc.begin, inBlock, outBlock, kernel);
+                        graph.setTileMapping(v, tile);
+                        graph.setPerfEstimate(v, (cycles + workers - 1) / workers);
                     }
         }
     }
