@@ -6,6 +6,7 @@
 #include <poplin/Convolution.hpp>
 #include <poplin/MatMul.hpp>
 #include <popops/Cast.hpp>
+#include <popops/DynamicSlice.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/Reduction.hpp>
 #include <popops/ScaledAdd.hpp>
@@ -29,6 +30,10 @@ const char* const kBroadcastScalarEstimators =
     "PopLibs lib/popops/popopsCycleEstimators.cpp (BroadcastScalar1D MultiVertex, "
     "broadcastArithmeticSupervisorCycleEstimate with broadcastOpPerfInfo), worked out for the "
     "same size";
+const char* const kSliceEstimators =
+    "PopLibs lib/popops/PerformanceEstimation.cpp (getMultiSliceCycleEstimate, "
+    "getMultiUpdateOpCycleEstimate) as popopsCycleEstimators.cpp calls them for the MultiSlice "
+    "and ScaledMultiUpdateOp vertices (every index in range), worked out for the same size";
 const char* const kMapExprEstimate =
     "PopLibs lib/popops/ExpressionGenerator.cpp (executeCodelet's estimate of the generated "
     "MultiVertex)";
@@ -224,6 +229,39 @@ std::vector<CalibrationCase> calibrationCases() {
                                  "pow");
                  },
                  "power");
+         },
+         1 / kBand, kBand, ""},
+        // popops::multiSlice of 60 indices from a 100 x 16 FLOAT table on one tile: the
+        // indices split over 6 workers, 10 each; getMultiSliceCycleEstimate 13 + 10 x (19 + 8
+        // vectors x 2) = 363; 6 x 363.
+        {"popops::multiSlice FLOAT 100x16 table, 60 indices, one ipu2 tile, compute-set cycles",
+         "cycles", 6 * 363, kSliceEstimators,
+         [] {
+             return tileCycles(
+                 [](poplar::Graph& g, Prog& p) {
+                     popops::multiSlice(g, onTile0(g, FLOAT, {100, 16}, "table"),
+                                        onTile0(g, poplar::UNSIGNED_INT, {60, 1}, "idx"), {0}, {1},
+                                        p, popops::SlicePlan(), {}, "lookup");
+                 },
+                 "multiSlice");
+         },
+         1 / kBand, kBand, ""},
+        // popops::multiUpdateAdd of 60 slices into the same table: each worker owns a sixth of
+        // the entries and checks all 60 indices; getMultiUpdateOpCycleEstimate (FLOAT, scaled)
+        // 3 + 24 + 2 + 60 x (11 + 15 atoms x 3) = 3389; 6 x 3389 + 25 supervisor cycles.
+        {"popops::multiUpdateAdd FLOAT 100x16 table, 60 slices, one ipu2 tile, compute-set "
+         "cycles",
+         "cycles", 6 * 3389 + 25, kSliceEstimators,
+         [] {
+             return tileCycles(
+                 [](poplar::Graph& g, Prog& p) {
+                     popops::multiUpdateAdd(g, onTile0(g, FLOAT, {100, 16}, "table"),
+                                            onTile0(g, FLOAT, {60, 1, 16}, "slices"),
+                                            onTile0(g, poplar::UNSIGNED_INT, {60, 1}, "idx"),
+                                            onTile0(g, FLOAT, {}, "scale"), {0}, {1}, p,
+                                            popops::SlicePlan(), {}, "update");
+                 },
+                 "multiUpdateAdd");
          },
          1 / kBand, kBand, ""},
         // popops::map fusing (_1 - _2) * _3, two operations on three inputs: PopLibs' generated

@@ -4,8 +4,12 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
 #include <functional>
+#include <map>
 #include <popart/optimizer.hpp>
+#include <string>
+#include <unistd.h>
 
 using namespace popart;
 using popart_test::smallDevice;
@@ -247,4 +251,84 @@ TEST_CASE("Gradients of softmax, layer norm and reductions match finite differen
             return s;
         },
         13);
+}
+
+TEST_CASE("Gather of a weight by run-time indices: values and the scattered gradient",
+          "[popart][gradients][gather]") {
+    // loss = sum(gather(w, ids)^2), one ConstSGD(1) step: w' = w - dloss/dw, where dloss/dw[r]
+    // = 2 w[r] x (the times r is gathered). Repeated and negative indices, both axes.
+    const std::vector<int> ids = {3, 0, 3, 5, -1, 2};
+    for (int64_t axis : {0, 1}) {
+        INFO("axis " << axis);
+        const int64_t entries = 6, width = 4;
+        const Shape wShape = axis == 0 ? Shape{entries, width} : Shape{width, entries};
+        const auto w0 = values(entries * width, -1, 1, 5);
+        auto builder = Builder::create();
+        auto onnx = builder->aiOnnxOpset(13);
+        auto gc = builder->aiGraphcoreOpset1();
+        TensorId w = builder->addInitializedInputTensor(
+            ConstVoidData(w0.data(), TensorInfo("FLOAT", wShape)), "w");
+        TensorId x = builder->addInputTensor(TensorInfo("INT32", Shape{2, 3}), "ids");
+        TensorId y = onnx.gather({w, x}, axis, "embed");
+        TensorId sq = onnx.mul({y, y});
+        TensorId loss = gc.identityloss({sq}, ReductionType::Sum, "loss");
+        DataFlow flow(1, {{y, AnchorReturnType("ALL")}});
+        // A report, to see which PopLibs operations the Gather and its gradient ran.
+        const std::filesystem::path dir =
+            std::filesystem::temp_directory_path() /
+            ("popart-gather-" + std::to_string(::getpid()) + "-" + std::to_string(axis));
+        std::filesystem::remove_all(dir);
+        SessionOptions opts;
+        opts.engineOptions = {{"autoReport.all", "true"}, {"autoReport.directory", dir.string()}};
+        auto session = TrainingSession::createFromOnnxModel(builder->getModelProto(), flow, loss,
+                                                            ConstSGD(1.0f), smallDevice(16),
+                                                            InputShapeInfo(), opts);
+        session->prepareDevice();
+        session->weightsFromHost();
+        std::vector<int> idv = ids;
+        NDArrayWrapper<int> xa(idv.data(), Shape{2, 3});
+        std::vector<float> yv(entries * width);
+        const Shape yShape = axis == 0 ? Shape{2, 3, width} : Shape{width, 2, 3};
+        NDArrayWrapper<float> ya(yv.data(), yShape);
+        StepIO io({{x, &xa}}, {{y, &ya}});
+        session->run(io);
+        session->weightsToHost();
+        std::vector<float> w1(w0.size());
+        WeightsIO wio;
+        wio.insert(w, MutableVoidData(w1.data(), TensorInfo("FLOAT", wShape)));
+        session->readWeights(wio);
+        auto at = [&](const std::vector<float>& v, int64_t entry, int64_t col) {
+            return axis == 0 ? v[entry * width + col] : v[col * entries + entry];
+        };
+        std::vector<int> count(entries, 0);
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            const int64_t r = ids[i] < 0 ? ids[i] + entries : ids[i];
+            ++count[r];
+            for (int64_t c = 0; c < width; ++c) {
+                const float got = axis == 0 ? yv[i * width + c] : yv[c * ids.size() + i];
+                CHECK(got == at(w0, r, c));
+            }
+        }
+        for (int64_t r = 0; r < entries; ++r)
+            for (int64_t c = 0; c < width; ++c)
+                CHECK(at(w0, r, c) - at(w1, r, c) ==
+                      Approx(2 * count[r] * at(w0, r, c)).epsilon(1e-5).margin(1e-6));
+        // As PopART's GatherOpx and GatherGradOpx: the weight created for slicing, one
+        // multiSlice, and the gradient one multiUpdateAdd into a sliceable tensor (no product).
+        std::map<std::string, int> apis;
+        for (const auto& op : session->getReport().compilation().debugContexts())
+            if (op.layer() == "PopLibs") {
+                const std::string json = op.json();
+                for (const char* api : {"createSliceableTensor", "multiSlice", "multiUpdateAdd",
+                                        "matMul", "encodeOneHot"})
+                    if (json.find(std::string("\"api\":\"") + api + "\"") != std::string::npos)
+                        ++apis[api];
+            }
+        CHECK(apis["createSliceableTensor"] == 2); // the weight and its gradient
+        CHECK(apis["multiSlice"] == 1);
+        CHECK(apis["multiUpdateAdd"] == 1);
+        CHECK(apis["matMul"] == 0);
+        CHECK(apis["encodeOneHot"] == 0);
+        std::filesystem::remove_all(dir);
+    }
 }

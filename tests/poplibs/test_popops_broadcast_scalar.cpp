@@ -132,3 +132,47 @@ TEST_CASE("a binary op with a scalar operand runs on BroadcastScalar1D, computes
         }
     }
 }
+
+TEST_CASE("a scalar operand over data in many regions of a tile runs on BroadcastScalar2DData, "
+          "as PopLibs' cost comparison picks") {
+    // x {64, 8} FLOAT: even rows on tile 0, odd rows on tile 1, so each tile holds 32 regions of
+    // 8 elements. By hand (PopLibs' createVertexBinaryOpBroadcastScalar):
+    //   one BroadcastScalar1D MultiVertex per region: 6 x (20 + 1 vector x 2) + 11 = 143 cycles,
+    //   32 of them 4,576;
+    //   BroadcastScalar2DData: 256 elements in grains of max(2, 4 bytes) = 4: 11 grains (44
+    //   elements) a worker; the busiest worker has 6 regions (8, 8, 8, 8, 8, 4): 20 + 5 x (4 x 2
+    //   + 28) + (2 x 2 + 28) = 232 thread cycles, x 6 = 1,392 < 4,576: the 2D vertices win.
+    for (bool inPlace : {false, true}) {
+        INFO("in place " << inPlace);
+        Harness h(2);
+        const auto xv = poplibstest::values(512, -2.0, 2.0, 9);
+        auto x = h.input(poplar::FLOAT, {64, 8}, xv, "x");
+        for (unsigned r = 0; r < 64; ++r)
+            h.graph.setTileMapping(x[r], r % 2);
+        auto c = h.input(poplar::FLOAT, {}, {1.5}, "c");
+        h.graph.setTileMapping(c, 0);
+        poplar::Tensor y = x;
+        if (inPlace)
+            popops::mapInPlace(h.graph, BinaryOpType::MULTIPLY, x, c, h.prog, "mulInPlace");
+        else
+            y = popops::map(h.graph, BinaryOpType::MULTIPLY, x, c, h.prog, "mul");
+        h.output(y, "y");
+        const std::string name = inPlace ? "popops::BroadcastScalar2DDataInPlace<popops::expr::"
+                                           "BinaryOpType::MULTIPLY,float>"
+                                         : "popops::BroadcastScalar2DData<popops::expr::"
+                                           "BinaryOpType::MULTIPLY,float>";
+        CHECK(vertexTypes(h.graph, 0) == std::vector<std::string>{name});
+        // Six workers' shares: 44 elements each, the last 36 (4, 8, 8, 8, 8).
+        CHECK(vertexEstimates(h.graph, 0, 0) ==
+              std::vector<std::uint64_t>{232, 232, 232, 232, 232, 196});
+        const auto out = h.run()["y"];
+        for (std::size_t i = 0; i < 512; ++i)
+            CHECK(out[i] == Approx(xv[i] * 1.5));
+    }
+    // The figures above, from the estimators.
+    const auto t = ipu2();
+    CHECK(cycles::broadcastScalar1DVertexCycles(t, BinaryOpType::MULTIPLY, poplar::FLOAT, false,
+                                                8) == 143);
+    CHECK(cycles::broadcastScalar2DWorkerCycles(t, BinaryOpType::MULTIPLY, poplar::FLOAT, false,
+                                                {8, 8, 8, 8, 8, 4}) == 232);
+}

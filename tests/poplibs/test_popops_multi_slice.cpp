@@ -13,6 +13,7 @@
 #include <popops/DynamicSlice.hpp>
 #include <poputil/exceptions.hpp>
 #include <sstream>
+#include <string>
 #include <sys/wait.h>
 
 using namespace poplibstest;
@@ -29,18 +30,23 @@ double rounded(const poplar::Type& type, double x) {
     return type == poplar::HALF ? toHalf(x) : x;
 }
 
-/// A table of `entries` x `elems` and the plan: none, or one split into parts by a small
-/// memory share.
+/// A table of `entries` x `elems` and the plan: none (empty constraints), or PopLibs' planner
+/// with these planConstraints (entries split into parts, lookups into groups, or both).
 struct Table {
     std::size_t entries, elems;
-    bool split;
+    std::string constraints;
+    bool split() const { return !constraints.empty(); }
 };
 
+const std::vector<std::string> kConstraints = {
+    "", R"({"slicedDimSplit": 3})", R"({"lookupSplit": 3})",
+    R"({"lookupSplit": 2, "slicedDimSplit": 2, "unslicedDimSplit": 2})"};
+
 popops::SlicePlan makePlan(Harness& h, const poplar::Type& type, const Table& c, std::size_t n) {
-    if (!c.split)
+    if (!c.split())
         return popops::SlicePlan();
     return popops::embedding::plan(h.g(), type, c.entries, c.elems, {n},
-                                   {{"availableMemoryProportion", "0.00005"}});
+                                   {{"planConstraints", c.constraints}});
 }
 
 const std::vector<unsigned> kIndices = {3, 0, 36, 3, 17, 40, 9, 36, 1000, 22, 5};
@@ -50,33 +56,32 @@ const std::vector<unsigned> kIndices = {3, 0, 36, 3, 17, 40, 9, 36, 1000, 22, 5}
 TEST_CASE("multiSlice matches the host, one and several parts, indices past the end give zeros",
           "[popops][multiSlice]") {
     for (const auto& type : {poplar::FLOAT, poplar::HALF, poplar::INT}) {
-        for (const Table c : {Table{37, 5, false}, Table{37, 5, true}, Table{37, 3, true}}) {
-            // 16 tiles: 5 FLOAT blocks of PopLibs' 1-element grain leave room for 3 parts.
-            Harness h(16);
-            const std::size_t n = kIndices.size();
-            const auto plan = makePlan(h, type, c, n);
-            if (c.split)
-                CHECK(plan.getImpl().slicedSplit > 1);
-            poplar::Tensor t = popops::createSliceableTensor(h.g(), type, {c.entries, c.elems}, {0},
-                                                             {1}, plan, {}, "table");
-            const auto data = integers(c.entries * c.elems, -50, 50, 3);
-            h.addInput(t, data, "table");
-            poplar::Tensor idx = h.input(poplar::UNSIGNED_INT, {n, 1}, asDoubles(kIndices), "idx");
-            poplar::Tensor s =
-                popops::multiSlice(h.g(), t, idx, {0}, {1}, h.prog, plan, {}, "lookup");
-            REQUIRE(s.shape() == Shape{n, 1, c.elems});
-            h.output(s, "s");
-            const auto out = h.run()["s"];
-            for (std::size_t i = 0; i < n; ++i)
-                for (std::size_t e = 0; e < c.elems; ++e) {
-                    const double want = kIndices[i] < c.entries
-                                            ? rounded(type, data[kIndices[i] * c.elems + e])
-                                            : 0.0;
-                    INFO(type.toString() << " " << c.entries << "x" << c.elems << " split "
-                                         << c.split << " index " << i << " element " << e);
-                    CHECK(out[i * c.elems + e] == want);
-                }
-        }
+        for (const auto& constraints : kConstraints)
+            for (const Table& c : {Table{37, 5, constraints}, Table{37, 3, constraints}}) {
+                Harness h(16);
+                const std::size_t n = kIndices.size();
+                const auto plan = makePlan(h, type, c, n);
+                poplar::Tensor t = popops::createSliceableTensor(h.g(), type, {c.entries, c.elems},
+                                                                 {0}, {1}, plan, {}, "table");
+                const auto data = integers(c.entries * c.elems, -50, 50, 3);
+                h.addInput(t, data, "table");
+                poplar::Tensor idx =
+                    h.input(poplar::UNSIGNED_INT, {n, 1}, asDoubles(kIndices), "idx");
+                poplar::Tensor s =
+                    popops::multiSlice(h.g(), t, idx, {0}, {1}, h.prog, plan, {}, "lookup");
+                REQUIRE(s.shape() == Shape{n, 1, c.elems});
+                h.output(s, "s");
+                const auto out = h.run()["s"];
+                for (std::size_t i = 0; i < n; ++i)
+                    for (std::size_t e = 0; e < c.elems; ++e) {
+                        const double want = kIndices[i] < c.entries
+                                                ? rounded(type, data[kIndices[i] * c.elems + e])
+                                                : 0.0;
+                        INFO(type.toString() << " " << c.entries << "x" << c.elems << " plan "
+                                             << plan << " index " << i << " element " << e);
+                        CHECK(out[i * c.elems + e] == want);
+                    }
+            }
     }
 }
 
@@ -118,9 +123,10 @@ TEST_CASE("multiUpdate, multiUpdateAdd and multiUpdateMax match the host",
           "[popops][multiUpdate]") {
     enum Kind { Write, Add, Max };
     for (const auto& type : {poplar::FLOAT, poplar::HALF, poplar::INT}) {
-        for (const Table c : {Table{37, 6, false}, Table{37, 6, true}}) {
+        for (const auto& constraints : kConstraints) {
+            const Table c{37, 6, constraints};
             for (Kind kind : {Write, Add, Max}) {
-                Harness h(8);
+                Harness h(16);
                 const std::size_t n = kIndices.size();
                 const auto plan = makePlan(h, type, c, n);
                 poplar::Tensor t = popops::createSliceableTensor(h.g(), type, {c.entries, c.elems},
@@ -134,6 +140,13 @@ TEST_CASE("multiUpdate, multiUpdateAdd and multiUpdateMax match the host",
                 const auto updates = integers(n * c.elems, -8, 8, 11);
                 h.addInput(s, updates, "updates");
                 const double scale = type == poplar::INT ? 3.0 : 0.5;
+                if (kind == Write && plan.getImpl().lookupSplit > 1) {
+                    // Split lookups need an operation to combine the groups' updates.
+                    CHECK_THROWS_AS(
+                        popops::multiUpdate(h.g(), t, s, idx, {0}, {1}, h.prog, plan, {}),
+                        poputil::poplibs_error);
+                    continue;
+                }
                 if (kind == Write) {
                     popops::multiUpdate(h.g(), t, s, idx, {0}, {1}, h.prog, plan, {});
                 } else if (kind == Add) {
@@ -155,7 +168,7 @@ TEST_CASE("multiUpdate, multiUpdateAdd and multiUpdateMax match the host",
                         w = kind == Write ? u : kind == Add ? w + scale * u : std::max(w, u);
                     }
                 }
-                INFO(type.toString() << " split " << c.split << " kind " << kind);
+                INFO(type.toString() << " plan " << plan << " kind " << kind);
                 CHECK(out == want);
             }
         }
@@ -166,12 +179,15 @@ TEST_CASE("embedding plans split the table, print, compare and check their optio
           "[popops][multiSlice][plan]") {
     Harness h(16);
     const auto whole = popops::embedding::plan(h.g(), poplar::FLOAT, 100, 8, {4}, {});
-    CHECK(whole.getImpl().slicedSplit == 1);
-    // 8 FLOATs in PopLibs' grains of lcm(4-byte atomic store, 4) / 4 = 1 element.
-    CHECK(whole.getImpl().unslicedSplit == 8);
-    const auto split = popops::embedding::plan(h.g(), poplar::FLOAT, 100, 8, {4},
-                                               {{"availableMemoryProportion", "0.0001"}});
-    CHECK(split.getImpl().slicedSplit == 2); // 16 tiles / 8 blocks
+    // 8 FLOATs in PopLibs' grains of lcm(8-byte data path, 4) / 4 = 2 elements: 4 blocks at most.
+    CHECK(whole.getImpl().unslicedGrain == 2);
+    CHECK(whole.getImpl().unslicedSplit <= 4);
+    CHECK(whole.getImpl().tilesUsed() <= 16);
+    const auto split = popops::embedding::plan(
+        h.g(), poplar::FLOAT, 100, 8, {4},
+        {{"planConstraints", R"({"slicedDimSplit": 2, "unslicedDimSplit": 4})"}});
+    CHECK(split.getImpl().slicedSplit == 2);
+    CHECK(split.getImpl().unslicedSplit == 4);
     CHECK(whole != split);
     CHECK(whole ==
           popops::embedding::plan(h.g(), poplar::FLOAT, 100, 8, {4}, {{"usedForSlice", "true"}}));
@@ -191,15 +207,23 @@ TEST_CASE("embedding plans split the table, print, compare and check their optio
     CHECK_THROWS_AS(
         popops::embedding::plan(h.g(), poplar::FLOAT, 10, 4, {1}, {{"operationForUpdate", "mul"}}),
         poplar::invalid_option);
+    for (const char* bad :
+         {"[1]", "{\"lookupSplit\": 0}", "{\"bogus\": 2}", "not json", "{\"slicedDimSplit\": -1}"})
+        CHECK_THROWS_AS(
+            popops::embedding::plan(h.g(), poplar::FLOAT, 10, 4, {1}, {{"planConstraints", bad}}),
+            poplar::invalid_option);
+    CHECK_THROWS_AS(popops::embedding::plan(h.g(), poplar::FLOAT, 10, 4, {1},
+                                            {{"planMinimisationTarget", "memory"}}),
+                    poplar::invalid_option);
 
-    // A tensor laid out by a plan: every (part, block) piece on its own tile.
+    // A tensor laid out by a plan: every (part, block) piece on its own tile, 8 tiles.
     poplar::Tensor t =
         popops::createSliceableTensor(h.g(), poplar::FLOAT, {100, 8}, {0}, {1}, split, {}, "t");
     const auto mapping = h.g().getTileMapping(t);
     std::size_t used = 0;
     for (const auto& intervals : mapping)
         used += intervals.empty() ? 0 : 1;
-    CHECK(used == 16);
+    CHECK(used == 8);
     poplar::Tensor idx = popops::createIndicesTensor(h.g(), {0}, 5, split, {}, "idx");
     CHECK(idx.shape() == Shape{5, 1});
     CHECK(idx.elementType() == poplar::UNSIGNED_INT);
@@ -213,6 +237,51 @@ TEST_CASE("embedding plans split the table, print, compare and check their optio
                     poputil::poplibs_error);
     CHECK_THROWS_AS(popops::multiSlice(h.g(), other, idx, {0, 1}, {1, 1}, h.prog, whole, {}),
                     poputil::poplibs_error);
+}
+
+TEST_CASE("PopLibs' embedding planner: a 30,000 x 768 HALF table, 512 lookups, 1,472 tiles",
+          "[popops][multiSlice][plan]") {
+    poplar::Graph g(poplar::Target::createIPUTarget(1, "ipu2"));
+    // By hand, PopLibs' model (embedding::constructModel) for the slice PopART's Gather plans
+    // (usedForSlice only). HALF grains are 4 elements (8 bytes, the data path): 192 per entry.
+    // Best split: every grain its own block (u = 192) and 7 parts of entries (s = 7), 1,344
+    // tiles; no lookup split (a split would broadcast 34,288 table bytes to every group).
+    //   the table on a tile: 1 grain x ceil(30000 / 7) = 4,286 entries = 34,288 bytes; spread
+    //   evenly it would be ceil(30000 x 192 / 1472) x 8 = 31,312: the 2,976 more are charged as
+    //   exchange at 4 bytes a cycle: 744 cycles;
+    //   stage 1: ceil(512 / 6) = 86 indices a worker, ceil(86 x 4286 / 30000) = 13 in range:
+    //   13 + 13 x (19 + 2 vectors x 2) + 73 x 8 = 896;
+    //   stage 2: ceil(512 / 7) = 74 indices a tile; 7 x 74 x 8 bytes received: 1,036 cycles;
+    //   ceil(74 / 6) = 13 a worker, 2 in range: 13 + 2 x (19 + 1 x 2) + 11 x 8 = 143.
+    const auto slice =
+        popops::embedding::plan(g, poplar::HALF, 30000, 768, {512}, {{"usedForUpdate", "false"}});
+    const auto& p = slice.getImpl();
+    CHECK(p.unslicedGrain == 4);
+    CHECK(p.unslicedSplit == 192);
+    CHECK(p.slicedSplit == 7);
+    CHECK(p.lookupSplit == 1);
+    CHECK(p.tilesUsed() == 1344);
+    CHECK(p.estimates.sliceFirstStageExchange == 744);
+    CHECK(p.estimates.sliceFirstStageCompute == 896);
+    CHECK(p.estimates.sliceSecondStageExchange == 1036);
+    CHECK(p.estimates.sliceSecondStageCompute == 143);
+    CHECK(p.estimates.totalCycles == 2819);
+    CHECK(p.estimates.baseStorageBytesPerTile == 34288);
+    // Every other split costs at least as much under the same model.
+    for (unsigned u : {96u, 192u})
+        for (unsigned s : {1u, 6u, 7u, 8u})
+            for (unsigned l : {1u, 2u}) {
+                if (u * s * l > 1472)
+                    continue;
+                popops::SlicePlanInternal c = p;
+                c.unslicedSplit = u;
+                c.slicedSplit = s;
+                c.lookupSplit = l;
+                popops::EmbeddingPlanOptions o;
+                o.usedForUpdate = false;
+                CHECK(popops::detail::estimateEmbedding(g.getTarget(), poplar::HALF, c, o)
+                          .totalCycles >= 2819);
+            }
 }
 
 namespace {
@@ -231,9 +300,10 @@ std::pair<int, std::string> runExample(const std::string& cmd) {
 TEST_CASE("embedding_training's loss falls and its embedding matches the host",
           "[examples][multiSlice]") {
     // tiles, vocab, dim, classes, batch, epochs[, memory share]: defaults, odd sizes, one tile,
-    // more tiles than the table needs, and a table split into parts of entries.
+    // more tiles than the table needs, and a tiny memory share.
     for (const char* args :
          {"", "7 33 5 3 17 8", "1 10 4 2 9 6", "64 12 9 3 40 5", "16 100 8 4 64 10 0.0001"}) {
+        // (the last: a memory share no plan's temporaries fit, so PopLibs plans without it)
         const auto [status, output] =
             runExample(std::string(EMBEDDING_TRAINING_EXAMPLE) + " " + args);
         INFO(args << ": " << output);
@@ -241,9 +311,11 @@ TEST_CASE("embedding_training's loss falls and its embedding matches the host",
         CHECK(output.find("\"ok\":true") != std::string::npos);
     }
     const auto [split, splitOutput] =
-        runExample(std::string(EMBEDDING_TRAINING_EXAMPLE) + " 16 100 8 4 64 3 0.0001");
-    // 8 FLOATs in 1-element grains take 8 of the 16 tiles, leaving 2 parts of entries.
-    CHECK(splitOutput.find("slicedSplit 2") != std::string::npos);
+        runExample(std::string(EMBEDDING_TRAINING_EXAMPLE) + " 16 100 8 4 64 3");
+    // 8 FLOATs are 4 grains of 2: PopLibs' planner takes 4 blocks and, with 64 lookups on 16
+    // tiles, splits the lookups over the other tiles (cheaper than splitting 100 entries).
+    CHECK(splitOutput.find("lookupSplit 4, slicedSplit 1") != std::string::npos);
+    CHECK(splitOutput.find("unslicedSplit 4") != std::string::npos);
     const auto [status, output] = runExample(std::string(EMBEDDING_TRAINING_EXAMPLE) + " 4 0");
     CHECK(status == 2);
     CHECK(output.find("must be a positive integer") != std::string::npos);

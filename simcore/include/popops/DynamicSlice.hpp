@@ -21,11 +21,12 @@ class PlanningCache;
 
 class SlicePlanInternal;
 
-/// How a multiSlice or multiUpdate is laid out over the tiles: the sliced dimension (the
-/// embedding's entries) is split into parts and the other elements (each entry's columns) into
-/// blocks, one tile per (part, block). Made by embedding::plan; a default-constructed plan is
-/// empty, and the operations then plan for the call's own sizes. Copyable and comparable, as
-/// PopLibs' SlicePlan.
+/// How a multiSlice or multiUpdate is laid out over the tiles: the lookups are split into
+/// groups, the sliced dimension (the embedding's entries) into parts and the other elements
+/// (each entry's columns) into blocks, one tile per (group, part, block). Made by
+/// embedding::plan (PopLibs' planner, minimising cycles); a default-constructed plan is empty,
+/// and the operations then use the plan for one lookup. Copyable and comparable, as PopLibs'
+/// SlicePlan.
 class SlicePlan {
 public:
     SlicePlan();

@@ -161,6 +161,42 @@ void addElementWiseVertices(poplar::Graph& graph, poplar::ComputeSet cs,
     }
 }
 
+std::vector<std::vector<poplar::Interval>>
+contiguousRegions(const poplar::Tensor& flat, const std::vector<poplar::Interval>& intervals) {
+    struct Piece {
+        std::uint32_t variable;
+        std::uint64_t address, flat, size;
+    };
+    tilescope::sim::views::FlatIntervalReader reader(flat.view());
+    std::vector<Piece> pieces;
+    for (const auto& i : intervals) {
+        tilescope::sim::TensorView part;
+        reader.appendTo(part, i.begin(), i.end());
+        std::uint64_t at = i.begin();
+        for (const auto& r : part.ranges) {
+            pieces.push_back({r.variable, r.begin, at, r.size()});
+            at += r.size();
+        }
+    }
+    std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) {
+        return std::tie(a.variable, a.address) < std::tie(b.variable, b.address);
+    });
+    std::vector<std::vector<poplar::Interval>> regions;
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+        const Piece& p = pieces[k];
+        const bool follows = k > 0 && pieces[k - 1].variable == p.variable &&
+                             pieces[k - 1].address + pieces[k - 1].size == p.address;
+        if (!follows)
+            regions.emplace_back();
+        auto& region = regions.back();
+        if (!region.empty() && region.back().end() == p.flat)
+            region.back() = poplar::Interval(region.back().begin(), p.flat + p.size);
+        else
+            region.emplace_back(p.flat, p.flat + p.size);
+    }
+    return regions;
+}
+
 void PoplibsOpDebugInfo::addFlops(std::uint64_t flops) {
     tilescope::sim::OperationRegistry::instance().addFlops(getId(), flops);
 }

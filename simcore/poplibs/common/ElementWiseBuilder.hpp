@@ -34,6 +34,12 @@ void addElementWiseVertices(poplar::Graph& graph, poplar::ComputeSet cs,
                             const std::function<void(poplar::VertexRef)>& configure = {},
                             const std::vector<ListFieldTensors>& listFields = {});
 
+/// One tile's elements of `flat` (its flat `intervals`) grouped into regions contiguous in
+/// memory, in memory order, as poputil's getSortedContiguousRegions gives them: each region is
+/// the flat intervals whose elements follow one another in one variable.
+std::vector<std::vector<poplar::Interval>>
+contiguousRegions(const poplar::Tensor& flat, const std::vector<poplar::Interval>& intervals);
+
 /// The DebugInfo of one PopLibs call: layer "PopLibs", named after the API function under the
 /// caller's debug context, with its arguments (DI_ARGS), outputs (addOutput/addOutputs) and an
 /// estimated FLOP count attached by `addFlops`.

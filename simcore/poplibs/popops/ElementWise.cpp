@@ -4,6 +4,7 @@
 #include "popops/ElementWise.hpp"
 
 #include "common/ElementWiseBuilder.hpp"
+#include "popops/BroadcastScalar.hpp"
 #include "popops/ElementWiseCycles.hpp"
 #include "popops/ElementWiseVertices.hpp"
 #include "popops/PopopsCodelets.hpp"
@@ -163,10 +164,17 @@ template <typename T, expr::BinaryOpType Op> void registerBinary(poplar::Graph& 
         tilescope::sim::registerBuiltinVertex<pv::BroadcastScalar1D<Op, T>>(
             graph, vertexName("popops::BroadcastScalar1D", Op, type),
             &pv::BroadcastScalar1D<Op, T>::visit);
-        if constexpr (!pv::givesBool(Op) || std::is_same_v<T, bool>)
+        tilescope::sim::registerBuiltinVertex<pv::BroadcastScalar2DData<Op, T>>(
+            graph, vertexName("popops::BroadcastScalar2DData", Op, type),
+            &pv::BroadcastScalar2DData<Op, T>::visit);
+        if constexpr (!pv::givesBool(Op) || std::is_same_v<T, bool>) {
             tilescope::sim::registerBuiltinVertex<pv::BroadcastScalar1DInPlace<Op, T>>(
                 graph, vertexName("popops::BroadcastScalar1DInPlace", Op, type),
                 &pv::BroadcastScalar1DInPlace<Op, T>::visit);
+            tilescope::sim::registerBuiltinVertex<pv::BroadcastScalar2DDataInPlace<Op, T>>(
+                graph, vertexName("popops::BroadcastScalar2DDataInPlace", Op, type),
+                &pv::BroadcastScalar2DDataInPlace<Op, T>::visit);
+        }
     }
 }
 
@@ -335,19 +343,16 @@ Tensor map(poplar::Graph& graph, expr::BinaryOpType op, const Tensor& a, const T
     poplar::ComputeSet cs = graph.addComputeSet({di, api});
     const auto& target = graph.getTarget();
     // PopLibs' binaryOp: a one-element second operand (or first, for a commutative operation)
-    // runs on BroadcastScalar1D over the other operand, reading the scalar once per vertex.
+    // runs on BroadcastScalar1D or BroadcastScalar2DData over the other operand, chosen per
+    // tile (BroadcastScalar.hpp), reading the scalar once per vertex.
     const bool scalarB = b.numElements() == 1, scalarA = a.numElements() == 1;
     if (hasBroadcastScalarVertex(op, type) && (scalarB || (scalarA && commutative(op)))) {
         const Tensor& data = scalarB ? a : b;
         const Tensor& scalar = scalarB ? b : a;
         const Tensor scalarElem = scalar.reshape({});
-        pl::addElementWiseVertices(
-            graph, cs, vertexName("popops::BroadcastScalar1D", op, type), out,
-            {{"data", pl::broadcastTo(data, shape)}, {"out", out}},
-            [&](std::size_t n) {
-                return pl::cycles::broadcastScalar1DWorkerCycles(target, op, type, false, n);
-            },
-            [&](poplar::VertexRef v) { graph.connect(v["B"], scalarElem); });
+        detail::addBroadcastScalarVertices(graph, cs, op, pl::broadcastTo(data, shape), scalarElem,
+                                           out, vertexName("popops::BroadcastScalar1D", op, type),
+                                           vertexName("popops::BroadcastScalar2DData", op, type));
         prog.add(poplar::program::Execute(cs, {di}));
         di.addFlops(flopsOf(out, type));
         di.addOutput(out);
@@ -392,12 +397,10 @@ void mapInPlace(poplar::Graph& graph, expr::BinaryOpType op, const Tensor& a, co
     // In place, PopLibs takes the broadcast-scalar path only for a one-element second operand.
     if (hasBroadcastScalarVertex(op, type) && b.numElements() == 1) {
         const Tensor scalarElem = b.reshape({});
-        pl::addElementWiseVertices(
-            graph, cs, vertexName("popops::BroadcastScalar1DInPlace", op, type), a, {{"data", a}},
-            [&](std::size_t n) {
-                return pl::cycles::broadcastScalar1DWorkerCycles(target, op, type, true, n);
-            },
-            [&](poplar::VertexRef v) { graph.connect(v["B"], scalarElem); });
+        detail::addBroadcastScalarVertices(
+            graph, cs, op, a, scalarElem, Tensor(),
+            vertexName("popops::BroadcastScalar1DInPlace", op, type),
+            vertexName("popops::BroadcastScalar2DDataInPlace", op, type));
         prog.add(poplar::program::Execute(cs, {di}));
         di.addFlops(flopsOf(a, type));
         return;

@@ -309,13 +309,14 @@ std::uint64_t binaryOp1DWorkerCycles(const poplar::Target& target, B op, const p
     return overhead + binaryInnerLoop(target, op, type, info, elements);
 }
 
-std::uint64_t broadcastScalar1DWorkerCycles(const poplar::Target& target, B op,
-                                            const poplar::Type& type, bool /*inPlace*/,
-                                            std::uint64_t elements) {
-    // broadcastArithmeticSupervisorCycleEstimate: 20 cycles before the loop.
-    constexpr std::uint64_t kBroadcastScalarWorkerOverhead = 20;
-    // Per natural-vector loop: 1 for the assembly codelets, 4 for the C++ ones (the estimator's
-    // `hasExternalCodelet(op, type) ? 1 : 4`).
+namespace {
+
+/// The loop cycles of PopLibs' broadcast-scalar estimators over one run of `elements`
+/// (broadcastArithmeticSupervisorCycleEstimate and broadcastArithmeticCycleEstimate share it):
+/// per natural vector the table's cycles plus 1 for the assembly codelets, 4 for the C++ ones
+/// (`hasExternalCodelet(op, type) ? 1 : 4`); otherwise per unrolled group.
+std::uint64_t broadcastLoopCycles(const poplar::Target& target, B op, const poplar::Type& type,
+                                  std::uint64_t elements) {
     constexpr unsigned kBroadcastAssemblyLoopOverhead = 1, kBroadcastLoopOverhead = 4;
     OpLoopInfo info;
     Row row;
@@ -332,7 +333,31 @@ std::uint64_t broadcastScalar1DWorkerCycles(const poplar::Target& target, B op,
     } else {
         loops = ceilDiv(elements, info.unroll > 0 ? info.unroll : 1);
     }
-    return kBroadcastScalarWorkerOverhead + loops * info.cyclesPerLoop;
+    return loops * info.cyclesPerLoop;
+}
+
+} // namespace
+
+std::uint64_t broadcastScalar1DWorkerCycles(const poplar::Target& target, B op,
+                                            const poplar::Type& type, bool /*inPlace*/,
+                                            std::uint64_t elements) {
+    // broadcastArithmeticSupervisorCycleEstimate: 20 cycles before the loop.
+    constexpr std::uint64_t kBroadcastScalarWorkerOverhead = 20;
+    return kBroadcastScalarWorkerOverhead + broadcastLoopCycles(target, op, type, elements);
+}
+
+std::uint64_t broadcastScalar2DWorkerCycles(const poplar::Target& target, B op,
+                                            const poplar::Type& type, bool /*inPlace*/,
+                                            const std::vector<std::uint64_t>& regions) {
+    // PopLibs' BroadcastScalar2DData(InPlace) estimator (popopsCycleEstimators.cpp, SDK 2.x,
+    // broadcastArithmeticCycleEstimate): 20 cycles of vertex overhead, and per region its loop
+    // plus 28 cycles of region set-up.
+    constexpr std::uint64_t kBroadcastScalar2DOverhead = 20;
+    constexpr std::uint64_t kBroadcastScalar2DPerRegion = 28;
+    std::uint64_t cycles = kBroadcastScalar2DOverhead;
+    for (std::uint64_t n : regions)
+        cycles += broadcastLoopCycles(target, op, type, n) + kBroadcastScalar2DPerRegion;
+    return cycles;
 }
 
 std::uint64_t broadcastScalar1DVertexCycles(const poplar::Target& target, B op,

@@ -13,6 +13,7 @@
 #include <poplar/Target.hpp>
 #include <poplar/Type.hpp>
 #include <popops/ExprOp.hpp>
+#include <vector>
 
 namespace tilescope::poplibs::cycles {
 
@@ -56,6 +57,13 @@ std::uint64_t binaryOp1DVertexCycles(const poplar::Target& target, popops::expr:
 std::uint64_t broadcastScalar1DWorkerCycles(const poplar::Target& target,
                                             popops::expr::BinaryOpType op, const poplar::Type& type,
                                             bool inPlace, std::uint64_t elements);
+/// Thread cycles of one PopLibs BroadcastScalar2DData(InPlace) worker vertex over runs of
+/// `regions` elements each (its estimator: 20, and per region the loop of
+/// broadcastScalar1DWorkerCycles plus 28).
+std::uint64_t broadcastScalar2DWorkerCycles(const poplar::Target& target,
+                                            popops::expr::BinaryOpType op, const poplar::Type& type,
+                                            bool inPlace,
+                                            const std::vector<std::uint64_t>& regions);
 /// PopLibs' estimate of a whole BroadcastScalar1D(InPlace) MultiVertex over `elements` on one
 /// tile: numWorkers * worker(ceil(elements / numWorkers)) + basicOpSupervisorOverhead.
 std::uint64_t broadcastScalar1DVertexCycles(const poplar::Target& target,

@@ -264,4 +264,46 @@ public:
     }
 };
 
+/// PopLibs' BroadcastScalar2DData: BroadcastScalar1D over a list of regions, one worker's share
+/// of a tile whose data lies in several contiguous regions.
+template <BinaryOpType Op, typename T> class BroadcastScalar2DData : public poplar::Vertex {
+public:
+    using OutT = std::conditional_t<givesBool(Op), bool, T>;
+    poplar::Vector<poplar::Input<poplar::Vector<T>>> data;
+    poplar::Input<T> B;
+    poplar::Vector<poplar::Output<poplar::Vector<OutT>>> out;
+    bool compute() {
+        const T b = B;
+        for (std::size_t r = 0; r < out.size(); ++r)
+            for (std::size_t i = 0; i < out[r].size(); ++i)
+                out[r][i] = applyBinary<Op>(T(data[r][i]), b);
+        return true;
+    }
+    static void visit(void* o, FieldVisitor& f) {
+        auto& v = *static_cast<BroadcastScalar2DData*>(o);
+        describeField(f, "data", v.data);
+        describeField(f, "B", v.B);
+        describeField(f, "out", v.out);
+    }
+};
+
+/// BroadcastScalar2DData writing its result over `data`.
+template <BinaryOpType Op, typename T> class BroadcastScalar2DDataInPlace : public poplar::Vertex {
+public:
+    poplar::Vector<poplar::InOut<poplar::Vector<T>>> data;
+    poplar::Input<T> B;
+    bool compute() {
+        const T b = B;
+        for (std::size_t r = 0; r < data.size(); ++r)
+            for (std::size_t i = 0; i < data[r].size(); ++i)
+                data[r][i] = applyBinary<Op>(T(data[r][i]), b);
+        return true;
+    }
+    static void visit(void* o, FieldVisitor& f) {
+        auto& v = *static_cast<BroadcastScalar2DDataInPlace*>(o);
+        describeField(f, "data", v.data);
+        describeField(f, "B", v.B);
+    }
+};
+
 } // namespace tilescope::poplibs::popops_vertices

@@ -1,9 +1,10 @@
-// popops::SlicePlan and popops::embedding::plan: how a multiSlice or multiUpdate is split over
-// the tiles.
+// popops::SlicePlan and popops::embedding::plan's options: how a multiSlice or multiUpdate is
+// split over the tiles (the planner itself is EmbeddingPlanner.cpp).
 
 #include "popops/SlicePlanInternal.hpp"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <ostream>
 #include <poplar/exceptions.hpp>
@@ -29,8 +30,9 @@ SlicePlan::SlicePlan(std::unique_ptr<SlicePlanInternal> impl) : internal(std::mo
 
 namespace {
 auto key(const SlicePlanInternal& p) {
-    return std::tie(p.isNull, p.numEntries, p.elemsPerEntry, p.slicedSplit, p.unslicedSplit,
-                    p.unslicedGrain, p.usedForSlice, p.usedForUpdate, p.operationForUpdate);
+    return std::tie(p.isNull, p.numEntries, p.elemsPerEntry, p.numLookups, p.slicedSplit,
+                    p.unslicedSplit, p.lookupSplit, p.unslicedGrain, p.usedForSlice,
+                    p.usedForUpdate, p.operationForUpdate);
 }
 } // namespace
 
@@ -48,51 +50,15 @@ std::ostream& operator<<(std::ostream& o, const SlicePlan& p) {
     const auto& i = *p.internal;
     if (i.isNull)
         return o << "SlicePlan: none (planned by each call)";
-    return o << "SlicePlan: entries " << i.numEntries << " x " << i.elemsPerEntry
-             << ", slicedSplit " << i.slicedSplit << " (" << i.entriesPerPart()
-             << " entries each), unslicedSplit " << i.unslicedSplit << " (" << i.elemsPerBlock()
-             << " elements each, grain " << i.unslicedGrain << "), usedForSlice "
-             << (i.usedForSlice ? "true" : "false") << ", usedForUpdate "
-             << (i.usedForUpdate ? "true" : "false") << ", operationForUpdate "
-             << i.operationForUpdate;
+    return o << "SlicePlan: entries " << i.numEntries << " x " << i.elemsPerEntry << ", lookups "
+             << i.numLookups << ", lookupSplit " << i.lookupSplit << ", slicedSplit "
+             << i.slicedSplit << " (" << i.entriesPerPart() << " entries each), unslicedSplit "
+             << i.unslicedSplit << " (" << i.elemsPerBlock() << " elements each, grain "
+             << i.unslicedGrain << "), usedForSlice " << (i.usedForSlice ? "true" : "false")
+             << ", usedForUpdate " << (i.usedForUpdate ? "true" : "false")
+             << ", operationForUpdate " << i.operationForUpdate << ", estimated cycles "
+             << i.estimates.totalCycles;
 }
-
-namespace detail {
-
-SlicePlanInternal planEmbedding(const poplar::Target& target, const poplar::Type& type,
-                                std::size_t numEntries, std::size_t elemsPerEntry,
-                                double memoryProportion) {
-    SlicePlanInternal p;
-    p.isNull = false;
-    p.numEntries = numEntries;
-    p.elemsPerEntry = elemsPerEntry;
-    const unsigned tiles = target.getNumTiles();
-    // PopLibs' embedding planner (lib/popops/DynamicSlice.cpp, SDK 2.x): the unsliced grain is
-    // the fewest elements filling a whole atomic store, lcm(atomic store granularity, element
-    // size) / element size: 1 FLOAT, 2 HALFs. Not the vector width.
-    const unsigned elemBytes = target.getTypeSize(type);
-    const unsigned atom = target.getAtomicStoreGranularity();
-    p.unslicedGrain = std::max(1u, std::lcm(atom, elemBytes) / elemBytes);
-    const std::size_t grains = (elemsPerEntry + p.unslicedGrain - 1) / p.unslicedGrain;
-    p.unslicedSplit = static_cast<unsigned>(std::clamp<std::size_t>(grains, 1, tiles));
-    // Recompute the split from the block size so that no block is empty.
-    const std::size_t block = p.elemsPerBlock();
-    p.unslicedSplit =
-        static_cast<unsigned>(std::max<std::size_t>(1, (elemsPerEntry + block - 1) / block));
-    const unsigned maxParts = std::max(1u, tiles / p.unslicedSplit);
-    const double budget = memoryProportion * static_cast<double>(target.getBytesPerTile());
-    const std::size_t bytesPerEntry = block * target.getTypeSize(type);
-    unsigned parts = 1;
-    while (parts < maxParts &&
-           parts<numEntries&& static_cast<double>((numEntries + parts - 1) / parts * bytesPerEntry)>
-               budget)
-        parts = std::min(maxParts, parts * 2);
-    p.slicedSplit =
-        static_cast<unsigned>(std::min<std::size_t>(parts, std::max<std::size_t>(1, numEntries)));
-    return p;
-}
-
-} // namespace detail
 
 namespace embedding {
 
@@ -119,24 +85,52 @@ void parseChoice(const std::string& name, const std::string& value,
                                  list + ", got '" + value + "'");
 }
 
+/// PopLibs' planConstraints: a JSON object fixing lookupSplit, slicedDimSplit,
+/// unslicedDimSplit or unslicedGrainSize to positive integers.
+void parseConstraints(const std::string& value, EmbeddingPlanOptions& opts) {
+    const std::string what = "popops::embedding::plan: option 'planConstraints' ";
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(value);
+    } catch (const nlohmann::json::exception& e) {
+        throw poplar::invalid_option(what + "is not JSON: " + e.what());
+    }
+    if (!j.is_object())
+        throw poplar::invalid_option(what + "must be a JSON object, got '" + value + "'");
+    for (const auto& [key, v] : j.items()) {
+        unsigned* field = key == "lookupSplit"         ? &opts.lookupSplit
+                          : key == "slicedDimSplit"    ? &opts.slicedDimSplit
+                          : key == "unslicedDimSplit"  ? &opts.unslicedDimSplit
+                          : key == "unslicedGrainSize" ? &opts.unslicedGrainSize
+                                                       : nullptr;
+        if (!field)
+            throw poplar::invalid_option(what + "has an unknown constraint '" + key +
+                                         "' (known: lookupSplit, slicedDimSplit, "
+                                         "unslicedDimSplit, unslicedGrainSize)");
+        if (!v.is_number_unsigned() || v.get<std::uint64_t>() == 0 ||
+            v.get<std::uint64_t>() > 0xFFFFFFFFu)
+            throw poplar::invalid_option(what + "constraint '" + key +
+                                         "' must be a positive integer, got " + v.dump());
+        *field = v.get<unsigned>();
+    }
+}
+
 } // namespace
 
 SlicePlan plan(const poplar::Graph& graph, const poplar::Type& dataType, std::size_t numEntries,
                std::size_t outputSize, const std::vector<std::size_t>& numLookups,
                const poplar::OptionFlags& options) {
-    // PopLibs leaves the embedding's share of tile memory open when the option is not given; a
-    // plan still has to keep the table within a tile, so take poplin's default share (0.6).
-    double memoryProportion = 0.6;
-    bool usedForSlice = true, usedForUpdate = true;
-    std::string operation = "add";
+    // PopLibs' SliceOptions defaults: slice and update, ADD, 0.6 of a tile for temporaries,
+    // uniformly distributed indices.
+    EmbeddingPlanOptions opts;
     for (const auto& [name, value] : options) {
         if (name == "usedForSlice") {
-            usedForSlice = parseBool(name, value);
+            opts.usedForSlice = parseBool(name, value);
         } else if (name == "usedForUpdate") {
-            usedForUpdate = parseBool(name, value);
+            opts.usedForUpdate = parseBool(name, value);
         } else if (name == "operationForUpdate") {
             parseChoice(name, value, {"none", "add", "max"});
-            operation = value;
+            opts.operationForUpdate = value;
         } else if (name == "availableMemoryProportion") {
             std::size_t used = 0;
             double p = 0;
@@ -150,22 +144,30 @@ SlicePlan plan(const poplar::Graph& graph, const poplar::Type& dataType, std::si
                                              "'availableMemoryProportion' must be a positive "
                                              "number, got '" +
                                              value + "'");
-            memoryProportion = p;
+            opts.availableMemoryProportion = p;
         } else if (name == "indicesDistribution") {
             parseChoice(name, value, {"uniform", "onePoint"});
+            opts.onePointIndices = value == "onePoint";
         } else if (name == "planMinimisationTarget") {
             parseChoice(name, value, {"memory", "cycles"});
+            // PopLibs' later planner has only the cycles objective, which PopART asks for.
+            if (value == "memory")
+                throw poplar::invalid_option(
+                    "popops::embedding::plan: planMinimisationTarget 'memory' is not "
+                    "supported by the simulator; it plans for 'cycles' as PopLibs does");
+        } else if (name == "planConstraints") {
+            parseConstraints(value, opts);
         } else if (name == "indicesAreSorted") {
             parseBool(name, value);
         } else {
             throw poplar::invalid_option(
                 "popops::embedding::plan: unknown option '" + name +
-                "' (known: usedForSlice, usedForUpdate, operationForUpdate, "
+                "' (known: usedForSlice, usedForUpdate, operationForUpdate, planConstraints, "
                 "availableMemoryProportion, indicesDistribution, planMinimisationTarget, "
                 "indicesAreSorted)");
         }
     }
-    if (!usedForSlice && !usedForUpdate)
+    if (!opts.usedForSlice && !opts.usedForUpdate)
         throw poplar::invalid_option("popops::embedding::plan: options 'usedForSlice' and "
                                      "'usedForUpdate' are both false");
     if (dataType != poplar::FLOAT && dataType != poplar::HALF && dataType != poplar::INT &&
@@ -176,12 +178,11 @@ SlicePlan plan(const poplar::Graph& graph, const poplar::Type& dataType, std::si
         throw poplar::poplar_error("popops::embedding::plan: numEntries (" +
                                    std::to_string(numEntries) + ") and outputSize (" +
                                    std::to_string(outputSize) + ") must be positive");
-    (void)numLookups; // the split does not depend on the number of lookups yet
-    auto impl = std::make_unique<SlicePlanInternal>(detail::planEmbedding(
-        graph.getTarget(), dataType, numEntries, outputSize, memoryProportion));
-    impl->usedForSlice = usedForSlice;
-    impl->usedForUpdate = usedForUpdate;
-    impl->operationForUpdate = operation;
+    // PopLibs plans for the largest number of lookups given.
+    const std::size_t lookups =
+        numLookups.empty() ? 1 : *std::max_element(numLookups.begin(), numLookups.end());
+    auto impl = std::make_unique<SlicePlanInternal>(
+        detail::planEmbedding(graph.getTarget(), dataType, numEntries, outputSize, lookups, opts));
     return SlicePlan(std::move(impl));
 }
 

@@ -48,4 +48,12 @@ DataType deviceDataType(DataType type);
 /// Maps `t` over the graph's tiles (new variables and constants).
 void mapLinearly(poplar::Graph& graph, const poplar::Tensor& t);
 
+/// The device variable of weight `id` when a Gather of `graphProto` reads it as its data with
+/// indices known only at run time: laid out by popops::createSliceableTensor with that Gather's
+/// slice plan, as PopART's GatherOpx::createInput does (a Gather's input creator has the highest
+/// priority, so it wins over any other consumer of the weight). An invalid tensor otherwise.
+poplar::Tensor createSliceableWeight(poplar::Graph& graph, const onnx::GraphProto& graphProto,
+                                     const ModelAnalysis& analysis, const TensorId& id,
+                                     const poplar::DebugContext& debugContext);
+
 } // namespace popart

@@ -2,7 +2,7 @@
 // indices, dynamic slices for indices computed at run time), GatherElements (one-hot rows) and Pad
 // (a filled variable with the input copied in). Gradients: Concat and Split slice/assemble the
 // gradient back, Slice and Pad copy it into a zero tensor of the input's shape, Gather scatter-adds
-// it through a one-hot matrix product (correct when an index repeats).
+// it with popops::multiUpdateAdd (correct when an index repeats).
 #include "ops/OpGroups.hpp"
 #include "ops/ViewOps.hpp"
 
@@ -15,6 +15,7 @@
 #include <popops/ElementWise.hpp>
 #include <popops/Encoding.hpp>
 #include <popops/Reduction.hpp>
+#include <popops/Zero.hpp>
 #include <poputil/TileMapping.hpp>
 
 namespace popart {
@@ -239,13 +240,13 @@ void gatherForward(LoweringContext& ctx) {
         }
     } else {
         // Indices computed at run time: as PopART's GatherOpx, one popops::multiSlice of the axis
-        // for all of them (a compute set, the table split over tiles by the slice planner),
-        // rather than a dynamic slice per index, each gathering the whole table to one tile.
+        // for all of them, with the slice plan the data was laid out by when it is a weight.
         poplar::Tensor offsets = gatherOffsets(ctx, dimSize);
         if (offsets.numElements() != 0) {
-            poplar::Tensor slices =
-                popops::multiSlice(ctx.graph(), data, offsets, {axis}, {1}, ctx.prog(),
-                                   popops::SlicePlan(), {}, ctx.di("gather"));
+            const auto plan = gatherSlicePlan(ctx.graph(), data.elementType(), data.shape(), axis,
+                                              offsets.numElements(), false, ctx.attrs());
+            poplar::Tensor slices = popops::multiSlice(ctx.graph(), data, offsets, {axis}, {1},
+                                                       ctx.prog(), plan, {}, ctx.di("gather"));
             // {n, data's shape with the axis 1} -> {data[:axis], n, data[axis+1:]}.
             ctx.setOutput(0, slices.squeeze({axis + 1})
                                  .dimRoll(0, axis)
@@ -257,48 +258,46 @@ void gatherForward(LoweringContext& ctx) {
     ctx.setOutput(0, gathered.reshape(dims(ctx.outputInfo(0).shape())));
 }
 
-/// d(data) = onehot(indices)^T . d(out), with the gathered axis moved to the front: a repeated
-/// index accumulates, as it must.
+/// d(data): the output gradient scattered into a zeroed tensor of data's shape by one
+/// popops::multiUpdateAdd (a repeated index accumulates), as PopART's GatherGradOpx: the result
+/// laid out by createSliceableTensor with the plan for the update.
 void gatherGrad(GradContext& ctx) {
     if (!ctx.needsInputGrad(0))
         return;
     poplar::Graph& graph = ctx.graph();
     const Shape& data = ctx.inputInfo(0).shape();
-    unsigned axis = static_cast<unsigned>(gatherAxis(ctx));
-    std::size_t dimSize = static_cast<std::size_t>(data[axis]);
-    std::size_t numIndices = static_cast<std::size_t>(ctx.inputInfo(1).nelms());
+    const unsigned axis = static_cast<unsigned>(gatherAxis(ctx));
+    const std::size_t dimSize = static_cast<std::size_t>(data[axis]);
+    const std::size_t numIndices = static_cast<std::size_t>(ctx.inputInfo(1).nelms());
     poplar::Tensor g = ctx.outputGrad(0);
-    poplar::Type type = g.elementType();
-
-    // g as {numIndices, rest}: the index dimensions moved to the front, the others flattened.
-    std::size_t before = axis, indexRank = ctx.inputInfo(1).shape().size();
-    std::vector<unsigned> perm;
-    for (unsigned d = 0; d < indexRank; ++d)
-        perm.push_back(static_cast<unsigned>(before + d));
-    for (unsigned d = 0; d < g.rank(); ++d)
-        if (d < before || d >= before + indexRank)
-            perm.push_back(d);
-    poplar::Tensor g2 = g.dimShuffle(perm).reshape(
-        {numIndices, g.numElements() / std::max<std::size_t>(numIndices, 1)});
-
-    poplar::Tensor oneHot = graph.addVariable(type, {numIndices, dimSize}, ctx.di("oneHot"));
-    poputil::mapTensorLinearly(graph, oneHot);
-    popops::encodeOneHot(graph, gatherOffsets(ctx, dimSize), oneHot, ctx.prog(), ctx.di("oneHot"));
-    poplar::Tensor dData =
-        poplin::matMul(graph, oneHot.transpose(), g2, ctx.prog(), type, ctx.di("scatterAdd"));
-
-    // Back from {dimSize, rest} to data's layout: the axis returns to its place.
-    std::vector<std::size_t> moved{dimSize};
-    for (unsigned d = 0; d < data.size(); ++d)
-        if (d != axis)
-            moved.push_back(static_cast<std::size_t>(data[d]));
-    std::vector<unsigned> back;
-    for (unsigned d = 1; d <= axis; ++d)
-        back.push_back(d);
-    back.insert(back.begin() + axis, 0u);
-    for (unsigned d = axis + 1; d < data.size(); ++d)
-        back.push_back(d);
-    ctx.addInputGrad(0, dData.reshape(moved).dimShuffle(back));
+    const poplar::Type type = g.elementType();
+    const auto dataDims = dims(data);
+    const auto plan = gatherSlicePlan(graph, type, dataDims, axis, numIndices, true, ctx.attrs());
+    poplar::Tensor result = popops::createSliceableTensor(graph, type, dataDims, {axis}, {1}, plan,
+                                                          {}, ctx.di("gradient"));
+    popops::zero(graph, result, ctx.prog(), ctx.di("zeroGradient"));
+    if (numIndices != 0 && result.numElements() != 0) {
+        // g {data[:axis], indices..., data[axis+1:]} as the slices {n, data with the axis 1}.
+        const std::size_t indexRank = ctx.inputInfo(1).shape().size();
+        std::vector<unsigned> perm;
+        for (unsigned d = 0; d < indexRank; ++d)
+            perm.push_back(axis + d);
+        for (unsigned d = 0; d < g.rank(); ++d)
+            if (d < axis || d >= axis + indexRank)
+                perm.push_back(d);
+        std::vector<std::size_t> slicesShape = dataDims;
+        slicesShape[axis] = 1;
+        slicesShape.insert(slicesShape.begin(), numIndices);
+        const poplar::Tensor updates = g.dimShuffle(perm).reshape(slicesShape);
+        // PopART scales by a constant 1 of the update's type; the vertex reads a FLOAT scale for
+        // HALF data, so it is made FLOAT here rather than cast on the device.
+        const poplar::Type scaleType = type == poplar::HALF ? poplar::FLOAT : type;
+        poplar::Tensor one = graph.addConstant(scaleType, {}, 1.0f, ctx.di("one"));
+        graph.setTileMapping(one, 0);
+        popops::multiUpdateAdd(graph, result, updates, gatherOffsets(ctx, dimSize), one, {axis},
+                               {1}, ctx.prog(), plan, {}, ctx.di("scatterAdd"));
+    }
+    ctx.addInputGrad(0, result);
 }
 
 // --- GatherElements -------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <poplar/Tensor.hpp>
+#include <popops/DynamicSlice.hpp>
 #include <vector>
 
 namespace popart {
@@ -29,6 +30,14 @@ std::vector<std::size_t> dims(const Shape& shape);
 /// `value` in `ctx`'s program.
 poplar::Tensor filledVariable(LoweringContext& ctx, const poplar::Type& type, const Shape& shape,
                               double value, const std::string& name);
+/// The slice plan of a Gather of `dataShape` along `axis` with `numLookups` indices, as PopART's
+/// createSlicePlan makes it: popops::embedding::plan minimising cycles, for the slice (forward)
+/// or for the update with ADD (the gradient), with the node's availableMemoryProportion. An
+/// empty plan when there is nothing to slice.
+popops::SlicePlan gatherSlicePlan(poplar::Graph& graph, const poplar::Type& type,
+                                  const std::vector<std::size_t>& dataShape, unsigned axis,
+                                  std::size_t numLookups, bool forUpdate,
+                                  const NodeAttributes& attrs);
 /// The view of `t` that ONNX Slice's per-dimension ranges select (strided, reversed for
 /// negative steps).
 poplar::Tensor sliceView(const poplar::Tensor& t, const std::vector<DimSlice>& ranges);

@@ -140,8 +140,11 @@ void SessionCore::compile() {
     for (const auto& id : weightIds) {
         const TensorInfo& info = analysis.infos.at(id);
         const poplar::Type type = deviceTypeOf(info.dataType());
-        poplar::Tensor t = graph->addVariable(type, dims(info.shape()), {sdi, id});
-        mapLinearly(*graph, t);
+        poplar::Tensor t = createSliceableWeight(*graph, model.graph(), analysis, id, {sdi, id});
+        if (!t.valid()) {
+            t = graph->addVariable(type, dims(info.shape()), {sdi, id});
+            mapLinearly(*graph, t);
+        }
         state.tensors[id] = t;
         HostStream w = makeStream(id, info, "weightsFromHost/" + id);
         w.buffer.resize(std::size_t(info.nelms() * dataTypeSize(w.deviceData)));
