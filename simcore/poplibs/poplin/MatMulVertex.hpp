@@ -1,10 +1,11 @@
 #pragma once
 // The vertices of poplin's matrix products. The block product: out (rows x cols) = a (rows x
 // depth) x b, with `b` given transposed (cols x depth, depth innermost), as a convolution's
-// input has its channels innermost. A MultiVertex: worker w computes rows w, w+6, ..., as the
-// AMP units of a tile are fed by all its workers. `out` is in the order of a convolution's
-// output: the rows (output channels) innermost in groups of `outGroup`, {rows / outGroup, cols,
-// outGroup}, as PopLibs lays out a product's partials (outGroup 1: row-major).
+// input has its channels innermost. A MultiVertex: worker w computes rows (or columns, when
+// there are more of them) w, w+6, ..., as the AMP units of a tile are fed by all its workers. `out`
+// is in the order of a convolution's output: the rows (output channels) innermost in groups of
+// `outGroup`, {rows / outGroup, cols, outGroup}, as PopLibs lays out a product's partials (outGroup
+// 1: row-major).
 
 #include <algorithm>
 #include <poplar/Vertex.hpp>
@@ -30,30 +31,37 @@ public:
         const unsigned g = outGroup == 0 ? 1 : outGroup;
         if (rows % g != 0)
             return false;
-        // The operands are converted to float once per worker (HALF conversion is the costly
-        // part on the host); each output is a dot product summed in index order, the same order
-        // as the plain dot product, so results match.
-        const In* aData = a.data();
-        const In* bData = b.data();
-        std::vector<float> bf;
-        const float* bRows = nullptr;
-        if constexpr (std::is_same_v<In, float>) {
-            bRows = bData;
-        } else {
-            bf.resize(std::size_t(depth) * cols);
-            for (std::size_t i = 0; i < bf.size(); ++i)
-                bf[i] = static_cast<float>(bData[i]);
-            bRows = bf.data();
-        }
-        std::vector<float> aRow(depth);
-        for (unsigned r = worker; r < rows; r += numWorkers()) {
+        // Each worker takes every sixth row or every sixth column, whichever there are more
+        // of, and converts to float only the rows of a and b it reads (HALF conversion is the
+        // costly part on the host). Each output is a dot product summed in index order, the same
+        // order as the plain dot product, whichever worker computes it, so results match.
+        const bool byRows = rows >= cols;
+        const unsigned count = byRows ? rows : cols;
+        const auto convert = [&](const In* src, std::vector<float>& dst) {
             for (unsigned k = 0; k < depth; ++k)
-                aRow[k] = static_cast<float>(aData[std::size_t(r) * depth + k]);
-            for (unsigned c = 0; c < cols; ++c) {
-                const float* bRow = bRows + std::size_t(c) * depth;
+                dst[k] = static_cast<float>(src[k]);
+        };
+        // The rows this worker reads of the operand it splits, converted.
+        const In* split = byRows ? a.data() : b.data();
+        const In* whole = byRows ? b.data() : a.data();
+        const unsigned wholeCount = byRows ? cols : rows;
+        std::vector<float> wholeRows(std::size_t(wholeCount) * depth);
+        for (unsigned j = 0; j < wholeCount; ++j)
+            for (unsigned k = 0; k < depth; ++k)
+                wholeRows[std::size_t(j) * depth + k] =
+                    static_cast<float>(whole[std::size_t(j) * depth + k]);
+        std::vector<float> own(depth);
+        for (unsigned i = worker; i < count; i += numWorkers()) {
+            convert(split + std::size_t(i) * depth, own);
+            for (unsigned j = 0; j < wholeCount; ++j) {
+                const float* other = wholeRows.data() + std::size_t(j) * depth;
+                const unsigned r = byRows ? i : j, c = byRows ? j : i;
+                // a[r] . b[c], summed over k in order (as the plain dot product).
+                const float* ar = byRows ? own.data() : other;
+                const float* bc = byRows ? other : own.data();
                 float acc = 0.0f;
                 for (unsigned k = 0; k < depth; ++k)
-                    acc += aRow[k] * bRow[k];
+                    acc += ar[k] * bc[k];
                 out[(std::size_t(r / g) * cols + c) * g + r % g] = static_cast<Partial>(acc);
             }
         }
