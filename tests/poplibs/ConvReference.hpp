@@ -13,6 +13,31 @@
 
 namespace convtest {
 
+/// The tensors' shapes as poplin::convolution takes them: input {B, G*Ci, F...}, weights
+/// {G, Co, Ci, K...}, output {B, G*Co, O...}; and a shape's element count.
+inline std::vector<std::size_t> inShape(const poplin::ConvParams& p) {
+    std::vector<std::size_t> s = {p.batchSize, p.getNumInputChans()};
+    s.insert(s.end(), p.inputFieldShape.begin(), p.inputFieldShape.end());
+    return s;
+}
+inline std::vector<std::size_t> wShape(const poplin::ConvParams& p) {
+    std::vector<std::size_t> s = {p.numConvGroups, p.outputChannels, p.inputChannels};
+    s.insert(s.end(), p.kernelShape.begin(), p.kernelShape.end());
+    return s;
+}
+inline std::vector<std::size_t> outShape(const poplin::ConvParams& p) {
+    std::vector<std::size_t> s = {p.batchSize, p.getNumOutputChans()};
+    for (auto x : p.getOutputFieldShape())
+        s.push_back(x);
+    return s;
+}
+inline std::size_t volume(const std::vector<std::size_t>& s) {
+    std::size_t v = 1;
+    for (auto x : s)
+        v *= x;
+    return v;
+}
+
 /// For one dimension: the untransformed index behind each transformed position, -1 for a zero.
 inline std::vector<long>
 transformedIndices(std::size_t size, const poplin::ConvParams::InputTransform& t, unsigned d) {

@@ -36,6 +36,18 @@ inline std::vector<double> integers(std::size_t n, int lo, int hi, unsigned seed
     return v;
 }
 
+/// The host product of row-major {M, K} and {K, N} matrices, summed in index order.
+inline std::vector<double> matMulReference(const std::vector<double>& a,
+                                           const std::vector<double>& b, std::size_t M,
+                                           std::size_t K, std::size_t N) {
+    std::vector<double> c(M * N, 0.0);
+    for (std::size_t m = 0; m < M; ++m)
+        for (std::size_t k = 0; k < K; ++k)
+            for (std::size_t n = 0; n < N; ++n)
+                c[m * N + n] += a[m * K + k] * b[k * N + n];
+    return c;
+}
+
 class Harness {
 public:
     explicit Harness(unsigned tiles = 8, unsigned ipus = 1)

@@ -15,20 +15,6 @@ using namespace poplibstest;
 using poplar::FLOAT;
 using poplar::HALF;
 
-namespace {
-
-std::vector<double> reference(const std::vector<double>& a, const std::vector<double>& b,
-                              std::size_t M, std::size_t K, std::size_t N) {
-    std::vector<double> c(M * N, 0.0);
-    for (std::size_t m = 0; m < M; ++m)
-        for (std::size_t k = 0; k < K; ++k)
-            for (std::size_t n = 0; n < N; ++n)
-                c[m * N + n] += a[m * K + k] * b[k * N + n];
-    return c;
-}
-
-} // namespace
-
 TEST_CASE("matMul is exact for small integers in FLOAT, for many shapes") {
     const std::vector<std::array<std::size_t, 3>> shapes = {
         {1, 1, 1},   {1, 7, 1},    {5, 3, 4},   {17, 9, 13},
@@ -41,7 +27,7 @@ TEST_CASE("matMul is exact for small integers in FLOAT, for many shapes") {
         auto a = h.input(FLOAT, {M, K}, av, "a");
         auto b = h.input(FLOAT, {K, N}, bv, "b");
         h.output(poplin::matMul(h.graph, a, b, h.prog, "mm"), "c");
-        CHECK(h.run().at("c") == reference(av, bv, M, K, N));
+        CHECK(h.run().at("c") == matMulReference(av, bv, M, K, N));
     }
 }
 
@@ -70,9 +56,9 @@ TEST_CASE("matMulGrouped multiplies each group, FLOAT exactly and HALF within to
             for (std::size_t g = 0; g < G; ++g) {
                 const std::vector<double> ag(av.begin() + g * M * K, av.begin() + (g + 1) * M * K);
                 const std::vector<double> bg(bv.begin() + g * K * N, bv.begin() + (g + 1) * K * N);
-                const auto want = reference(ag, bg, M, K, N);
-                const auto wantB =
-                    reference(ag, std::vector<double>(bv.begin(), bv.begin() + K * N), M, K, N);
+                const auto want = matMulReference(ag, bg, M, K, N);
+                const auto wantB = matMulReference(
+                    ag, std::vector<double>(bv.begin(), bv.begin() + K * N), M, K, N);
                 for (std::size_t i = 0; i < M * N; ++i) {
                     const double tol = type == HALF ? std::abs(want[i]) / 1024 : 0;
                     CHECK(std::abs(r.at("c")[g * M * N + i] - want[i]) <= tol);
@@ -102,7 +88,7 @@ TEST_CASE("matMul with created inputs, HALF data and HALF output") {
     h.addInput(b, bh, "b");
     h.output(poplin::matMul(h.graph, a, b, h.prog, HALF, "mm"), "c");
     const auto c = h.run().at("c");
-    const auto want = reference(ah, bh, M, K, N);
+    const auto want = matMulReference(ah, bh, M, K, N);
     // Float accumulation rounded once to HALF: within one HALF ulp of results of magnitude < 8.
     for (std::size_t i = 0; i < c.size(); ++i)
         CHECK(std::abs(c[i] - want[i]) <= 8.0 / 1024);
@@ -146,7 +132,7 @@ TEST_CASE("a split reduction creates partials and a reduction and is still exact
     auto a = h.input(FLOAT, {M, K}, av, "a");
     auto b = h.input(FLOAT, {K, N}, bv, "b");
     h.output(poplin::matMul(h.graph, a, b, h.prog, "deep"), "c");
-    CHECK(h.run().at("c") == reference(av, bv, M, K, N));
+    CHECK(h.run().at("c") == matMulReference(av, bv, M, K, N));
     // The compiled profile: the partials are a not-always-live temporary, the block products
     // and the reduction are named compute sets with exchanges before them.
     const poplar::Engine engine(h.graph, h.prog);
@@ -226,7 +212,7 @@ TEST_CASE("a deep split reduction sums exactly through intermediate stages, half
         auto a = h.input(FLOAT, {M, K}, av, "a");
         auto b = h.input(FLOAT, {K, N}, bv, "b");
         h.output(poplin::matMul(h.graph, a, b, h.prog, outType, "deep"), "c");
-        CHECK(h.run().at("c") == reference(av, bv, M, K, N));
+        CHECK(h.run().at("c") == matMulReference(av, bv, M, K, N));
         std::size_t stages = 0;
         for (const auto& cs : h.graph.model()->computeSets)
             if (cs.name.rfind("deep/Reduce", 0) == 0) {

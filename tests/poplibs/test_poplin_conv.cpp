@@ -22,24 +22,11 @@ using poplar::FLOAT;
 using poplar::HALF;
 using poplin::ConvParams;
 
-namespace {
+using convtest::inShape;
+using convtest::volume;
+using convtest::wShape;
 
-std::vector<std::size_t> inShape(const ConvParams& p) {
-    std::vector<std::size_t> s = {p.batchSize, p.getNumInputChans()};
-    s.insert(s.end(), p.inputFieldShape.begin(), p.inputFieldShape.end());
-    return s;
-}
-std::vector<std::size_t> wShape(const ConvParams& p) {
-    std::vector<std::size_t> s = {p.numConvGroups, p.outputChannels, p.inputChannels};
-    s.insert(s.end(), p.kernelShape.begin(), p.kernelShape.end());
-    return s;
-}
-std::size_t volume(const std::vector<std::size_t>& s) {
-    std::size_t v = 1;
-    for (auto x : s)
-        v *= x;
-    return v;
-}
+namespace {
 
 /// A named case: params with transforms set per dimension.
 struct Case {

@@ -22,30 +22,12 @@ using poplin::ConvParams;
 namespace pl = tilescope::poplibs;
 namespace cycles = tilescope::poplibs::cycles;
 
-namespace {
+using convtest::inShape;
+using convtest::outShape;
+using convtest::volume;
+using convtest::wShape;
 
-std::vector<std::size_t> inShape(const ConvParams& p) {
-    std::vector<std::size_t> s = {p.batchSize, p.getNumInputChans()};
-    s.insert(s.end(), p.inputFieldShape.begin(), p.inputFieldShape.end());
-    return s;
-}
-std::vector<std::size_t> wShape(const ConvParams& p) {
-    std::vector<std::size_t> s = {p.numConvGroups, p.outputChannels, p.inputChannels};
-    s.insert(s.end(), p.kernelShape.begin(), p.kernelShape.end());
-    return s;
-}
-std::vector<std::size_t> outShape(const ConvParams& p) {
-    std::vector<std::size_t> s = {p.batchSize, p.getNumOutputChans()};
-    for (auto x : p.getOutputFieldShape())
-        s.push_back(x);
-    return s;
-}
-std::size_t volume(const std::vector<std::size_t>& s) {
-    std::size_t v = 1;
-    for (auto x : s)
-        v *= x;
-    return v;
-}
+namespace {
 
 /// A 3x3 convolution padded by 1 on a `size` x `size` field.
 ConvParams padded3x3(const poplar::Type& type, std::size_t batch, std::size_t size,
@@ -64,14 +46,6 @@ std::uint32_t computeSet(const poplar::Graph& g, const std::string& suffix) {
             sets[i].name.compare(sets[i].name.size() - suffix.size(), suffix.size(), suffix) == 0)
             return i;
     FAIL("no compute set ending in " << suffix);
-    return 0;
-}
-
-std::uint64_t stepCycles(const poplar::Engine& e, std::int64_t cs, std::uint32_t tile) {
-    for (const auto& s : e.compileRecords().steps)
-        if (s.computeSet == cs)
-            return s.estimatedCyclesPerTile.at(tile);
-    FAIL("no step for compute set " << cs);
     return 0;
 }
 

@@ -4,6 +4,7 @@
 // what element-wise work and clones do with a tensor whose memory order is not its index order.
 
 #include "PoplibsHarness.hpp"
+#include "VertexEstimates.hpp"
 #include "tilescope/sim/GraphModel.hpp"
 
 #include <catch2/catch.hpp>
@@ -15,33 +16,6 @@ using poplar::FLOAT;
 using poplar::HALF;
 
 namespace {
-
-std::vector<double> product(const std::vector<double>& a, const std::vector<double>& b,
-                            std::size_t M, std::size_t K, std::size_t N) {
-    std::vector<double> c(M * N, 0.0);
-    for (std::size_t m = 0; m < M; ++m)
-        for (std::size_t k = 0; k < K; ++k)
-            for (std::size_t n = 0; n < N; ++n)
-                c[m * N + n] += a[m * K + k] * b[k * N + n];
-    return c;
-}
-
-/// Elements read by the `src` fields of the Transpose2d vertices of compute set `name`.
-std::size_t transposedIn(const poplar::Graph& graph, const std::string& name) {
-    const auto& model = *graph.model();
-    std::size_t moved = 0;
-    for (const auto& cs : model.computeSets)
-        if (cs.name == name)
-            for (auto v : cs.vertices) {
-                const auto& vertex = model.vertices[v];
-                const auto& type = model.vertexTypes.at(vertex.type);
-                for (std::size_t f = 0; f < type.fields.size(); ++f)
-                    if (type.fields[f].name == "src")
-                        for (const auto& item : vertex.fields[f].items)
-                            moved += item->numElements();
-            }
-    return moved;
-}
 
 std::uint64_t variableElements(const poplar::Graph& graph, const std::string& name) {
     for (const auto& v : graph.model()->variables)
@@ -85,12 +59,12 @@ TEST_CASE("a product's result taken as the next product's A is regrouped with B 
     // transpositions share the compute set with D's.
     CHECK(variableElements(h.graph, "second/weightsRearranged") == M * N);
     CHECK(variableElements(h.graph, "second/inputRearranged") == N * P);
-    CHECK(transposedIn(h.graph, "second/PreArrange") == M * N + N * P);
+    CHECK(elementsMovedIn(h.graph, "second/PreArrange") == M * N + N * P);
     std::size_t preArrangeSets = 0;
     for (const auto& cs : h.graph.model()->computeSets)
         preArrangeSets += cs.name == "second/PreArrange";
     CHECK(preArrangeSets == 1);
-    CHECK(h.run().at("e") == product(product(av, bv, M, K, N), dv, M, N, P));
+    CHECK(h.run().at("e") == matMulReference(matMulReference(av, bv, M, K, N), dv, M, N, P));
 }
 
 TEST_CASE("a clone keeps its original's memory order, and element-wise work on both reads "

@@ -7,6 +7,7 @@
 // vertices' cycles follow PopLibs' Transpose2d estimator.
 
 #include "PoplibsHarness.hpp"
+#include "VertexEstimates.hpp"
 #include "popops/Transpose2d.hpp"
 #include "tilescope/sim/GraphModel.hpp"
 
@@ -75,24 +76,6 @@ TEST_CASE("matMul of transposed operands equals, bit for bit, matMul of the same
         CHECK(r.at("bt") == r.at("want"));
         CHECK(r.at("at") == r.at("want"));
     }
-}
-
-/// Elements read by the `src` fields of the vertices in compute sets whose name ends in `suffix`.
-std::size_t elementsMovedIn(const poplar::Graph& graph, const std::string& suffix) {
-    const auto& model = *graph.model();
-    std::size_t moved = 0;
-    for (const auto& cs : model.computeSets)
-        if (cs.name.size() >= suffix.size() &&
-            cs.name.compare(cs.name.size() - suffix.size(), suffix.size(), suffix) == 0)
-            for (auto v : cs.vertices) {
-                const auto& vertex = model.vertices[v];
-                const auto& type = model.vertexTypes.at(vertex.type);
-                for (std::size_t f = 0; f < type.fields.size(); ++f)
-                    if (type.fields[f].name == "src")
-                        for (const auto& item : vertex.fields[f].items)
-                            moved += item->numElements();
-            }
-    return moved;
 }
 
 TEST_CASE("a transposed A gets a Transpose compute set of Transpose2d vertices, a transposed B "

@@ -22,20 +22,10 @@ using popops::expr::BinaryOpType;
 using popops::expr::UnaryOpType;
 
 using poplibstest::ipu2;
+using poplibstest::stepCycles;
 using poplibstest::vertexEstimates;
 
-namespace {
-
-/// The compiled cycles of the OnTileExecute step of compute set `cs` on `tile`.
-std::uint64_t stepCycles(const poplar::Engine& e, std::int64_t cs, std::uint32_t tile) {
-    for (const auto& s : e.compileRecords().steps)
-        if (s.computeSet == cs)
-            return s.estimatedCyclesPerTile.at(tile);
-    FAIL("no step for compute set " << cs);
-    return 0;
-}
-
-} // namespace
+namespace {} // namespace
 
 TEST_CASE("BinaryOp1D worker cycles follow PopLibs' estimator, FLOAT and HALF") {
     const auto t = ipu2();
