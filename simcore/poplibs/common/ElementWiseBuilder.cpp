@@ -44,46 +44,63 @@ poplar::Tensor gather(tilescope::sim::views::FlatIntervalReader& reader,
     return poplar::Tensor(reader.gather(flat));
 }
 
-/// A tile's intervals of `mapped` (flat indices) reordered by where their elements sit in
-/// memory, as PopLibs walks a tile's data (poputil's getSortedContiguousRegions): a view whose
-/// flat order is not its memory order (a product's result, its rows grouped innermost, or a
-/// transposed view) then gives vertices a few contiguous regions, not one per element. Views in
-/// memory order come back unchanged.
-std::vector<poplar::Interval> inMemoryOrder(tilescope::sim::views::FlatIntervalReader& reader,
-                                            const std::vector<poplar::Interval>& intervals) {
-    struct Piece {
-        std::uint32_t variable;
-        std::uint64_t address, flat, size;
-    };
-    std::vector<Piece> pieces;
-    bool sorted = true;
+/// A piece of a tile's data: `size` elements that are both contiguous in memory (from
+/// `address` in `variable`) and consecutive in the view's flat order (from `flat`).
+struct MemoryPiece {
+    std::uint32_t variable;
+    std::uint64_t address, flat, size;
+};
+
+/// The pieces of a tile's flat `intervals` of the view `reader` reads, sorted by where they sit
+/// in memory (poputil's getSortedContiguousRegions); `wasSorted` tells whether the flat order was
+/// the memory order already.
+std::vector<MemoryPiece> piecesInMemoryOrder(tilescope::sim::views::FlatIntervalReader& reader,
+                                             const std::vector<poplar::Interval>& intervals,
+                                             bool& wasSorted) {
+    std::vector<MemoryPiece> pieces;
+    wasSorted = true;
     for (const auto& i : intervals) {
         tilescope::sim::TensorView part;
         reader.appendTo(part, i.begin(), i.end());
         std::uint64_t flat = i.begin();
         for (const auto& r : part.ranges) {
-            if (!pieces.empty()) {
-                const Piece& last = pieces.back();
-                if (std::tie(last.variable, last.address) > std::tie(r.variable, r.begin))
-                    sorted = false;
-            }
+            if (!pieces.empty() && std::tie(pieces.back().variable, pieces.back().address) >
+                                       std::tie(r.variable, r.begin))
+                wasSorted = false;
             pieces.push_back({r.variable, r.begin, flat, r.size()});
             flat += r.size();
         }
     }
-    if (sorted)
+    if (!wasSorted)
+        std::stable_sort(
+            pieces.begin(), pieces.end(), [](const MemoryPiece& a, const MemoryPiece& b) {
+                return std::tie(a.variable, a.address) < std::tie(b.variable, b.address);
+            });
+    return pieces;
+}
+
+/// Appends a piece's flat interval to `out`, merged with the last one when they follow.
+void appendFlat(std::vector<poplar::Interval>& out, const MemoryPiece& p) {
+    if (!out.empty() && out.back().end() == p.flat)
+        out.back() = poplar::Interval(out.back().begin(), p.flat + p.size);
+    else
+        out.emplace_back(p.flat, p.flat + p.size);
+}
+
+/// A tile's intervals of `mapped` reordered by where their elements sit in memory, as PopLibs
+/// walks a tile's data: a view whose flat order is not its memory order (a product's result, its
+/// rows grouped innermost, or a transposed view) then gives vertices a few contiguous regions,
+/// not one per element. Views in memory order come back unchanged.
+std::vector<poplar::Interval> inMemoryOrder(tilescope::sim::views::FlatIntervalReader& reader,
+                                            const std::vector<poplar::Interval>& intervals) {
+    bool wasSorted = true;
+    const auto pieces = piecesInMemoryOrder(reader, intervals, wasSorted);
+    if (wasSorted)
         return intervals;
-    std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) {
-        return std::tie(a.variable, a.address) < std::tie(b.variable, b.address);
-    });
     std::vector<poplar::Interval> out;
     out.reserve(pieces.size());
-    for (const auto& p : pieces) {
-        if (!out.empty() && out.back().end() == p.flat)
-            out.back() = poplar::Interval(out.back().begin(), p.flat + p.size);
-        else
-            out.emplace_back(p.flat, p.flat + p.size);
-    }
+    for (const auto& p : pieces)
+        appendFlat(out, p);
     return out;
 }
 
@@ -163,36 +180,17 @@ void addElementWiseVertices(poplar::Graph& graph, poplar::ComputeSet cs,
 
 std::vector<std::vector<poplar::Interval>>
 contiguousRegions(const poplar::Tensor& flat, const std::vector<poplar::Interval>& intervals) {
-    struct Piece {
-        std::uint32_t variable;
-        std::uint64_t address, flat, size;
-    };
     tilescope::sim::views::FlatIntervalReader reader(flat.view());
-    std::vector<Piece> pieces;
-    for (const auto& i : intervals) {
-        tilescope::sim::TensorView part;
-        reader.appendTo(part, i.begin(), i.end());
-        std::uint64_t at = i.begin();
-        for (const auto& r : part.ranges) {
-            pieces.push_back({r.variable, r.begin, at, r.size()});
-            at += r.size();
-        }
-    }
-    std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) {
-        return std::tie(a.variable, a.address) < std::tie(b.variable, b.address);
-    });
+    bool wasSorted = true;
+    const auto pieces = piecesInMemoryOrder(reader, intervals, wasSorted);
     std::vector<std::vector<poplar::Interval>> regions;
     for (std::size_t k = 0; k < pieces.size(); ++k) {
-        const Piece& p = pieces[k];
+        const MemoryPiece& p = pieces[k];
         const bool follows = k > 0 && pieces[k - 1].variable == p.variable &&
                              pieces[k - 1].address + pieces[k - 1].size == p.address;
         if (!follows)
             regions.emplace_back();
-        auto& region = regions.back();
-        if (!region.empty() && region.back().end() == p.flat)
-            region.back() = poplar::Interval(region.back().begin(), p.flat + p.size);
-        else
-            region.emplace_back(p.flat, p.flat + p.size);
+        appendFlat(regions.back(), p);
     }
     return regions;
 }
