@@ -157,35 +157,26 @@ Tensor multiSlice(poplar::Graph& graph, const Tensor& t, const Tensor& offsets,
         // runs over the parts' tiles, each run reading its partials from every part.
         poplar::ComputeSet pick = graph.addComputeSet({di, api + "/partials"});
         const std::string pickType = poputil::templateVertex("popops::MultiSlicePartials", type);
-        for (unsigned g = 0; g < p.lookupSplit; ++g) {
-            const auto [first, end] = groupLookups(p, g, n);
-            if (first >= end)
-                continue;
-            const std::size_t per = (end - first + p.slicedSplit - 1) / p.slicedSplit;
-            for (unsigned j = 0; j < p.slicedSplit; ++j) {
-                const std::size_t r0 = std::min(end, first + j * per), r1 = std::min(end, r0 + per);
-                if (r0 >= r1)
-                    continue;
-                for (const auto& piece : pieces) {
-                    if (piece.part != 0)
-                        continue; // one run per block
-                    const unsigned tile = p.tileOf(g, j, piece.block);
-                    const std::size_t c0 = piece.c0, c1 = piece.c1;
-                    for (const auto& [i0, i1] : splitRange(r1 - r0, workers)) {
-                        poplar::VertexRef v = graph.addVertex(pick, pickType);
-                        graph.connect(v["offsets"], idx.slice(r0 + i0, r0 + i1));
-                        graph.connect(
-                            v["partials"],
-                            partials.slice(r0 + i0, r0 + i1, 1).slice(c0, c1, 2).flatten());
-                        graph.connect(v["subT"],
-                                      sub.slice(r0 + i0, r0 + i1, 0).slice(c0, c1, 1).flatten());
-                        graph.setInitialValue(v["entriesPerPart"], static_cast<unsigned>(epp));
-                        graph.setInitialValue(v["numParts"], parts);
-                        graph.setInitialValue(v["regionSize"], static_cast<unsigned>(c1 - c0));
-                        graph.setTileMapping(v, tile);
-                        graph.setPerfEstimate(
-                            v, pl::cycles::multiSliceWorker(target, type, c1 - c0, i1 - i0));
-                    }
+        for (const auto& run : lookupRuns(p, n)) {
+            const std::size_t r0 = run.begin;
+            for (const auto& piece : pieces) {
+                if (piece.part != 0)
+                    continue; // one run per block
+                const unsigned tile = p.tileOf(run.group, run.part, piece.block);
+                const std::size_t c0 = piece.c0, c1 = piece.c1;
+                for (const auto& [i0, i1] : splitRange(run.end - r0, workers)) {
+                    poplar::VertexRef v = graph.addVertex(pick, pickType);
+                    graph.connect(v["offsets"], idx.slice(r0 + i0, r0 + i1));
+                    graph.connect(v["partials"],
+                                  partials.slice(r0 + i0, r0 + i1, 1).slice(c0, c1, 2).flatten());
+                    graph.connect(v["subT"],
+                                  sub.slice(r0 + i0, r0 + i1, 0).slice(c0, c1, 1).flatten());
+                    graph.setInitialValue(v["entriesPerPart"], static_cast<unsigned>(epp));
+                    graph.setInitialValue(v["numParts"], parts);
+                    graph.setInitialValue(v["regionSize"], static_cast<unsigned>(c1 - c0));
+                    graph.setTileMapping(v, tile);
+                    graph.setPerfEstimate(
+                        v, pl::cycles::multiSliceWorker(target, type, c1 - c0, i1 - i0));
                 }
             }
         }

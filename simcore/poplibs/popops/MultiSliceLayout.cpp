@@ -126,6 +126,22 @@ std::pair<std::size_t, std::size_t> groupLookups(const SlicePlanInternal& p, uns
     return {first, std::min(n, first + per)};
 }
 
+std::vector<LookupRun> lookupRuns(const SlicePlanInternal& p, std::size_t n) {
+    std::vector<LookupRun> runs;
+    for (unsigned g = 0; g < p.lookupSplit; ++g) {
+        const auto [first, end] = groupLookups(p, g, n);
+        if (first >= end)
+            continue;
+        const std::size_t per = (end - first + p.slicedSplit - 1) / p.slicedSplit;
+        for (unsigned j = 0; j < p.slicedSplit; ++j) {
+            const std::size_t i0 = std::min(end, first + j * per), i1 = std::min(end, i0 + per);
+            if (i0 < i1)
+                runs.push_back({g, j, i0, i1});
+        }
+    }
+    return runs;
+}
+
 void mapTable(poplar::Graph& graph, const Tensor& table, const SlicePlanInternal& p) {
     for (const auto& piece : tablePieces(p)) {
         const Tensor flat =
@@ -151,24 +167,14 @@ void mapGroupCopies(poplar::Graph& graph, const Tensor& copies, const SlicePlanI
 }
 
 void mapSlices(poplar::Graph& graph, const Tensor& slices, const SlicePlanInternal& p) {
-    const std::size_t n = slices.dim(0), epb = p.elemsPerBlock();
-    for (unsigned g = 0; g < p.lookupSplit; ++g) {
-        const auto [first, end] = groupLookups(p, g, n);
-        if (first >= end)
-            continue;
-        const std::size_t per = (end - first + p.slicedSplit - 1) / p.slicedSplit;
-        for (unsigned j = 0; j < p.slicedSplit; ++j) {
-            const std::size_t i0 = std::min(end, first + j * per), i1 = std::min(end, i0 + per);
-            if (i0 >= i1)
-                continue;
-            for (unsigned block = 0; block < p.unslicedSplit; ++block) {
-                const std::size_t c0 = block * epb, c1 = std::min(p.elemsPerEntry, c0 + epb);
-                if (c0 < c1)
-                    graph.setTileMapping(slices.slice(i0, i1, 0).slice(c0, c1, 1),
-                                         p.tileOf(g, j, block));
-            }
+    const std::size_t epb = p.elemsPerBlock();
+    for (const auto& run : lookupRuns(p, slices.dim(0)))
+        for (unsigned block = 0; block < p.unslicedSplit; ++block) {
+            const std::size_t c0 = block * epb, c1 = std::min(p.elemsPerEntry, c0 + epb);
+            if (c0 < c1)
+                graph.setTileMapping(slices.slice(run.begin, run.end, 0).slice(c0, c1, 1),
+                                     p.tileOf(run.group, run.part, block));
         }
-    }
 }
 
 } // namespace popops::detail

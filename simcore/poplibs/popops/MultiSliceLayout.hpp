@@ -61,6 +61,16 @@ std::vector<TablePiece> tablePieces(const SlicePlanInternal& p);
 std::pair<std::size_t, std::size_t> groupLookups(const SlicePlanInternal& p, unsigned g,
                                                  std::size_t n);
 
+/// One run of a group's lookups at the second stage: lookups [begin, end) of group `group`,
+/// written on the tiles of part `part` (one tile per block).
+struct LookupRun {
+    unsigned group, part;
+    std::size_t begin, end;
+};
+/// Every group's lookups out of `n` split into runs over the parts' tiles (where PopLibs'
+/// second stage writes each slice); empty runs are left out.
+std::vector<LookupRun> lookupRuns(const SlicePlanInternal& p, std::size_t n);
+
 /// Maps `table` ([entries, elements]) as `p` stores it: each piece's elements spread over its
 /// lookup groups' tiles in grains.
 void mapTable(poplar::Graph& graph, const poplar::Tensor& table, const SlicePlanInternal& p);
