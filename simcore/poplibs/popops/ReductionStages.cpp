@@ -71,11 +71,12 @@ bool needsStages(const std::vector<std::vector<TileShare>>& shares,
     return false;
 }
 
-/// One output of a later stage: the tile it is reduced on, its partial values and where the
-/// result goes.
+/// One output of a stage: the tile it is reduced on, its partials (`count` elements in all, in
+/// one or more tensors) and where the result goes.
 struct StageItem {
     unsigned tile;
     std::vector<poplar::Tensor> partials;
+    std::size_t count;
     poplar::Tensor out;
 };
 
@@ -92,11 +93,10 @@ void addStageVertices(poplar::Graph& graph, poplar::ComputeSet cs, const std::st
     for (const auto& [tile, list] : byTile) {
         const std::size_t chunk = (list.size() + workers - 1) / workers;
         for (std::size_t begin = 0; begin < list.size();) {
-            const std::size_t count = list[begin]->partials.size();
+            const std::size_t count = list[begin]->count;
             std::size_t end = begin;
             std::vector<poplar::Tensor> partials, outs;
-            while (end < list.size() && end - begin < chunk &&
-                   list[end]->partials.size() == count) {
+            while (end < list.size() && end - begin < chunk && list[end]->count == count) {
                 partials.insert(partials.end(), list[end]->partials.begin(),
                                 list[end]->partials.end());
                 outs.push_back(list[end]->out);
@@ -130,17 +130,14 @@ bool addStagedReduction(poplar::Graph& graph, const poplar::Tensor& partials,
     if (!needsStages(shares, ownerTiles))
         return false;
 
-    // The first stage, as PopLibs' ReduceOnTile: each tile's outputs are dealt to its workers
-    // in runs of consecutive outputs, one vertex reducing several outputs of the same partials
-    // count. The intermediate values are laid out tile by tile, a vertex's outputs adjacent.
-    struct Item {
-        std::size_t row, share;
-    };
-    std::map<unsigned, std::vector<Item>> byTile;
+    // The first stage, as PopLibs' ReduceOnTile: each tile reduces the partials it holds of
+    // each output into one value. The values are laid out tile by tile, so that the outputs a
+    // vertex reduces are adjacent.
+    std::map<unsigned, std::vector<std::pair<std::size_t, std::size_t>>> byTile; // (row, share)
     std::size_t values = 0;
     for (std::size_t row = 0; row < shares.size(); ++row)
         for (std::size_t s = 0; s < shares[row].size(); ++s) {
-            byTile[shares[row][s].tile].push_back({row, s});
+            byTile[shares[row][s].tile].emplace_back(row, s);
             ++values;
         }
     poplar::Tensor perTile =
@@ -149,41 +146,26 @@ bool addStagedReduction(poplar::Graph& graph, const poplar::Tensor& partials,
     const poplar::Tensor flatPartials = partials.flatten();
     tilescope::sim::views::FlatIntervalReader reader(flatPartials.view());
     const std::size_t per = partials.dim(1);
-    const std::size_t workers = graph.getTarget().getNumWorkerContexts();
     // Where each (row, share) value lives in perTile.
     std::vector<std::vector<std::size_t>> valueOf(shares.size());
     for (std::size_t row = 0; row < shares.size(); ++row)
         valueOf[row].resize(shares[row].size());
-    std::size_t next = 0;
-    for (const auto& [tile, items] : byTile) {
-        const std::size_t chunk = (items.size() + workers - 1) / workers;
-        for (std::size_t begin = 0; begin < items.size();) {
-            const std::size_t count = shares[items[begin].row][items[begin].share].count;
-            std::size_t end = begin;
+    std::vector<StageItem> firstItems;
+    firstItems.reserve(values);
+    for (const auto& [tile, items] : byTile)
+        for (const auto& [row, s] : items) {
+            const auto& share = shares[row][s];
             std::vector<std::pair<std::uint64_t, std::uint64_t>> flat;
-            while (end < items.size() && end - begin < chunk &&
-                   shares[items[end].row][items[end].share].count == count) {
-                const auto& share = shares[items[end].row][items[end].share];
-                for (const auto& p : share.pieces)
-                    flat.emplace_back(items[end].row * per + p.first,
-                                      items[end].row * per + p.second);
-                valueOf[items[end].row][items[end].share] = next + (end - begin);
-                ++end;
-            }
-            const poplar::Tensor value = perTile.slice(next, next + (end - begin));
-            graph.setTileMapping(value, tile);
-            auto v = graph.addVertex(
-                onTile, vertices.firstStage,
-                {{"partials", poplar::Tensor(reader.gather(flat))}, {"out", value}});
-            graph.setInitialValue(v["numPartials"], static_cast<unsigned>(count));
-            graph.setInitialValue(v["update"], false);
-            graph.setTileMapping(v, tile);
-            graph.setPerfEstimate(
-                v, vertices.cycles(partials.elementType(), end - begin, count, false));
-            next += end - begin;
-            begin = end;
+            for (const auto& p : share.pieces)
+                flat.emplace_back(row * per + p.first, row * per + p.second);
+            const std::size_t value = firstItems.size();
+            valueOf[row][s] = value;
+            const poplar::Tensor out = perTile.slice(value, value + 1);
+            graph.setTileMapping(out, tile);
+            firstItems.push_back({tile, {poplar::Tensor(reader.gather(flat))}, share.count, out});
         }
-    }
+    addStageVertices(graph, onTile, vertices.firstStage, partials.elementType(), false,
+                     poplar::Tensor(), vertices, firstItems);
     css.push_back(onTile);
 
     // Each row's values, (tile, element), in tile order. While a row has more than PopLibs' final
@@ -215,7 +197,7 @@ bool addStagedReduction(poplar::Graph& graph, const poplar::Tensor& partials,
             std::vector<std::pair<unsigned, poplar::Tensor>> next;
             for (std::size_t begin = 0; begin < values.size(); begin += size) {
                 const std::size_t end = std::min(values.size(), begin + size);
-                StageItem item{values[begin].first, {}, reduced.slice(k, k + 1)};
+                StageItem item{values[begin].first, {}, end - begin, reduced.slice(k, k + 1)};
                 ++k;
                 for (std::size_t i = begin; i < end; ++i)
                     item.partials.push_back(values[i].second);
@@ -233,7 +215,7 @@ bool addStagedReduction(poplar::Graph& graph, const poplar::Tensor& partials,
     poplar::ComputeSet finalStage = graph.addComputeSet({di, "reduce/final"});
     std::vector<StageItem> items;
     for (std::size_t row = 0; row < shares.size(); ++row) {
-        StageItem item{ownerTiles[row], {}, flatOut.slice(row, row + 1)};
+        StageItem item{ownerTiles[row], {}, rowValues[row].size(), flatOut.slice(row, row + 1)};
         for (const auto& v : rowValues[row])
             item.partials.push_back(v.second);
         items.push_back(std::move(item));
