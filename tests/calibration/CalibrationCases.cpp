@@ -362,33 +362,35 @@ std::vector<CalibrationCase> calibrationCases() {
                  "cast");
          },
          1 / kBand, kBand, ""},
-        // Convolutions on one tile: PopLibs' vertex estimators worked out by hand.
+        // Convolutions on one tile: PopLibs' vertex estimators worked out by hand, weights
+        // loaded 64 bits at a time (8 bytes a cycle: use128BitConvUnitLoad's default, false).
         // 1x1, 16 -> 16 HALF channels, 8x8: 64 output elements, workers 11,11,11,11,10,10; PopLibs'
         // current estimator (FLOAT partials): with zeroing 38 + 4 x 8 - 10 = 60 per worker, x 6 =
-        // 360; weight loads 16 x 16 x 2 / 16 = 32; 50 + 6 x 10 + 12 + 11 + 19 + 7 + 32 + 360 = 551.
+        // 360; weight loads 16 x 16 x 2 / 8 = 64; 50 + 6 x 10 + 12 + 11 + 19 + 7 + 64 + 360 = 583.
         {"conv 1x1 HALF 16->16 channels, 8x8 field, one ipu2 tile (ConvPartial1x1Out)", "cycles",
-         551, kConvEstimators,
+         583, kConvEstimators,
          [] {
              return convolutionCycles(poplin::ConvParams(HALF, 1, {8, 8}, {1, 1}, 16, 16, 1));
          },
          1 / kBand, kBand, ""},
         // 3x3 padded, 16 -> 16 HALF, 8x8: 8 rows of 8 (workers 2,2,1,1,1,1); per row 35 + 5 x 4
-        // = 55, busiest 6 x (19 + 110) = 774; per kernel position 13 + 32 + 15 + 774 = 834;
-        // 3 x (15 + 3 x 834) = 7551; 93 + 15 + 16 + 16 + 7551 = 7691.
+        // = 55, busiest 6 x (19 + 110) = 774; weight loads 4 x 4 x 16 x 2 / 8 = 64; per kernel
+        // position 13 + 64 + 15 + 774 = 866; 3 x (15 + 3 x 866) = 7839; 93 + 15 + 16 + 16 + 7839
+        // = 7979.
         {"conv 3x3 HALF 16->16 channels, 8x8 field padded, one ipu2 tile (ConvPartialnx1)",
-         "cycles", 7691, kConvEstimators, [] { return convolutionCycles(paddedConv(HALF, 16)); },
+         "cycles", 7979, kConvEstimators, [] { return convolutionCycles(paddedConv(HALF, 16)); },
          1 / kBand, kBand, ""},
-        // The same in FLOAT, 8 -> 8 channels: weight loads 2 x 4 x 8 x 4 / 16 = 16;
-        // 3 x (15 + 3 x (13 + 16 + 15 + 774)) = 7407; 93 + 15 + 16 + 16 + 7407 = 7547.
+        // The same in FLOAT, 8 -> 8 channels: weight loads 2 x 4 x 8 x 4 / 8 = 32;
+        // 3 x (15 + 3 x (13 + 32 + 15 + 774)) = 7551; 93 + 15 + 16 + 16 + 7551 = 7691.
         {"conv 3x3 FLOAT 8->8 channels, 8x8 field padded, one ipu2 tile (ConvPartialnx1)", "cycles",
-         7547, kConvEstimators, [] { return convolutionCycles(paddedConv(FLOAT, 8)); }, 1 / kBand,
+         7691, kConvEstimators, [] { return convolutionCycles(paddedConv(FLOAT, 8)); }, 1 / kBand,
          kBand, ""},
         // 4 conv groups of the 1x1 16 -> 16 HALF above in one vertex (PopLibs' numConvGroupGroups):
-        // 50 fixed once, retention 6 x (10 + 2 x 3), 4 x (12 + 11 + 19 + 7 + 32 + 360) = 1910
-        // (one vertex a group: 4 x 551 = 2204).
+        // 50 fixed once, retention 6 x (10 + 2 x 3), 4 x (12 + 11 + 19 + 7 + 64 + 360) = 2038
+        // (one vertex a group: 4 x 583 = 2332).
         {"conv 1x1 HALF 4 groups of 16->16 channels, 8x8 field, one ipu2 tile (one "
          "ConvPartial1x1Out for the 4 groups)",
-         "cycles", 1910, kConvEstimators,
+         "cycles", 2038, kConvEstimators,
          [] {
              return convolutionCycles(poplin::ConvParams(HALF, 1, {8, 8}, {1, 1}, 16, 16, 4));
          },

@@ -63,13 +63,14 @@ TEST_CASE("a tile's conv groups share one ConvPartial1x1Out whose supervisor loo
     // One group (the calibration row "conv 1x1 HALF 16->16"): 64 field elements over 6 workers
     // (11, 11, 11, 11, 10, 10); with zeroing 38 + 4 x 8 - 10 (retention) = 60 each, x 6 = 360;
     // 50 fixed + 6 x 10 retention, then 12 + 10 + 1 (zeroing input group) + 19 (output group) + 7
-    // + 32 (weight loads: 16 units x 16 HALF x 2 B / 16 B per cycle) + 360 = 441 per group.
-    REQUIRE(cycles::convPartial1x1(t, HALF, FLOAT, 64, 16, 16) == 50 + 60 + 441);
+    // + 64 (weight loads: 16 units x 16 HALF x 2 B / 8 B per cycle, 64-bit loads) + 360 = 473
+    // per group.
+    REQUIRE(cycles::convPartial1x1(t, HALF, FLOAT, 64, 16, 16) == 50 + 60 + 473);
     // Four groups in one vertex: the 50 fixed cycles once, retention 6 x (10 + 2 x 3 further
-    // input groups), 441 per group.
-    const std::uint64_t four = 50 + 6 * (10 + 2 * 3) + 4 * 441;
+    // input groups), 473 per group.
+    const std::uint64_t four = 50 + 6 * (10 + 2 * 3) + 4 * 473;
     CHECK(cycles::convPartial1x1(t, HALF, FLOAT, 64, 16, 16, 4) == four);
-    CHECK(four < 4 * (50 + 60 + 441)); // one vertex a group paid the fixed cycles 4 times
+    CHECK(four < 4 * (50 + 60 + 473)); // one vertex a group paid the fixed cycles 4 times
 
     const auto plan = planOf(t, p);
     INFO(plan.describe());

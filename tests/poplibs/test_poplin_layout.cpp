@@ -8,6 +8,7 @@
 #include "tilescope/sim/GraphModel.hpp"
 
 #include <catch2/catch.hpp>
+#include <poplar/Engine.hpp>
 #include <poplin/MatMul.hpp>
 #include <popops/ElementWise.hpp>
 
@@ -65,6 +66,41 @@ TEST_CASE("a product's result taken as the next product's A is regrouped with B 
         preArrangeSets += cs.name == "second/PreArrange";
     CHECK(preArrangeSets == 1);
     CHECK(h.run().at("e") == matMulReference(matMulReference(av, bv, M, K, N), dv, M, N, P));
+}
+
+TEST_CASE("a regroup spreads its transpositions over the tiles from the first, as SDK 2.x does") {
+    // B {K, N} row-major is regrouped for the product: its preRegroup variable holds the
+    // transpositions, spread evenly over the IPU's tiles from tile 0 (later PopLibs dithers the
+    // first tile with a hash; SDK 2.x does not). Data already on its transposition's tile is
+    // copied there by the Copy's on-tile part, a compute set of Poplar's copy vertices.
+    Harness h(16);
+    const std::size_t M = 16, K = 64, N = 32;
+    auto a = h.input(FLOAT, {M, K}, integers(M * K, -2, 2, 7), "a");
+    auto b = h.input(FLOAT, {K, N}, integers(K * N, -2, 2, 8), "b");
+    poplin::matMul(h.graph, a, b, h.prog, "mm");
+    const auto& model = *h.graph.model();
+    const tilescope::sim::VariableInfo* pre = nullptr;
+    for (const auto& v : model.variables)
+        if (v.name == "mm/preRegroup")
+            pre = &v;
+    REQUIRE(pre != nullptr);
+    std::vector<std::size_t> perTile(16, 0);
+    for (auto t : pre->tileOf)
+        ++perTile.at(static_cast<std::size_t>(t));
+    CHECK(perTile.front() > 0);
+    // Used tiles come first, each holding as many elements as the first (the last may hold fewer).
+    std::size_t used = 0;
+    while (used < perTile.size() && perTile[used] > 0)
+        ++used;
+    for (std::size_t t = 0; t < used; ++t)
+        CHECK(perTile[t] <= perTile.front());
+    for (std::size_t t = used; t < perTile.size(); ++t)
+        CHECK(perTile[t] == 0);
+    const poplar::Engine engine(h.graph, h.prog);
+    bool onTileCopy = false;
+    for (const auto& cs : engine.compileRecords().computeSets)
+        onTileCopy = onTileCopy || cs.name.find("/OnTileCopy-0") != std::string::npos;
+    CHECK(onTileCopy);
 }
 
 TEST_CASE("a clone keeps its original's memory order, and element-wise work on both reads "

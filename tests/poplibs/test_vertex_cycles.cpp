@@ -144,28 +144,32 @@ TEST_CASE("matrix-product blocks follow PopLibs' ConvPartial1x1Out estimator") {
     const auto t = ipu2();
     // HALF 12 x 16 x 16, FLOAT partials: one input and one output channel group; 2 field
     // elements per worker: with zeroing 40 + 2 - 10 (state retention) = 32 per worker, x 6 =
-    // 192, at least min + 14 = 206; weight loads 16 units x 16 HALF x 2 bytes / 16 bytes per
-    // cycle = 32; 50 fixed + 6 x 10 retention + 12 + 10 + 1 per zeroing input group, 19 per output
-    // group, 7 + 32 + 206 per pass.
+    // 192, at least min + 14 = 206; weight loads 16 units x 16 HALF x 2 bytes / 8 bytes per
+    // cycle (64-bit loads, use128BitConvUnitLoad's default) = 64; 50 fixed + 6 x 10 retention +
+    // 12 + 10 + 1 per zeroing input group, 19 per output group, 7 + 64 + 206 per pass.
     CHECK(cycles::convPartial1x1(t, poplar::HALF, poplar::FLOAT, 12, 16, 16) ==
+          50 + 60 + 12 + 11 + 19 + 7 + 64 + 206);
+    // 128-bit weight loads (use128BitConvUnitLoad true): 16 bytes a cycle, 32.
+    CHECK(cycles::convPartial1x1(t, poplar::HALF, poplar::FLOAT, 12, 16, 16, 1, true) ==
           50 + 60 + 12 + 11 + 19 + 7 + 32 + 206);
     // FLOAT 7 x 8 x 8: 16 input channels a group on ipu2, 8 cycles per element; workers take 2,
     // 1, 1, 1, 1, 1 elements: 46 + 2 + 4 x 2 = 56 and 47 + 2 + 4 = 53, x 6 = 336 vs 318 + 14;
-    // weight loads 8 units x 16 FLOAT x 4 bytes / 16 = 32.
+    // weight loads 8 units x 16 FLOAT x 4 bytes / 8 = 64.
     CHECK(cycles::convPartial1x1(t, poplar::FLOAT, poplar::FLOAT, 7, 8, 8) ==
-          50 + 12 + 11 + 19 + 7 + 32 + 336);
+          50 + 12 + 11 + 19 + 7 + 64 + 336);
     // Two input groups: the second runs without zeroing (40 + 4 x 3 elements beyond 3 - 10) and
     // costs 15 + 1 per input group, 6 per pass; retention 6 x (10 + 2 per further group).
     const std::uint64_t zeroing = 6 * (38 + 4 * 3 - 10) + 14;
     const std::uint64_t plain = 6 * (40 + 4 * 3 - 10) + 14;
     CHECK(cycles::convPartial1x1(t, poplar::HALF, poplar::FLOAT, 36, 32, 16) ==
-          50 + 72 + 12 + (16 + 19 + 6 + 32 + plain) + (11 + 19 + 7 + 32 + zeroing));
-    // ipu1 FLOAT: 8 input channels a group and 4 conv units, 4 cycles per element.
+          50 + 72 + 12 + (16 + 19 + 6 + 64 + plain) + (11 + 19 + 7 + 64 + zeroing));
+    // ipu1 FLOAT: 8 input channels a group and 4 conv units, 4 cycles per element; its
+    // coefficient loads (8 bytes a cycle) halved as well by the 64-bit default.
     const auto t1 = poplar::Target::createIPUTarget(1, "ipu1");
     CHECK(cycles::convPartial1x1(t1, poplar::FLOAT, poplar::FLOAT, 18, 8, 4) ==
-          50 + 12 + 11 + 19 + 7 + 4 * 8 * 4 / 8 + (6 * (46 + 2 + 4 * 3) + 14));
+          50 + 12 + 11 + 19 + 7 + 4 * 8 * 4 / 4 + (6 * (46 + 2 + 4 * 3) + 14));
     // The simulator's MultiVertex states it per worker, rounded up.
-    CHECK(cycles::matMulBlock(t, poplar::HALF, poplar::FLOAT, 12, 16, 16) == (397 + 5) / 6);
+    CHECK(cycles::matMulBlock(t, poplar::HALF, poplar::FLOAT, 12, 16, 16) == (429 + 5) / 6);
 }
 
 TEST_CASE("a binary operation splits its elements over the 6 workers of each tile") {

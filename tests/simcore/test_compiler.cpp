@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <map>
 #include <numeric>
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
@@ -362,4 +363,44 @@ TEST_CASE("liveness through branches: written on every path or live from the sta
     const auto& ifNode = r.programs[r.programs[r.entryPoints[0].program].children[0]];
     CHECK(ifNode.kind == ProgramKind::If);
     CHECK(ifNode.children.size() == 2);
+}
+
+TEST_CASE("a Copy's on-tile part runs as a compute set of Poplar's copy vertices",
+          "[compiler][steps]") {
+    Graph g(smallTarget(4));
+    Tensor a = g.addVariable(FLOAT, {16}, "a");
+    Tensor b = g.addVariable(FLOAT, {16}, "b");
+    Tensor c = g.addVariable(FLOAT, {16}, "c");
+    // a and b share tiles 0 and 1 (elements 0-7 on tile 0, 8-15 on tile 1); c lies on tile 2.
+    g.setTileMapping(a.slice(0, 8), 0);
+    g.setTileMapping(a.slice(8, 16), 1);
+    g.setTileMapping(b.slice(0, 8), 0);
+    g.setTileMapping(b.slice(8, 16), 1);
+    g.setTileMapping(c, 2);
+    // a -> b stays on its tiles: tile 0 copies one contiguous piece, tile 1 two (reversed halves).
+    Tensor reordered = concat(a.slice(0, 8), concat(a.slice(12, 16), a.slice(8, 12)));
+    Engine e(g, Sequence{Copy(reordered, b), Copy(a, c)});
+    const auto& r = e.compileRecords();
+    // The remote copy adds no compute set; the on-tile one adds one, named as Poplar names it.
+    REQUIRE(r.computeSets.size() == 1);
+    CHECK(r.computeSets[0].name == "Copy_a_to_b/OnTileCopy-0");
+    CHECK(r.computeSets[0].numVertices == 2);
+    CHECK(r.numVertices == 2);
+    const auto copyStep = std::find_if(r.steps.begin(), r.steps.end(), [](const StepRecord& s) {
+        return s.kind == StepKind::OnTileExecute;
+    });
+    REQUIRE(copyStep != r.steps.end());
+    CHECK(copyStep->computeSet == 0);
+    std::map<std::string, PerTile> instances;
+    for (const auto& vi : r.vertexInstances) {
+        CHECK(vi.computeSet == 0);
+        instances[r.vertexTypes[vi.vertexType].name] = vi.perTile;
+    }
+    CHECK(instances["poplar_rt::ShortMemcpy"] == PerTile{1, 0, 0, 0});
+    CHECK(instances["poplar_rt::DstStridedCopyDA32"] == PerTile{0, 1, 0, 0});
+    // Their instances hold vertex state on the tiles that copy; c's tile runs none.
+    CHECK(r.memory.categoryOnTile(MemoryCategory::VertexState, 0) > 0);
+    CHECK(r.memory.categoryOnTile(MemoryCategory::VertexState, 2) == 0);
+    CHECK(r.memory.categoryOnTile(MemoryCategory::CopyDescriptors, 1) >
+          r.memory.categoryOnTile(MemoryCategory::CopyDescriptors, 0));
 }

@@ -12,7 +12,8 @@
 // {G * Co}. Options: "availableMemoryProportion" (0 < p <= 1, default 0.6), "partialsType"
 // ("float" or "half", default "float"), "pass" (NONE, INFERENCE_FWD, TRAINING_FWD, TRAINING_BWD,
 // TRAINING_WU, FC_INFERENCE_FWD, FC_TRAINING_FWD, FC_TRAINING_BWD, FC_TRAINING_WU; recorded with
-// the plan, it does not change it), and PopLibs' tuning options "use128BitConvUnitLoad",
+// the plan, it does not change it), "use128BitConvUnitLoad" (true/false, default false: the AMP
+// units load weights 128 bits at a time, not 64), and PopLibs' tuning options
 // "enableMultiStageReduce", "enableFastReduce", "remapOutputTensor", "enableConvDithering"
 // (true/false; accepted without effect). Any other option is refused.
 

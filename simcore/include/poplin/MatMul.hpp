@@ -8,7 +8,12 @@
 //
 // Options: "availableMemoryProportion" (0 < p <= 1, default 0.6): the fraction of a tile's
 // memory the blocks and partials of one tile may use; "partialsType" ("float" or "half",
-// default "float"): the type of partial sums.
+// default "float"): the type of partial sums; "use128BitConvUnitLoad" (true/false, default
+// false): the AMP units load weights 128 bits at a time, not 64 (faster weight loads);
+// "fullyConnectedPass" (NONE, INFERENCE_FWD, TRAINING_FWD, TRAINING_BWD, TRAINING_WU; checked,
+// each product is planned alone); and PopLibs' tuning options "enableMultiStageReduce",
+// "enableFastReduce", "remapOutputTensor", "enableConvDithering" (true/false; accepted without
+// effect). Any other option is refused.
 
 #include <map>
 #include <memory>

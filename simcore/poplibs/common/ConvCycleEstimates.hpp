@@ -87,12 +87,12 @@ inline std::uint64_t
 convPartialnx1(const poplar::Target& target, const poplar::Type& inputType,
                const std::vector<std::vector<std::vector<unsigned>>>& partitions,
                unsigned kernelInnerElems, unsigned kernelOuterElems, unsigned numConvGroups,
-               unsigned numOutGroups, unsigned numInGroups) {
+               unsigned numOutGroups, unsigned numInGroups, bool use128BitConvUnitLoad = false) {
     const unsigned workers = target.getNumWorkerContexts();
     const unsigned convUnits = numConvUnits(target, inputType);
     const std::uint64_t loads = std::uint64_t(convUnitInputLoadElemsPerCycle(inputType)) * 4 *
                                 convUnits * (inputType == poplar::FLOAT ? 4 : 2) /
-                                convUnitCoeffLoadBytesPerCycle(target);
+                                convUnitCoeffLoadBytesPerCycle(target, use128BitConvUnitLoad);
     const std::uint64_t innermost = loads + 15; // filter height 1
     const unsigned outChanPasses = 1;           // outChansPerGroup == numConvUnits
     std::uint64_t inner = 0;

@@ -201,9 +201,15 @@ inline unsigned weightsPerConvUnit(const poplar::Target& target, const poplar::T
         return 16;
     return target.getTargetArchString() == "ipu1" ? 8 : 16;
 }
-/// Coefficient (weight) load bandwidth: 16 bytes per cycle on ipu2 (128-bit loads), 8 on ipu1.
-inline unsigned convUnitCoeffLoadBytesPerCycle(const poplar::Target& target) {
-    return target.getTargetArchString() == "ipu1" ? 8 : 16;
+/// Coefficient (weight) load bandwidth of the AMP vertices. The target's is 16 bytes per cycle on
+/// ipu2 (128-bit loads) and 8 on ipu1; PopLibs' convolution option use128BitConvUnitLoad
+/// (default false: "weights are loaded 64-bits at a time") halves it, in the vertices' cycle
+/// estimators and in the planner alike (poplin's ConvPartial*Out estimators and ConvModel's
+/// addPartialCalcCycleEstimate: `if (!use128BitConvUnitLoad) convUnitCoeffLoadBytesPerCycle /= 2`).
+inline unsigned convUnitCoeffLoadBytesPerCycle(const poplar::Target& target,
+                                               bool use128BitConvUnitLoad = false) {
+    const unsigned targetRate = target.getTargetArchString() == "ipu1" ? 8 : 16;
+    return use128BitConvUnitLoad ? targetRate : targetRate / 2;
 }
 
 /// Worker thread cycles of one ConvPartial1x1Out pass over `n` field elements, PopLibs'
@@ -246,7 +252,8 @@ inline std::uint64_t convPartial1x1WorkerCycles(std::uint64_t n, bool zeroing, b
 inline std::uint64_t convPartial1x1(const poplar::Target& target, const poplar::Type& inputType,
                                     const poplar::Type& partialsType, std::uint64_t m,
                                     std::uint64_t k, std::uint64_t n,
-                                    std::uint64_t numConvGroups = 1) {
+                                    std::uint64_t numConvGroups = 1,
+                                    bool use128BitConvUnitLoad = false) {
     const unsigned workers = target.getNumWorkerContexts();
     const bool floatActs = inputType == poplar::FLOAT;
     const bool floatPartials = floatActs || partialsType == poplar::FLOAT;
@@ -257,7 +264,8 @@ inline std::uint64_t convPartial1x1(const poplar::Target& target, const poplar::
     const std::uint64_t passesPerGroup = 1; // outChansPerGroup == numConvUnits
     const unsigned coreCycles = inChans / convUnitInputLoadElemsPerCycle(inputType);
     const std::uint64_t weightBytes = std::uint64_t(inChans) * target.getTypeSize(inputType);
-    const std::uint64_t weightLoads = units * weightBytes / convUnitCoeffLoadBytesPerCycle(target);
+    const std::uint64_t weightLoads =
+        units * weightBytes / convUnitCoeffLoadBytesPerCycle(target, use128BitConvUnitLoad);
     const auto innerLoop = [&](bool zeroing) {
         std::uint64_t most = 0, least = ~std::uint64_t(0);
         const unsigned used = static_cast<unsigned>(std::min<std::uint64_t>(workers, m));
@@ -291,9 +299,11 @@ inline std::uint64_t convPartial1x1(const poplar::Target& target, const poplar::
 /// the vertex's tile cycles divided by the number of workers, in thread cycles.
 inline std::uint64_t matMulBlock(const poplar::Target& target, const poplar::Type& inputType,
                                  const poplar::Type& partialsType, std::uint64_t m, std::uint64_t k,
-                                 std::uint64_t n) {
+                                 std::uint64_t n, bool use128BitConvUnitLoad = false) {
     const unsigned workers = target.getNumWorkerContexts();
-    return (convPartial1x1(target, inputType, partialsType, m, k, n) + workers - 1) / workers;
+    return (convPartial1x1(target, inputType, partialsType, m, k, n, 1, use128BitConvUnitLoad) +
+            workers - 1) /
+           workers;
 }
 
 /// A dynamic slice or update of `regions` regions, each copying `subElements` rows of

@@ -14,9 +14,7 @@ namespace tilescope::poplibs::conv {
 
 using poplar::Tensor;
 
-namespace {
-
-bool parseBool(const std::string& name, const std::string& value, const std::string& api) {
+bool parseBoolOption(const std::string& name, const std::string& value, const std::string& api) {
     if (value == "true")
         return true;
     if (value == "false")
@@ -24,8 +22,6 @@ bool parseBool(const std::string& name, const std::string& value, const std::str
     throw poplar::invalid_option(api + ": option '" + name + "' must be 'true' or 'false', got '" +
                                  value + "'");
 }
-
-} // namespace
 
 Options parseOptions(const poplar::OptionFlags& options, const std::string& api) {
     static const char* const passes[] = {
@@ -67,10 +63,11 @@ Options parseOptions(const poplar::OptionFlags& options, const std::string& api)
                                              "FC_TRAINING_BWD, FC_TRAINING_WU, got '" +
                                              value + "'");
             o.pass = value;
-        } else if (name == "use128BitConvUnitLoad" || name == "enableMultiStageReduce" ||
-                   name == "enableFastReduce" || name == "remapOutputTensor" ||
-                   name == "enableConvDithering") {
-            parseBool(name, value, api); // tuning of PopLibs' own code: checked, no effect here
+        } else if (name == "use128BitConvUnitLoad") {
+            o.use128BitConvUnitLoad = parseBoolOption(name, value, api);
+        } else if (name == "enableMultiStageReduce" || name == "enableFastReduce" ||
+                   name == "remapOutputTensor" || name == "enableConvDithering") {
+            parseBoolOption(name, value, api); // tuning of PopLibs' own code: checked, no effect
         } else {
             throw poplar::invalid_option(
                 api + ": unknown option '" + name +
@@ -86,12 +83,12 @@ ConvPlan getPlan(const poplar::Graph& graph, const poplin::ConvParams& p3, const
                  bool weightUpdate, poplin::PlanningCache* cache) {
     std::ostringstream key;
     key << p3 << ' ' << o.partialsType << ' ' << o.availableMemoryProportion << ' ' << weightUpdate
-        << ' ' << graph.getTarget().getNumTiles();
+        << ' ' << graph.getTarget().getNumTiles() << ' ' << o.use128BitConvUnitLoad;
     if (cache)
         if (auto it = cache->impl().convPlans.find(key.str()); it != cache->impl().convPlans.end())
             return it->second;
     auto plan = planConvolution(graph.getTarget(), p3, o.partialsType, o.availableMemoryProportion,
-                                weightUpdate);
+                                weightUpdate, o.use128BitConvUnitLoad);
     if (cache)
         cache->impl().convPlans.emplace(key.str(), plan);
     return plan;
@@ -223,7 +220,8 @@ Tensor forward(poplar::Graph& graph, const Tensor& in5, const Tensor& w6,
                         const std::uint64_t cycles = convVertexCycles(
                             target, p3.inputType, plan.method, groups, b.end - b.begin,
                             oc.end - oc.begin, ic.end - ic.begin, outBlock, kernel,
-                            p3.outputTransform.stride[2], plan.convGroupsPerGroup);
+                            p3.outputTransform.stride[2], plan.convGroupsPerGroup, nullptr,
+                            plan.use128BitConvUnitLoad);
                         // One vertex for the tile's conv groups, their blocks one after the
                         // other in each operand (PopLibs' numConvGroupGroups).
                         std::vector<Tensor> ins, ws, outs;

@@ -18,7 +18,11 @@ struct Options {
     double availableMemoryProportion = 0.6;
     poplar::Type partialsType = poplar::FLOAT;
     std::string pass = "NONE";
+    /// AMP vertices load weights 128 bits at a time (PopLibs' default: 64).
+    bool use128BitConvUnitLoad = false;
 };
+/// `value` of the true/false option `name`; throws poplar::invalid_option naming `api` otherwise.
+bool parseBoolOption(const std::string& name, const std::string& value, const std::string& api);
 /// Parses PopLibs' convolution options; throws poplar::invalid_option naming `api` and the option.
 Options parseOptions(const poplar::OptionFlags& options, const std::string& api);
 

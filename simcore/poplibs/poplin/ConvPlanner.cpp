@@ -127,7 +127,8 @@ std::uint64_t convVertexCycles(const poplar::Target& target, const poplar::Type&
                                ConvMethod method, std::size_t convGroups, std::size_t batch,
                                std::size_t outChans, std::size_t inChans, const std::size_t out[3],
                                const std::size_t kernel[3], unsigned innerStride,
-                               unsigned slicMaxGrouping, unsigned* slicGrouping) {
+                               unsigned slicMaxGrouping, unsigned* slicGrouping,
+                               bool use128BitConvUnitLoad) {
     const unsigned workers = target.getNumWorkerContexts();
     const std::uint64_t rows = std::uint64_t(batch) * out[0] * out[1];
     const unsigned rowLength = static_cast<unsigned>(out[2]);
@@ -136,7 +137,7 @@ std::uint64_t convVertexCycles(const poplar::Target& target, const poplar::Type&
     switch (method) {
     case ConvMethod::Amp1x1:
         return cycles::convPartial1x1(target, inputType, poplar::FLOAT, rows * rowLength, inChans,
-                                      outChans, groups);
+                                      outChans, groups, use128BitConvUnitLoad);
     case ConvMethod::AmpNx1: {
         const auto parts = cycles::convWorkerPartitions(workers, rows, rowLength, kernelPositions);
         const unsigned outGroups =
@@ -145,7 +146,7 @@ std::uint64_t convVertexCycles(const poplar::Target& target, const poplar::Type&
             static_cast<unsigned>(ceilDiv(inChans, cycles::weightsPerConvUnit(target, inputType)));
         return cycles::convPartialnx1(target, inputType, parts, static_cast<unsigned>(kernel[2]),
                                       static_cast<unsigned>(kernel[0] * kernel[1]), groups,
-                                      outGroups, inGroups);
+                                      outGroups, inGroups, use128BitConvUnitLoad);
     }
     case ConvMethod::HorizontalMac: {
         const auto parts = cycles::convWorkerPartitions(workers, rows, rowLength, kernelPositions);
@@ -193,17 +194,17 @@ std::uint64_t convVertexCycles(const poplar::Target& target, const poplar::Type&
 std::uint64_t convWeightDeltaCycles(const poplar::Target& target, const poplar::Type& inputType,
                                     std::size_t convGroups, std::size_t batch, std::size_t outChans,
                                     std::size_t inChans, const std::size_t out[3],
-                                    const std::size_t kernel[3]) {
+                                    const std::size_t kernel[3], bool use128BitConvUnitLoad) {
     const std::uint64_t field = std::uint64_t(batch) * out[0] * out[1] * out[2];
     const std::uint64_t kernelPositions = std::uint64_t(kernel[0]) * kernel[1] * kernel[2];
     // FLOAT partials, as PopLibs' convolutions accumulate by default.
     return cycles::convPartial1x1(target, inputType, poplar::FLOAT, kernelPositions * inChans,
-                                  field, outChans, convGroups);
+                                  field, outChans, convGroups, use128BitConvUnitLoad);
 }
 
 ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams& p,
                          const poplar::Type& partialsType, double availableMemoryProportion,
-                         bool weightUpdate) {
+                         bool weightUpdate, bool use128BitConvUnitLoad) {
     const std::size_t tiles = target.getNumTiles();
     const std::uint64_t inBytes = target.getTypeSize(p.inputType);
     const std::uint64_t partialBytes = target.getTypeSize(partialsType);
@@ -237,6 +238,7 @@ ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams&
                     for (std::size_t sI : splitCandidates(Ci, tiles / (sb * sg * so * sf))) {
                         ConvPlan c;
                         c.weightUpdate = weightUpdate;
+                        c.use128BitConvUnitLoad = use128BitConvUnitLoad;
                         c.numTiles = static_cast<unsigned>(tiles);
                         c.splitB = sb, c.splitG = sg, c.splitO = so, c.splitF = sf, c.splitI = sI;
                         c.blockB = ceilDiv(B, sb), c.blockG = ceilDiv(G, sg);
@@ -254,7 +256,8 @@ ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams&
                         std::uint64_t vertex = 0;
                         if (weightUpdate) {
                             vertex = convWeightDeltaCycles(target, p.inputType, c.blockG, c.blockB,
-                                                           c.blockO, c.blockI, blockOut, kernel);
+                                                           c.blockO, c.blockI, blockOut, kernel,
+                                                           use128BitConvUnitLoad);
                         } else {
                             vertex = ~std::uint64_t(0);
                             // SLIC's conv groups are split in grains of its grouping (PopLibs'
@@ -266,7 +269,8 @@ ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams&
                                 unsigned grouping = 1;
                                 const std::uint64_t v = convVertexCycles(
                                     target, p.inputType, m, c.blockG, c.blockB, c.blockO, c.blockI,
-                                    blockOut, kernel, innerStride, maxGrouping, &grouping);
+                                    blockOut, kernel, innerStride, maxGrouping, &grouping,
+                                    use128BitConvUnitLoad);
                                 if (v < vertex)
                                     vertex = v, c.method = m,
                                     c.convGroupsPerGroup = m == ConvMethod::Slic ? grouping : 1;

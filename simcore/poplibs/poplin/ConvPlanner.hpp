@@ -32,6 +32,8 @@ struct ConvPlan {
     /// Conv groups the vertex takes together (SLIC: 4, 2 or 1 with 1, 2 or 4 channels; else 1).
     unsigned convGroupsPerGroup = 1;
     bool weightUpdate = false;
+    /// PopLibs' option use128BitConvUnitLoad: the AMP vertices load weights 128 bits at a time.
+    bool use128BitConvUnitLoad = false;
     std::uint64_t estimatedCycles = 0; ///< tile cycles: exchange + vertices + reduction
     std::uint64_t exchangeCycles = 0;  ///< of which operands' and partial sums' exchange
     std::uint64_t vertexCycles = 0;    ///< of which the busiest tile's vertex
@@ -72,14 +74,16 @@ std::uint64_t convVertexCycles(const poplar::Target& target, const poplar::Type&
                                ConvMethod method, std::size_t convGroups, std::size_t batch,
                                std::size_t outChans, std::size_t inChans, const std::size_t out[3],
                                const std::size_t kernel[3], unsigned innerStride = 1,
-                               unsigned slicMaxGrouping = 4, unsigned* slicGrouping = nullptr);
+                               unsigned slicMaxGrouping = 4, unsigned* slicGrouping = nullptr,
+                               bool use128BitConvUnitLoad = false);
 /// Tile cycles of the one weight-delta vertex a tile runs over `convGroups` conv groups: the pass
 /// PopLibs runs as a convolution whose input channels are the batch and output field and whose
 /// field is the kernel and input channels, on the AMP units (ConvPartial1x1Out).
 std::uint64_t convWeightDeltaCycles(const poplar::Target& target, const poplar::Type& inputType,
                                     std::size_t convGroups, std::size_t batch, std::size_t outChans,
                                     std::size_t inChans, const std::size_t out[3],
-                                    const std::size_t kernel[3]);
+                                    const std::size_t kernel[3],
+                                    bool use128BitConvUnitLoad = false);
 /// Bytes of the buffer a ConvPartial1x4SLIC vertex alternates its partials with: one conv group
 /// group's share of the tile's `partialBytes` plus 200 (PopLibs' addConvTempMemoryEstimate and
 /// the vertex's `outFieldBuffer`, offset 200 bytes).
@@ -96,6 +100,6 @@ bool slicApplies(const poplar::Target& target, const poplin::ConvParams& params,
 /// must be canonical (three field dimensions).
 ConvPlan planConvolution(const poplar::Target& target, const poplin::ConvParams& params,
                          const poplar::Type& partialsType, double availableMemoryProportion,
-                         bool weightUpdate);
+                         bool weightUpdate, bool use128BitConvUnitLoad = false);
 
 } // namespace tilescope::poplibs

@@ -81,7 +81,7 @@ Tensor weightDeltas(poplar::Graph& graph, const Tensor& zDeltas, const Tensor& a
                         const std::size_t groups = gb.end - gb.begin;
                         const std::uint64_t cycles = pl::convWeightDeltaCycles(
                             target, p3.inputType, groups, b.end - b.begin, oc.end - oc.begin,
-                            ic.end - ic.begin, outBlock, kernel);
+                            ic.end - ic.begin, outBlock, kernel, plan.use128BitConvUnitLoad);
                         // One vertex for the tile's conv groups, their blocks one after the
                         // other in each operand, as the forward pass.
                         std::vector<Tensor> deltas, ins, outs;

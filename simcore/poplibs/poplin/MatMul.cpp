@@ -5,6 +5,7 @@
 #include "common/CycleEstimates.hpp"
 #include "common/ElementWiseBuilder.hpp"
 #include "common/OptionDefaults.hpp"
+#include "poplin/ConvBuild.hpp"
 #include "poplin/ConvReduce.hpp"
 #include "poplin/MatMulLayout.hpp"
 #include "poplin/MatMulPlanner.hpp"
@@ -36,6 +37,7 @@ namespace {
 struct MatMulOptions {
     double availableMemoryProportion = 0.6;
     poplar::Type partialsType = poplar::FLOAT;
+    bool use128BitConvUnitLoad = false;
 };
 
 MatMulOptions parseOptions(const poplar::OptionFlags& options) {
@@ -64,9 +66,27 @@ MatMulOptions parseOptions(const poplar::OptionFlags& options) {
                 throw poplar::invalid_option("poplin::matMul: option 'partialsType' must be "
                                              "'float' or 'half', got '" +
                                              value + "'");
+        } else if (name == "use128BitConvUnitLoad") {
+            o.use128BitConvUnitLoad = pl::conv::parseBoolOption(name, value, "poplin::matMul");
+        } else if (name == "fullyConnectedPass") {
+            // PopLibs plans the fully connected passes jointly; TileScope plans each product
+            // alone, so the pass is checked and recorded with the call, not used.
+            static const char* const passes[] = {"NONE", "INFERENCE_FWD", "TRAINING_FWD",
+                                                 "TRAINING_BWD", "TRAINING_WU"};
+            if (std::find(std::begin(passes), std::end(passes), value) == std::end(passes))
+                throw poplar::invalid_option("poplin::matMul: option 'fullyConnectedPass' must "
+                                             "be one of NONE, INFERENCE_FWD, TRAINING_FWD, "
+                                             "TRAINING_BWD, TRAINING_WU, got '" +
+                                             value + "'");
+        } else if (name == "enableMultiStageReduce" || name == "enableFastReduce" ||
+                   name == "remapOutputTensor" || name == "enableConvDithering") {
+            pl::conv::parseBoolOption(name, value, "poplin::matMul"); // checked, no effect here
         } else {
-            throw poplar::invalid_option("poplin::matMul: unknown option '" + name +
-                                         "' (known: availableMemoryProportion, partialsType)");
+            throw poplar::invalid_option(
+                "poplin::matMul: unknown option '" + name +
+                "' (known: availableMemoryProportion, partialsType, use128BitConvUnitLoad, "
+                "fullyConnectedPass, enableMultiStageReduce, enableFastReduce, "
+                "remapOutputTensor, enableConvDithering)");
         }
     }
     return o;
@@ -89,14 +109,15 @@ void checkType(const std::string& api, const poplar::Type& t, const std::string&
 pl::MatMulPlan getPlan(const poplar::Graph& graph, const poplar::Type& inputType,
                        const std::vector<std::size_t>& a, const std::vector<std::size_t>& b,
                        const MatMulOptions& o, PlanningCache* cache) {
-    const auto key = std::make_tuple(
-        static_cast<unsigned>(inputType.native()), static_cast<unsigned>(o.partialsType.native()),
-        a[0], a[1], b[1], o.availableMemoryProportion, graph.getTarget().getNumTiles());
+    const auto key = std::make_tuple(static_cast<unsigned>(inputType.native()),
+                                     static_cast<unsigned>(o.partialsType.native()), a[0], a[1],
+                                     b[1], o.availableMemoryProportion,
+                                     graph.getTarget().getNumTiles(), o.use128BitConvUnitLoad);
     if (cache)
         if (auto it = cache->impl().plans.find(key); it != cache->impl().plans.end())
             return it->second;
     auto plan = pl::planMatMul(graph.getTarget(), inputType, o.partialsType, a[0], a[1], b[1],
-                               o.availableMemoryProportion);
+                               o.availableMemoryProportion, o.use128BitConvUnitLoad);
     if (cache)
         cache->impl().plans.emplace(key, plan);
     return plan;
@@ -284,7 +305,8 @@ Tensor matMul(poplar::Graph& graph, const Tensor& A, const Tensor& B,
                 graph.setTileMapping(v, plan.tileOf(m.index, k.index, n.index));
                 graph.setPerfEstimate(v, pl::cycles::matMulBlock(target, inType, partialsType,
                                                                  n.end - n.begin, k.end - k.begin,
-                                                                 m.end - m.begin));
+                                                                 m.end - m.begin,
+                                                                 plan.use128BitConvUnitLoad));
             }
     prog.add(poplar::program::Execute(cs, {di}));
     di.addFlops(2ull * M * K * N);

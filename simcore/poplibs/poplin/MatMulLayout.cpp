@@ -16,18 +16,6 @@ std::size_t ceilDiv(std::size_t a, std::size_t b) {
     return (a + b - 1) / b;
 }
 
-/// The first tile of the regroup's transpositions. PopLibs dithers it with a hash of the
-/// tensor's shape and groupings so that not every regroup starts on tile 0 (a memory spike
-/// there); this mixes the same inputs with the golden-ratio constant PopLibs seeds its hash with.
-unsigned regroupStartTile(std::size_t K, std::size_t N, std::size_t from, std::size_t to,
-                          unsigned tiles) {
-    std::uint64_t seed = 0x9e3779b9u;
-    for (std::uint64_t v :
-         {std::uint64_t(K), std::uint64_t(N), std::uint64_t(from), std::uint64_t(to)})
-        seed ^= v + 0x9e3779b9u + (seed << 6) + (seed >> 2);
-    return static_cast<unsigned>(seed % tiles);
-}
-
 /// PopLibs' refinement of the groupings before a regroup (lib/popops/Rearrange.cpp,
 /// updateGrouping): when the transpositions would leave tiles idle, the groups are cut by a
 /// factor (taken from `from` first, then `to`, each kept a multiple of the grain) so that more,
@@ -184,7 +172,9 @@ poplar::Tensor ProductPreArrangement::regroup(const poplar::Tensor& x, std::size
     poplar::Tensor transposed =
         graph_.addVariable(type, {transpositions, from * to}, {di_, "partialTranspose"});
     // Each transposition stays on the IPU of its first element; an IPU's transpositions are
-    // spread evenly over all its tiles, consecutive ones together.
+    // spread evenly over all its tiles from its first, consecutive ones together, as SDK 2.x's
+    // regroupTensor does (PopLibs later dithers the first tile with a hash of the shape and
+    // groupings, against a memory spike on tile 0; SDK 2.x does not).
     const unsigned tilesPerIpu = target.getTilesPerIPU();
     const unsigned ipus = std::max(1u, target.getNumTiles() / tilesPerIpu);
     std::vector<std::vector<std::size_t>> onIpu(ipus);
@@ -198,7 +188,6 @@ poplar::Tensor ProductPreArrangement::regroup(const poplar::Tensor& x, std::size
         for (std::size_t t = 0; t < transpositions; ++t)
             onIpu[ipuOf[(t / (R / from)) * to * R + (t % (R / from)) * from]].push_back(t);
     }
-    const unsigned start = regroupStartTile(C, R, from, to, tilesPerIpu);
     if (!haveTransposes_) {
         transposes_ = graph_.addComputeSet({di_, "PreArrange"});
         haveTransposes_ = true;
@@ -207,8 +196,7 @@ poplar::Tensor ProductPreArrangement::regroup(const poplar::Tensor& x, std::size
         const auto& list = onIpu[ipu];
         const std::size_t perTile = ceilDiv(list.size(), tilesPerIpu);
         for (std::size_t i = 0; i * perTile < list.size(); ++i) {
-            const unsigned tile =
-                ipu * tilesPerIpu + static_cast<unsigned>((start + i) % tilesPerIpu);
+            const unsigned tile = ipu * tilesPerIpu + static_cast<unsigned>(i % tilesPerIpu);
             std::vector<poplar::Tensor> srcs, dsts;
             for (std::size_t j = i * perTile; j < std::min(list.size(), (i + 1) * perTile); ++j) {
                 graph_.setTileMapping(preRegroup[list[j]], tile);

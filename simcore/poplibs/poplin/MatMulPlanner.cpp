@@ -33,8 +33,9 @@ constexpr std::uint64_t kCopyBytesPerCycle = 8;
 /// the supervisor's fixed cost is paid once per tile, not once per group.
 std::uint64_t ampTileCycles(const poplar::Target& target, const poplar::Type& inputType,
                             const poplar::Type& partialsType, std::size_t m, std::size_t k,
-                            std::size_t n) {
-    return cycles::convPartial1x1(target, inputType, partialsType, n, k, m);
+                            std::size_t n, bool use128BitConvUnitLoad) {
+    return cycles::convPartial1x1(target, inputType, partialsType, n, k, m, 1,
+                                  use128BitConvUnitLoad);
 }
 
 } // namespace
@@ -64,7 +65,7 @@ std::string MatMulPlan::describe() const {
 
 MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputType,
                       const poplar::Type& partialsType, std::size_t M, std::size_t K, std::size_t N,
-                      double availableMemoryProportion) {
+                      double availableMemoryProportion, bool use128BitConvUnitLoad) {
     const std::size_t tiles = target.getNumTiles();
     const std::uint64_t inBytes = target.getTypeSize(inputType);
     const std::uint64_t partialBytes = target.getTypeSize(partialsType);
@@ -92,6 +93,7 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                     break;
                 MatMulPlan p;
                 p.splitM = sm, p.splitK = sk, p.splitN = sn;
+                p.use128BitConvUnitLoad = use128BitConvUnitLoad;
                 p.blockM = bm, p.blockK = bk, p.blockN = bn;
                 // Each tile receives its A and B blocks while it sends its share of them to the
                 // tiles of its row (A) and column (B) of the plan. PopLibs'
@@ -124,8 +126,8 @@ MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputTyp
                 // A tile's shares are multicast: sent once, whoever reads them.
                 const std::uint64_t sent = ceilDiv((bShare + aShare) * inBytes, exchangeRate);
                 const std::uint64_t exchange = std::max(received, sent);
-                const std::uint64_t amp =
-                    ampTileCycles(target, inputType, partialsType, bm, bk, bn);
+                const std::uint64_t amp = ampTileCycles(target, inputType, partialsType, bm, bk, bn,
+                                                        use128BitConvUnitLoad);
                 // The partials (PopLibs' addExchangeCycleEstimate and addReduceCycleEstimate:
                 // every tile's m x n partials exchanged, then estimateConvReduceCycles for the
                 // splitK-deep sums of its share of the outputs).

@@ -16,6 +16,8 @@ struct MatMulPlan {
     std::uint64_t estimatedCycles = 0; ///< tile cycles: PopLibs' planner terms (MatMulPlanner.cpp)
     std::uint64_t bytesPerTile = 0;    ///< inputs and partials of one block
     bool fitsMemory = true;
+    /// PopLibs' option use128BitConvUnitLoad: the AMP vertices load weights 128 bits at a time.
+    bool use128BitConvUnitLoad = false;
 
     /// The tile of block (m, k, n): A's row blocks (the convolution's output channels)
     /// innermost, as PopLibs' linearizeConvIndices orders a convolution's tiles, so that the
@@ -31,6 +33,6 @@ struct MatMulPlan {
 /// (compilation will then report the tiles out of memory).
 MatMulPlan planMatMul(const poplar::Target& target, const poplar::Type& inputType,
                       const poplar::Type& partialsType, std::size_t M, std::size_t K, std::size_t N,
-                      double availableMemoryProportion);
+                      double availableMemoryProportion, bool use128BitConvUnitLoad = false);
 
 } // namespace tilescope::poplibs

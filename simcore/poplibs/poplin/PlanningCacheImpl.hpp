@@ -12,9 +12,9 @@
 namespace poplin {
 
 struct PlanningCache::Impl {
-    std::map<
-        std::tuple<unsigned, unsigned, std::size_t, std::size_t, std::size_t, double, unsigned>,
-        tilescope::poplibs::MatMulPlan>
+    std::map<std::tuple<unsigned, unsigned, std::size_t, std::size_t, std::size_t, double, unsigned,
+                        bool>,
+             tilescope::poplibs::MatMulPlan>
         plans;
     /// Convolution plans by the canonical parameters, pass and options they were made for.
     std::map<std::string, tilescope::poplibs::ConvPlan> convPlans;

@@ -1,6 +1,7 @@
 #include "tilescope/sim/GraphCompiler.hpp"
 
 #include "OperationRecords.hpp"
+#include "VertexRecords.hpp"
 #include "poplar/exceptions.hpp"
 #include "pvti/pvti.hpp"
 #include "tilescope/sim/LivenessAnalysis.hpp"
@@ -118,38 +119,6 @@ void checkProgram(const GraphModel& m, const void* identity, const ProgramNode& 
         checkProgram(m, identity, *c, seen);
     if (n.kind == ProgramKind::Call)
         checkProgram(m, identity, *m.functions[n.function].body, seen);
-}
-
-/// Memory each vertex instance needs outside its code.
-struct VertexMemory {
-    std::uint64_t state = 0, descriptors = 0, fieldData = 0;
-};
-
-VertexMemory vertexMemory(const GraphModel& m, const VertexInfo& v, const CostModel& c) {
-    VertexMemory mem;
-    mem.descriptors = c.vertexDescriptorBytes;
-    const auto& type = m.vertexTypes.at(v.type);
-    for (std::size_t f = 0; f < type.fields.size(); ++f) {
-        const auto& fd = type.fields[f];
-        const auto& b = v.fields[f];
-        if (!fd.isEdge()) {
-            if (fd.shape == abi::FieldShape::Scalar) {
-                mem.state += elementSize(fd.elementType);
-            } else {
-                mem.state += c.vectorEdgeStateBytes;
-                mem.fieldData += b.stateCount * elementSize(fd.elementType);
-            }
-        } else if (fd.shape == abi::FieldShape::Scalar) {
-            mem.state += c.scalarEdgeStateBytes;
-        } else if (fd.shape == abi::FieldShape::Vector) {
-            mem.state += c.vectorEdgeStateBytes;
-        } else { // a list: its item pointers and sizes live outside the vertex state
-            mem.state += c.vectorEdgeStateBytes;
-            mem.fieldData += b.items.size() * c.listItemBytes;
-        }
-    }
-    mem.state = (mem.state + 3) / 4 * 4;
-    return mem;
 }
 
 /// Packs not-always-live variables of one tile: variables whose live ranges overlap get disjoint
@@ -301,55 +270,6 @@ VariableConstraints variableConstraints(const GraphModel& m) {
         }
     }
     return c;
-}
-
-/// Per tile: the vertex types present and the memory of the vertex instances.
-struct TileVertexData {
-    std::vector<std::vector<std::uint32_t>> typesOnTile;
-    std::vector<VertexMemory> memory;
-};
-
-/// Fills vertex type and instance records.
-TileVertexData recordVertices(const GraphModel& m, const CostModel& costs, CompileRecords& rec) {
-    const std::uint32_t numTiles = m.target.numTiles();
-    TileVertexData data;
-    data.typesOnTile.resize(numTiles);
-    data.memory.resize(numTiles);
-    rec.vertexTypes.resize(m.vertexTypes.size());
-    for (std::uint32_t t = 0; t < m.vertexTypes.size(); ++t) {
-        auto& vt = rec.vertexTypes[t];
-        const auto& type = m.vertexTypes.at(t);
-        vt.name = type.name;
-        vt.codeBytes =
-            m.target.compileIpuCode
-                ? costs.vertexCodeBaseBytes + costs.vertexCodeBytesPerField * type.fields.size()
-                : 0;
-        vt.instancesPerTile.assign(numTiles, 0);
-    }
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> instances; // (cs, type)
-    for (const auto& v : m.vertices) {
-        const auto tile = static_cast<std::uint32_t>(v.tile);
-        auto& vt = rec.vertexTypes[v.type];
-        if (vt.instancesPerTile[tile]++ == 0)
-            data.typesOnTile[tile].push_back(v.type);
-        auto [it, added] =
-            instances.try_emplace({v.computeSet, v.type}, rec.vertexInstances.size());
-        if (added)
-            rec.vertexInstances.push_back({v.computeSet, v.type, 0, PerTile(numTiles, 0)});
-        ++rec.vertexInstances[it->second].count;
-        ++rec.vertexInstances[it->second].perTile[tile];
-        const auto mem = vertexMemory(m, v, costs);
-        vt.stateBytes = std::max(vt.stateBytes, mem.state);
-        data.memory[tile].state += mem.state;
-        data.memory[tile].descriptors += mem.descriptors;
-        data.memory[tile].fieldData += mem.fieldData;
-        ++rec.numVertices;
-        const auto& type = m.vertexTypes.at(v.type);
-        for (std::size_t f = 0; f < type.fields.size(); ++f)
-            if (type.fields[f].isEdge())
-                rec.numEdges += v.fields[f].items.size();
-    }
-    return data;
 }
 
 /// Lays out every tile's memory, fills the memory records, each variable's region and address
@@ -558,7 +478,7 @@ std::unique_ptr<CompiledGraph> GraphCompiler::compile(std::shared_ptr<const Grap
             std::fill(p.codeBytesPerTile.begin(), p.codeBytesPerTile.end(), 0);
     for (const auto& [node, record] : lowering.programRecords())
         out->recordOfNode[node] = record;
-    const auto vertexData = recordVertices(m, costs, rec);
+    const auto vertexData = recordVertices(m, costs, lowering.onTileCopySets(), rec);
     phase.next("compile: memory layout");
     if (options.blocks.enabled()) {
         // The block buffers and edge code exist only on the tiles that record blocks.

@@ -27,6 +27,20 @@ std::string nodeName(const ProgramNode& n, const GraphModel& m) {
     return n.name.empty() ? std::string(capture::programKindName(n.kind)) : n.name;
 }
 
+/// The variables a view covers, in order of first appearance: "name", or "{a,b}" for several.
+std::string variableList(const TensorView& view, const GraphModel& m) {
+    std::vector<std::uint32_t> seen;
+    for (const auto& r : view.ranges)
+        if (std::find(seen.begin(), seen.end(), r.variable) == seen.end())
+            seen.push_back(r.variable);
+    if (seen.size() == 1)
+        return m.variables[seen.front()].name;
+    std::string out = "{";
+    for (std::size_t i = 0; i < seen.size(); ++i)
+        out += (i ? "," : "") + m.variables[seen[i]].name;
+    return out + "}";
+}
+
 } // namespace
 
 ProgramLowering::ProgramLowering(const GraphModel& model, const CostModel& costs, bool instrument,
@@ -386,6 +400,18 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
                 finishAccesses(last);
             last = newStep(StepKind::OnTileExecute, record, name, last);
             auto& rec = out_.records.steps.back();
+            if (anyOnTile) {
+                // Poplar runs the on-tile part as a compute set of its own copy vertices.
+                const auto cs = static_cast<std::uint32_t>(out_.records.computeSets.size());
+                std::uint64_t vertices = 0;
+                for (const auto pieces : onTilePieces)
+                    vertices += pieces ? 1 : 0;
+                out_.records.computeSets.push_back({"Copy_" + variableList(src, model_) + "_to_" +
+                                                        variableList(dst, model_) + "/OnTileCopy-0",
+                                                    vertices});
+                onTileCopySets_.push_back({cs, onTilePieces});
+                rec.computeSet = cs;
+            }
             for (std::size_t t = 0; t < onTile.size(); ++t) {
                 const std::uint64_t copied = onTile[t];
                 if (copied)

@@ -50,6 +50,15 @@ struct ExchangeTemporary {
     std::uint32_t firstStep = 0, lastStep = 0;
 };
 
+/// A compute set Poplar itself adds to a Copy program for the data that stay on their tile
+/// (named "Copy_<sources>_to_<destinations>/OnTileCopy-0", as Poplar's reports list them). It
+/// runs one of Poplar's copy vertices on each tile that moves data within itself; `piecesPerTile`
+/// counts the contiguous pieces each of those tiles copies (0: no vertex there).
+struct OnTileCopySet {
+    std::uint32_t computeSet = 0; ///< index in CompileRecords::computeSets
+    capture::PerTile piecesPerTile;
+};
+
 class ProgramLowering {
 public:
     ProgramLowering(const GraphModel& model, const CostModel& costs, bool instrument,
@@ -65,6 +74,8 @@ public:
     const LoweredCode& code() const { return code_; }
     /// Temporaries of exchanges, in the order their steps were lowered.
     const std::vector<ExchangeTemporary>& temporaries() const { return temporaries_; }
+    /// The compute sets of the Copy programs' on-tile parts, in the order they were lowered.
+    const std::vector<OnTileCopySet>& onTileCopySets() const { return onTileCopySets_; }
     /// Variables streams and prints read or write (kept always live).
     const std::vector<std::uint32_t>& streamedVariables() const { return streamed_; }
     /// The model's tile mappings as runs (built as lowering needed them; more on demand).
@@ -129,6 +140,7 @@ private:
     std::vector<std::uint32_t> streamed_;
     LoweredCode code_;
     std::vector<ExchangeTemporary> temporaries_;
+    std::vector<OnTileCopySet> onTileCopySets_;
     /// Per stream (by handle), the tiles already charged its packet headers.
     std::map<std::string, std::vector<bool>> streamTiles_;
     std::map<const ProgramNode*, Lowered> lowered_;
