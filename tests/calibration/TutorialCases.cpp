@@ -37,9 +37,10 @@ const char* const kOpenM5 =
     "their on-tile copies); Poplar's 10,526 leaves under 800 for both regroups, and what Poplar "
     "does cheaper there is not public (CALIBRATION-NOTES.md)";
 const char* const kOpenInterleaved =
-    "the AMP partials are the interleaved data; TileScope's planner splits m4's K 4 ways where "
-    "Poplar's figure (7 copies of m4's output) says 7, a plan it ranks within 2% of its choice "
-    "(CALIBRATION-NOTES.md)";
+    "the AMP partials are the interleaved data; TileScope's planner splits m4's K 4 ways, as "
+    "PopLibs' own planner terms of the versions around SDK 2.0 do, where Poplar's figure (7 "
+    "copies of m4's output, or 4 of m4's and 6 of m5's partials) implies another split or another "
+    "allocation, neither public (CALIBRATION-NOTES.md)";
 
 /// Each program is built, compiled and run once; every row reads the same figures.
 const RunFigures& figuresOf(const std::string& key, const std::function<RunFigures()>& measure) {
