@@ -202,7 +202,8 @@ TEST_CASE("matMul takes PopLibs' convolution options, and 128-bit weight loads a
     CHECK(loads128 < loads64);
     CHECK(productCycles({{"use128BitConvUnitLoad", "false"},
                          {"fullyConnectedPass", "TRAINING_FWD"},
-                         {"enableFastReduce", "true"}}) == loads64);
+                         {"enableFastReduce", "true"},
+                         {"inputRHSIsPreArranged", "false"}}) == loads64);
     Harness h(4);
     auto a = h.input(FLOAT, {3, 4}, values(12, 0, 1), "a");
     auto b = h.input(FLOAT, {4, 2}, values(8, 0, 1), "b");

@@ -11,9 +11,10 @@
 // default "float"): the type of partial sums; "use128BitConvUnitLoad" (true/false, default
 // false): the AMP units load weights 128 bits at a time, not 64 (faster weight loads);
 // "fullyConnectedPass" (NONE, INFERENCE_FWD, TRAINING_FWD, TRAINING_BWD, TRAINING_WU; checked,
-// each product is planned alone); and PopLibs' tuning options "enableMultiStageReduce",
-// "enableFastReduce", "remapOutputTensor", "enableConvDithering" (true/false; accepted without
-// effect). Any other option is refused.
+// each product is planned alone); and PopLibs' options "inputRHSIsPreArranged" (B is arranged
+// as the product needs whatever its layout), "enableMultiStageReduce", "enableFastReduce",
+// "remapOutputTensor", "enableConvDithering" (true/false; accepted without effect). Any other
+// option is refused.
 
 #include <map>
 #include <memory>

@@ -79,14 +79,15 @@ MatMulOptions parseOptions(const poplar::OptionFlags& options) {
                                              "TRAINING_BWD, TRAINING_WU, got '" +
                                              value + "'");
         } else if (name == "enableMultiStageReduce" || name == "enableFastReduce" ||
-                   name == "remapOutputTensor" || name == "enableConvDithering") {
+                   name == "remapOutputTensor" || name == "enableConvDithering" ||
+                   name == "inputRHSIsPreArranged") {
             pl::conv::parseBoolOption(name, value, "poplin::matMul"); // checked, no effect here
         } else {
             throw poplar::invalid_option(
                 "poplin::matMul: unknown option '" + name +
                 "' (known: availableMemoryProportion, partialsType, use128BitConvUnitLoad, "
-                "fullyConnectedPass, enableMultiStageReduce, enableFastReduce, "
-                "remapOutputTensor, enableConvDithering)");
+                "fullyConnectedPass, inputRHSIsPreArranged, enableMultiStageReduce, "
+                "enableFastReduce, remapOutputTensor, enableConvDithering)");
         }
     }
     return o;
