@@ -12,6 +12,7 @@
 #include "tilescope/capture/ProcessInfo.hpp"
 #include "tilescope/capture/ProfileCapture.hpp"
 #include "tilescope/sim/BspEngine.hpp"
+#include "tilescope/sim/EngineNaming.hpp"
 #include "tilescope/sim/EngineOptions.hpp"
 #include "tilescope/sim/ExecutableImage.hpp"
 #include "tilescope/sim/GraphCompiler.hpp"
@@ -29,6 +30,7 @@
 #include <mutex>
 #include <sstream>
 #include <unistd.h>
+#include <utility>
 
 namespace poplar {
 
@@ -50,6 +52,11 @@ double residentBytes() {
 
 // Engines that write reports in this process, to give each after the first its own subfolder.
 std::atomic<int> reportingEngines{0};
+
+// The name the next engine of this thread takes (nameNextEngine), and the report file of the
+// last engine this thread constructed (lastEngineReportFile).
+thread_local std::string pendingEngineName;
+thread_local std::string lastReportFile;
 
 // With autoReport on and PVTI_OPTIONS unset, the host trace of the process goes beside the
 // reports, so a captured run has both halves of its timeline.
@@ -120,6 +127,7 @@ using sim::outOfMemoryError;
 
 struct Engine::Impl {
     tilescope::capture::EngineOptions options;
+    std::string name; ///< from tilescope::sim::nameNextEngine; "" when unnamed
     std::unique_ptr<tilescope::capture::ProfileCapture> capture;
     std::unique_ptr<pvti::Series> hostMemory;
     std::shared_ptr<const sim::CompiledGraph> compiled;
@@ -188,6 +196,8 @@ Engine::Engine(Executable&& exe, const OptionFlags& options) : impl_(std::make_u
 }
 
 void Engine::configure(const std::vector<std::pair<std::string, std::string>>& options) {
+    impl_->name = std::exchange(pendingEngineName, std::string());
+    lastReportFile.clear();
     impl_->options = sim::parseEngineOptions(options, std::getenv("POPLAR_ENGINE_OPTIONS"));
     try { // PVTI_OPTIONS is read on first use; report it like the engine's own options
         tilescope::capture::HostTracer::instance();
@@ -224,8 +234,10 @@ void Engine::startCapture() {
     const auto& o = impl_->options;
     fs::path dir = o.directory;
     const int index = reportingEngines.fetch_add(1);
-    if (index > 0)
-        dir /= "engine" + std::to_string(index + 1);
+    const std::string name =
+        impl_->name.empty() ? "engine" + std::to_string(index + 1) : impl_->name;
+    if (!impl_->name.empty() || index > 0)
+        dir /= name;
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec)
@@ -233,7 +245,8 @@ void Engine::startCapture() {
                              "': " + ec.message());
     tilescope::capture::ProfileCaptureSettings settings;
     settings.file = dir / "profile.pop";
-    settings.engineName = "engine" + std::to_string(index + 1);
+    settings.engineName = name;
+    lastReportFile = settings.file.string();
     settings.commandLine = tilescope::capture::processCommandLine();
     settings.poplarVersion = "TileScope simulator 0.1.0";
     settings.options = o.inForce;
@@ -259,6 +272,19 @@ Engine::Engine(const Graph& graph, const program::Program& program, const Option
 }
 
 Engine::Engine(Engine&&) noexcept = default;
+
+} // namespace poplar
+
+void tilescope::sim::nameNextEngine(const std::string& name) {
+    poplar::pendingEngineName = name;
+}
+
+std::string tilescope::sim::lastEngineReportFile() {
+    return poplar::lastReportFile;
+}
+
+namespace poplar {
+
 Engine& Engine::operator=(Engine&&) noexcept = default;
 Engine::~Engine() = default;
 

@@ -133,7 +133,7 @@ def test_blocks_train_like_torch(tmp_path, monkeypatch):
     assert stages["a/Gemm"] == 0 and stages["b/Gemm"] == 1
     # The device has two IPUs and both hold the model's work.
     import pva
-    report = pva.openReport(str(tmp_path / "profile.pop"))
+    report = pva.openReport(str(tmp_path / "training" / "profile.pop"))
     tiles = report.compilation.target.numTiles // 2
     assert report.compilation.target.numIPUs == 2
     memory = report.compilation.memoryByTile()

@@ -198,6 +198,25 @@ TEST_CASE("the plan and statuses round-trip through the sweep folder") {
     fs::remove_all(dir);
 }
 
+TEST_CASE("a variant's report is its profile.pop, or that of its named engine's subfolder") {
+    const auto dir = scratch("reports");
+    const auto touch = [](const fs::path& file) {
+        fs::create_directories(file.parent_path());
+        std::ofstream(file) << "x";
+    };
+    CHECK(reportFileOf(dir).empty());
+    // PopART and PopTorch sessions write to subfolders named after them.
+    touch(dir / "inference" / kReportFile);
+    CHECK(reportFileOf(dir) == dir / "inference" / kReportFile);
+    touch(dir / "training" / kReportFile);
+    CHECK(reportFileOf(dir) == dir / "training" / kReportFile);
+    // An unnamed engine's report, in the folder itself, comes first.
+    touch(dir / kReportFile);
+    CHECK(reportFileOf(dir) == dir / kReportFile);
+    CHECK_FALSE(hasCompleteReport(dir)); // not a report, so not complete
+    fs::remove_all(dir);
+}
+
 TEST_CASE("the output tail keeps the last lines") {
     const auto dir = scratch("tail");
     {

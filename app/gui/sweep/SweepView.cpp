@@ -119,9 +119,9 @@ void SweepView::onCompare() {
     if (rows.size() != 2 || !model_->summary())
         return;
     const auto path = [&](int row) {
-        return QString::fromStdString(
-            (model_->summary()->directory / model_->variant(row)->name / sweep::kReportFile)
-                .string());
+        const auto folder = model_->summary()->directory / model_->variant(row)->name;
+        const auto file = sweep::reportFileOf(folder);
+        return QString::fromStdString((file.empty() ? folder / sweep::kReportFile : file).string());
     };
     emit compareRequested(path(rows[0]), path(rows[1]));
 }

@@ -20,9 +20,8 @@ using nlohmann::json;
 
 /// Fills a row's figures from its report; any failure is kept as the row's reportProblem.
 void readReport(const std::filesystem::path& variantDirectory, VariantRow& row) {
-    const auto file = variantDirectory / kReportFile;
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec))
+    const auto file = reportFileOf(variantDirectory);
+    if (file.empty())
         return;
     try {
         const report::ProfileReader reader(file.string());

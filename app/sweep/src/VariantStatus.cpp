@@ -4,9 +4,11 @@
 
 #include "tilescope/report/ReportFile.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 namespace tilescope::sweep {
 
@@ -90,10 +92,24 @@ std::string fileTail(const std::filesystem::path& file, std::size_t maxLines) {
     return text;
 }
 
-bool hasCompleteReport(const std::filesystem::path& variantDirectory) {
-    const auto file = variantDirectory / kReportFile;
+std::filesystem::path reportFileOf(const std::filesystem::path& variantDirectory) {
+    namespace fs = std::filesystem;
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec))
+    if (fs::is_regular_file(variantDirectory / kReportFile, ec))
+        return variantDirectory / kReportFile;
+    if (fs::is_regular_file(variantDirectory / "training" / kReportFile, ec))
+        return variantDirectory / "training" / kReportFile;
+    std::vector<fs::path> found;
+    for (fs::directory_iterator it(variantDirectory, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_directory(ec) && fs::is_regular_file(it->path() / kReportFile, ec))
+            found.push_back(it->path() / kReportFile);
+    std::sort(found.begin(), found.end());
+    return found.empty() ? fs::path() : found.front();
+}
+
+bool hasCompleteReport(const std::filesystem::path& variantDirectory) {
+    const auto file = reportFileOf(variantDirectory);
+    if (file.empty())
         return false;
     try {
         const report::ReportFile report(file.string());

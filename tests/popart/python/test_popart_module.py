@@ -1,5 +1,7 @@
 """`import popart`: the Builder, sessions, PyStepIO and anchors, optimizers and the exception
 types, used as PopART's Python API is used."""
+import json
+
 import numpy as np
 import pytest
 
@@ -124,3 +126,31 @@ def test_out_of_memory_is_popart_out_of_memory_exception():
     assert isinstance(caught.value, popart.popart_exception)
     assert "Out of memory" in caught.value.getSummaryReport()
     assert caught.value.getProfilePath() == ""  # no autoReport asked for
+
+
+def test_sessions_write_their_reports_to_subfolders_named_after_them(tmp_path, monkeypatch):
+    # Graphcore's libpva tutorial: with autoReport set in POPLAR_ENGINE_OPTIONS only, a training
+    # and an inference session of one model leave DIR/training/profile.pop and
+    # DIR/inference/profile.pop, as PopART names each session's engine.
+    report_dir = tmp_path / "reports"
+    monkeypatch.setenv("POPLAR_ENGINE_OPTIONS", json.dumps(
+        {"autoReport.all": "true", "autoReport.directory": str(report_dir)}))
+    builder = popart.Builder()
+    x = builder.addInputTensor(popart.TensorInfo("FLOAT", [4, 8]), "x")
+    w = builder.addInitializedInputTensor(np.full((8, 3), 0.1, np.float32), "w")
+    probs = builder.aiOnnx.softmax([builder.aiOnnx.matmul([x, w])])
+    label = builder.addInputTensor(popart.TensorInfo("INT32", [4]), "label")
+    loss = builder.aiGraphcore.nllloss([probs, label], popart.ReductionType.Sum)
+    flow = popart.DataFlow(2, {loss: popart.AnchorReturnType("ALL")})
+    training = popart.TrainingSession(fnModel=builder.getModelProto(), loss=loss,
+                                      optimizer=popart.ConstSGD(0.01), dataFlow=flow,
+                                      deviceInfo=_device())
+    training.prepareDevice()
+    inference = popart.InferenceSession(fnModel=builder.getModelProto(), dataFlow=flow,
+                                        deviceInfo=_device())
+    inference.prepareDevice()
+    for name, session in (("training", training), ("inference", inference)):
+        path = report_dir / name / "profile.pop"
+        assert path.is_file(), f"no {path}"
+        assert session.getReport().compilation.target.numTiles == 4
+    assert not (report_dir / "profile.pop").exists()

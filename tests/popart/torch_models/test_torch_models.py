@@ -31,8 +31,8 @@ def _options(report_dir):
 
 
 def _check_report(report_dir):
-    # The engine of a process's first session writes report_dir/profile.pop; later ones write
-    # report_dir/engineN/profile.pop, as Poplar names the reports of several engines.
+    # Each session writes report_dir/<session name>/profile.pop, as PopART names its engines
+    # after its sessions and Poplar writes a named engine's report to that subfolder.
     paths = sorted(glob.glob(os.path.join(str(report_dir), "**", "profile.pop"), recursive=True))
     assert paths, f"no profile.pop under {report_dir}"
     import pva

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <gcl/Collectives.hpp>
 #include <popart/error.hpp>
 #include <poplar/HalfFloat.hpp>
@@ -17,6 +18,7 @@
 #include <poprand/codelets.hpp>
 #include <sstream>
 #include <tilescope/capture/ProfileRecords.hpp>
+#include <tilescope/sim/EngineNaming.hpp>
 
 namespace popart {
 
@@ -280,12 +282,19 @@ void SessionCore::compile() {
     poplar::OptionFlags flags;
     for (const auto& o : options.engineOptions)
         flags.set(o.first, o.second);
-    auto dir = options.engineOptions.find("autoReport.directory");
-    reportDirectory = dir != options.engineOptions.end() ? dir->second : std::string();
     operations.push_back(std::move(sessionOp));
+    // As PopART names its engines after its sessions, Poplar writes the session's report to a
+    // subfolder of autoReport.directory named after it ("training", "inference").
+    tilescope::sim::nameNextEngine(name);
+    const auto reportFolder = [] {
+        const std::string file = tilescope::sim::lastEngineReportFile();
+        return file.empty() ? file : std::filesystem::path(file).parent_path().string();
+    };
     try {
         engine.reset(new poplar::Engine(*graph, programs, flags));
+        reportDirectory = reportFolder();
     } catch (const poplar::graph_memory_allocation_error& e) {
+        reportDirectory = reportFolder();
         throw memory_allocation_err(e.what(), e.what(),
                                     reportDirectory.empty() ? std::string()
                                                             : reportDirectory + "/profile.pop");

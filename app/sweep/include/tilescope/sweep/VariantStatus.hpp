@@ -40,6 +40,11 @@ std::optional<VariantStatus> readStatus(const std::filesystem::path& variantDire
 /// The last `maxLines` lines of a file (at most its last 8 KiB), "" when it cannot be read.
 std::string fileTail(const std::filesystem::path& file, std::size_t maxLines = 20);
 
+/// The variant's report: DIR/<variant>/profile.pop, or, when the program's engine was named (PopART
+/// and PopTorch sessions write to a subfolder named after the session), the one in `training/`,
+/// else in the first subfolder by name that holds one; "" when there is none.
+std::filesystem::path reportFileOf(const std::filesystem::path& variantDirectory);
+
 /// True when the variant's folder holds a report whose writer finished (metadata
 /// writer_state "complete"): what --resume keeps.
 bool hasCompleteReport(const std::filesystem::path& variantDirectory);
