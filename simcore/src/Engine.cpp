@@ -236,6 +236,11 @@ void Engine::startCapture() {
     const int index = reportingEngines.fetch_add(1);
     const std::string name =
         impl_->name.empty() ? "engine" + std::to_string(index + 1) : impl_->name;
+    // A name is one folder inside autoReport.directory: it may not leave it.
+    const fs::path sub(name);
+    if (sub.is_absolute() || std::find(sub.begin(), sub.end(), fs::path("..")) != sub.end())
+        throw invalid_option("autoReport: the engine's name '" + name +
+                             "' is not a folder name inside autoReport.directory");
     if (!impl_->name.empty() || index > 0)
         dir /= name;
     std::error_code ec;

@@ -402,13 +402,11 @@ std::vector<std::uint32_t> ProgramLowering::lowerLeaf(const ProgramNode& n, std:
             auto& rec = out_.records.steps.back();
             if (anyOnTile) {
                 // Poplar runs the on-tile part as a compute set of its own copy vertices.
+                // Its vertices are counted where they are recorded (VertexRecords.cpp).
                 const auto cs = static_cast<std::uint32_t>(out_.records.computeSets.size());
-                std::uint64_t vertices = 0;
-                for (const auto pieces : onTilePieces)
-                    vertices += pieces ? 1 : 0;
                 out_.records.computeSets.push_back({"Copy_" + variableList(src, model_) + "_to_" +
                                                         variableList(dst, model_) + "/OnTileCopy-0",
-                                                    vertices});
+                                                    0});
                 onTileCopySets_.push_back({cs, onTilePieces});
                 rec.computeSet = cs;
             }

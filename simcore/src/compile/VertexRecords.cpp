@@ -90,6 +90,7 @@ void recordCopyVertices(const GraphModel& m, const CostModel& costs,
             auto& vi = rec.vertexInstances[it->second];
             ++vi.count;
             ++vi.perTile[tile];
+            ++rec.computeSets[set.computeSet].numVertices;
             if (rec.vertexTypes[type].instancesPerTile[tile]++ == 0)
                 data.typesOnTile[tile].push_back(type);
             data.memory[tile].state += instance.state;

@@ -154,3 +154,18 @@ def test_sessions_write_their_reports_to_subfolders_named_after_them(tmp_path, m
         assert path.is_file(), f"no {path}"
         assert session.getReport().compilation.target.numTiles == 4
     assert not (report_dir / "profile.pop").exists()
+
+
+def test_a_session_name_that_leaves_the_report_folder_is_refused(tmp_path):
+    builder = popart.Builder()
+    x = builder.addInputTensor(popart.TensorInfo("FLOAT", [3]), "x")
+    y = builder.aiOnnx.neg([x])
+    options = popart.SessionOptions()
+    options.engineOptions = {"autoReport.all": "true", "autoReport.directory": str(tmp_path)}
+    session = popart.InferenceSession(fnModel=builder.getModelProto(),
+                                      dataFlow=popart.DataFlow(
+                                          1, {y: popart.AnchorReturnType("ALL")}),
+                                      deviceInfo=_device(), userOptions=options, name="../outside")
+    with pytest.raises(popart.popart_exception, match="'../outside'"):
+        session.prepareDevice()
+    assert not (tmp_path.parent / "outside").exists()
